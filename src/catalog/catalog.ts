@@ -1,0 +1,167 @@
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+
+/** A product the operator sells; `price` is the selling price in whole rupiah, when the operator set one. */
+export interface Product {
+  code: string;
+  name: string;
+  price: number | undefined;
+}
+
+export interface Game {
+  name: string;
+  /** Player-id rule; `undefined` means the default rule (1 to 64 visible characters, no spaces). */
+  destination: { pattern: string; example: string } | undefined;
+  products: Product[];
+}
+
+export interface Catalog {
+  games: Game[];
+}
+
+export type CatalogResult = { ok: true; catalog: Catalog } | { ok: false; errors: string[] };
+
+const text = (max: number) =>
+  z
+    .string({ error: (i) => (i.input === undefined ? "required" : "must be text") })
+    .trim()
+    .min(1, "must not be empty")
+    .max(max, `must be at most ${max} characters`);
+
+const productSchema = z.object({
+  // Codes travel in callback data (64 bytes at most), so keep them short and free of spaces.
+  code: z
+    .string({ error: (i) => (i.input === undefined ? "required" : "must be text") })
+    .trim()
+    .regex(/^[A-Za-z0-9._-]{1,32}$/, "must be 1 to 32 letters, digits, dots, dashes or underscores"),
+  name: text(64),
+  price: z
+    .number({ error: "must be a number of rupiah" })
+    .int("must be a whole number of rupiah")
+    .positive("must be more than 0")
+    .max(1_000_000_000, "is implausibly large")
+    .optional(),
+});
+
+const destinationSchema = z.object({
+  pattern: z
+    .string({ error: (i) => (i.input === undefined ? "required" : "must be text") })
+    .min(1, "must not be empty")
+    .refine((p) => {
+      try {
+        new RegExp(p, "u");
+        return true;
+      } catch {
+        return false;
+      }
+    }, "is not a valid regular expression"),
+  example: text(64),
+});
+
+const gameSchema = z.object({
+  name: text(64),
+  destination: destinationSchema.optional(),
+  products: z.array(productSchema, { error: (i) => (i.input === undefined ? "required" : "must be a list") })
+    .min(1, "must list at least one product"),
+});
+
+const catalogSchema = z.object({
+  games: z.array(gameSchema, { error: (i) => (i.input === undefined ? "required" : "must be a list") })
+    .min(1, "must list at least one game"),
+}, { error: 'must be an object such as { "games": [ ... ] }' });
+
+/** `["games", 1, "products", 0, "code"]` → `games[1].products[0].code` */
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out === "" ? String(part) : `.${String(part)}`;
+  }
+  return out === "" ? "(top level)" : out;
+}
+
+/** Parses catalogue JSON that is already read; `source` names the file in every message. */
+export function parseCatalog(json: unknown, source: string): CatalogResult {
+  const parsed = catalogSchema.safeParse(json);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((issue) => {
+        return `${source}: ${formatPath(issue.path)}: ${issue.message}`;
+      }),
+    };
+  }
+  const errors: string[] = [];
+  const seen = new Map<string, string>();
+  parsed.data.games.forEach((game, g) =>
+    game.products.forEach((product, p) => {
+      const here = `games[${g}].products[${p}].code`;
+      const key = product.code.toUpperCase();
+      const first = seen.get(key);
+      if (first !== undefined) {
+        errors.push(`${source}: ${here}: duplicate code "${product.code}" (codes are case-insensitive; first at ${first})`);
+      } else {
+        seen.set(key, here);
+      }
+    }),
+  );
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    catalog: {
+      games: parsed.data.games.map((game) => ({
+        name: game.name,
+        destination: game.destination,
+        products: game.products.map((p) => ({ code: p.code, name: p.name, price: p.price })),
+      })),
+    },
+  };
+}
+
+/** Reads and parses the catalogue file; every problem, including a missing file, comes back as text. */
+export async function loadCatalog(file: string): Promise<CatalogResult> {
+  let raw: string;
+  try {
+    raw = await readFile(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "file not found" : code === "EACCES" ? "permission denied" : `cannot be read (${code ?? "error"})`;
+    return { ok: false, errors: [`${file}: ${why}`] };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (err) {
+    return { ok: false, errors: [`${file}: not valid JSON (${(err as Error).message})`] };
+  }
+  return parseCatalog(json, file);
+}
+
+export interface ProductMatch {
+  game: Game;
+  gameIndex: number;
+  product: Product;
+}
+
+/** Finds a product by code, case-insensitively, as the contract promises. */
+export function findProduct(catalog: Catalog, code: string): ProductMatch | undefined {
+  const wanted = code.trim().toUpperCase();
+  for (const [gameIndex, game] of catalog.games.entries()) {
+    const product = game.products.find((p) => p.code.toUpperCase() === wanted);
+    if (product !== undefined) return { game, gameIndex, product };
+  }
+  return undefined;
+}
+
+const DEFAULT_PLAYER_ID = /^[^\s\p{C}]{1,64}$/u;
+
+/**
+ * Normalises and checks a player id against the game's rule. The operator's pattern is anchored
+ * here so that an unanchored pattern cannot accept an id with extra characters around it.
+ */
+export function checkPlayerId(game: Game, input: string): { ok: true; playerId: string } | { ok: false } {
+  const playerId = input.trim();
+  if (playerId.length === 0 || playerId.length > 64) return { ok: false };
+  const rule = game.destination === undefined ? DEFAULT_PLAYER_ID : new RegExp(`^(?:${game.destination.pattern})$`, "u");
+  return rule.test(playerId) && DEFAULT_PLAYER_ID.test(playerId) ? { ok: true, playerId } : { ok: false };
+}

@@ -1,0 +1,154 @@
+import { z } from "zod";
+
+/**
+ * Everything the bot reads from the environment, parsed once at start.
+ * The contract is bot-contract.md section 1; README and .env.example list the same variables.
+ */
+export interface Config {
+  botToken: string;
+  botApiRoot: string;
+  /** `undefined` means: start the built-in sandbox provider, no real orders. */
+  topup: { baseUrl: string; mitraId: string; secretKey: string } | undefined;
+  topupTimeoutMs: number;
+  redisUrl: string | undefined;
+  adminIds: number[];
+  allowedUserIds: number[];
+  catalogFile: string;
+  refIdPrefix: string;
+  lowBalanceThreshold: number | undefined;
+  webhook: { url: string; secret: string | undefined } | undefined;
+  port: number | undefined;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  timeZone: string;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
+
+/** Empty strings count as unset: `FOO=` in a .env file means "no value", not "the empty value". */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
+
+const userIdList = z
+  .string()
+  .transform((raw, ctx) => {
+    const ids: number[] = [];
+    for (const part of raw.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+      if (!/^[1-9][0-9]{0,15}$/.test(part)) {
+        ctx.addIssue({ code: "custom", message: `"${part}" is not a Telegram user id (digits only, comma-separated)` });
+        return z.NEVER;
+      }
+      ids.push(Number(part));
+    }
+    return ids;
+  });
+
+const positiveInt = (what: string) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, `must be a whole number of ${what}`)
+    .transform(Number)
+    .refine((n) => n > 0 && Number.isSafeInteger(n), `must be a positive number of ${what}`);
+
+const httpUrl = z
+  .string()
+  .url("must be a URL such as https://example.com")
+  .refine((u) => /^https?:\/\//i.test(u), "must start with http:// or https://");
+
+const schema = z.object({
+  BOT_TOKEN: z
+    .string({ error: "is required: the token @BotFather gave you" })
+    .trim()
+    .min(1, "is required: the token @BotFather gave you")
+    .regex(/^[^\s/]+$/, "must not contain spaces or slashes (copy it exactly as @BotFather gave it)"),
+  BOT_API_ROOT: optional(httpUrl),
+  TOPUP_BASE_URL: optional(httpUrl),
+  TOPUP_MITRA_ID: optional(z.string().trim()),
+  TOPUP_SECRET_KEY: optional(z.string().trim()),
+  TOPUP_TIMEOUT_MS: optional(positiveInt("milliseconds")),
+  REDIS_URL: optional(
+    z.string().trim().refine((u) => /^rediss?:\/\/\S+$/i.test(u), "must start with redis:// or rediss://"),
+  ),
+  ADMIN_IDS: optional(userIdList),
+  ALLOWED_USER_IDS: optional(userIdList),
+  CATALOG_FILE: optional(z.string().trim()),
+  REF_ID_PREFIX: optional(
+    z.string().trim().regex(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits"),
+  ),
+  LOW_BALANCE_THRESHOLD: optional(
+    z.string().regex(/^[0-9]+$/, "must be a whole number (rupiah, no dots)").transform(Number),
+  ),
+  WEBHOOK_URL: optional(z.string().trim().refine((u) => /^https:\/\/\S+$/i.test(u), "must be an https:// URL")),
+  WEBHOOK_SECRET: optional(
+    z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -"),
+  ),
+  PORT: optional(
+    z
+      .string()
+      .regex(/^[0-9]+$/, "must be a port number")
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 65535, "must be a port number between 1 and 65535"),
+  ),
+  LOG_LEVEL: optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+    error: "must be one of fatal, error, warn, info, debug, trace, silent",
+  })),
+  TZ: optional(
+    z.string().refine((tz) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, "is not a time zone name such as Asia/Jakarta"),
+  ),
+});
+
+/**
+ * Parses the environment. Never throws: a bad configuration comes back as one line per bad
+ * variable, so the operator fixes them all in one go.
+ */
+export function parseConfig(env: Record<string, string | undefined>): ConfigResult {
+  const parsed = schema.safeParse(env);
+  const errors: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? "environment");
+      const message = issue.code === "invalid_type" && env[name] === undefined && name === "BOT_TOKEN"
+        ? "is required: the token @BotFather gave you"
+        : issue.message;
+      errors.push(`${name} ${message}`);
+    }
+    return { ok: false, errors: [...new Set(errors)] };
+  }
+  const e = parsed.data;
+  if (e.TOPUP_BASE_URL !== undefined) {
+    if (e.TOPUP_MITRA_ID === undefined) errors.push("TOPUP_MITRA_ID is required when TOPUP_BASE_URL is set");
+    if (e.TOPUP_SECRET_KEY === undefined) errors.push("TOPUP_SECRET_KEY is required when TOPUP_BASE_URL is set");
+  }
+  if (e.WEBHOOK_URL !== undefined && e.PORT === undefined) {
+    errors.push("PORT is required when WEBHOOK_URL is set (the port the webhook server listens on)");
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    config: {
+      botToken: e.BOT_TOKEN,
+      botApiRoot: (e.BOT_API_ROOT ?? "https://api.telegram.org").replace(/\/+$/, ""),
+      topup:
+        e.TOPUP_BASE_URL === undefined
+          ? undefined
+          : { baseUrl: e.TOPUP_BASE_URL, mitraId: e.TOPUP_MITRA_ID!, secretKey: e.TOPUP_SECRET_KEY! },
+      topupTimeoutMs: e.TOPUP_TIMEOUT_MS ?? 60_000,
+      redisUrl: e.REDIS_URL,
+      adminIds: e.ADMIN_IDS ?? [],
+      allowedUserIds: e.ALLOWED_USER_IDS ?? [],
+      catalogFile: e.CATALOG_FILE ?? "catalog.json",
+      refIdPrefix: e.REF_ID_PREFIX ?? "TG",
+      lowBalanceThreshold: e.LOW_BALANCE_THRESHOLD,
+      webhook: e.WEBHOOK_URL === undefined ? undefined : { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET },
+      port: e.PORT,
+      logLevel: e.LOG_LEVEL ?? "info",
+      timeZone: e.TZ ?? "Asia/Jakarta",
+    },
+  };
+}

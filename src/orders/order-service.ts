@@ -1,0 +1,292 @@
+import { randomBytes } from "node:crypto";
+import type { Logger } from "../logger.js";
+import type { Store } from "../storage/store.js";
+import type { TopupClient, TopupResult } from "../topup/types.js";
+import { FINAL_STATES, type Lang, type OrderRecord, type OrderResult } from "./order.js";
+
+export interface DraftInput {
+  chatId: number;
+  userId: number;
+  userName: string;
+  lang: Lang;
+  gameName: string;
+  productCode: string;
+  productName: string;
+  price: number | null;
+  playerId: string;
+}
+
+/** What a tap on Confirm led to. Only `submitted` means this tap called the provider. */
+export type ConfirmOutcome =
+  | { kind: "submitted"; order: OrderRecord }
+  | { kind: "already"; order: OrderRecord }
+  | { kind: "in-progress"; order: OrderRecord }
+  | { kind: "cancelled"; order: OrderRecord }
+  | { kind: "not-yours" }
+  | { kind: "not-found" };
+
+export type CancelOutcome =
+  | { kind: "cancelled"; order: OrderRecord }
+  | { kind: "too-late"; order: OrderRecord }
+  | { kind: "not-yours" }
+  | { kind: "not-found" };
+
+export interface OrderService {
+  /** Fixes the ref_id and writes the draft: this happens before Confirm is ever shown. */
+  createDraft(input: DraftInput): Promise<OrderRecord>;
+  get(refId: string): Promise<OrderRecord | undefined>;
+  /** Submits the order to the provider at most once per ref_id, across taps, processes and restarts. */
+  confirm(refId: string, userId: number): Promise<ConfirmOutcome>;
+  cancel(refId: string, userId: number): Promise<CancelOutcome>;
+  /** The draft a chat is looking at, so that /cancel can retire its buttons. */
+  openDraftOf(chatId: number): Promise<string | undefined>;
+  /**
+   * Turns orders left `submitting` by a crash into `unknown` once their provider call must have
+   * ended (older than the timeout plus a grace period). Never resends. Returns the orders changed.
+   */
+  recoverInterrupted(): Promise<OrderRecord[]>;
+}
+
+export interface OrderServiceDeps {
+  store: Store;
+  topup: TopupClient;
+  refIdPrefix: string;
+  /** TOPUP_TIMEOUT_MS: after this (plus grace) a `submitting` order cannot still be in flight. */
+  timeoutMs: number;
+  logger: Logger;
+  now?: () => Date;
+  /** Called after every order reaches a final state (by a tap or by recovery). Must not throw. */
+  onFinished?: (order: OrderRecord, how: "confirmed" | "recovered") => void | Promise<void>;
+  draftTtlMs?: number;
+}
+
+const GRACE_MS = 5_000;
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * A ref_id unique forever: the millisecond clock in base 32 (sortable) plus 50 random bits.
+ * Letters and digits only, because the provider's rules for ref_id are not shown.
+ */
+export function newRefId(prefix: string, now: Date): string {
+  let time = "";
+  let t = now.getTime();
+  for (let i = 0; i < 9; i++) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = randomBytes(10);
+  let rand = "";
+  for (let i = 0; i < 10; i++) rand += CROCKFORD[bytes[i]! % 32];
+  return `${prefix}${time}${rand}`;
+}
+
+export function createOrderService(deps: OrderServiceDeps): OrderService {
+  const { store, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const draftTtlMs = deps.draftTtlMs ?? 24 * 60 * 60 * 1000;
+  const orderKey = (refId: string) => store.key("order", refId);
+  const guardKey = (refId: string) => store.key("submit-guard", refId);
+  const inflightKey = store.key("orders-inflight");
+  const openDraftKey = (chatId: number) => store.key("open-draft", String(chatId));
+
+  const get = async (refId: string) => (await store.keyv.get<OrderRecord>(orderKey(refId))) ?? undefined;
+  const save = async (order: OrderRecord, ttlMs?: number) => {
+    await store.keyv.set(orderKey(order.refId), order, ttlMs);
+  };
+
+  /** The result must reach the ledger: a few quick tries, then a loud log with every field. */
+  async function saveFinal(order: OrderRecord): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await save(order);
+        await store.atomic.setRemove(inflightKey, order.refId);
+        return;
+      } catch (err) {
+        if (attempt >= 3) {
+          logger.error({ err, order }, "could not record the outcome of an order; it stays in-flight and will be reported as unknown");
+          throw err;
+        }
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+      }
+    }
+  }
+
+  async function finished(order: OrderRecord, how: "confirmed" | "recovered") {
+    try {
+      await deps.onFinished?.(order, how);
+    } catch (err) {
+      logger.error({ err, refId: order.refId }, "order notification failed");
+    }
+  }
+
+  function isStale(order: OrderRecord, since: string | undefined): boolean {
+    const started = Date.parse(since ?? order.createdAt);
+    return now().getTime() - started > deps.timeoutMs + GRACE_MS;
+  }
+
+  async function markInterrupted(order: OrderRecord, submittedAt: string | undefined): Promise<OrderRecord> {
+    const updated: OrderRecord = {
+      ...order,
+      state: "unknown",
+      submittedAt: submittedAt ?? order.submittedAt,
+      finishedAt: now().toISOString(),
+      result: { reason: "interrupted", detail: "the bot stopped while the order was being sent; the provider may have it" },
+    };
+    await saveFinal(updated);
+    logger.warn({ refId: order.refId, state: "unknown", reason: "interrupted" }, "order state changed");
+    return updated;
+  }
+
+  /** When a confirm started, written before the guard is claimed (see confirm). */
+  async function guardTime(refId: string): Promise<string | undefined> {
+    return (await store.keyv.get<string>(guardKey(refId) + ":at")) ?? undefined;
+  }
+
+  return {
+    get,
+
+    async createDraft(input) {
+      const createdAt = now();
+      const order: OrderRecord = {
+        ...input,
+        refId: newRefId(deps.refIdPrefix, createdAt),
+        state: "draft",
+        createdAt: createdAt.toISOString(),
+      };
+      await save(order, draftTtlMs);
+      await store.keyv.set(openDraftKey(input.chatId), order.refId, draftTtlMs);
+      logger.info({ refId: order.refId, state: "draft", product: order.productCode }, "order state changed");
+      return order;
+    },
+
+    async openDraftOf(chatId) {
+      return (await store.keyv.get<string>(openDraftKey(chatId))) ?? undefined;
+    },
+
+    async cancel(refId, userId) {
+      const order = await get(refId);
+      if (order === undefined) return { kind: "not-found" };
+      if (order.userId !== userId) return { kind: "not-yours" };
+      if (order.state !== "draft" && order.state !== "cancelled") return { kind: "too-late", order };
+      // The guard decides between a cancel and a concurrent confirm: whoever claims it wins.
+      if (order.state === "draft" && !(await store.atomic.claim(guardKey(refId), "cancelled"))) {
+        return { kind: "too-late", order: (await get(refId)) ?? order };
+      }
+      const cancelled: OrderRecord = { ...order, state: "cancelled", finishedAt: now().toISOString() };
+      await save(cancelled, draftTtlMs);
+      await store.keyv.delete(openDraftKey(order.chatId));
+      logger.info({ refId, state: "cancelled" }, "order state changed");
+      return { kind: "cancelled", order: cancelled };
+    },
+
+    async confirm(refId, userId) {
+      const order = await get(refId);
+      if (order === undefined) return { kind: "not-found" };
+      if (order.userId !== userId) return { kind: "not-yours" };
+      if (order.state === "cancelled") return { kind: "cancelled", order };
+      if (FINAL_STATES.has(order.state)) return { kind: "already", order };
+      if (order.state === "submitting") {
+        if (isStale(order, order.submittedAt)) return { kind: "already", order: await markInterrupted(order, undefined) };
+        return { kind: "in-progress", order };
+      }
+
+      // Write-ahead: the in-flight index first (so a crash from here on is found by recovery),
+      // then the one-time guard, then the `submitting` record, and only then the provider.
+      const submittedAt = now().toISOString();
+      await store.atomic.setAdd(inflightKey, refId);
+      await store.keyv.set(guardKey(refId) + ":at", submittedAt);
+      if (!(await store.atomic.claim(guardKey(refId), "submitted"))) {
+        const current = (await get(refId)) ?? order;
+        if (current.state === "cancelled") return { kind: "cancelled", order: current };
+        if (FINAL_STATES.has(current.state)) return { kind: "already", order: current };
+        return { kind: "in-progress", order: current };
+      }
+      const submitting: OrderRecord = { ...order, state: "submitting", submittedAt };
+      await save(submitting);
+      await store.keyv.delete(openDraftKey(order.chatId));
+      logger.info({ refId, state: "submitting", product: order.productCode }, "order state changed");
+
+      const result = await deps.topup.order({ refId, itemCode: order.productCode, destination: order.playerId });
+      const done: OrderRecord = { ...submitting, ...fromTopupResult(result), finishedAt: now().toISOString() };
+      await saveFinal(done);
+      logger.info(
+        { refId, state: done.state, reason: done.result?.reason, errorCode: done.result?.errorCode, trxId: done.result?.trxId },
+        "order state changed",
+      );
+      await finished(done, "confirmed");
+      return { kind: "submitted", order: done };
+    },
+
+    async recoverInterrupted() {
+      const changed: OrderRecord[] = [];
+      for (const refId of await store.atomic.setMembers(inflightKey)) {
+        const order = await get(refId);
+        if (order === undefined || FINAL_STATES.has(order.state) || order.state === "cancelled") {
+          await store.atomic.setRemove(inflightKey, refId);
+          continue;
+        }
+        const startedAt = order.state === "submitting" ? order.submittedAt : await guardTime(refId);
+        // Give a live confirm in another process all the time its own call may take.
+        if (!isStale(order, startedAt)) continue;
+        if (order.state === "draft") {
+          const guard = await store.atomic.get(guardKey(refId));
+          if (guard === undefined) {
+            // The process died before claiming the guard: nothing was sent, Confirm still works.
+            await store.atomic.setRemove(inflightKey, refId);
+            continue;
+          }
+          // Guard claimed but `submitting` never written: the provider is called only after that
+          // write, so this order was not sent. It stays unsendable (the guard is held forever).
+          const notSent: OrderRecord = {
+            ...order,
+            state: "failed",
+            submittedAt: startedAt,
+            finishedAt: now().toISOString(),
+            result: { reason: "not-sent", detail: "the bot stopped before sending the order" },
+          };
+          await saveFinal(notSent);
+          logger.warn({ refId, state: "failed", reason: "not-sent" }, "order state changed");
+          changed.push(notSent);
+          await finished(notSent, "recovered");
+          continue;
+        }
+        const updated = await markInterrupted(order, startedAt);
+        changed.push(updated);
+        await finished(updated, "recovered");
+      }
+      return changed;
+    },
+  };
+}
+
+/** Maps the provider's answer onto the ledger's state and fields. */
+export function fromTopupResult(result: TopupResult): Pick<OrderRecord, "state" | "result"> {
+  switch (result.kind) {
+    case "success":
+      return {
+        state: "success",
+        result: {
+          trxId: result.trxId,
+          destinationName: result.destinationName,
+          sn: result.sn,
+          lastBalance: result.lastBalance,
+          message: result.message,
+          productDetail: result.productDetail,
+        },
+      };
+    case "failed": {
+      const r: OrderResult = { reason: result.reason };
+      if (result.errorCode !== undefined) r.errorCode = result.errorCode;
+      if (result.errorMsg !== undefined) r.errorMsg = result.errorMsg;
+      if (result.detail !== undefined) r.detail = result.detail;
+      return { state: "failed", result: r };
+    }
+    case "unknown": {
+      const r: OrderResult = { reason: result.reason, detail: result.detail };
+      for (const k of ["trxId", "sn", "destinationName", "lastBalance", "productDetail", "errorCode", "errorMsg"] as const) {
+        if (result[k] !== undefined) (r as Record<string, unknown>)[k] = result[k];
+      }
+      return { state: "unknown", result: r };
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import type { ProductDetail, UnknownReason } from "../topup/types.js";
+
+export type OrderState = "draft" | "cancelled" | "submitting" | "success" | "failed" | "unknown";
+export type Lang = "en" | "id";
+
+/** What the provider told us (or why we do not know); plain JSON, stored as is. */
+export interface OrderResult {
+  trxId?: string;
+  destinationName?: string;
+  sn?: string;
+  lastBalance?: number;
+  message?: string;
+  productDetail?: ProductDetail;
+  errorCode?: string;
+  errorMsg?: string;
+  /** For `failed`: provider-error | not-sent. For `unknown`: an UnknownReason or "interrupted". */
+  reason?: "provider-error" | "not-sent" | UnknownReason | "interrupted";
+  detail?: string;
+}
+
+/**
+ * One ledger entry. Times are ISO strings (keyv stores JSON: a Date would come back as a string
+ * anyway). `price` is the operator's selling price in rupiah, `null` when the catalogue has none.
+ */
+export interface OrderRecord {
+  refId: string;
+  chatId: number;
+  userId: number;
+  userName: string;
+  lang: Lang;
+  gameName: string;
+  productCode: string;
+  productName: string;
+  price: number | null;
+  playerId: string;
+  state: OrderState;
+  createdAt: string;
+  submittedAt?: string;
+  finishedAt?: string;
+  result?: OrderResult;
+}
+
+export const FINAL_STATES: ReadonlySet<OrderState> = new Set(["success", "failed", "unknown"]);
