@@ -38,6 +38,8 @@ export interface OrderService {
   /** Submits the order to the provider at most once per ref_id, across taps, processes and restarts. */
   confirm(refId: string, userId: number): Promise<ConfirmOutcome>;
   cancel(refId: string, userId: number): Promise<CancelOutcome>;
+  /** Records that the user has been told the outcome (so a later tap does not repeat it). */
+  markNotified(refId: string): Promise<void>;
   /** The draft a chat is looking at, so that /cancel can retire its buttons. */
   openDraftOf(chatId: number): Promise<string | undefined>;
   /**
@@ -157,6 +159,12 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
       await store.keyv.set(openDraftKey(input.chatId), order.refId, draftTtlMs);
       logger.info({ refId: order.refId, state: "draft", product: order.productCode }, "order state changed");
       return order;
+    },
+
+    async markNotified(refId) {
+      const order = await get(refId);
+      if (order === undefined || !FINAL_STATES.has(order.state)) return;
+      await save({ ...order, notifiedAt: now().toISOString() });
     },
 
     async openDraftOf(chatId) {

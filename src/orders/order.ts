@@ -37,6 +37,8 @@ export interface OrderRecord {
   createdAt: string;
   submittedAt?: string;
   finishedAt?: string;
+  /** When the user was sent the outcome; a later tap on Confirm then only gets a short answer. */
+  notifiedAt?: string;
   result?: OrderResult;
 }
 

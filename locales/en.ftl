@@ -1,0 +1,131 @@
+# Texts are HTML (Telegram parse_mode HTML); variables are escaped by the bot before they get here.
+
+## Commands (shown in the Telegram menu)
+command-start = Start and see what you can do
+command-order = Order a top-up
+command-cancel = Stop the current order
+command-help = Help
+
+## Start and help
+start-greeting = Hi { $name }! I top up game items for this shop: choose a product, send the player id, confirm, and you get the serial number right here.
+start-menu =
+    What you can do:
+    /order: order a top-up step by step
+    /order CODE PLAYER_ID: order in one line, e.g. <code>/order { $exampleCode } { $examplePlayer }</code>
+    /cancel: stop the current order
+    /help: help
+help =
+    <b>How to order</b>
+    1. Send /order and choose a game and a product (or type its code).
+    2. Send the player id.
+    3. Check the summary and tap <b>Confirm</b>. Nothing is ordered before that, and one order is sent only once, even if you tap twice.
+    You get the player name, the serial number (SN), the remaining balance and the transaction id.
+
+    Commands:
+    /order: order a top-up
+    /order CODE PLAYER_ID: order in one line
+    /cancel: stop the current order
+    /help: this help
+help-products = Products: { $codes }
+
+## Access
+access-refused = Sorry, you may not order with this bot. Your Telegram user id is <code>{ $userId }</code>: send it to the shop's admin to get access.
+access-refused-alert = You may not order with this bot. Your Telegram user id is { $userId }: send it to the shop's admin.
+
+## Choosing a product
+order-choose-game = Choose a game, or type a product code:
+order-choose-product = <b>{ $game }</b>: choose a product, or type its code:
+order-button-back = « All games
+order-unknown-code = There is no product with the code <b>{ $code }</b>. Tap a button or type a code from the list.
+order-expect-choice = Tap a button above or type a product code. /cancel stops the order.
+order-menu-closed = This menu is closed. Send /order to start a new order.
+order-chosen = Product: <b>{ $code }</b> · { $product }
+order-busy = You are in the middle of an order. Finish it, or send /cancel to stop it.
+
+## Player id
+order-ask-player =
+    <b>{ $code }</b> · { $product } ({ $game })
+    Send the player id, for example <code>{ $example }</code>
+order-ask-player-any =
+    <b>{ $code }</b> · { $product } ({ $game })
+    Send the player id (no spaces).
+order-bad-player = <code>{ $input }</code> is not a valid player id for { $game }. It should look like <code>{ $example }</code>. Please send it again:
+order-bad-player-any = <code>{ $input }</code> is not a valid player id: use 1 to 64 characters without spaces. Please send it again:
+order-expect-text = Please send the player id as text. /cancel stops the order.
+order-tap-not-now = Please send the player id as a message.
+
+## Summary
+order-summary =
+    <b>Please check your order</b>
+    Product: <b>{ $code }</b> · { $product } ({ $game })
+    Player id: <code>{ $playerId }</code>
+    Price: { $price }
+    Order ref: <code>{ $refId }</code>
+
+    Tap <b>Confirm</b> to order. Nothing is ordered before that.
+order-price-none = not set
+button-confirm = ✅ Confirm
+button-cancel = ✖ Cancel
+order-open-draft = Tap <b>Confirm</b> or <b>Cancel</b> on the summary above, or send /order to start again.
+
+## Confirm
+callback-processing = Processing your order…
+order-processing = ⏳ Processing… please wait, do not order again.
+order-success =
+    ✅ <b>Top-up successful</b>
+    Product: <b>{ $code }</b> · { $product }
+    Player: <b>{ $playerName }</b> (<code>{ $playerId }</code>)
+    SN: <code>{ $sn }</code>
+    Balance left: { $balance }
+    Trx id: <code>{ $trxId }</code>
+    Ref id: <code>{ $refId }</code>
+order-failed =
+    ❌ <b>Order failed</b>: the provider refused it.
+    Product: <b>{ $code }</b> · { $product }
+    Player id: <code>{ $playerId }</code>
+    Error code: <code>{ $errorCode }</code>
+    Message: { $errorMsg }
+    Ref id: <code>{ $refId }</code>
+    You can order again with /order.
+order-failed-no-message = (none)
+order-not-sent =
+    ❌ <b>Order not sent</b>: the provider could not be reached, so nothing was ordered.
+    Product: <b>{ $code }</b> · { $product }
+    Player id: <code>{ $playerId }</code>
+    Ref id: <code>{ $refId }</code>
+    You can try again with /order.
+order-unknown =
+    ⚠️ <b>Result unknown (pending)</b>: { $reason }.
+    The order may or may not have gone through. It will <b>not</b> be sent again by itself; an admin will check it with the provider.
+    Product: <b>{ $code }</b> · { $product }
+    Player id: <code>{ $playerId }</code>
+    Ref id: <code>{ $refId }</code>
+reason-timeout = the provider did not answer in time
+reason-connection-lost = the connection broke after the order was sent
+reason-not-json = the provider's answer could not be read
+reason-malformed = the provider's answer was incomplete
+reason-status-not-sukses = the provider reported the status "{ $status }"
+reason-ref-id-already-exists = the provider already has an order with this ref id
+reason-interrupted = the bot was restarted while the order was being sent
+order-already-heading = This order was already placed; here is its result:
+order-in-progress = ⏳ Order <code>{ $refId }</code> is already being processed. Its result will be sent here.
+callback-in-progress = This order is already being processed.
+callback-already-success = Already ordered: success, SN { $sn }.
+callback-already-failed = Already ordered: it failed ({ $errorCode }).
+callback-already-unknown = Already ordered: the result is unknown (pending).
+callback-cancelled = This order was cancelled. Send /order to start again.
+callback-expired = This order has expired. Send /order to start again.
+callback-not-yours = This button belongs to someone else's order.
+callback-invalid = This button is no longer valid.
+
+## Cancel
+order-cancelled = ✖ Cancelled. Nothing was ordered.
+order-cancel-too-late = Too late to cancel: the order was already sent.
+cancel-nothing = There is nothing to cancel.
+
+## Everything else
+fallback = Send /order to order a top-up, or /help for help.
+unknown-command = I don't know that command. /help lists what I can do.
+quick-order-usage = To order in one line: <code>/order CODE PLAYER_ID</code>, e.g. <code>/order { $exampleCode } { $examplePlayer }</code>
+error-generic = Sorry, something went wrong on our side. Please try again.
+error-unavailable = The bot is temporarily unavailable. Please try again in a moment.

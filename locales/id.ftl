@@ -1,0 +1,131 @@
+# Teks berformat HTML (parse_mode HTML Telegram); variabel sudah di-escape oleh bot.
+
+## Perintah (menu Telegram)
+command-start = Mulai dan lihat apa yang bisa dilakukan
+command-order = Pesan top-up
+command-cancel = Batalkan pesanan yang sedang berjalan
+command-help = Bantuan
+
+## Mulai dan bantuan
+start-greeting = Halo { $name }! Saya melayani top-up item game untuk toko ini: pilih produk, kirim ID pemain, konfirmasi, dan nomor seri (SN) langsung dikirim di sini.
+start-menu =
+    Yang bisa Anda lakukan:
+    /order: pesan top-up langkah demi langkah
+    /order KODE ID_PEMAIN: pesan dalam satu baris, mis. <code>/order { $exampleCode } { $examplePlayer }</code>
+    /cancel: batalkan pesanan yang sedang berjalan
+    /help: bantuan
+help =
+    <b>Cara memesan</b>
+    1. Kirim /order lalu pilih game dan produk (atau ketik kodenya).
+    2. Kirim ID pemain.
+    3. Periksa ringkasan lalu ketuk <b>Konfirmasi</b>. Tidak ada yang dipesan sebelum itu, dan satu pesanan hanya dikirim sekali walau diketuk dua kali.
+    Anda akan menerima nama pemain, nomor seri (SN), sisa saldo, dan ID transaksi.
+
+    Perintah:
+    /order: pesan top-up
+    /order KODE ID_PEMAIN: pesan dalam satu baris
+    /cancel: batalkan pesanan yang sedang berjalan
+    /help: bantuan ini
+help-products = Produk: { $codes }
+
+## Akses
+access-refused = Maaf, Anda tidak dapat memesan lewat bot ini. ID pengguna Telegram Anda <code>{ $userId }</code>: kirimkan ke admin toko untuk mendapatkan akses.
+access-refused-alert = Anda tidak dapat memesan lewat bot ini. ID pengguna Telegram Anda { $userId }: kirimkan ke admin toko.
+
+## Memilih produk
+order-choose-game = Pilih game, atau ketik kode produk:
+order-choose-product = <b>{ $game }</b>: pilih produk, atau ketik kodenya:
+order-button-back = « Semua game
+order-unknown-code = Tidak ada produk dengan kode <b>{ $code }</b>. Ketuk tombol atau ketik kode dari daftar.
+order-expect-choice = Ketuk tombol di atas atau ketik kode produk. /cancel untuk membatalkan.
+order-menu-closed = Menu ini sudah ditutup. Kirim /order untuk memulai pesanan baru.
+order-chosen = Produk: <b>{ $code }</b> · { $product }
+order-busy = Anda sedang membuat pesanan. Selesaikan, atau kirim /cancel untuk membatalkannya.
+
+## ID pemain
+order-ask-player =
+    <b>{ $code }</b> · { $product } ({ $game })
+    Kirim ID pemain, contoh <code>{ $example }</code>
+order-ask-player-any =
+    <b>{ $code }</b> · { $product } ({ $game })
+    Kirim ID pemain (tanpa spasi).
+order-bad-player = <code>{ $input }</code> bukan ID pemain yang valid untuk { $game }. Formatnya seperti <code>{ $example }</code>. Silakan kirim lagi:
+order-bad-player-any = <code>{ $input }</code> bukan ID pemain yang valid: gunakan 1 sampai 64 karakter tanpa spasi. Silakan kirim lagi:
+order-expect-text = Silakan kirim ID pemain sebagai teks. /cancel untuk membatalkan.
+order-tap-not-now = Silakan kirim ID pemain sebagai pesan.
+
+## Ringkasan
+order-summary =
+    <b>Periksa pesanan Anda</b>
+    Produk: <b>{ $code }</b> · { $product } ({ $game })
+    ID pemain: <code>{ $playerId }</code>
+    Harga: { $price }
+    Ref pesanan: <code>{ $refId }</code>
+
+    Ketuk <b>Konfirmasi</b> untuk memesan. Tidak ada yang dipesan sebelum itu.
+order-price-none = belum ditentukan
+button-confirm = ✅ Konfirmasi
+button-cancel = ✖ Batal
+order-open-draft = Ketuk <b>Konfirmasi</b> atau <b>Batal</b> pada ringkasan di atas, atau kirim /order untuk mulai lagi.
+
+## Konfirmasi
+callback-processing = Pesanan sedang diproses…
+order-processing = ⏳ Sedang diproses… mohon tunggu, jangan pesan ulang.
+order-success =
+    ✅ <b>Top-up berhasil</b>
+    Produk: <b>{ $code }</b> · { $product }
+    Pemain: <b>{ $playerName }</b> (<code>{ $playerId }</code>)
+    SN: <code>{ $sn }</code>
+    Sisa saldo: { $balance }
+    ID transaksi: <code>{ $trxId }</code>
+    Ref ID: <code>{ $refId }</code>
+order-failed =
+    ❌ <b>Pesanan gagal</b>: ditolak oleh provider.
+    Produk: <b>{ $code }</b> · { $product }
+    ID pemain: <code>{ $playerId }</code>
+    Kode error: <code>{ $errorCode }</code>
+    Pesan: { $errorMsg }
+    Ref ID: <code>{ $refId }</code>
+    Anda bisa memesan lagi dengan /order.
+order-failed-no-message = (tidak ada)
+order-not-sent =
+    ❌ <b>Pesanan tidak terkirim</b>: provider tidak dapat dihubungi, jadi tidak ada yang dipesan.
+    Produk: <b>{ $code }</b> · { $product }
+    ID pemain: <code>{ $playerId }</code>
+    Ref ID: <code>{ $refId }</code>
+    Anda bisa mencoba lagi dengan /order.
+order-unknown =
+    ⚠️ <b>Hasil belum diketahui (pending)</b>: { $reason }.
+    Pesanan mungkin sudah atau belum diproses. Pesanan ini <b>tidak</b> akan dikirim ulang otomatis; admin akan memeriksanya ke provider.
+    Produk: <b>{ $code }</b> · { $product }
+    ID pemain: <code>{ $playerId }</code>
+    Ref ID: <code>{ $refId }</code>
+reason-timeout = provider tidak menjawab tepat waktu
+reason-connection-lost = koneksi terputus setelah pesanan dikirim
+reason-not-json = jawaban provider tidak dapat dibaca
+reason-malformed = jawaban provider tidak lengkap
+reason-status-not-sukses = provider melaporkan status "{ $status }"
+reason-ref-id-already-exists = provider sudah memiliki pesanan dengan ref ID ini
+reason-interrupted = bot dimulai ulang saat pesanan sedang dikirim
+order-already-heading = Pesanan ini sudah dibuat; berikut hasilnya:
+order-in-progress = ⏳ Pesanan <code>{ $refId }</code> sedang diproses. Hasilnya akan dikirim di sini.
+callback-in-progress = Pesanan ini sedang diproses.
+callback-already-success = Sudah dipesan: berhasil, SN { $sn }.
+callback-already-failed = Sudah dipesan: gagal ({ $errorCode }).
+callback-already-unknown = Sudah dipesan: hasil belum diketahui (pending).
+callback-cancelled = Pesanan ini sudah dibatalkan. Kirim /order untuk mulai lagi.
+callback-expired = Pesanan ini sudah kedaluwarsa. Kirim /order untuk mulai lagi.
+callback-not-yours = Tombol ini milik pesanan orang lain.
+callback-invalid = Tombol ini sudah tidak berlaku.
+
+## Batal
+order-cancelled = ✖ Dibatalkan. Tidak ada yang dipesan.
+order-cancel-too-late = Sudah terlambat untuk membatalkan: pesanan sudah dikirim.
+cancel-nothing = Tidak ada yang perlu dibatalkan.
+
+## Lainnya
+fallback = Kirim /order untuk memesan top-up, atau /help untuk bantuan.
+unknown-command = Saya tidak mengenal perintah itu. /help berisi daftar perintah.
+quick-order-usage = Untuk memesan dalam satu baris: <code>/order KODE ID_PEMAIN</code>, mis. <code>/order { $exampleCode } { $examplePlayer }</code>
+error-generic = Maaf, ada gangguan di sisi kami. Silakan coba lagi.
+error-unavailable = Bot sedang tidak tersedia untuk sementara. Silakan coba lagi sebentar lagi.

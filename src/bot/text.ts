@@ -1,0 +1,34 @@
+import type { Lang } from "../orders/order.js";
+
+/** Escapes text for Telegram's HTML parse mode: player ids and names come from users and the provider. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+const LOCALES: Record<Lang, string> = { en: "en-US", id: "id-ID" };
+
+/** Whole numbers grouped per language: `20.000` in Indonesian, `20,000` in English. */
+export function formatNumber(amount: number, lang: Lang): string {
+  return new Intl.NumberFormat(LOCALES[lang], { maximumFractionDigits: 0 }).format(amount);
+}
+
+/** Rupiah at the edge only: `Rp 20.000` (id) or `Rp 20,000` (en). */
+export function formatRupiah(amount: number, lang: Lang): string {
+  return `Rp ${formatNumber(amount, lang)}`;
+}
+
+export type Translate = (key: string, vars?: Record<string, string | number>) => string;
+
+/**
+ * Wraps a Fluent translate function so that every variable is an escaped string: numbers are
+ * formatted by the caller on purpose (a user id must not become "123,456"), and no user or
+ * provider text can inject HTML.
+ */
+export function safeTranslate(t: (key: string, vars?: Record<string, string>) => string): Translate {
+  return (key, vars) => {
+    if (vars === undefined) return t(key);
+    const safe: Record<string, string> = {};
+    for (const [k, v] of Object.entries(vars)) safe[k] = escapeHtml(String(v));
+    return t(key, safe);
+  };
+}

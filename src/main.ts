@@ -1,0 +1,129 @@
+import { config as loadDotenv } from "dotenv";
+import { GrammyError, HttpError } from "grammy";
+import { createBot } from "./bot/create-bot.js";
+import { loadCatalog } from "./catalog/catalog.js";
+import { parseConfig } from "./config.js";
+import { createLogger } from "./logger.js";
+import type { OrderRecord } from "./orders/order.js";
+import { createOrderService } from "./orders/order-service.js";
+import { createStore, StoreUnavailableError, type Store } from "./storage/store.js";
+import { createTopupClient, redactUrl } from "./topup/client.js";
+import { createSandboxProvider, SANDBOX_MITRA_ID, SANDBOX_SECRET_KEY, type SandboxProvider } from "./topup/sandbox.js";
+
+/** Stops at start with a short message and exit code 1: no stack trace for an operator's mistake. */
+function fail(title: string, lines: string[]): never {
+  process.stderr.write(`${title}\n${lines.map((l) => `  - ${l}`).join("\n")}\n`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  loadDotenv({ quiet: true });
+  const parsed = parseConfig(process.env);
+  if (!parsed.ok) fail("Configuration error: the bot cannot start.", parsed.errors);
+  const config = parsed.config;
+  const logger = createLogger(config.logLevel);
+
+  const catalogResult = await loadCatalog(config.catalogFile);
+  if (!catalogResult.ok) fail(`CATALOG_FILE ${config.catalogFile} is not valid:`, catalogResult.errors);
+  const catalog = catalogResult.catalog;
+
+  let sandbox: SandboxProvider | undefined;
+  let provider: { baseUrl: string; mitraId: string; secretKey: string };
+  if (config.topup === undefined) {
+    sandbox = createSandboxProvider({
+      mitraId: SANDBOX_MITRA_ID,
+      secretKey: SANDBOX_SECRET_KEY,
+      products: catalog.games.flatMap((g) => g.products.map((p) => ({ code: p.code, name: p.name, priceRp: p.price ?? 10_000 }))),
+    });
+    const url = await sandbox.listen(0, "127.0.0.1");
+    provider = { baseUrl: url, mitraId: SANDBOX_MITRA_ID, secretKey: SANDBOX_SECRET_KEY };
+    process.stderr.write("*** sandbox: no real orders. TOPUP_BASE_URL is not set, orders go to the built-in sandbox provider. ***\n");
+    logger.warn({ sandbox: url }, "sandbox: no real orders (TOPUP_BASE_URL is not set)");
+  } else {
+    provider = config.topup;
+    logger.info({ provider: redactUrl(config.topup.baseUrl) }, "provider configured");
+  }
+
+  let store: Store;
+  try {
+    store = await createStore({
+      redisUrl: config.redisUrl,
+      keyPrefix: "topup:",
+      onError: (err) => logger.error({ err: String(err) }, "redis error"),
+    });
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) fail("REDIS_URL cannot be used:", [err.message]);
+    throw err;
+  }
+  if (store.kind === "memory") {
+    logger.warn("REDIS_URL is not set: using an in-process memory store; conversations and the order ledger are lost at restart");
+  }
+
+  const topup = createTopupClient({ ...provider, timeoutMs: config.topupTimeoutMs });
+  const hooks: { finished?: (order: OrderRecord, how: "confirmed" | "recovered") => Promise<void> } = {};
+  const orders = createOrderService({
+    store,
+    topup,
+    refIdPrefix: config.refIdPrefix,
+    timeoutMs: config.topupTimeoutMs,
+    logger,
+    onFinished: (order, how) => hooks.finished?.(order, how),
+  });
+  const { bot, deliverOutcome, inFlight } = createBot({
+    token: config.botToken,
+    apiRoot: config.botApiRoot,
+    catalog,
+    orders,
+    store,
+    logger,
+    adminIds: config.adminIds,
+    allowedUserIds: config.allowedUserIds,
+  });
+  hooks.finished = async (order, how) => {
+    if (how === "recovered") await deliverOutcome(order);
+  };
+
+  try {
+    await bot.init();
+  } catch (err) {
+    if (err instanceof GrammyError && err.error_code === 401) fail("BOT_TOKEN was rejected by Telegram:", ["401 Unauthorized: check the token from @BotFather"]);
+    if (err instanceof HttpError) fail("Telegram cannot be reached:", [`${config.botApiRoot}: ${err.message.replace(config.botToken, "***")}`]);
+    throw err;
+  }
+
+  // Orders left `submitting` by a crash: settle them as unknown once they cannot be in flight.
+  const recover = () =>
+    orders.recoverInterrupted().catch((err: unknown) => logger.error({ err: String(err) }, "recovery of interrupted orders failed"));
+  await recover();
+  const recoveryTimer = setInterval(recover, Math.max(1000, Math.min(config.topupTimeoutMs / 2, 30_000)));
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => {
+      logger.error("shutdown took longer than 10 s, forcing exit");
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    clearInterval(recoveryTimer);
+    await bot.stop().catch(() => undefined);
+    // bot.stop() does not wait for handlers: let an order in flight finish and be recorded.
+    while (inFlight() > 0) await new Promise((r) => setTimeout(r, 50));
+    await store.close();
+    await sandbox?.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+
+  logger.info({ bot: bot.botInfo.username, store: store.kind, sandbox: sandbox !== undefined }, "bot started (long polling)");
+  await bot.start({ drop_pending_updates: false });
+}
+
+main().catch((err: unknown) => {
+  // A bug or an infrastructure failure at start: name it in one line, no stack, no secrets.
+  process.stderr.write(`The bot stopped: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}\n`);
+  process.exit(1);
+});
