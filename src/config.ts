@@ -11,6 +11,8 @@ export interface Config {
   topup: { baseUrl: string; mitraId: string; secretKey: string } | undefined;
   topupTimeoutMs: number;
   redisUrl: string | undefined;
+  /** Prefix of every key the bot writes, so several bots can share one Redis database. */
+  redisKeyPrefix: string;
   adminIds: number[];
   allowedUserIds: number[];
   catalogFile: string;
@@ -68,6 +70,9 @@ const schema = z.object({
   REDIS_URL: optional(
     z.string().trim().refine((u) => /^rediss?:\/\/\S+$/i.test(u), "must start with redis:// or rediss://"),
   ),
+  REDIS_KEY_PREFIX: optional(
+    z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, "must be 1 to 64 letters, digits or : _ . -"),
+  ),
   ADMIN_IDS: optional(userIdList),
   ALLOWED_USER_IDS: optional(userIdList),
   CATALOG_FILE: optional(z.string().trim()),
@@ -111,8 +116,12 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   const parsed = schema.safeParse(env);
   const errors: string[] = [];
   if (!parsed.success) {
+    const named = new Set<string>();
     for (const issue of parsed.error.issues) {
       const name = String(issue.path[0] ?? "environment");
+      // One line per variable: the first problem is the one to fix.
+      if (named.has(name)) continue;
+      named.add(name);
       const message = issue.code === "invalid_type" && env[name] === undefined && name === "BOT_TOKEN"
         ? "is required: the token @BotFather gave you"
         : issue.message;
@@ -140,6 +149,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
           : { baseUrl: e.TOPUP_BASE_URL, mitraId: e.TOPUP_MITRA_ID!, secretKey: e.TOPUP_SECRET_KEY! },
       topupTimeoutMs: e.TOPUP_TIMEOUT_MS ?? 60_000,
       redisUrl: e.REDIS_URL,
+      redisKeyPrefix: e.REDIS_KEY_PREFIX ?? "topup:",
       adminIds: e.ADMIN_IDS ?? [],
       allowedUserIds: e.ALLOWED_USER_IDS ?? [],
       catalogFile: e.CATALOG_FILE ?? "catalog.json",

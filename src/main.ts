@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   try {
     store = await createStore({
       redisUrl: config.redisUrl,
-      keyPrefix: "topup:",
+      keyPrefix: config.redisKeyPrefix,
       onError: (err) => logger.error({ err: String(err) }, "redis error"),
     });
   } catch (err) {

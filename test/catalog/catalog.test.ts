@@ -1,0 +1,88 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkPlayerId, findProduct, loadCatalog, parseCatalog } from "../../src/catalog/catalog.js";
+
+const ml = {
+  name: "Mobile Legends",
+  destination: { pattern: "^[0-9]{6,12}\\([0-9]{4,5}\\)$", example: "12345678(1234)" },
+  products: [{ code: "ML86", name: "86 Diamonds", price: 20000 }],
+};
+
+function errorsOf(json: unknown): string[] {
+  const result = parseCatalog(json, "shop.json");
+  if (result.ok) throw new Error("expected the catalogue to be refused");
+  return result.errors;
+}
+
+describe("catalogue", () => {
+  it("when the shipped catalog.json is loaded, then it is valid and has products", async () => {
+    const result = await loadCatalog("catalog.json");
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.catalog.games.flatMap((g) => g.products).length).toBeGreaterThan(3);
+  });
+
+  it("when a product has no code, then the message names the file and the path", () => {
+    expect(errorsOf({ games: [ml, { name: "Free Fire", products: [{ name: "70 Diamonds" }] }] })).toEqual([
+      "shop.json: games[1].products[0].code: required",
+    ]);
+  });
+
+  it("when several entries are bad, then each one is named", () => {
+    expect(
+      errorsOf({
+        games: [
+          { name: "", products: [] },
+          { name: "B", destination: { pattern: "([0-9]", example: "1" }, products: [{ code: "has space", name: "x", price: 1.5 }] },
+        ],
+      }),
+    ).toEqual([
+      "shop.json: games[0].name: must not be empty",
+      "shop.json: games[0].products: must list at least one product",
+      "shop.json: games[1].destination.pattern: is not a valid regular expression",
+      "shop.json: games[1].products[0].code: must be 1 to 32 letters, digits, dots, dashes or underscores",
+      "shop.json: games[1].products[0].price: must be a whole number of rupiah",
+    ]);
+  });
+
+  it("when two products share a code in different case, then it is an error naming both places", () => {
+    expect(errorsOf({ games: [ml, { name: "Other", products: [{ code: "ml86", name: "Same code" }] }] })).toEqual([
+      'shop.json: games[1].products[0].code: duplicate code "ml86" (codes are case-insensitive; first at games[0].products[0].code)',
+    ]);
+  });
+
+  it("when the file is not an object with games, then it says so", () => {
+    expect(errorsOf([])).toEqual(['shop.json: (top level): must be an object such as { "games": [ ... ] }']);
+    expect(errorsOf({})).toEqual(["shop.json: games: required"]);
+  });
+
+  it("when the file is missing or not JSON, then the file is named", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "catalog-"));
+    const broken = join(dir, "broken.json");
+    await writeFile(broken, "{ games: ");
+    expect(await loadCatalog(join(dir, "missing.json"))).toEqual({ ok: false, errors: [`${join(dir, "missing.json")}: file not found`] });
+    const result = await loadCatalog(broken);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors[0]).toMatch(new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: not valid JSON`));
+  });
+
+  it("when a code is typed in another case, then the product is found", () => {
+    const result = parseCatalog({ games: [ml] }, "shop.json");
+    if (!result.ok) throw new Error("valid catalogue refused");
+    expect(findProduct(result.catalog, " ml86 ")?.product.name).toBe("86 Diamonds");
+    expect(findProduct(result.catalog, "ML999")).toBeUndefined();
+  });
+
+  it("when a player id is checked, then the game's pattern decides and the default rule applies without one", () => {
+    const result = parseCatalog({ games: [ml, { name: "Any", products: [{ code: "A1", name: "a" }] }] }, "shop.json");
+    if (!result.ok) throw new Error("valid catalogue refused");
+    const [mlGame, anyGame] = result.catalog.games;
+    expect(checkPlayerId(mlGame!, " 12345678(1234) ")).toEqual({ ok: true, playerId: "12345678(1234)" });
+    expect(checkPlayerId(mlGame!, "12345678")).toEqual({ ok: false });
+    expect(checkPlayerId(mlGame!, "x12345678(1234)")).toEqual({ ok: false });
+    expect(checkPlayerId(anyGame!, "player_42")).toEqual({ ok: true, playerId: "player_42" });
+    expect(checkPlayerId(anyGame!, "two words")).toEqual({ ok: false });
+    expect(checkPlayerId(anyGame!, "x".repeat(65))).toEqual({ ok: false });
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "../src/config.js";
+
+const minimal = { BOT_TOKEN: "123456:ABC-def_ghi", ADMIN_IDS: "1001" };
+
+function errorsOf(env: Record<string, string>): string[] {
+  const result = parseConfig(env);
+  if (result.ok) throw new Error("expected the configuration to be refused");
+  return result.errors;
+}
+
+describe("configuration", () => {
+  it("when only BOT_TOKEN and ADMIN_IDS are set, then the defaults of the contract apply", () => {
+    const result = parseConfig(minimal);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config).toMatchObject({
+      botApiRoot: "https://api.telegram.org",
+      topup: undefined,
+      topupTimeoutMs: 60_000,
+      redisUrl: undefined,
+      adminIds: [1001],
+      allowedUserIds: [],
+      catalogFile: "catalog.json",
+      refIdPrefix: "TG",
+      logLevel: "info",
+      timeZone: "Asia/Jakarta",
+    });
+  });
+
+  it("when BOT_TOKEN is missing, then the message names it", () => {
+    expect(errorsOf({})).toEqual(["BOT_TOKEN is required: the token @BotFather gave you"]);
+  });
+
+  it("when BOT_TOKEN is empty in a .env file, then it counts as missing", () => {
+    expect(errorsOf({ BOT_TOKEN: "  " })).toEqual(["BOT_TOKEN is required: the token @BotFather gave you"]);
+  });
+
+  it("when several variables are bad, then each is named on its own line", () => {
+    const errors = errorsOf({
+      BOT_TOKEN: "has spaces in it",
+      ADMIN_IDS: "1001,abc",
+      ALLOWED_USER_IDS: "12;13",
+      TOPUP_TIMEOUT_MS: "soon",
+      REDIS_URL: "http://localhost:6379",
+      TOPUP_BASE_URL: "not a url",
+      PORT: "70000",
+      LOG_LEVEL: "loud",
+      TZ: "Mars/Olympus",
+      REF_ID_PREFIX: "T G",
+      LOW_BALANCE_THRESHOLD: "100.000,50",
+      BOT_API_ROOT: "ftp://example.com",
+    });
+    expect(errors).toEqual([
+      "BOT_TOKEN must not contain spaces or slashes (copy it exactly as @BotFather gave it)",
+      "BOT_API_ROOT must start with http:// or https://",
+      "TOPUP_BASE_URL must be a URL such as https://example.com",
+      "TOPUP_TIMEOUT_MS must be a whole number of milliseconds",
+      "REDIS_URL must start with redis:// or rediss://",
+      'ADMIN_IDS "abc" is not a Telegram user id (digits only, comma-separated)',
+      'ALLOWED_USER_IDS "12;13" is not a Telegram user id (digits only, comma-separated)',
+      "REF_ID_PREFIX must be 1 to 10 letters or digits",
+      "LOW_BALANCE_THRESHOLD must be a whole number (rupiah, no dots)",
+      "PORT must be a port number between 1 and 65535",
+      "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent",
+      "TZ is not a time zone name such as Asia/Jakarta",
+    ]);
+  });
+
+  it("when TOPUP_BASE_URL is set without credentials, then both missing credentials are named", () => {
+    expect(errorsOf({ ...minimal, TOPUP_BASE_URL: "https://provider.example.com" })).toEqual([
+      "TOPUP_MITRA_ID is required when TOPUP_BASE_URL is set",
+      "TOPUP_SECRET_KEY is required when TOPUP_BASE_URL is set",
+    ]);
+  });
+
+  it("when a timeout of zero is given, then it is refused", () => {
+    expect(errorsOf({ ...minimal, TOPUP_TIMEOUT_MS: "0" })).toEqual(["TOPUP_TIMEOUT_MS must be a positive number of milliseconds"]);
+  });
+
+  it("when the provider and lists are given with spaces, then they are read", () => {
+    const result = parseConfig({
+      ...minimal,
+      ADMIN_IDS: " 1001 , 1002 ",
+      ALLOWED_USER_IDS: "2001,",
+      TOPUP_BASE_URL: "https://provider.example.com",
+      TOPUP_MITRA_ID: "M1",
+      TOPUP_SECRET_KEY: "s3cret",
+      TOPUP_TIMEOUT_MS: "1500",
+      REDIS_URL: "redis://127.0.0.1:6379/2",
+    });
+    expect(result.ok && result.config).toMatchObject({
+      adminIds: [1001, 1002],
+      allowedUserIds: [2001],
+      topup: { baseUrl: "https://provider.example.com", mitraId: "M1", secretKey: "s3cret" },
+      topupTimeoutMs: 1500,
+      redisUrl: "redis://127.0.0.1:6379/2",
+    });
+  });
+
+  it("when a bad value is refused, then the secret key never appears in the messages", () => {
+    const errors = errorsOf({ BOT_TOKEN: "bad token", TOPUP_BASE_URL: "https://p.example", TOPUP_MITRA_ID: "M", TOPUP_SECRET_KEY: "very-secret-value", TOPUP_TIMEOUT_MS: "x" });
+    expect(errors.join("\n")).not.toContain("very-secret-value");
+  });
+});

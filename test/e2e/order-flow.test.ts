@@ -1,0 +1,316 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadCatalog } from "../../src/catalog/catalog.js";
+import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
+import { deleteByPrefix, REDIS_URL, uniquePrefix } from "../helpers/redis.js";
+import { startBot, startBotProcess, type BotProcess } from "./bot-process.js";
+import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } from "./fake-bot-api.js";
+
+const SECRET = "sk-live-DO-NOT-LEAK-8f3a91";
+const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
+const STAFF_ID: FakeUser = { id: 1002, first_name: "Sari", language_code: "id" };
+const STRANGER: FakeUser = { id: 3003, first_name: "Stranger", language_code: "en" };
+
+/** The callback data of the first button whose text or data matches. */
+function button(message: SentMessage, match: RegExp): string {
+  const rows: Array<Array<{ text: string; callback_data?: string }>> = message.reply_markup?.inline_keyboard ?? [];
+  for (const b of rows.flat()) if (match.test(b.text) || match.test(b.callback_data ?? "")) return b.callback_data!;
+  throw new Error(`no button ${match} on message: ${message.text} ${JSON.stringify(message.reply_markup)}`);
+}
+
+describe("the order, end to end: real bot process, fake Bot API, sandbox provider, real Redis", () => {
+  let fake: FakeBotApi;
+  let sandbox: SandboxProvider;
+  let prefix: string;
+  let bots: BotProcess[];
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    fake = createFakeBotApi();
+    await fake.start();
+    const catalog = await loadCatalog("catalog.json");
+    if (!catalog.ok) throw new Error(catalog.errors.join("\n"));
+    sandbox = createSandboxProvider({
+      mitraId: "M-e2e",
+      secretKey: SECRET,
+      products: catalog.catalog.games.flatMap((g) => g.products.map((p) => ({ code: p.code, name: p.name, priceRp: (p.price ?? 10000) - 500 }))),
+    });
+    await sandbox.listen(0, "127.0.0.1");
+    prefix = uniquePrefix("e2e");
+    bots = [];
+    env = {
+      BOT_TOKEN: fake.token,
+      BOT_API_ROOT: fake.url,
+      ADMIN_IDS: String(ADMIN.id),
+      ALLOWED_USER_IDS: String(STAFF_ID.id),
+      TOPUP_BASE_URL: sandbox.url,
+      TOPUP_MITRA_ID: "M-e2e",
+      TOPUP_SECRET_KEY: SECRET,
+      TOPUP_TIMEOUT_MS: "3000",
+      REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      LOG_LEVEL: "debug",
+    };
+  });
+
+  afterEach(async () => {
+    for (const bot of bots) await bot.kill();
+    // Whatever happened in the test, the secret never reached Telegram or the logs.
+    expect(fake.allOutgoingText()).not.toContain(SECRET);
+    for (const bot of bots) expect(bot.output()).not.toContain(SECRET);
+    await fake.stop();
+    await sandbox.close();
+    await deleteByPrefix(prefix);
+  });
+
+  const run = async (extra: Record<string, string> = {}) => {
+    const bot = await startBot({ ...env, ...extra });
+    bots.push(bot);
+    return bot;
+  };
+
+  const waitText = (user: FakeUser, pattern: RegExp) => fake.waitForMessage(user.id, (m) => pattern.test(m.text));
+
+  /** Quick order up to the summary; returns the summary message. */
+  async function summaryFor(user: FakeUser, code: string, playerId: string) {
+    fake.sendText(user, `/order ${code} ${playerId}`);
+    return waitText(user, /Order ref|Ref pesanan/);
+  }
+
+  it("when an admin orders with the buttons, then the result names the player, the sn, the balance, trx_id and ref_id, from one provider call", async () => {
+    await run();
+    fake.sendText(ADMIN, "/order");
+    const menu = await waitText(ADMIN, /Choose a game/);
+    fake.tapButton(ADMIN, menu, button(menu, /Mobile Legends/));
+    const products = await fake.waitForMessage(ADMIN.id, (m) => m.message_id === menu.message_id && /86 Diamonds/.test(JSON.stringify(m.reply_markup)));
+    expect(JSON.stringify(products.reply_markup)).toContain("ML86 · 86 Diamonds");
+    fake.tapButton(ADMIN, products, button(products, /^ML86/));
+    await waitText(ADMIN, /Send the player id, for example <code>12345678\(1234\)<\/code>/);
+    fake.sendText(ADMIN, "12345678(1234)");
+    const summary = await waitText(ADMIN, /Please check your order/);
+    expect(summary.text).toContain("ML86");
+    expect(summary.text).toContain("Rp 20,000");
+    const refId = /Order ref: <code>([A-Z0-9]+)<\/code>/.exec(summary.text)![1]!;
+    expect(button(summary, /Confirm/)).toBe(`c:${refId}`);
+
+    fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
+    const result = await waitText(ADMIN, /Top-up successful/);
+    expect(sandbox.calls).toHaveLength(1);
+    const call = sandbox.calls[0]!;
+    expect(call).toMatchObject({ refId, itemCode: "ML86", destination: "12345678(1234)" });
+    expect(result.text).toMatch(/SN: <code>\d+<\/code>/);
+    expect(result.text).toMatch(/Player: <b>[^<]+<\/b> \(<code>12345678\(1234\)<\/code>\)/);
+    expect(result.text).toContain(`Balance left: ${new Intl.NumberFormat("en-US").format(sandbox.balance())}`);
+    expect(result.text).toMatch(/Trx id: <code>[A-Za-z]+-\d{6}-\d+<\/code>/);
+    expect(result.text).toContain(`Ref id: <code>${refId}</code>`);
+    expect(result.text).toContain("ML86 · 86 Diamonds");
+    // The callback was answered (with "processing") and the summary lost its buttons.
+    expect(fake.callbackAnswers.some((a) => /Processing/.test(a.text ?? ""))).toBe(true);
+    expect(fake.messagesTo(ADMIN.id).find((m) => m.message_id === summary.message_id)?.reply_markup?.inline_keyboard ?? []).toEqual([]);
+  });
+
+  it("when a staff member with an Indonesian Telegram orders in one line, then it is in Bahasa Indonesia with rupiah dots", async () => {
+    await run();
+    const summary = await summaryFor(STAFF_ID, "ml172", "87654321(4321)");
+    expect(summary.text).toContain("Periksa pesanan Anda");
+    expect(summary.text).toContain("Rp 39.000");
+    expect(summary.text).toContain("ML172");
+    fake.tapButton(STAFF_ID, summary, button(summary, /^c:/));
+    const result = await waitText(STAFF_ID, /Top-up berhasil/);
+    expect(result.text).toContain(`Sisa saldo: ${new Intl.NumberFormat("id-ID").format(sandbox.balance())}`);
+    expect(sandbox.calls).toHaveLength(1);
+  });
+
+  it("when the product code is typed instead of tapped, then the order goes on with that product", async () => {
+    await run();
+    fake.sendText(ADMIN, "/order");
+    await waitText(ADMIN, /Choose a game/);
+    fake.sendText(ADMIN, "nope1");
+    await waitText(ADMIN, /There is no product with the code <b>nope1<\/b>/);
+    fake.sendText(ADMIN, "ff70");
+    await waitText(ADMIN, /Send the player id, for example <code>123456789<\/code>/);
+    fake.sendText(ADMIN, "123456789");
+    const summary = await waitText(ADMIN, /Please check your order/);
+    expect(summary.text).toContain("FF70");
+  });
+
+  it("when the player id is invalid, then the bot explains with the example and accepts a valid one", async () => {
+    await run();
+    fake.sendText(ADMIN, "/order ML86 123");
+    await waitText(ADMIN, /<code>123<\/code> is not a valid player id for Mobile Legends\. It should look like <code>12345678\(1234\)<\/code>/);
+    fake.sendSticker(ADMIN);
+    await waitText(ADMIN, /send the player id as text/);
+    fake.sendText(ADMIN, "12345678(1234)");
+    const summary = await waitText(ADMIN, /Please check your order/);
+    expect(summary.text).toContain("<code>12345678(1234)</code>");
+    expect(sandbox.calls).toHaveLength(0);
+  });
+
+  it("when Confirm is tapped twice in one batch, then the provider gets one call and the user one result", async () => {
+    const bot = await run();
+    const summary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
+    const data = button(summary, /Confirm/);
+    fake.batch(() => {
+      fake.tapButton(ADMIN, summary, data);
+      fake.tapButton(ADMIN, summary, data);
+    });
+    await waitText(ADMIN, /Top-up successful/);
+    await fake.waitForIdle();
+    expect(sandbox.calls).toHaveLength(1);
+    expect(fake.messagesTo(ADMIN.id).filter((m) => /Top-up successful/.test(m.text))).toHaveLength(1);
+    expect(fake.callbackAnswers).toHaveLength(2);
+    expect(bot.output()).not.toMatch(/update failed/);
+  });
+
+  it("when an old Confirm is tapped after the order, then nothing is ordered and the user is told the recorded outcome", async () => {
+    await run();
+    const summary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
+    fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
+    const result = await waitText(ADMIN, /Top-up successful/);
+    const sn = /SN: <code>(\d+)<\/code>/.exec(result.text)![1]!;
+    fake.tapButton(ADMIN, summary.message_id, `c:${/Order ref: <code>([A-Z0-9]+)/.exec(summary.text)![1]}`);
+    await fake.waitFor(() => fake.callbackAnswers.some((a) => (a.text ?? "").includes(`Already ordered: success, SN ${sn}`)));
+    expect(sandbox.calls).toHaveLength(1);
+  });
+
+  it("when the user sends /cancel, then the order is left and nothing is ordered, even from its old buttons", async () => {
+    await run();
+    fake.sendText(ADMIN, "/order ML86");
+    await waitText(ADMIN, /Send the player id/);
+    fake.sendText(ADMIN, "/cancel");
+    await waitText(ADMIN, /Cancelled\. Nothing was ordered\./);
+    fake.sendText(ADMIN, "12345678(1234)");
+    await waitText(ADMIN, /Send \/order to order a top-up/);
+
+    const summary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
+    fake.sendText(ADMIN, "/cancel");
+    await fake.waitFor(() => fake.messagesTo(ADMIN.id).filter((m) => /Cancelled\. Nothing was ordered\./.test(m.text)).length === 2);
+    fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
+    await fake.waitFor(() => fake.callbackAnswers.some((a) => /cancelled/.test(a.text ?? "")));
+    expect(sandbox.calls).toHaveLength(0);
+  });
+
+  it("when the bot restarts in the middle of an order, then the conversation goes on from Redis", async () => {
+    const first = await run();
+    fake.sendText(ADMIN, "/order");
+    const menu = await waitText(ADMIN, /Choose a game/);
+    fake.tapButton(ADMIN, menu, button(menu, /Free Fire/));
+    await fake.waitForMessage(ADMIN.id, (m) => m.message_id === menu.message_id && /FF70/.test(JSON.stringify(m.reply_markup)));
+    await fake.waitForIdle();
+    await first.kill("SIGKILL");
+
+    await run();
+    const updated = fake.messagesTo(ADMIN.id).find((m) => m.message_id === menu.message_id)!;
+    fake.tapButton(ADMIN, updated, button(updated, /^FF140/));
+    await waitText(ADMIN, /Send the player id/);
+    fake.sendText(ADMIN, "123456789");
+    const summary = await waitText(ADMIN, /Please check your order/);
+    expect(summary.text).toContain("FF140");
+  });
+
+  it("when the bot is killed during the provider call and restarted, then the redelivered Confirm does not order again", async () => {
+    // A provider that takes its time, so the kill lands while the call is in flight.
+    await sandbox.close();
+    sandbox = createSandboxProvider({ mitraId: "M-e2e", secretKey: SECRET, products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }], latencyMs: 1500 });
+    await sandbox.listen(0, "127.0.0.1");
+    const first = await run({ TOPUP_BASE_URL: sandbox.url });
+    const summary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
+    fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
+    await fake.waitFor(() => sandbox.calls.length === 1);
+    await first.kill("SIGKILL");
+    expect(fake.pendingUpdates()).toBeGreaterThan(0); // Telegram still holds the unconfirmed Confirm
+
+    await run({ TOPUP_BASE_URL: sandbox.url });
+    // The redelivered tap finds the order in flight; after the timeout it is "result unknown".
+    await waitText(ADMIN, /already being processed/);
+    const unknown = await fake.waitForMessage(ADMIN.id, (m) => /Result unknown/.test(m.text), 20_000);
+    expect(unknown.text).toContain("the bot was restarted while the order was being sent");
+    expect(sandbox.calls).toHaveLength(1);
+    expect(fake.messagesTo(ADMIN.id).some((m) => /Top-up successful/.test(m.text))).toBe(false);
+  });
+
+  it("when someone outside the lists writes, then they get their user id and nothing reaches the provider", async () => {
+    await run();
+    const adminSummary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
+    fake.sendText(STRANGER, "/order ML86 12345678(1234)");
+    await waitText(STRANGER, /may not order.*<code>3003<\/code>/s);
+    fake.sendText(STRANGER, "/start");
+    await fake.waitFor(() => fake.messagesTo(STRANGER.id).length === 2);
+    expect(fake.messagesTo(STRANGER.id)[1]!.text).toContain("3003");
+    fake.tapButton(STRANGER, adminSummary, button(adminSummary, /Confirm/));
+    await fake.waitFor(() => fake.callbackAnswers.some((a) => /3003/.test(a.text ?? "")));
+    fake.enqueueRaw({
+      callback_query: { id: "forged-1", from: STRANGER, chat_instance: "x", data: "c:TG0000000000000000000" },
+    });
+    await fake.waitFor(() => fake.callbackAnswers.filter((a) => /3003/.test(a.text ?? "")).length === 2);
+    expect(sandbox.calls).toHaveLength(0);
+  });
+
+  it("when an allowed user taps a forged or foreign button, then nothing is ordered and the tap is answered", async () => {
+    await run();
+    const adminSummary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
+    fake.tapButton(STAFF_ID, adminSummary, button(adminSummary, /Confirm/));
+    fake.tapButton(STAFF_ID, adminSummary, "c:TG0000000000000000000");
+    fake.tapButton(STAFF_ID, adminSummary, "c:../../etc");
+    await fake.waitFor(() => fake.callbackAnswers.length === 3);
+    expect(sandbox.calls).toHaveLength(0);
+  });
+
+  it("when the provider refuses the order, then the user reads its error code and message", async () => {
+    const refusing = await listenJson({ status: 0, error_code: "balance/insufficient", error_msg: "Saldo tidak cukup" });
+    try {
+      await run({ TOPUP_BASE_URL: refusing.url });
+      const summary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
+      fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
+      const failed = await waitText(ADMIN, /Order failed/);
+      expect(failed.text).toContain("<code>balance/insufficient</code>");
+      expect(failed.text).toContain("Saldo tidak cukup");
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it("when only BOT_TOKEN and ADMIN_IDS are set, then the bot runs on the sandbox and memory and completes an order", async () => {
+    const bot = startBotProcess({ BOT_TOKEN: fake.token, ADMIN_IDS: String(ADMIN.id), BOT_API_ROOT: fake.url });
+    bots.push(bot);
+    await bot.waitForOutput(/bot started/);
+    expect(bot.output()).toContain("sandbox: no real orders");
+    expect(bot.output()).toMatch(/REDIS_URL is not set/);
+    const summary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
+    fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
+    await waitText(ADMIN, /Top-up successful/);
+  });
+
+  it("when the configuration is bad, then the bot names each variable and exits non-zero without a stack trace", async () => {
+    const bot = startBotProcess({ BOT_API_ROOT: fake.url, TOPUP_TIMEOUT_MS: "soon", ADMIN_IDS: "x" });
+    bots.push(bot);
+    expect(await bot.exited).toBe(1);
+    const out = bot.output();
+    expect(out).toContain("BOT_TOKEN is required");
+    expect(out).toContain("TOPUP_TIMEOUT_MS must be a whole number of milliseconds");
+    expect(out).toContain('ADMIN_IDS "x" is not a Telegram user id');
+    expect(out).not.toMatch(/\n\s+at /);
+  });
+
+  it("when the catalogue is bad, then the bot names the file and the entry and exits non-zero", async () => {
+    const bot = startBotProcess({ ...env, CATALOG_FILE: "test/e2e/fixtures/bad-catalog.json" });
+    bots.push(bot);
+    expect(await bot.exited).toBe(1);
+    expect(bot.output()).toContain("test/e2e/fixtures/bad-catalog.json: games[1].products[0].code: required");
+    expect(bot.output()).not.toMatch(/\n\s+at /);
+  });
+});
+
+/** A provider double that answers every request with one JSON body. */
+async function listenJson(body: unknown): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

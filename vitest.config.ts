@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // End-to-end tests start real bot processes; give them room, but never assert on timings.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Each e2e file starts processes and servers of its own; two at a time suits a 2-core CI box.
+    maxWorkers: 2,
+  },
+});
