@@ -8,9 +8,10 @@ import { keyvStorageAdapter } from "../storage/storage-adapter.js";
 import type { Store } from "../storage/store.js";
 import type { BotContext, InnerContext, SessionData } from "./context.js";
 import { createOrderConversation, ORDER_CONVERSATION } from "./conversations/order-conversation.js";
+import { answerQuery } from "./answer.js";
 import { accessGuard } from "./features/access.js";
 import { fallbackFeature } from "./features/fallback.js";
-import { orderFeature, outcomeText } from "./features/order.js";
+import { orderEntry, orderFeature, outcomeText } from "./features/order.js";
 import { startFeature } from "./features/start.js";
 import { createI18n } from "./i18n.js";
 import { safeTranslate, type Translate } from "./text.js";
@@ -104,6 +105,7 @@ export function createBot(deps: BotDeps): BotApp {
       plugins: [innerI18n],
     }),
   );
+  bot.use(orderEntry({ catalog }));
   // 7. Whatever is left gets an answer.
   bot.use(fallbackFeature({ orders }));
 
@@ -119,7 +121,7 @@ export function createBot(deps: BotDeps): BotApp {
     const t = safeTranslate(ctx.t?.bind(ctx) ?? ((key: string) => i18n.t("en", key)));
     const text = t(infrastructure ? "error-unavailable" : "error-generic");
     try {
-      if (ctx.callbackQuery !== undefined) await ctx.answerCallbackQuery({ text, show_alert: true });
+      if (ctx.callbackQuery !== undefined) await answerQuery(ctx, { text, show_alert: true });
       else if (ctx.chat !== undefined) await ctx.reply(text);
     } catch {
       // Already answered, or Telegram itself is the problem: the log line above is what is left.

@@ -56,6 +56,7 @@ describe("the order, end to end: real bot process, fake Bot API, sandbox provide
 
   afterEach(async () => {
     for (const bot of bots) await bot.kill();
+    if (process.env.E2E_DEBUG !== undefined) for (const bot of bots) console.log(bot.output());
     // Whatever happened in the test, the secret never reached Telegram or the logs.
     expect(fake.allOutgoingText()).not.toContain(SECRET);
     for (const bot of bots) expect(bot.output()).not.toContain(SECRET);
@@ -104,7 +105,7 @@ describe("the order, end to end: real bot process, fake Bot API, sandbox provide
     expect(result.text).toContain(`Balance left: ${new Intl.NumberFormat("en-US").format(sandbox.balance())}`);
     expect(result.text).toMatch(/Trx id: <code>[A-Za-z]+-\d{6}-\d+<\/code>/);
     expect(result.text).toContain(`Ref id: <code>${refId}</code>`);
-    expect(result.text).toContain("ML86 · 86 Diamonds");
+    expect(result.text).toContain("<b>ML86</b> · 86 Diamonds");
     // The callback was answered (with "processing") and the summary lost its buttons.
     expect(fake.callbackAnswers.some((a) => /Processing/.test(a.text ?? ""))).toBe(true);
     expect(fake.messagesTo(ADMIN.id).find((m) => m.message_id === summary.message_id)?.reply_markup?.inline_keyboard ?? []).toEqual([]);

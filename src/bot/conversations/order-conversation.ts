@@ -6,6 +6,7 @@ import { languageOf } from "../i18n.js";
 import { gamesKeyboard, productsKeyboard } from "../keyboards/order-keyboards.js";
 import { safeTranslate } from "../text.js";
 import { sendSummary } from "../features/order-summary.js";
+import { answerQuery } from "../answer.js";
 
 export const ORDER_CONVERSATION = "order";
 
@@ -48,7 +49,7 @@ export function createOrderConversation(deps: OrderConversationDeps) {
       const next = await conversation.wait();
       const data = next.callbackQuery === undefined ? undefined : parseCallback(next.callbackQuery.data);
       if (data?.type === "game" && catalog.games[data.index] !== undefined) {
-        await next.answerCallbackQuery();
+        await answerQuery(next);
         await ctx.api
           .editMessageText(menu.chat.id, menu.message_id, t("order-choose-product", { game: catalog.games[data.index]!.name }), {
             ...HTML,
@@ -58,7 +59,7 @@ export function createOrderConversation(deps: OrderConversationDeps) {
         continue;
       }
       if (data?.type === "games") {
-        await next.answerCallbackQuery();
+        await answerQuery(next);
         await ctx.api
           .editMessageText(menu.chat.id, menu.message_id, t("order-choose-game"), { ...HTML, reply_markup: gamesKeyboard(catalog) })
           .catch(() => undefined);
@@ -69,18 +70,18 @@ export function createOrderConversation(deps: OrderConversationDeps) {
       if (code !== undefined) {
         const match = findProduct(catalog, code);
         if (match !== undefined) {
-          if (next.callbackQuery !== undefined) await next.answerCallbackQuery();
+          if (next.callbackQuery !== undefined) await answerQuery(next);
           await ctx.api
             .editMessageText(menu.chat.id, menu.message_id, t("order-chosen", { code: match.product.code, product: match.product.name }), HTML)
             .catch(() => undefined);
           return match;
         }
-        if (next.callbackQuery !== undefined) await next.answerCallbackQuery({ text: t("callback-invalid") });
+        if (next.callbackQuery !== undefined) await answerQuery(next, { text: t("callback-invalid") });
         else await next.reply(t("order-unknown-code", { code: code.trim().slice(0, 40) }), HTML);
         continue;
       }
       // A sticker, a photo, a command we do not handle here, a foreign button: say what we expect.
-      if (next.callbackQuery !== undefined) await next.answerCallbackQuery({ text: t("order-expect-choice") });
+      if (next.callbackQuery !== undefined) await answerQuery(next, { text: t("order-expect-choice") });
       else if (next.message !== undefined) await next.reply(t("order-expect-choice"), HTML);
     }
   }
@@ -116,7 +117,7 @@ export function createOrderConversation(deps: OrderConversationDeps) {
         await next.reply(badText(text.trim()), HTML);
         continue;
       }
-      if (next.callbackQuery !== undefined) await next.answerCallbackQuery({ text: t("order-tap-not-now") });
+      if (next.callbackQuery !== undefined) await answerQuery(next, { text: t("order-tap-not-now") });
       else if (next.message !== undefined) await next.reply(t("order-expect-text"), HTML);
     }
   }

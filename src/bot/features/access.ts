@@ -1,6 +1,7 @@
 import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
 import { safeTranslate } from "../text.js";
+import { answerQuery } from "../answer.js";
 
 /**
  * Stops everyone who may not order, before sessions, conversations and order handlers: nothing
@@ -14,7 +15,7 @@ export function accessGuard(mayOrder: (userId: number) => boolean): Composer<Bot
     if (userId === undefined) return; // channel posts and the like: nobody to answer
     const t = safeTranslate(ctx.t.bind(ctx));
     if (ctx.callbackQuery !== undefined) {
-      await ctx.answerCallbackQuery({ text: t("access-refused-alert", { userId: String(userId) }), show_alert: true });
+      await answerQuery(ctx, { text: t("access-refused-alert", { userId: String(userId) }), show_alert: true });
       return;
     }
     // In groups, only answer what was addressed to the bot, not every line of the chat.

@@ -3,6 +3,7 @@ import type { OrderService } from "../../orders/order-service.js";
 import { parseCallback } from "../callback-data.js";
 import type { BotContext } from "../context.js";
 import { safeTranslate } from "../text.js";
+import { answerQuery } from "../answer.js";
 
 const HTML = { parse_mode: "HTML" } as const;
 
@@ -14,7 +15,7 @@ export function fallbackFeature(deps: { orders: OrderService }): Composer<BotCon
     const t = safeTranslate(ctx.t.bind(ctx));
     const data = parseCallback(ctx.callbackQuery.data);
     const text = data === undefined ? t("callback-invalid") : t("order-menu-closed");
-    await ctx.answerCallbackQuery({ text, show_alert: data === undefined });
+    await answerQuery(ctx, { text, show_alert: data === undefined });
   });
 
   composer.on("message", async (ctx) => {

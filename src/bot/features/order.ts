@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import { checkPlayerId, findProduct, type Catalog } from "../../catalog/catalog.js";
+import { checkPlayerId, findProduct, type Catalog, type ProductMatch } from "../../catalog/catalog.js";
 import type { OrderRecord } from "../../orders/order.js";
 import type { OrderService } from "../../orders/order-service.js";
 import type { Logger } from "../../logger.js";
@@ -10,6 +10,7 @@ import { languageOf } from "../i18n.js";
 import { renderOutcome, renderOutcomeToast, renderSummary } from "../order-messages.js";
 import { safeTranslate, type Translate } from "../text.js";
 import { sendSummary } from "./order-summary.js";
+import { answerQuery } from "../answer.js";
 
 export interface OrderFeatureDeps {
   catalog: Catalog;
@@ -30,42 +31,32 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   const tr = (ctx: BotContext): Translate => safeTranslate(ctx.t.bind(ctx));
 
-  composer.command("order", async (ctx) => {
-    const [code, ...rest] = ctx.match.trim().split(/\s+/).filter((p) => p !== "");
-    const playerInput = rest.join(" ");
+  composer.command("order", async (ctx, next) => {
     // A new /order replaces whatever order dialogue this user had open.
     await ctx.conversation.exit(ORDER_CONVERSATION);
-    let preset: OrderPreset = {};
-    if (code !== undefined) {
-      const match = findProduct(catalog, code);
-      if (match === undefined) {
-        await ctx.reply(tr(ctx)("order-unknown-code", { code: code.slice(0, 40) }), HTML);
-      } else if (playerInput === "") {
-        preset = { code: match.product.code };
-      } else {
-        const checked = checkPlayerId(match.game, playerInput);
-        if (!checked.ok) {
-          preset = { code: match.product.code, badPlayerId: playerInput };
-        } else {
-          // The quick order: straight to the summary, no dialogue to keep.
-          const from = ctx.from!;
-          const draft = await orders.createDraft({
-            chatId: ctx.chat.id,
-            userId: from.id,
-            userName: [from.first_name, from.last_name].filter(Boolean).join(" ") || String(from.id),
-            lang: languageOf(from.language_code),
-            gameName: match.game.name,
-            productCode: match.product.code,
-            productName: match.product.name,
-            price: match.product.price ?? null,
-            playerId: checked.playerId,
-          });
-          await sendSummary(ctx, draft);
-          return;
-        }
-      }
+    const plan = planOrder(catalog, ctx.match);
+    if (plan.kind === "quick") {
+      // The quick order: straight to the summary, no dialogue to keep.
+      const from = ctx.from!;
+      const draft = await orders.createDraft({
+        chatId: ctx.chat.id,
+        userId: from.id,
+        userName: [from.first_name, from.last_name].filter(Boolean).join(" ") || String(from.id),
+        lang: languageOf(from.language_code),
+        gameName: plan.match.game.name,
+        productCode: plan.match.product.code,
+        productName: plan.match.product.name,
+        price: plan.match.product.price ?? null,
+        playerId: plan.playerId,
+      });
+      await sendSummary(ctx, draft);
+      return;
     }
-    await ctx.conversation.enter(ORDER_CONVERSATION, preset);
+    if (plan.unknownCode !== undefined) {
+      await ctx.reply(tr(ctx)("order-unknown-code", { code: plan.unknownCode.slice(0, 40) }), HTML);
+    }
+    // The dialogue is entered by orderEntry, after the conversation middleware has registered it.
+    await next();
   });
 
   composer.command("cancel", async (ctx) => {
@@ -94,18 +85,18 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
     };
 
     const order = await orders.get(data.refId);
-    if (order === undefined) return void (await ctx.answerCallbackQuery({ text: t("callback-expired"), show_alert: true }));
-    if (order.userId !== userId) return void (await ctx.answerCallbackQuery({ text: t("callback-not-yours"), show_alert: true }));
+    if (order === undefined) return void (await answerQuery(ctx, { text: t("callback-expired"), show_alert: true }));
+    if (order.userId !== userId) return void (await answerQuery(ctx, { text: t("callback-not-yours"), show_alert: true }));
 
     if (data.type === "cancel") {
       const outcome = await orders.cancel(data.refId, userId);
       if (outcome.kind === "cancelled") {
-        await ctx.answerCallbackQuery({ text: t("order-cancelled") });
+        await answerQuery(ctx, { text: t("order-cancelled") });
         await retireSummary(outcome.order, t("order-cancelled"));
       } else if (outcome.kind === "too-late") {
-        await ctx.answerCallbackQuery({ text: t("order-cancel-too-late"), show_alert: true });
+        await answerQuery(ctx, { text: t("order-cancel-too-late"), show_alert: true });
       } else {
-        await ctx.answerCallbackQuery({ text: t("callback-expired"), show_alert: true });
+        await answerQuery(ctx, { text: t("callback-expired"), show_alert: true });
       }
       return;
     }
@@ -113,7 +104,7 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
     if (order.state !== "draft") return void (await answerSettled(ctx, t, order));
 
     // Answer first: Telegram gives up on a callback after ~10 s, a provider call can take longer.
-    await ctx.answerCallbackQuery({ text: t("callback-processing") });
+    await answerQuery(ctx, { text: t("callback-processing") });
     await retireSummary(order, t("order-processing"));
     const outcome = await orders.confirm(data.refId, userId);
     switch (outcome.kind) {
@@ -137,20 +128,47 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
   /** A Confirm on an order that is not a draft any more: never sent again, the user is told why. */
   async function answerSettled(ctx: BotContext, t: Translate, order: OrderRecord) {
     if (order.state === "cancelled") {
-      await ctx.answerCallbackQuery({ text: t("callback-cancelled"), show_alert: true });
+      await answerQuery(ctx, { text: t("callback-cancelled"), show_alert: true });
       return;
     }
     const outcome = await orders.confirm(order.refId, order.userId); // settles a stale `submitting`
     const current = outcome.kind === "already" || outcome.kind === "in-progress" ? outcome.order : order;
     if (current.state === "submitting") {
-      await ctx.answerCallbackQuery({ text: t("callback-in-progress"), show_alert: true });
+      await answerQuery(ctx, { text: t("callback-in-progress"), show_alert: true });
       await ctx.reply(t("order-in-progress", { refId: current.refId }), HTML);
       return;
     }
-    await ctx.answerCallbackQuery({ text: renderOutcomeToast(t, current), show_alert: true });
+    await answerQuery(ctx, { text: renderOutcomeToast(t, current), show_alert: true });
     if (current.notifiedAt === undefined) await deps.deliverOutcome(current, "already");
   }
 
+  return composer;
+}
+
+type OrderPlan =
+  | { kind: "quick"; match: ProductMatch; playerId: string }
+  | { kind: "dialogue"; preset: OrderPreset; unknownCode?: string };
+
+/** What `/order [CODE [PLAYER_ID]]` asks for. */
+export function planOrder(catalog: Catalog, args: string): OrderPlan {
+  const [code, ...rest] = args.trim().split(/\s+/).filter((p) => p !== "");
+  if (code === undefined) return { kind: "dialogue", preset: {} };
+  const match = findProduct(catalog, code);
+  if (match === undefined) return { kind: "dialogue", preset: {}, unknownCode: code };
+  const playerInput = rest.join(" ");
+  if (playerInput === "") return { kind: "dialogue", preset: { code: match.product.code } };
+  const checked = checkPlayerId(match.game, playerInput);
+  if (!checked.ok) return { kind: "dialogue", preset: { code: match.product.code, badPlayerId: playerInput } };
+  return { kind: "quick", match, playerId: checked.playerId };
+}
+
+/** Enters the order dialogue; installed after the conversation middleware, which registers it. */
+export function orderEntry(deps: { catalog: Catalog }): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.command("order", async (ctx) => {
+    const plan = planOrder(deps.catalog, ctx.match);
+    if (plan.kind === "dialogue") await ctx.conversation.enter(ORDER_CONVERSATION, plan.preset);
+  });
   return composer;
 }
 
