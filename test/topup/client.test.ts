@@ -1,0 +1,219 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { buildTopupUrl, createTopupClient, redactUrl } from "../../src/topup/client.js";
+import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
+import type { TopupRequest, TopupResult } from "../../src/topup/types.js";
+
+const SECRET = "sk-test-NEVER-SHOWN-4242";
+const MITRA = "M-77";
+const req = (refId: string, extra: Partial<TopupRequest> = {}): TopupRequest => ({ refId, itemCode: "ML86", destination: "12345678(1234)", ...extra });
+
+const successBody = (refId: string, overrides: Record<string, unknown> = {}, detail: Record<string, unknown> = {}) => ({
+  status: 1,
+  data: {
+    trx_id: "TRX-231123-42",
+    ref_id: refId,
+    destination: "12345678(1234)",
+    destination_name: "Budi",
+    message: "Top up to Budi succeeded, SN 1234567890",
+    sn: "1234567890",
+    last_balance: 980000,
+    product_detail: { name: "86 Diamonds", code: "ML86", price: 19500, rate: 1, priceRp: 19500, status: "SUKSES", ...detail },
+    ...overrides,
+  },
+});
+
+/** A provider double on a random port whose answer the test decides. */
+async function faultyProvider(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    server,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function json(status: number, body: unknown, contentType = "application/json") {
+  return (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(status, { "content-type": contentType });
+    res.end(typeof body === "string" ? body : JSON.stringify(body));
+  };
+}
+
+const servers: Array<{ close: () => Promise<void> }> = [];
+afterEach(async () => {
+  while (servers.length > 0) await servers.pop()!.close();
+});
+
+async function orderAgainst(handler: (req: IncomingMessage, res: ServerResponse) => void, refId = "TGREF1", timeoutMs = 2000): Promise<TopupResult> {
+  const provider = await faultyProvider(handler);
+  servers.push(provider);
+  const result = await createTopupClient({ baseUrl: provider.url, mitraId: MITRA, secretKey: SECRET, timeoutMs }).order(req(refId));
+  expect(JSON.stringify(result)).not.toContain(SECRET);
+  return result;
+}
+
+describe("provider client against the sandbox", () => {
+  let sandbox: SandboxProvider;
+  beforeAll(async () => {
+    sandbox = createSandboxProvider({ mitraId: MITRA, secretKey: SECRET, products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }], initialBalance: 50000 });
+    await sandbox.listen(0, "127.0.0.1");
+  });
+  afterAll(() => sandbox.close());
+  const client = () => createTopupClient({ baseUrl: sandbox.url, mitraId: MITRA, secretKey: SECRET, timeoutMs: 5000 });
+
+  it("when an order succeeds, then every field of the answer is there and the balance goes down by the price", async () => {
+    const first = await client().order(req("TGOK1"));
+    const second = await client().order(req("TGOK2", { destination: "999999(1111)" }));
+    expect(first).toMatchObject({ kind: "success", refId: "TGOK1", destination: "12345678(1234)", lastBalance: 30500, productDetail: { code: "ML86", priceRp: 19500, status: "SUKSES" } });
+    expect(second).toMatchObject({ kind: "success", lastBalance: 11000 });
+    if (first.kind !== "success") return;
+    expect(first.sn).toMatch(/^\d+$/);
+    expect(first.trxId).toMatch(/^[A-Za-z]+-\d{6}-\d+$/);
+    expect(first.destinationName).not.toBe("");
+    expect(first.message).toContain(first.sn);
+  });
+
+  it("when the balance is too low, then the order failed with the provider's code and message", async () => {
+    const result = await client().order(req("TGPOOR"));
+    expect(result).toEqual({ kind: "failed", reason: "provider-error", errorCode: "balance/insufficient", errorMsg: "insufficient balance" });
+  });
+
+  it("when a ref_id is sent again, then it is unknown (the provider has it), not failed", async () => {
+    const result = await client().order(req("TGOK1"));
+    expect(result).toMatchObject({ kind: "unknown", reason: "ref-id-already-exists", errorCode: "transaction/ref-id-already-exists" });
+  });
+
+  it("when the credentials are wrong or the product unknown, then the order failed with the code", async () => {
+    const wrong = await createTopupClient({ baseUrl: sandbox.url, mitraId: MITRA, secretKey: "wrong", timeoutMs: 5000 }).order(req("TGAUTH"));
+    expect(wrong).toMatchObject({ kind: "failed", errorCode: "auth/invalid-credentials" });
+    const unknownProduct = await client().order(req("TGNOPE", { itemCode: "NOPE" }));
+    expect(unknownProduct).toMatchObject({ kind: "failed", errorCode: "product/not-found" });
+  });
+
+  it("when calls were made, then the sandbox recorded exactly those", () => {
+    expect(sandbox.calls.map((c) => c.refId)).toEqual(["TGOK1", "TGOK2", "TGPOOR", "TGOK1", "TGAUTH", "TGNOPE"]);
+  });
+});
+
+describe("provider client against faulty providers", () => {
+  it("when the provider answers an HTML 502, then the result is unknown: not JSON", async () => {
+    const result = await orderAgainst(json(502, "<html><body>502 Bad Gateway</body></html>", "text/html"));
+    expect(result).toMatchObject({ kind: "unknown", reason: "not-json", httpStatus: 502 });
+  });
+
+  it("when a 200 carries an error body, then the order failed (the body decides)", async () => {
+    const result = await orderAgainst(json(200, { status: 0, error_code: "product/out-of-stock", error_msg: "Stok habis" }));
+    expect(result).toEqual({ kind: "failed", reason: "provider-error", errorCode: "product/out-of-stock", errorMsg: "Stok habis" });
+  });
+
+  it("when a 500 carries a success body, then it is a success (the body decides)", async () => {
+    expect(await orderAgainst(json(500, successBody("TGREF1")))).toMatchObject({ kind: "success", sn: "1234567890" });
+  });
+
+  it("when error_msg is not text, then the error code is kept and the message left out", async () => {
+    for (const errorMsg of [{ detail: "x" }, null, ["a"], 42]) {
+      const result = await orderAgainst(json(200, { status: 0, error_code: "system/maintenance", error_msg: errorMsg }));
+      expect(result).toEqual({ kind: "failed", reason: "provider-error", errorCode: "system/maintenance" });
+    }
+  });
+
+  it("when the provider does not answer in time, then the result is unknown: timeout", async () => {
+    const result = await orderAgainst(() => undefined, "TGSLOW", 300);
+    expect(result).toMatchObject({ kind: "unknown", reason: "timeout" });
+  });
+
+  it("when the body stalls half-way, then the timeout still applies", async () => {
+    const result = await orderAgainst((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"status":1,');
+    }, "TGSTALL", 300);
+    expect(result).toMatchObject({ kind: "unknown", reason: "timeout" });
+  });
+
+  it("when the connection is reset after the request was sent, then the result is unknown: connection lost", async () => {
+    const result = await orderAgainst((request) => request.socket.destroy());
+    expect(result).toMatchObject({ kind: "unknown", reason: "connection-lost" });
+  });
+
+  it("when nothing listens on the port, then the order failed: not sent", async () => {
+    const provider = await faultyProvider(() => undefined);
+    const url = provider.url;
+    await provider.close();
+    const result = await createTopupClient({ baseUrl: url, mitraId: MITRA, secretKey: SECRET, timeoutMs: 2000 }).order(req("TGREFUSED"));
+    expect(result).toMatchObject({ kind: "failed", reason: "not-sent" });
+    expect(JSON.stringify(result)).toContain("ECONNREFUSED");
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+  });
+
+  it("when a success lacks a field or its data is not an object, then the result is unknown: malformed", async () => {
+    const noSn = successBody("TGREF1");
+    delete (noSn.data as Record<string, unknown>).sn;
+    expect(await orderAgainst(json(200, noSn))).toMatchObject({ kind: "unknown", reason: "malformed", trxId: "TRX-231123-42" });
+    expect(await orderAgainst(json(200, { status: 1, data: "ok" }))).toMatchObject({ kind: "unknown", reason: "malformed" });
+    expect(await orderAgainst(json(200, { status: 1 }))).toMatchObject({ kind: "unknown", reason: "malformed" });
+    expect(await orderAgainst(json(200, successBody("TGREF1", { last_balance: "lots" })))).toMatchObject({ kind: "unknown", reason: "malformed" });
+  });
+
+  it("when the body is JSON but not an answer, then the result is unknown: malformed", async () => {
+    for (const body of [[], null, 7, { status: 2 }, { status: 0 }, { ok: true }]) {
+      expect(await orderAgainst(json(200, body))).toMatchObject({ kind: "unknown", reason: "malformed" });
+    }
+  });
+
+  it("when product_detail.status is not SUKSES, then the result is unknown and keeps what the provider said", async () => {
+    for (const status of ["PENDING", "GAGAL", "sukses"]) {
+      const result = await orderAgainst(json(200, successBody("TGREF1", {}, { status })));
+      expect(result).toMatchObject({ kind: "unknown", reason: "status-not-sukses", trxId: "TRX-231123-42", sn: "1234567890", productDetail: { status } });
+    }
+  });
+
+  it("when the answer echoes another ref_id, then it is not taken as this order's success", async () => {
+    expect(await orderAgainst(json(200, successBody("TGSOMEONEELSE")))).toMatchObject({ kind: "unknown", reason: "malformed" });
+  });
+
+  it("when numbers arrive as numeric strings, then they are accepted as numbers", async () => {
+    const body = { status: "1", data: { ...successBody("TGREF1").data, sn: 1234567890, last_balance: "15000", product_detail: { name: "86 Diamonds", code: "ML86", price: "19500", rate: "1", priceRp: "19500", status: "SUKSES" } } };
+    const result = await orderAgainst(json(200, body));
+    expect(result).toMatchObject({ kind: "success", sn: "1234567890", lastBalance: 15000, productDetail: { price: 19500, rate: 1, priceRp: 19500 } });
+  });
+
+  it("when the request is made, then it is one GET on /v1/transaction/partner with all five parameters", async () => {
+    const seen: string[] = [];
+    await orderAgainst((request, res) => {
+      seen.push(`${request.method} ${request.url}`);
+      json(200, successBody("TGREF1"))(request, res);
+    });
+    expect(seen).toHaveLength(1);
+    const url = new URL(seen[0]!.split(" ")[1]!, "http://x");
+    expect(seen[0]!.startsWith("GET /v1/transaction/partner?")).toBe(true);
+    expect(Object.fromEntries(url.searchParams)).toEqual({ destination: "12345678(1234)", ref_id: "TGREF1", item_code: "ML86", secret_key: SECRET, mitra_id: MITRA });
+  });
+
+  it("when the provider answers 502 every time, then the client still makes one call only (no retry)", async () => {
+    let count = 0;
+    await orderAgainst((request, res) => {
+      count++;
+      json(502, "bad gateway", "text/plain")(request, res);
+    });
+    expect(count).toBe(1);
+  });
+});
+
+describe("the provider URL", () => {
+  it("when values need encoding, then they are encoded, and the redacted form hides the secret", () => {
+    const url = buildTopupUrl({ baseUrl: "https://p.example.com/", mitraId: MITRA, secretKey: SECRET }, req("TG1", { destination: "12&34 (5)" }));
+    expect(url.pathname).toBe("/v1/transaction/partner");
+    expect(url.searchParams.get("destination")).toBe("12&34 (5)");
+    expect(url.searchParams.get("secret_key")).toBe(SECRET);
+    const redacted = redactUrl(url);
+    expect(redacted).not.toContain(SECRET);
+    expect(redacted).toContain("secret_key=***");
+    expect(redactUrl(`not a url ?secret_key=${SECRET}&x=1`)).not.toContain(SECRET);
+  });
+});
