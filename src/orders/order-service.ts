@@ -36,7 +36,7 @@ export interface OrderService {
   createDraft(input: DraftInput): Promise<OrderRecord>;
   get(refId: string): Promise<OrderRecord | undefined>;
   /** Submits the order to the provider at most once per ref_id, across taps, processes and restarts. */
-  confirm(refId: string, userId: number): Promise<ConfirmOutcome>;
+  confirm(refId: string, userId: number, hooks?: { beforeSend?: () => Promise<void> }): Promise<ConfirmOutcome>;
   cancel(refId: string, userId: number): Promise<CancelOutcome>;
   /** Records that the user has been told the outcome (so a later tap does not repeat it). */
   markNotified(refId: string): Promise<void>;
@@ -113,6 +113,11 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
     }
   }
 
+  /** The chat's open draft pointer goes only if it still points at this order (not a newer one). */
+  async function forgetOpenDraft(order: OrderRecord) {
+    if ((await store.keyv.get<string>(openDraftKey(order.chatId))) === order.refId) await store.keyv.delete(openDraftKey(order.chatId));
+  }
+
   async function finished(order: OrderRecord, how: "confirmed" | "recovered") {
     try {
       await deps.onFinished?.(order, how);
@@ -182,12 +187,12 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
       }
       const cancelled: OrderRecord = { ...order, state: "cancelled", finishedAt: now().toISOString() };
       await save(cancelled, draftTtlMs);
-      await store.keyv.delete(openDraftKey(order.chatId));
+      await forgetOpenDraft(order);
       logger.info({ refId, state: "cancelled" }, "order state changed");
       return { kind: "cancelled", order: cancelled };
     },
 
-    async confirm(refId, userId) {
+    async confirm(refId, userId, hooks) {
       const order = await get(refId);
       if (order === undefined) return { kind: "not-found" };
       if (order.userId !== userId) return { kind: "not-yours" };
@@ -211,10 +216,12 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
       }
       const submitting: OrderRecord = { ...order, state: "submitting", submittedAt };
       await save(submitting);
-      await store.keyv.delete(openDraftKey(order.chatId));
+      await forgetOpenDraft(order);
       logger.info({ refId, state: "submitting", product: order.productCode }, "order state changed");
-
+      // Show "processing" only now that the order is claimed; alongside the call, never delaying it.
+      const shown = hooks?.beforeSend?.().catch(() => undefined);
       const result = await deps.topup.order({ refId, itemCode: order.productCode, destination: order.playerId });
+      await shown;
       const done: OrderRecord = { ...submitting, ...fromTopupResult(result), finishedAt: now().toISOString() };
       await saveFinal(done);
       logger.info(
