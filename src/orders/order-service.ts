@@ -4,17 +4,11 @@ import type { Store } from "../storage/store.js";
 import type { TopupClient, TopupResult } from "../topup/types.js";
 import { FINAL_STATES, type Lang, type OrderRecord, type OrderResult } from "./order.js";
 
-export interface DraftInput {
-  chatId: number;
-  userId: number;
-  userName: string;
-  lang: Lang;
-  gameName: string;
-  productCode: string;
-  productName: string;
-  price: number | null;
-  playerId: string;
-}
+/** What the bot knows of an order before Confirm; the service adds ref_id, state and time. */
+export type DraftInput = Pick<
+  OrderRecord,
+  "chatId" | "userId" | "userName" | "lang" | "gameName" | "productCode" | "productName" | "price" | "playerId"
+>;
 
 /** What a tap on Confirm led to. Only `submitted` means this tap called the provider. */
 export type ConfirmOutcome =
@@ -40,8 +34,8 @@ export interface OrderService {
   cancel(refId: string, userId: number): Promise<CancelOutcome>;
   /** Records that the user has been told the outcome (so a later tap does not repeat it). */
   markNotified(refId: string): Promise<void>;
-  /** The draft a chat is looking at, so that /cancel can retire its buttons. */
-  openDraftOf(chatId: number): Promise<string | undefined>;
+  /** The draft a user is looking at in a chat, so that /cancel can retire it. */
+  openDraftOf(chatId: number, userId: number): Promise<string | undefined>;
   /**
    * Turns orders left `submitting` by a crash into `unknown` once their provider call must have
    * ended (older than the timeout plus a grace period). Never resends. Returns the orders changed.
@@ -89,7 +83,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
   const orderKey = (refId: string) => store.key("order", refId);
   const guardKey = (refId: string) => store.key("submit-guard", refId);
   const inflightKey = store.key("orders-inflight");
-  const openDraftKey = (chatId: number) => store.key("open-draft", String(chatId));
+  const openDraftKey = (chatId: number, userId: number) => store.key("open-draft", String(chatId), String(userId));
 
   const get = async (refId: string) => (await store.keyv.get<OrderRecord>(orderKey(refId))) ?? undefined;
   const save = async (order: OrderRecord, ttlMs?: number) => {
@@ -115,7 +109,8 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
 
   /** The chat's open draft pointer goes only if it still points at this order (not a newer one). */
   async function forgetOpenDraft(order: OrderRecord) {
-    if ((await store.keyv.get<string>(openDraftKey(order.chatId))) === order.refId) await store.keyv.delete(openDraftKey(order.chatId));
+    const key = openDraftKey(order.chatId, order.userId);
+    if ((await store.keyv.get<string>(key)) === order.refId) await store.keyv.delete(key);
   }
 
   async function finished(order: OrderRecord, how: "confirmed" | "recovered") {
@@ -161,7 +156,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
         createdAt: createdAt.toISOString(),
       };
       await save(order, draftTtlMs);
-      await store.keyv.set(openDraftKey(input.chatId), order.refId, draftTtlMs);
+      await store.keyv.set(openDraftKey(input.chatId, input.userId), order.refId, draftTtlMs);
       logger.info({ refId: order.refId, state: "draft", product: order.productCode }, "order state changed");
       return order;
     },
@@ -172,8 +167,8 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
       await save({ ...order, notifiedAt: now().toISOString() });
     },
 
-    async openDraftOf(chatId) {
-      return (await store.keyv.get<string>(openDraftKey(chatId))) ?? undefined;
+    async openDraftOf(chatId, userId) {
+      return (await store.keyv.get<string>(openDraftKey(chatId, userId))) ?? undefined;
     },
 
     async cancel(refId, userId) {

@@ -219,6 +219,10 @@ describe("the order, end to end: real bot process, fake Bot API, sandbox provide
     const summary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
     fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
     await fake.waitFor(() => sandbox.calls.length === 1);
+    // The tap was answered before the provider was called, and the summary says it is processing.
+    const answer = fake.callbackAnswers.find((a) => /Processing/.test(a.text ?? ""));
+    expect(answer?.at).toBeLessThanOrEqual(sandbox.calls[0]!.at);
+    await fake.waitForMessage(ADMIN.id, (m) => m.message_id === summary.message_id && /Processing/.test(m.text));
     await first.kill("SIGKILL");
     expect(fake.pendingUpdates()).toBeGreaterThan(0); // Telegram still holds the unconfirmed Confirm
 

@@ -2,10 +2,9 @@ import { checkPlayerId, findProduct, type Catalog, type ProductMatch } from "../
 import type { OrderService } from "../../orders/order-service.js";
 import { parseCallback } from "../callback-data.js";
 import type { InnerContext, OrderConversation } from "../context.js";
-import { languageOf } from "../i18n.js";
 import { gamesKeyboard, productsKeyboard } from "../keyboards/order-keyboards.js";
 import { safeTranslate } from "../text.js";
-import { sendSummary } from "../features/order-summary.js";
+import { draftInput, sendSummary } from "../features/order-summary.js";
 import { answerQuery } from "../answer.js";
 
 export const ORDER_CONVERSATION = "order";
@@ -126,22 +125,9 @@ export function createOrderConversation(deps: OrderConversationDeps) {
     const presetMatch = preset.code === undefined ? undefined : findProduct(catalog, preset.code);
     const match = presetMatch ?? (await chooseProduct(conversation, ctx));
     const playerId = await askPlayerId(conversation, ctx, match, presetMatch === undefined ? undefined : preset.badPlayerId);
-    const from = ctx.from!;
-    const chatId = ctx.chat!.id;
+    const input = draftInput(ctx.chat!.id, ctx.from!, match, playerId);
     // The ref_id is made and the draft written here, once: replays get the stored result back.
-    const draft = await conversation.external(() =>
-      orders.createDraft({
-        chatId,
-        userId: from.id,
-        userName: [from.first_name, from.last_name].filter(Boolean).join(" ") || String(from.id),
-        lang: languageOf(from.language_code),
-        gameName: match.game.name,
-        productCode: match.product.code,
-        productName: match.product.name,
-        price: match.product.price ?? null,
-        playerId,
-      }),
-    );
+    const draft = await conversation.external(() => orders.createDraft(input));
     await sendSummary(ctx, draft);
   };
 }

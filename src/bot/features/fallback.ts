@@ -25,7 +25,7 @@ export function fallbackFeature(deps: { orders: OrderService }): Composer<BotCon
       return;
     }
     if (ctx.chat.type !== "private") return;
-    const draft = await deps.orders.openDraftOf(ctx.chat.id);
+    const draft = await deps.orders.openDraftOf(ctx.chat.id, ctx.from.id);
     await ctx.reply(t(draft === undefined ? "fallback" : "order-open-draft"), HTML);
   });
 

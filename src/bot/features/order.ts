@@ -6,10 +6,9 @@ import type { Logger } from "../../logger.js";
 import { parseCallback } from "../callback-data.js";
 import type { BotContext } from "../context.js";
 import { ORDER_CONVERSATION, type OrderPreset } from "../conversations/order-conversation.js";
-import { languageOf } from "../i18n.js";
 import { renderOutcome, renderOutcomeToast, renderSummary } from "../order-messages.js";
 import { safeTranslate, type Translate } from "../text.js";
-import { sendSummary } from "./order-summary.js";
+import { draftInput, sendSummary } from "./order-summary.js";
 import { answerQuery } from "../answer.js";
 
 export interface OrderFeatureDeps {
@@ -37,18 +36,7 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
     const plan = planOrder(catalog, ctx.match);
     if (plan.kind === "quick") {
       // The quick order: straight to the summary, no dialogue to keep.
-      const from = ctx.from!;
-      const draft = await orders.createDraft({
-        chatId: ctx.chat.id,
-        userId: from.id,
-        userName: [from.first_name, from.last_name].filter(Boolean).join(" ") || String(from.id),
-        lang: languageOf(from.language_code),
-        gameName: plan.match.game.name,
-        productCode: plan.match.product.code,
-        productName: plan.match.product.name,
-        price: plan.match.product.price ?? null,
-        playerId: plan.playerId,
-      });
+      const draft = await orders.createDraft(draftInput(ctx.chat.id, ctx.from!, plan.match, plan.playerId));
       await sendSummary(ctx, draft);
       return;
     }
@@ -62,7 +50,7 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
   composer.command("cancel", async (ctx) => {
     const active = ctx.conversation.active(ORDER_CONVERSATION) > 0;
     await ctx.conversation.exit(ORDER_CONVERSATION);
-    const draftRef = await orders.openDraftOf(ctx.chat.id);
+    const draftRef = await orders.openDraftOf(ctx.chat.id, ctx.from!.id);
     const cancelled = draftRef === undefined ? undefined : await orders.cancel(draftRef, ctx.from!.id);
     const t = tr(ctx);
     if (active || cancelled?.kind === "cancelled") await ctx.reply(t("order-cancelled"), HTML);
