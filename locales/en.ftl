@@ -129,3 +129,117 @@ unknown-command = I don't know that command. /help lists what I can do.
 quick-order-usage = To order in one line: <code>/order CODE PLAYER_ID</code>, e.g. <code>/order { $exampleCode } { $examplePlayer }</code>
 error-generic = Sorry, something went wrong on our side. Please try again.
 error-unavailable = The bot is temporarily unavailable. Please try again in a moment.
+
+## Command menu, continued
+command-balance = Partner balance after the last sale
+command-history = Your orders
+command-language = Language / Bahasa
+command-report = Sales report of a day
+command-pending = Orders with an unknown result
+command-users = Who may order
+command-allow = Allow a user to order
+command-deny = Take ordering rights away
+command-settle = Settle an order with an unknown result
+
+## Outcomes (short)
+outcome-success = ✅ success
+outcome-failed = ❌ failed
+outcome-unknown = ⚠️ unknown (pending)
+outcome-submitting = ⏳ processing
+value-none = –
+
+## Notices to admins
+notice-sale =
+    🧾 <b>Sale</b> by { $user } (<code>{ $userId }</code>)
+    Product: <b>{ $code }</b> · { $product }
+    Player: { $playerName } (<code>{ $playerId }</code>)
+    Price: { $price }
+    Outcome: { $outcome }
+    SN: <code>{ $sn }</code>
+    Balance after: { $balance }
+    Ref id: <code>{ $refId }</code>
+notice-settled = Settled by admin <code>{ $adminId }</code>.
+low-balance-alert = ⚠️ <b>Low balance</b>: { $balance } after order <code>{ $refId }</code>, below the threshold of { $threshold }. Top up the partner balance.
+
+## /balance
+balance-none = No sale yet: the balance is known after the first successful order.
+balance-known =
+    Partner balance: <b>{ $balance }</b>
+    Seen at { $time }, after order <code>{ $refId }</code>.
+
+## /history
+history-title = <b>{ $scope }</b>: page { $page } of { $pages } ({ $total } orders)
+history-scope-mine = Your orders
+history-scope-all = All orders
+history-empty = No orders yet.
+history-line =
+    { $time } · <code>{ $refId }</code>
+    { $code } · { $product } → <code>{ $playerId }</code>
+    { $outcome }
+history-line-sn = SN <code>{ $sn }</code>
+history-line-user = by { $user }
+history-newer = « Newer
+history-older = Older »
+
+## /report
+admin-only = This command is for admins.
+report-usage = Use /report or /report YYYY-MM-DD, e.g. <code>/report 2026-11-23</code>.
+report-title = <b>Sales report { $date }</b> ({ $tz })
+report-empty = No orders on { $date }.
+report-counts = Orders: { $total } (✅ { $success } · ❌ { $failed } · ⚠️ { $unknown } · ⏳ { $submitting })
+report-totals =
+    Selling price: { $selling }
+    Provider price: { $provider }
+    Margin: { $margin }
+report-by-product = <b>By product</b> (successful sales)
+report-by-user = <b>By user</b> (successful sales)
+report-line = { $name }: { $count } × · { $selling } − { $provider } = { $margin }
+report-csv-button = 📄 CSV of { $date }
+report-csv-caption = Orders of { $date }: { $count }
+
+## /pending and settling
+pending-none = No orders with an unknown result.
+pending-title = <b>Orders with an unknown result</b>: { $count }
+pending-line =
+    <code>{ $refId }</code> · { $time }
+    { $code } · { $product } → <code>{ $playerId }</code>, by { $user }
+    Why: { $reason }
+pending-help = Check each one in the provider's dashboard, then settle it with its buttons, or with <code>/settle REF_ID success SN</code> or <code>/settle REF_ID failed REASON</code>.
+button-settle-success = ✅ Success
+button-settle-failed = ❌ Failed
+settle-ask-sn = Send the SN of order <code>{ $refId }</code> from the provider's dashboard, or /cancel.
+settle-ask-reason = Send the reason order <code>{ $refId }</code> failed, or /cancel.
+settle-bad-sn = An SN is 1 to 64 characters without spaces. Send it again, or /cancel.
+settle-bad-reason = Send the reason as text (up to 200 characters), or /cancel.
+settle-usage = Use <code>/settle REF_ID success SN</code> or <code>/settle REF_ID failed REASON</code>.
+settle-done = Order <code>{ $refId }</code> is settled as { $outcome }. The user has been told.
+settle-not-found = There is no order <code>{ $refId }</code>.
+settle-not-pending = Order <code>{ $refId }</code> is not pending (it is { $outcome }); nothing was changed.
+order-settled-heading = An admin checked this order with the provider. Final result:
+order-failed-settled =
+    ❌ <b>Order failed</b> (checked by an admin with the provider).
+    Product: <b>{ $code }</b> · { $product }
+    Player id: <code>{ $playerId }</code>
+    Reason: { $reason }
+    Ref id: <code>{ $refId }</code>
+
+## /allow, /deny, /users
+allow-usage = Use <code>/allow USER_ID</code>: the user sees their id when they send /start.
+deny-usage = Use <code>/deny USER_ID</code>.
+allow-done = User <code>{ $userId }</code> may order now.
+allow-already = User <code>{ $userId }</code> may already order.
+deny-done = User <code>{ $userId }</code> may no longer order.
+deny-not-listed = User <code>{ $userId }</code> was not allowed in the chat; nothing changed.
+deny-is-admin = User <code>{ $userId }</code> is an admin (ADMIN_IDS) and cannot be denied here.
+deny-from-env = User <code>{ $userId }</code> is allowed by ALLOWED_USER_IDS; remove them there.
+users-title = <b>Who may order</b>
+users-admin = <code>{ $userId }</code>: admin (ADMIN_IDS)
+users-env = <code>{ $userId }</code>: allowed (ALLOWED_USER_IDS)
+users-chat = <code>{ $userId }</code>: allowed in the chat by <code>{ $addedBy }</code>, { $time }
+
+## /language
+language-choose = Choose your language:
+language-set = Language: English.
+
+## Flood
+rate-limited = Too many messages at once. Please wait a few seconds; I will answer again.

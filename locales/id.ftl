@@ -129,3 +129,117 @@ unknown-command = Saya tidak mengenal perintah itu. /help berisi daftar perintah
 quick-order-usage = Untuk memesan dalam satu baris: <code>/order KODE ID_PEMAIN</code>, mis. <code>/order { $exampleCode } { $examplePlayer }</code>
 error-generic = Maaf, ada gangguan di sisi kami. Silakan coba lagi.
 error-unavailable = Bot sedang tidak tersedia untuk sementara. Silakan coba lagi sebentar lagi.
+
+## Menu perintah, lanjutan
+command-balance = Saldo mitra setelah penjualan terakhir
+command-history = Pesanan Anda
+command-language = Bahasa / Language
+command-report = Laporan penjualan harian
+command-pending = Pesanan dengan hasil belum diketahui
+command-users = Siapa yang boleh memesan
+command-allow = Izinkan pengguna memesan
+command-deny = Cabut izin memesan
+command-settle = Selesaikan pesanan yang hasilnya belum diketahui
+
+## Hasil (singkat)
+outcome-success = ✅ berhasil
+outcome-failed = ❌ gagal
+outcome-unknown = ⚠️ belum diketahui (pending)
+outcome-submitting = ⏳ diproses
+value-none = –
+
+## Pemberitahuan untuk admin
+notice-sale =
+    🧾 <b>Penjualan</b> oleh { $user } (<code>{ $userId }</code>)
+    Produk: <b>{ $code }</b> · { $product }
+    Pemain: { $playerName } (<code>{ $playerId }</code>)
+    Harga: { $price }
+    Hasil: { $outcome }
+    SN: <code>{ $sn }</code>
+    Saldo setelahnya: { $balance }
+    Ref ID: <code>{ $refId }</code>
+notice-settled = Diselesaikan oleh admin <code>{ $adminId }</code>.
+low-balance-alert = ⚠️ <b>Saldo menipis</b>: { $balance } setelah pesanan <code>{ $refId }</code>, di bawah batas { $threshold }. Segera isi saldo mitra.
+
+## /balance
+balance-none = Belum ada penjualan: saldo diketahui setelah pesanan pertama yang berhasil.
+balance-known =
+    Saldo mitra: <b>{ $balance }</b>
+    Terlihat pada { $time }, setelah pesanan <code>{ $refId }</code>.
+
+## /history
+history-title = <b>{ $scope }</b>: halaman { $page } dari { $pages } ({ $total } pesanan)
+history-scope-mine = Pesanan Anda
+history-scope-all = Semua pesanan
+history-empty = Belum ada pesanan.
+history-line =
+    { $time } · <code>{ $refId }</code>
+    { $code } · { $product } → <code>{ $playerId }</code>
+    { $outcome }
+history-line-sn = SN <code>{ $sn }</code>
+history-line-user = oleh { $user }
+history-newer = « Lebih baru
+history-older = Lebih lama »
+
+## /report
+admin-only = Perintah ini khusus admin.
+report-usage = Gunakan /report atau /report YYYY-MM-DD, mis. <code>/report 2026-11-23</code>.
+report-title = <b>Laporan penjualan { $date }</b> ({ $tz })
+report-empty = Tidak ada pesanan pada { $date }.
+report-counts = Pesanan: { $total } (✅ { $success } · ❌ { $failed } · ⚠️ { $unknown } · ⏳ { $submitting })
+report-totals =
+    Harga jual: { $selling }
+    Harga provider: { $provider }
+    Margin: { $margin }
+report-by-product = <b>Per produk</b> (penjualan berhasil)
+report-by-user = <b>Per pengguna</b> (penjualan berhasil)
+report-line = { $name }: { $count } × · { $selling } − { $provider } = { $margin }
+report-csv-button = 📄 CSV { $date }
+report-csv-caption = Pesanan { $date }: { $count }
+
+## /pending dan penyelesaian
+pending-none = Tidak ada pesanan dengan hasil yang belum diketahui.
+pending-title = <b>Pesanan dengan hasil belum diketahui</b>: { $count }
+pending-line =
+    <code>{ $refId }</code> · { $time }
+    { $code } · { $product } → <code>{ $playerId }</code>, oleh { $user }
+    Sebab: { $reason }
+pending-help = Periksa satu per satu di dasbor provider, lalu selesaikan dengan tombolnya, atau dengan <code>/settle REF_ID success SN</code> atau <code>/settle REF_ID failed ALASAN</code>.
+button-settle-success = ✅ Berhasil
+button-settle-failed = ❌ Gagal
+settle-ask-sn = Kirim SN pesanan <code>{ $refId }</code> dari dasbor provider, atau /cancel.
+settle-ask-reason = Kirim alasan pesanan <code>{ $refId }</code> gagal, atau /cancel.
+settle-bad-sn = SN berisi 1 sampai 64 karakter tanpa spasi. Kirim lagi, atau /cancel.
+settle-bad-reason = Kirim alasannya sebagai teks (maksimal 200 karakter), atau /cancel.
+settle-usage = Gunakan <code>/settle REF_ID success SN</code> atau <code>/settle REF_ID failed ALASAN</code>.
+settle-done = Pesanan <code>{ $refId }</code> diselesaikan sebagai { $outcome }. Pengguna sudah diberi tahu.
+settle-not-found = Tidak ada pesanan <code>{ $refId }</code>.
+settle-not-pending = Pesanan <code>{ $refId }</code> tidak sedang pending (status: { $outcome }); tidak ada yang diubah.
+order-settled-heading = Admin sudah memeriksa pesanan ini ke provider. Hasil akhirnya:
+order-failed-settled =
+    ❌ <b>Pesanan gagal</b> (sudah diperiksa admin ke provider).
+    Produk: <b>{ $code }</b> · { $product }
+    ID pemain: <code>{ $playerId }</code>
+    Alasan: { $reason }
+    Ref ID: <code>{ $refId }</code>
+
+## /allow, /deny, /users
+allow-usage = Gunakan <code>/allow USER_ID</code>: pengguna melihat ID-nya saat mengirim /start.
+deny-usage = Gunakan <code>/deny USER_ID</code>.
+allow-done = Pengguna <code>{ $userId }</code> sekarang boleh memesan.
+allow-already = Pengguna <code>{ $userId }</code> sudah boleh memesan.
+deny-done = Pengguna <code>{ $userId }</code> tidak boleh memesan lagi.
+deny-not-listed = Pengguna <code>{ $userId }</code> tidak diizinkan lewat chat; tidak ada yang diubah.
+deny-is-admin = Pengguna <code>{ $userId }</code> adalah admin (ADMIN_IDS) dan tidak bisa dicabut di sini.
+deny-from-env = Pengguna <code>{ $userId }</code> diizinkan oleh ALLOWED_USER_IDS; hapus dari sana.
+users-title = <b>Siapa yang boleh memesan</b>
+users-admin = <code>{ $userId }</code>: admin (ADMIN_IDS)
+users-env = <code>{ $userId }</code>: diizinkan (ALLOWED_USER_IDS)
+users-chat = <code>{ $userId }</code>: diizinkan lewat chat oleh <code>{ $addedBy }</code>, { $time }
+
+## /language
+language-choose = Pilih bahasa Anda:
+language-set = Bahasa: Bahasa Indonesia.
+
+## Banjir pesan
+rate-limited = Terlalu banyak pesan sekaligus. Mohon tunggu beberapa detik; saya akan menjawab lagi.

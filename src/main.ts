@@ -5,7 +5,8 @@ import { loadCatalog } from "./catalog/catalog.js";
 import { parseConfig } from "./config.js";
 import { createLogger } from "./logger.js";
 import type { OrderRecord } from "./orders/order.js";
-import { createOrderService } from "./orders/order-service.js";
+import { createAccess } from "./orders/access.js";
+import { createOrderService, type FinishedHow } from "./orders/order-service.js";
 import { createStore, StoreUnavailableError, type Store } from "./storage/store.js";
 import { createTopupClient, redactUrl } from "./topup/client.js";
 import { createSandboxProvider, SANDBOX_MITRA_ID, SANDBOX_SECRET_KEY, type SandboxProvider } from "./topup/sandbox.js";
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
   }
 
   const topup = createTopupClient({ ...provider, timeoutMs: config.topupTimeoutMs });
-  const hooks: { finished?: (order: OrderRecord, how: "confirmed" | "recovered") => Promise<void> } = {};
+  const hooks: { finished?: (order: OrderRecord, how: FinishedHow) => Promise<void> } = {};
   const orders = createOrderService({
     store,
     topup,
@@ -69,19 +70,20 @@ async function main(): Promise<void> {
     logger,
     onFinished: (order, how) => hooks.finished?.(order, how),
   });
-  const { bot, deliverOutcome, inFlight } = createBot({
+  const access = createAccess({ store, adminIds: config.adminIds, allowedUserIds: config.allowedUserIds });
+  const { bot, notifier, inFlight, setCommands } = createBot({
     token: config.botToken,
     apiRoot: config.botApiRoot,
     catalog,
     orders,
     store,
+    access,
     logger,
     adminIds: config.adminIds,
-    allowedUserIds: config.allowedUserIds,
+    timeZone: config.timeZone,
+    lowBalanceThreshold: config.lowBalanceThreshold,
   });
-  hooks.finished = async (order, how) => {
-    if (how === "recovered") await deliverOutcome(order);
-  };
+  hooks.finished = notifier.orderFinished;
 
   try {
     await bot.init();
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
   const recover = () =>
     orders.recoverInterrupted().catch((err: unknown) => logger.error({ err: String(err) }, "recovery of interrupted orders failed"));
   await recover();
+  await setCommands();
   const recoveryTimer = setInterval(recover, Math.max(1000, Math.min(config.topupTimeoutMs / 2, 30_000)));
 
   let stopping = false;

@@ -3,9 +3,10 @@ import type { I18nFlavor } from "@grammyjs/i18n";
 import type { Context, LazySessionFlavor } from "grammy";
 import type { Lang } from "../orders/order.js";
 
-/** Per-user preferences kept in storage (the language choice of issue #3 lives here). */
+/** Per-user preferences kept in storage: the chosen language, and the Telegram one last seen. */
 export interface SessionData {
   language?: Lang;
+  telegramLanguage?: Lang;
 }
 
 /** The context inside conversations: fresh objects, with i18n installed again via `plugins`. */

@@ -1,20 +1,32 @@
 import { conversations, createConversation } from "@grammyjs/conversations";
+import { limit } from "@grammyjs/ratelimiter";
 import { Bot, GrammyError, HttpError, lazySession } from "grammy";
 import type { Catalog } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
-import type { Lang, OrderRecord } from "../orders/order.js";
+import type { Access } from "../orders/access.js";
+import { createLowBalanceWatch } from "../orders/low-balance.js";
 import type { OrderService } from "../orders/order-service.js";
 import { keyvStorageAdapter } from "../storage/storage-adapter.js";
 import type { Store } from "../storage/store.js";
+import { answerQuery } from "./answer.js";
+import { parseCallback } from "./callback-data.js";
 import type { BotContext, InnerContext, SessionData } from "./context.js";
 import { createOrderConversation, ORDER_CONVERSATION } from "./conversations/order-conversation.js";
-import { answerQuery } from "./answer.js";
 import { accessGuard } from "./features/access.js";
+import { accessAdminFeature } from "./features/access-admin.js";
+import { balanceFeature } from "./features/balance.js";
 import { fallbackFeature } from "./features/fallback.js";
-import { orderEntry, orderFeature, outcomeText } from "./features/order.js";
+import { historyFeature } from "./features/history.js";
+import { languageFeature } from "./features/language.js";
+import { orderEntry, orderFeature } from "./features/order.js";
+import { createSettleConversation, pendingFeature, SETTLE_CONVERSATION } from "./features/pending.js";
+import { reportFeature } from "./features/report.js";
 import { startFeature } from "./features/start.js";
-import { createI18n } from "./i18n.js";
-import { safeTranslate, type Translate } from "./text.js";
+import { createI18n, languageOf } from "./i18n.js";
+import { createNotifier, type Notifier } from "./notifier.js";
+import { setCommandMenus } from "./commands.js";
+import { safeTranslate } from "./text.js";
+import { createUserPrefs } from "./user-prefs.js";
 
 export interface BotDeps {
   token: string;
@@ -22,21 +34,24 @@ export interface BotDeps {
   catalog: Catalog;
   orders: OrderService;
   store: Store;
+  access: Access;
   logger: Logger;
   adminIds: readonly number[];
-  allowedUserIds: readonly number[];
+  timeZone: string;
+  lowBalanceThreshold: number | undefined;
 }
 
 const DAY = 24 * 60 * 60 * 1000;
-/** Bump only together with a change of the conversation's steps (stored dialogues become inactive). */
+/** Bump only together with a change of the conversations' steps (stored dialogues become inactive). */
 const CONVERSATION_VERSION = 1;
 
 export interface BotApp {
   bot: Bot<BotContext>;
-  /** Sends an order's outcome to the chat it came from, in its language, and records that. */
-  deliverOutcome(order: OrderRecord, heading?: "already"): Promise<void>;
+  notifier: Notifier;
   /** Updates being handled right now (shutdown waits for them). */
   inFlight(): number;
+  /** Sets the command menus (per language, admins' own); failures are logged. */
+  setCommands(): Promise<void>;
 }
 
 /**
@@ -44,19 +59,21 @@ export interface BotApp {
  * or listens: main.ts starts it, tests build it the same way.
  */
 export function createBot(deps: BotDeps): BotApp {
-  const { catalog, orders, store, logger } = deps;
+  const { catalog, orders, store, logger, access } = deps;
   const bot = new Bot<BotContext>(deps.token, { client: { apiRoot: deps.apiRoot } });
-  const i18n = createI18n<BotContext>();
-  const innerI18n = createI18n<InnerContext>();
-  const admins = new Set(deps.adminIds);
-  const allowed = new Set(deps.allowedUserIds);
-  const mayOrder = (userId: number) => admins.has(userId) || allowed.has(userId);
-  const tFor = (lang: Lang): Translate => safeTranslate((key, vars) => i18n.t(lang, key, vars));
-
-  async function deliverOutcome(order: OrderRecord, heading?: "already") {
-    await bot.api.sendMessage(order.chatId, outcomeText(tFor(order.lang), order, heading), { parse_mode: "HTML" });
-    await orders.markNotified(order.refId);
-  }
+  const prefs = createUserPrefs(store);
+  const i18n = createI18n<BotContext>(prefs.languageFor);
+  const innerI18n = createI18n<InnerContext>(prefs.languageFor);
+  const notifier = createNotifier({
+    api: bot.api,
+    i18n,
+    orders,
+    prefs,
+    adminIds: deps.adminIds,
+    logger,
+    lowBalance: createLowBalanceWatch(store, deps.lowBalanceThreshold),
+    lowBalanceThreshold: deps.lowBalanceThreshold,
+  });
 
   // 1. One log line per update, with its time; the count of updates in flight.
   let inFlight = 0;
@@ -73,20 +90,38 @@ export function createBot(deps: BotDeps): BotApp {
       );
     }
   });
-  // 2. Language, then the per-user session (read from storage only when touched).
+  // 2. A flood is answered once and then ignored; Confirm and Cancel are never limited.
+  bot.use(
+    limit<BotContext, never>({
+      timeFrame: 10_000,
+      limit: 20,
+      keyGenerator: (ctx) => {
+        const data = parseCallback(ctx.callbackQuery?.data);
+        if (data?.type === "confirm" || data?.type === "cancel") return undefined;
+        return ctx.from?.id.toString();
+      },
+      onLimitExceeded: async (ctx) => {
+        const t = safeTranslate(i18n.t.bind(i18n, languageOf(ctx.from?.language_code)));
+        if (ctx.callbackQuery !== undefined) await answerQuery(ctx, { text: t("rate-limited") });
+        else if (ctx.chat !== undefined) await ctx.reply(t("rate-limited")).catch(() => undefined);
+      },
+    }),
+  );
+  // 3. Language (the user's choice, else Telegram's), then the per-user session (lazy).
   bot.use(i18n);
   bot.use(
     lazySession<SessionData, BotContext>({
       initial: () => ({}),
       getSessionKey: (ctx) => ctx.from?.id.toString(),
-      storage: keyvStorageAdapter<SessionData>(store, "session", 180 * DAY),
+      storage: prefs.adapter,
     }),
   );
-  // 3. Open to anyone.
-  bot.use(startFeature({ catalog, mayOrder }));
-  // 4. Everything below is for those who may order.
-  bot.use(accessGuard(mayOrder));
-  // 5. Conversations keep their state in storage, per chat and user, for a day.
+  // 4. Open to anyone.
+  bot.use(startFeature({ catalog, mayOrder: access.mayOrder }));
+  bot.use(languageFeature({ i18n }));
+  // 5. Everything below is for those who may order.
+  bot.use(accessGuard(access.mayOrder));
+  // 6. Conversations keep their state in storage, per chat and user, for a day.
   bot.use(
     conversations<BotContext, InnerContext>({
       storage: {
@@ -97,16 +132,18 @@ export function createBot(deps: BotDeps): BotApp {
       },
     }),
   );
-  // 6. Commands and Confirm/Cancel before the conversation, so a waiting step never swallows them.
-  bot.use(orderFeature({ catalog, orders, logger, deliverOutcome }));
-  bot.use(
-    createConversation(createOrderConversation({ catalog, orders }), {
-      id: ORDER_CONVERSATION,
-      plugins: [innerI18n],
-    }),
-  );
+  // 7. /order, /cancel, Confirm and Cancel before the dialogues, so a waiting step never swallows them.
+  bot.use(orderFeature({ catalog, orders, logger, deliverOutcome: notifier.deliverOutcome }));
+  bot.use(createConversation(createOrderConversation({ catalog, orders }), { id: ORDER_CONVERSATION, plugins: [innerI18n] }));
+  bot.use(createConversation(createSettleConversation({ orders }), { id: SETTLE_CONVERSATION, plugins: [innerI18n] }));
+  // 8. Features that may enter a dialogue, and everything a dialogue passes on.
   bot.use(orderEntry({ catalog }));
-  // 7. Whatever is left gets an answer.
+  bot.use(balanceFeature({ orders, timeZone: deps.timeZone }));
+  bot.use(historyFeature({ orders, access, timeZone: deps.timeZone }));
+  bot.use(reportFeature({ orders, access, timeZone: deps.timeZone }));
+  bot.use(pendingFeature({ orders, access, timeZone: deps.timeZone }));
+  bot.use(accessAdminFeature({ access, timeZone: deps.timeZone }));
+  // 9. Whatever is left gets an answer.
   bot.use(fallbackFeature({ orders }));
 
   // The one error boundary: log, tell the user to try again, never crash the polling loop.
@@ -124,9 +161,14 @@ export function createBot(deps: BotDeps): BotApp {
       if (ctx.callbackQuery !== undefined) await answerQuery(ctx, { text, show_alert: true });
       else if (ctx.chat !== undefined) await ctx.reply(text);
     } catch {
-      // Already answered, or Telegram itself is the problem: the log line above is what is left.
+      // Telegram itself is the problem: the log line above is what is left.
     }
   });
 
-  return { bot, deliverOutcome, inFlight: () => inFlight };
+  return {
+    bot,
+    notifier,
+    inFlight: () => inFlight,
+    setCommands: () => setCommandMenus(bot.api, i18n, deps.adminIds, logger),
+  };
 }

@@ -11,15 +11,20 @@ export function languageOf(languageCode: string | undefined): Lang {
 }
 
 /**
- * The i18n plugin over `locales/*.ftl`. Fluent's Unicode isolation marks are turned off: they
- * would end up inside copied serial numbers and player ids.
+ * The i18n plugin over `locales/*.ftl`. The language is the user's /language choice, read from
+ * storage (so it also holds inside conversations, which have no session), else Telegram's.
+ * Fluent's Unicode isolation marks are turned off: they would end up inside copied serial
+ * numbers and player ids.
  */
-export function createI18n<C extends Context>(): I18n<C> {
+export function createI18n<C extends Context>(
+  languageFor: (userId: number, telegramCode?: string) => Promise<Lang> = async (_id, code) => languageOf(code),
+): I18n<C> {
   return new I18n<C>({
     defaultLocale: "en",
     directory: LOCALES_DIR,
     useSession: false,
     fluentBundleOptions: { useIsolating: false },
-    localeNegotiator: (ctx) => languageOf(ctx.from?.language_code),
+    localeNegotiator: (ctx) =>
+      ctx.from === undefined ? "en" : languageFor(ctx.from.id, ctx.from.language_code ?? ""),
   });
 }

@@ -28,6 +28,7 @@ export function renderOutcome(t: Translate, order: OrderRecord): string {
   }
   if (order.state === "failed") {
     if (r.reason === "not-sent") return t("order-not-sent", base);
+    if (r.reason === "settled") return t("order-failed-settled", { ...base, reason: r.errorMsg ?? "" });
     return t("order-failed", {
       ...base,
       errorCode: r.errorCode ?? "",
@@ -37,13 +38,35 @@ export function renderOutcome(t: Translate, order: OrderRecord): string {
   return t("order-unknown", { ...base, reason: renderReason(t, order) });
 }
 
-function renderReason(t: Translate, order: OrderRecord): string {
+export function renderReason(t: Translate, order: OrderRecord): string {
   const reason = order.result?.reason ?? "interrupted";
   if (reason === "status-not-sukses") {
     return t("reason-status-not-sukses", { status: order.result?.productDetail?.status ?? "?" });
   }
-  if (reason === "provider-error" || reason === "not-sent") return t("reason-malformed");
+  if (reason === "provider-error" || reason === "not-sent" || reason === "settled") return t("reason-malformed");
   return t(`reason-${reason}`);
+}
+
+/** The one-word outcome used in notices, history and reports. */
+export function renderState(t: Translate, order: OrderRecord): string {
+  switch (order.state) {
+    case "success":
+      return t("outcome-success");
+    case "failed":
+      return t("outcome-failed");
+    case "unknown":
+      return t("outcome-unknown");
+    default:
+      return t("outcome-submitting");
+  }
+}
+
+/** The message text for an outcome, with a heading when it is a reminder or a settlement. */
+export function outcomeText(t: Translate, order: OrderRecord, heading?: "already" | "settled"): string {
+  const body = renderOutcome(t, order);
+  if (heading === "already") return `${t("order-already-heading")}\n\n${body}`;
+  if (heading === "settled") return `${t("order-settled-heading")}\n\n${body}`;
+  return body;
 }
 
 /** A short line for a callback answer (at most 200 characters) about an order that already ran. */

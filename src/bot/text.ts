@@ -32,3 +32,16 @@ export function safeTranslate(t: (key: string, vars?: Record<string, string>) =>
     return t(key, safe);
   };
 }
+
+/** A time as the shop reads it: in its time zone, day and minute, in the user's language. */
+export function formatTime(iso: string, lang: Lang, timeZone: string): string {
+  return new Intl.DateTimeFormat(LOCALES[lang], {
+    timeZone,
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(new Date(iso));
+}

@@ -19,6 +19,17 @@ export type ConfirmOutcome =
   | { kind: "not-yours" }
   | { kind: "not-found" };
 
+export type SettleOutcome =
+  | { kind: "settled"; order: OrderRecord }
+  | { kind: "not-pending"; order: OrderRecord }
+  | { kind: "not-found" };
+
+export interface BalanceSeen {
+  balance: number;
+  at: string;
+  refId: string;
+}
+
 export type CancelOutcome =
   | { kind: "cancelled"; order: OrderRecord }
   | { kind: "too-late"; order: OrderRecord }
@@ -36,6 +47,16 @@ export interface OrderService {
   markNotified(refId: string): Promise<void>;
   /** The draft a user is looking at in a chat, so that /cancel can retire it. */
   openDraftOf(chatId: number, userId: number): Promise<string | undefined>;
+  /** Orders a user placed (or everyone's), newest first, one page. Drafts never confirmed are not orders. */
+  history(userId: number | "all", page: number, pageSize: number): Promise<{ orders: OrderRecord[]; total: number }>;
+  /** Orders submitted in [fromMs, toMs], oldest first: the source of reports. */
+  submittedBetween(fromMs: number, toMs: number): Promise<OrderRecord[]>;
+  /** Orders whose result is unknown, oldest first, for admins to settle. */
+  pending(): Promise<OrderRecord[]>;
+  /** Settles an `unknown` order once, after an admin checked with the provider. */
+  settle(refId: string, adminId: number, outcome: { state: "success"; sn: string } | { state: "failed"; reason: string }): Promise<SettleOutcome>;
+  /** The partner balance of the most recent successful sale. */
+  lastBalance(): Promise<BalanceSeen | undefined>;
   /**
    * Turns orders left `submitting` by a crash into `unknown` once their provider call must have
    * ended (older than the timeout plus a grace period). Never resends. Returns the orders changed.
@@ -52,9 +73,11 @@ export interface OrderServiceDeps {
   logger: Logger;
   now?: () => Date;
   /** Called after every order reaches a final state (by a tap or by recovery). Must not throw. */
-  onFinished?: (order: OrderRecord, how: "confirmed" | "recovered") => void | Promise<void>;
+  onFinished?: (order: OrderRecord, how: FinishedHow) => void | Promise<void>;
   draftTtlMs?: number;
 }
+
+export type FinishedHow = "confirmed" | "recovered" | "settled";
 
 const GRACE_MS = 5_000;
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -83,6 +106,12 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
   const orderKey = (refId: string) => store.key("order", refId);
   const guardKey = (refId: string) => store.key("submit-guard", refId);
   const inflightKey = store.key("orders-inflight");
+  // Indexes: sorted sets scored by submit time (ZADD is atomic: concurrent orders lose nothing).
+  const byTimeKey = store.key("orders-by-time");
+  const byUserKey = (userId: number) => store.key("orders-by-user", String(userId));
+  const unknownKey = store.key("orders-unknown");
+  const balanceKey = store.key("balance-log");
+  const settleKey = (refId: string) => store.key("settle-guard", refId);
   const openDraftKey = (chatId: number, userId: number) => store.key("open-draft", String(chatId), String(userId));
 
   const get = async (refId: string) => (await store.keyv.get<OrderRecord>(orderKey(refId))) ?? undefined;
@@ -90,11 +119,25 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
     await store.keyv.set(orderKey(order.refId), order, ttlMs);
   };
 
+  const getMany = async (refIds: string[]): Promise<OrderRecord[]> => {
+    if (refIds.length === 0) return [];
+    const found = await store.keyv.get<OrderRecord>(refIds.map(orderKey));
+    return (found as Array<OrderRecord | undefined>).filter((o): o is OrderRecord => o !== undefined && o !== null);
+  };
+
   /** The result must reach the ledger: a few quick tries, then a loud log with every field. */
   async function saveFinal(order: OrderRecord): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await save(order);
+        if (order.state === "unknown") await store.atomic.setAdd(unknownKey, order.refId);
+        else await store.atomic.setRemove(unknownKey, order.refId);
+        if (order.state === "success" && order.result?.lastBalance !== undefined) {
+          const at = order.finishedAt ?? now().toISOString();
+          const seen: BalanceSeen = { balance: order.result.lastBalance, at, refId: order.refId };
+          await store.atomic.zAdd(balanceKey, Date.parse(at), JSON.stringify(seen));
+          await store.atomic.zTrim(balanceKey, 100);
+        }
         await store.atomic.setRemove(inflightKey, order.refId);
         return;
       } catch (err) {
@@ -113,7 +156,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
     if ((await store.keyv.get<string>(key)) === order.refId) await store.keyv.delete(key);
   }
 
-  async function finished(order: OrderRecord, how: "confirmed" | "recovered") {
+  async function finished(order: OrderRecord, how: FinishedHow) {
     try {
       await deps.onFinished?.(order, how);
     } catch (err) {
@@ -211,6 +254,9 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
       }
       const submitting: OrderRecord = { ...order, state: "submitting", submittedAt };
       await save(submitting);
+      const score = Date.parse(submittedAt);
+      await store.atomic.zAdd(byTimeKey, score, refId);
+      await store.atomic.zAdd(byUserKey(order.userId), score, refId);
       await forgetOpenDraft(order);
       logger.info({ refId, state: "submitting", product: order.productCode }, "order state changed");
       // Show "processing" only now that the order is claimed; alongside the call, never delaying it.
@@ -223,8 +269,50 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
         { refId, state: done.state, reason: done.result?.reason, errorCode: done.result?.errorCode, trxId: done.result?.trxId },
         "order state changed",
       );
-      await finished(done, "confirmed");
+      // Notices go out beside the user's answer, not before it.
+      void finished(done, "confirmed");
       return { kind: "submitted", order: done };
+    },
+
+    async history(userId, page, pageSize) {
+      const key = userId === "all" ? byTimeKey : byUserKey(userId);
+      const total = await store.atomic.zCard(key);
+      const refIds = await store.atomic.zRevRange(key, page * pageSize, page * pageSize + pageSize - 1);
+      return { orders: await getMany(refIds), total };
+    },
+
+    async submittedBetween(fromMs, toMs) {
+      return getMany(await store.atomic.zRangeByScore(byTimeKey, fromMs, toMs));
+    },
+
+    async pending() {
+      const orders = await getMany(await store.atomic.setMembers(unknownKey));
+      return orders.filter((o) => o.state === "unknown").sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    },
+
+    async lastBalance() {
+      const [latest] = await store.atomic.zRevRange(balanceKey, 0, 0);
+      return latest === undefined ? undefined : (JSON.parse(latest) as BalanceSeen);
+    },
+
+    async settle(refId, adminId, outcome) {
+      const order = await get(refId);
+      if (order === undefined) return { kind: "not-found" };
+      if (order.state !== "unknown") return { kind: "not-pending", order };
+      // One settlement per order, even if two admins tap at the same moment.
+      if (!(await store.atomic.claim(settleKey(refId), String(adminId)))) {
+        return { kind: "not-pending", order: (await get(refId)) ?? order };
+      }
+      const at = now().toISOString();
+      const result =
+        outcome.state === "success"
+          ? { ...order.result, sn: outcome.sn, reason: undefined, detail: undefined }
+          : { ...order.result, reason: "settled" as const, errorMsg: outcome.reason };
+      const settled: OrderRecord = { ...order, state: outcome.state, result, settledBy: adminId, settledAt: at, notifiedAt: undefined };
+      await saveFinal(settled);
+      logger.info({ refId, state: settled.state, settledBy: adminId }, "order state changed");
+      await finished(settled, "settled");
+      return { kind: "settled", order: settled };
     },
 
     async recoverInterrupted() {

@@ -13,8 +13,8 @@ export interface OrderResult {
   productDetail?: ProductDetail;
   errorCode?: string;
   errorMsg?: string;
-  /** For `failed`: provider-error | not-sent. For `unknown`: an UnknownReason or "interrupted". */
-  reason?: "provider-error" | "not-sent" | UnknownReason | "interrupted";
+  /** For `failed`: provider-error | not-sent | settled. For `unknown`: an UnknownReason or "interrupted". */
+  reason?: "provider-error" | "not-sent" | UnknownReason | "interrupted" | "settled";
   detail?: string;
 }
 
@@ -39,6 +39,9 @@ export interface OrderRecord {
   finishedAt?: string;
   /** When the user was sent the outcome; a later tap on Confirm then only gets a short answer. */
   notifiedAt?: string;
+  /** An admin who settled an `unknown` order after checking with the provider. */
+  settledBy?: number;
+  settledAt?: string;
   result?: OrderResult;
 }
 

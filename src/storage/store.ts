@@ -14,6 +14,16 @@ export interface AtomicOps {
   setAdd(key: string, member: string): Promise<void>;
   setRemove(key: string, member: string): Promise<void>;
   setMembers(key: string): Promise<string[]>;
+  setHas(key: string, member: string): Promise<boolean>;
+  /** Sorted sets: the ledger's indexes (by time), each ZADD atomic, so concurrent orders lose nothing. */
+  zAdd(key: string, score: number, member: string): Promise<void>;
+  /** Members with min <= score <= max, oldest first. */
+  zRangeByScore(key: string, min: number, max: number): Promise<string[]>;
+  /** Members by rank from the newest: start and stop inclusive, like ZREVRANGE. */
+  zRevRange(key: string, start: number, stop: number): Promise<string[]>;
+  zCard(key: string): Promise<number>;
+  /** Keeps only the newest `keep` members. */
+  zTrim(key: string, keep: number): Promise<void>;
   /** Removes keys outright (used by tests' cleanup and by nothing that can meet a shared db blindly). */
   delete(key: string): Promise<void>;
 }
@@ -124,6 +134,24 @@ export async function createStore(opts: StoreOptions): Promise<Store> {
     async setMembers(k) {
       return client.sMembers(k);
     },
+    async setHas(k, member) {
+      return (await client.sIsMember(k, member)) === 1;
+    },
+    async zAdd(k, score, member) {
+      await client.zAdd(k, { score, value: member });
+    },
+    async zRangeByScore(k, min, max) {
+      return client.zRangeByScore(k, min, max);
+    },
+    async zRevRange(k, start, stop) {
+      return client.zRange(k, start, stop, { REV: true });
+    },
+    async zCard(k) {
+      return client.zCard(k);
+    },
+    async zTrim(k, keep) {
+      await client.zRemRangeByRank(k, 0, -keep - 1);
+    },
     async delete(k) {
       await client.del(k);
     },
@@ -155,6 +183,10 @@ function createMemoryStore(key: (...parts: string[]) => string): Store {
   const keyv = new Keyv({ throwOnErrors: true });
   const claims = new Map<string, { value: string; expires: number | undefined }>();
   const sets = new Map<string, Set<string>>();
+  const zsets = new Map<string, Map<string, number>>();
+  // Like Redis: by score, then by member.
+  const sorted = (k: string) =>
+    [...(zsets.get(k) ?? new Map<string, number>())].sort(([ma, a], [mb, b]) => a - b || (ma < mb ? -1 : ma > mb ? 1 : 0));
   const atomic: AtomicOps = {
     async claim(k, value, ttlMs) {
       const existing = claims.get(k);
@@ -177,9 +209,33 @@ function createMemoryStore(key: (...parts: string[]) => string): Store {
     async setMembers(k) {
       return [...(sets.get(k) ?? [])];
     },
+    async setHas(k, member) {
+      return sets.get(k)?.has(member) ?? false;
+    },
+    async zAdd(k, score, member) {
+      const z = zsets.get(k) ?? new Map<string, number>();
+      z.set(member, score);
+      zsets.set(k, z);
+    },
+    async zRangeByScore(k, min, max) {
+      return sorted(k).filter(([, s]) => s >= min && s <= max).map(([m]) => m);
+    },
+    async zRevRange(k, start, stop) {
+      const all = sorted(k).reverse().map(([m]) => m);
+      return all.slice(start, stop < 0 ? all.length + stop + 1 : stop + 1);
+    },
+    async zCard(k) {
+      return zsets.get(k)?.size ?? 0;
+    },
+    async zTrim(k, keep) {
+      const z = zsets.get(k);
+      if (z === undefined) return;
+      for (const [m] of sorted(k).slice(0, Math.max(0, z.size - keep))) z.delete(m);
+    },
     async delete(k) {
       claims.delete(k);
       sets.delete(k);
+      zsets.delete(k);
       await keyv.delete(k);
     },
   };

@@ -1,20 +1,27 @@
 /** One top-up order as the provider sees it (topup-api.md 2.1, minus the credentials). */
 export interface TopupRequest {
+  /** Our own reference id; the provider refuses a second order with the same one. */
   refId: string;
   itemCode: string;
+  /** The player id, sent exactly as the customer gave it. */
   destination: string;
 }
 
+/** product_detail of a provider answer; numbers already turned from numeric strings into numbers. */
 export interface ProductDetail {
   name: string;
   code: string;
   price: number;
   rate: number;
   priceRp: number;
+  /** "SUKSES" on success; other values are not documented (topup-api.md 2.2). */
   status: string;
 }
 
-/** status 1, product_detail.status SUKSES, every data field present. */
+/**
+ * The provider carried the order out: status 1, every data field present, product_detail.status
+ * SUKSES and data.ref_id echoing ours. Only this kind may be reported to a customer as done.
+ */
 export interface TopupSuccess {
   kind: "success";
   trxId: string;
@@ -27,12 +34,18 @@ export interface TopupSuccess {
   productDetail: ProductDetail;
 }
 
-/** The provider refused the order (status 0), or it never left this machine. */
+/**
+ * The order certainly did not happen: the provider refused it with an error body ("provider-error"),
+ * or the connection failed before a byte of the request left this machine ("not-sent").
+ * A new order (with a new ref_id) is safe.
+ */
 export interface TopupFailed {
   kind: "failed";
   reason: "provider-error" | "not-sent";
   errorCode?: string;
+  /** The provider's error_msg, only when it was text; trimmed, capped and scrubbed. */
   errorMsg?: string;
+  /** Short and safe to log: never the secret, never the full URL. */
   detail?: string;
 }
 
@@ -45,12 +58,14 @@ export type UnknownReason =
   | "ref-id-already-exists";
 
 /**
- * We cannot tell whether the provider carried the order out: it must never be resent by itself.
- * `detail` is short and safe to log and show: never the secret, never the full URL.
+ * We cannot tell whether the provider carried the order out, so it must never be resent by itself
+ * and never reported as failed: an admin settles it. Whatever the provider did say (trx_id, sn…)
+ * is kept to help with that.
  */
 export interface TopupUnknown {
   kind: "unknown";
   reason: UnknownReason;
+  /** Short and safe to log and show: never the secret, never the full URL. */
   detail: string;
   trxId?: string;
   sn?: string;
@@ -64,6 +79,7 @@ export interface TopupUnknown {
 
 export type TopupResult = TopupSuccess | TopupFailed | TopupUnknown;
 
+/** The provider, as the order service needs it; a small interface so tests can pass a double. */
 export interface TopupClient {
   /** Sends one order; never throws for network or provider trouble, never retries. */
   order(req: TopupRequest): Promise<TopupResult>;

@@ -79,9 +79,12 @@ export function createOrderConversation(deps: OrderConversationDeps) {
         else await next.reply(t("order-unknown-code", { code: code.trim().slice(0, 40) }), HTML);
         continue;
       }
-      // A sticker, a photo, a command we do not handle here, a foreign button: say what we expect.
-      if (next.callbackQuery !== undefined) await answerQuery(next, { text: t("order-expect-choice") });
-      else if (next.message !== undefined) await next.reply(t("order-expect-choice"), HTML);
+      // Other commands and buttons (/balance, a history page…) go to their handlers; we wait on.
+      if (typed?.startsWith("/") || (next.callbackQuery !== undefined && data?.type !== "product")) {
+        await conversation.skip({ next: true });
+      }
+      // A sticker, a photo, a voice note: say what we expect.
+      if (next.message !== undefined) await next.reply(t("order-expect-choice"), HTML);
     }
   }
 
@@ -116,6 +119,9 @@ export function createOrderConversation(deps: OrderConversationDeps) {
         await next.reply(badText(text.trim()), HTML);
         continue;
       }
+      if (text?.startsWith("/") || (next.callbackQuery !== undefined && parseCallback(next.callbackQuery.data)?.type !== "product")) {
+        await conversation.skip({ next: true });
+      }
       if (next.callbackQuery !== undefined) await answerQuery(next, { text: t("order-tap-not-now") });
       else if (next.message !== undefined) await next.reply(t("order-expect-text"), HTML);
     }
@@ -125,7 +131,7 @@ export function createOrderConversation(deps: OrderConversationDeps) {
     const presetMatch = preset.code === undefined ? undefined : findProduct(catalog, preset.code);
     const match = presetMatch ?? (await chooseProduct(conversation, ctx));
     const playerId = await askPlayerId(conversation, ctx, match, presetMatch === undefined ? undefined : preset.badPlayerId);
-    const input = draftInput(ctx.chat!.id, ctx.from!, match, playerId);
+    const input = draftInput(ctx.chat!.id, ctx.from!, await ctx.i18n.getLocale(), match, playerId);
     // The ref_id is made and the draft written here, once: replays get the stored result back.
     const draft = await conversation.external(() => orders.createDraft(input));
     await sendSummary(ctx, draft);

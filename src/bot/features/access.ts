@@ -7,11 +7,11 @@ import { answerQuery } from "../answer.js";
  * Stops everyone who may not order, before sessions, conversations and order handlers: nothing
  * they send (a command, a quick order, a forged button) reaches the order service.
  */
-export function accessGuard(mayOrder: (userId: number) => boolean): Composer<BotContext> {
+export function accessGuard(mayOrder: (userId: number) => Promise<boolean>): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.use(async (ctx, next) => {
     const userId = ctx.from?.id;
-    if (userId !== undefined && mayOrder(userId)) return next();
+    if (userId !== undefined && (await mayOrder(userId))) return next();
     if (userId === undefined) return; // channel posts and the like: nobody to answer
     const t = safeTranslate(ctx.t.bind(ctx));
     if (ctx.callbackQuery !== undefined) {

@@ -17,7 +17,8 @@ export async function sendSummary(ctx: Context & I18nFlavor, order: OrderRecord)
 /** The draft of an order from the chat it is made in: who, where, what and for whom. */
 export function draftInput(
   chatId: number,
-  from: { id: number; first_name: string; last_name?: string; language_code?: string },
+  from: { id: number; first_name: string; last_name?: string },
+  lang: string,
   match: ProductMatch,
   playerId: string,
 ): DraftInput {
@@ -25,7 +26,7 @@ export function draftInput(
     chatId,
     userId: from.id,
     userName: [from.first_name, from.last_name].filter(Boolean).join(" ") || String(from.id),
-    lang: languageOf(from.language_code),
+    lang: languageOf(lang),
     gameName: match.game.name,
     productCode: match.product.code,
     productName: match.product.name,

@@ -6,7 +6,7 @@ import type { Logger } from "../../logger.js";
 import { parseCallback } from "../callback-data.js";
 import type { BotContext } from "../context.js";
 import { ORDER_CONVERSATION, type OrderPreset } from "../conversations/order-conversation.js";
-import { renderOutcome, renderOutcomeToast, renderSummary } from "../order-messages.js";
+import { renderOutcomeToast, renderSummary } from "../order-messages.js";
 import { safeTranslate, type Translate } from "../text.js";
 import { draftInput, sendSummary } from "./order-summary.js";
 import { answerQuery } from "../answer.js";
@@ -36,7 +36,7 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
     const plan = planOrder(catalog, ctx.match);
     if (plan.kind === "quick") {
       // The quick order: straight to the summary, no dialogue to keep.
-      const draft = await orders.createDraft(draftInput(ctx.chat.id, ctx.from!, plan.match, plan.playerId));
+      const draft = await orders.createDraft(draftInput(ctx.chat.id, ctx.from!, await ctx.i18n.getLocale(), plan.match, plan.playerId));
       await sendSummary(ctx, draft);
       return;
     }
@@ -160,10 +160,4 @@ export function orderEntry(deps: { catalog: Catalog }): Composer<BotContext> {
     if (plan.kind === "dialogue") await ctx.conversation.enter(ORDER_CONVERSATION, plan.preset);
   });
   return composer;
-}
-
-/** The message text for an outcome, with the "already placed" heading when it is a reminder. */
-export function outcomeText(t: Translate, order: OrderRecord, heading?: "already"): string {
-  const body = renderOutcome(t, order);
-  return heading === "already" ? `${t("order-already-heading")}\n\n${body}` : body;
 }

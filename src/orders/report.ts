@@ -1,0 +1,131 @@
+import type { OrderRecord, OrderState } from "./order.js";
+
+/** `YYYY-MM-DD` of an instant in a time zone. */
+export function dayIn(timeZone: string, at: Date): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+}
+
+/** Milliseconds to add to UTC to get the wall clock of `timeZone` at that instant. */
+function offsetMs(timeZone: string, at: number): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
+  return wall - Math.floor(at / 1000) * 1000;
+}
+
+/** The first and last millisecond of a calendar day in the shop's time zone. */
+export function dayRange(day: string, timeZone: string): { fromMs: number; toMs: number } | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (m === null) return undefined;
+  const midnightUtc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  if (dayIn("UTC", new Date(midnightUtc)) !== day) return undefined; // 2026-02-31 and the like
+  const start = (wallMs: number) => wallMs - offsetMs(timeZone, wallMs - offsetMs(timeZone, wallMs));
+  return { fromMs: start(midnightUtc), toMs: start(midnightUtc + 86_400_000) - 1 };
+}
+
+export interface ReportLine {
+  name: string;
+  count: number;
+  selling: number;
+  provider: number;
+}
+
+export interface DayReport {
+  total: number;
+  byState: Record<Exclude<OrderState, "draft" | "cancelled">, number>;
+  selling: number;
+  provider: number;
+  byProduct: ReportLine[];
+  byUser: ReportLine[];
+}
+
+/**
+ * Sums a day's orders. Money counts only for successful sales: the selling price from the
+ * catalogue, the provider price from the provider's `priceRp`, the margin between them.
+ */
+export function buildReport(orders: OrderRecord[]): DayReport {
+  const byState = { success: 0, failed: 0, unknown: 0, submitting: 0 };
+  const products = new Map<string, ReportLine>();
+  const users = new Map<string, ReportLine>();
+  let selling = 0;
+  let provider = 0;
+  for (const order of orders) {
+    if (order.state === "draft" || order.state === "cancelled") continue;
+    byState[order.state] += 1;
+    if (order.state !== "success") continue;
+    const sell = order.price ?? 0;
+    const cost = Math.round(order.result?.productDetail?.priceRp ?? 0);
+    selling += sell;
+    provider += cost;
+    for (const [map, key, name] of [
+      [products, order.productCode, `${order.productCode} · ${order.productName}`],
+      [users, String(order.userId), `${order.userName} (${order.userId})`],
+    ] as const) {
+      const line = map.get(key) ?? { name, count: 0, selling: 0, provider: 0 };
+      line.count += 1;
+      line.selling += sell;
+      line.provider += cost;
+      map.set(key, line);
+    }
+  }
+  const bySelling = (a: ReportLine, b: ReportLine) => b.selling - a.selling || a.name.localeCompare(b.name);
+  return {
+    total: byState.success + byState.failed + byState.unknown + byState.submitting,
+    byState,
+    selling,
+    provider,
+    byProduct: [...products.values()].sort(bySelling),
+    byUser: [...users.values()].sort(bySelling),
+  };
+}
+
+export const CSV_HEADER = [
+  "submitted_at", "ref_id", "state", "user_id", "user_name", "product_code", "product_name", "player_id",
+  "player_name", "price", "provider_price", "sn", "trx_id", "last_balance", "error_code", "error_msg",
+] as const;
+
+/** One cell: quoted when needed, and never read as a formula by a spreadsheet. */
+function cell(value: string | number | undefined | null): string {
+  let text = value === undefined || value === null ? "" : String(value);
+  if (/^[=+@\t\r]/.test(text) || /^-[^0-9]/.test(text)) text = `'${text}`;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The day's orders as CSV (UTF-8, a header row, times in the shop's time zone). */
+export function reportCsv(orders: OrderRecord[], timeZone: string): string {
+  const time = new Intl.DateTimeFormat("sv-SE", { timeZone, dateStyle: "short", timeStyle: "medium" });
+  const rows = orders
+    .filter((o) => o.state !== "draft" && o.state !== "cancelled")
+    .map((o) =>
+      [
+        time.format(new Date(o.submittedAt ?? o.createdAt)),
+        o.refId,
+        o.state,
+        o.userId,
+        o.userName,
+        o.productCode,
+        o.productName,
+        o.playerId,
+        o.result?.destinationName,
+        o.price,
+        o.result?.productDetail?.priceRp,
+        o.result?.sn,
+        o.result?.trxId,
+        o.result?.lastBalance,
+        o.result?.errorCode,
+        o.result?.errorMsg,
+      ]
+        .map(cell)
+        .join(","),
+    );
+  return [CSV_HEADER.join(","), ...rows].join("\r\n") + "\r\n";
+}
