@@ -1,10 +1,11 @@
-import { createHash, randomInt } from "node:crypto";
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface SandboxProduct {
   code: string;
   name: string;
+  /** Integer rupiah, charged from the sandbox balance on each successful order. */
   priceRp: number;
 }
 
@@ -12,114 +13,161 @@ export interface SandboxOptions {
   mitraId: string;
   secretKey: string;
   products: SandboxProduct[];
-  /** Default 1,000,000. */
+  /** Integer rupiah; default 1,000,000. */
   initialBalance?: number;
-  /** Delay before each answer, to let tests kill a bot while a call is in flight. */
+  /** Delay before each answer (the order is already carried out), to kill a bot mid-call in tests. */
   latencyMs?: number;
 }
 
-/** One request the sandbox received, whatever its outcome (tests count provider calls with it). */
+/** One request the sandbox received, whatever its outcome: tests count provider calls with it. */
 export interface SandboxCall {
   refId: string;
   itemCode: string;
   destination: string;
+  /** Date.now() when the request arrived, before any latency. */
   at: number;
   outcome: "success" | "error";
   errorCode?: string;
 }
 
 export interface SandboxProvider {
-  /** Base URL such as http://127.0.0.1:PORT; valid after listen. */
+  /** Base URL such as http://127.0.0.1:PORT; empty until listen() resolves. */
   url: string;
+  /** Starts listening (port 0 = a random free port) and resolves with the base URL. */
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
   calls: SandboxCall[];
   balance(): number;
 }
 
+/** Credentials of the sandbox that the bot starts when no real provider is configured. */
 export const SANDBOX_MITRA_ID = "sandbox";
 export const SANDBOX_SECRET_KEY = "sandbox-secret";
 
-const FIRST_NAMES = ["Budi", "Sari", "Agus", "Dewi", "Rizky", "Putri", "Eko", "Ayu", "Fajar", "Nadia", "Bayu", "Intan"];
+const PATH = "/v1/transaction/partner";
 const PARAMS = ["destination", "ref_id", "item_code", "secret_key", "mitra_id"] as const;
+type Param = (typeof PARAMS)[number];
+const FIRST_NAMES = ["Budi", "Sari", "Agus", "Dewi", "Rizky", "Putri", "Eko", "Ayu", "Fajar", "Nadia", "Bayu", "Intan"];
 
-/** The same player id always gets the same display name, as a real game account would. */
+/** The same player id always gets the same non-empty display name, as a real game account would. */
 export function sandboxPlayerName(destination: string): string {
   const hash = createHash("sha256").update(destination).digest();
-  return `${FIRST_NAMES[hash[0]! % FIRST_NAMES.length]}#${hash.readUInt16BE(1) % 10000}`;
+  return `${FIRST_NAMES[hash[0]! % FIRST_NAMES.length]}#${String(hash.readUInt16BE(1) % 10_000).padStart(4, "0")}`;
+}
+
+/** "yymmdd" in UTC: the six-digit segment of a trx_id. */
+function yymmdd(now: Date): string {
+  return now.toISOString().slice(2, 10).replace(/-/g, "");
+}
+
+function checkOptions(opts: SandboxOptions): void {
+  const seen = new Set<string>();
+  for (const p of opts.products) {
+    if (!Number.isSafeInteger(p.priceRp) || p.priceRp <= 0) {
+      throw new RangeError(`sandbox product ${p.code}: priceRp must be a positive integer (rupiah)`);
+    }
+    const key = p.code.toUpperCase();
+    if (p.code.trim() === "" || seen.has(key)) throw new RangeError(`sandbox product code "${p.code}" is empty or repeated`);
+    seen.add(key);
+  }
+  const balance = opts.initialBalance ?? 0;
+  if (!Number.isSafeInteger(balance) || balance < 0) throw new RangeError("sandbox initialBalance must be a non-negative integer");
+  const latency = opts.latencyMs ?? 0;
+  if (!Number.isFinite(latency) || latency < 0) throw new RangeError("sandbox latencyMs must be a non-negative number");
 }
 
 /**
  * A stand-in for the provider that follows topup-api.md to the letter: one GET endpoint, all five
- * parameters required, credentials checked, a ref_id used once, a balance that goes down by the
- * price. It is what the bot talks to when TOPUP_BASE_URL is unset: no real orders.
+ * parameters required, credentials checked, each ref_id usable once, a balance that goes down by
+ * the price. The bot talks to it when no real provider is configured, and tests use it as the
+ * provider: no real orders, ever. It never logs, and never echoes the secret.
  */
 export function createSandboxProvider(opts: SandboxOptions): SandboxProvider {
+  checkOptions(opts);
   const products = new Map(opts.products.map((p) => [p.code.toUpperCase(), p]));
   const usedRefIds = new Set<string>();
   const calls: SandboxCall[] = [];
+  const latencyMs = opts.latencyMs ?? 0;
+  const pendingAnswers = new Set<NodeJS.Timeout>();
   let balance = opts.initialBalance ?? 1_000_000;
   let counter = 0;
 
-  const send = (res: ServerResponse, httpStatus: number, body: unknown) => {
-    const text = JSON.stringify(body);
-    res.writeHead(httpStatus, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-    res.end(text);
-  };
-  const error = (code: string, msg: string) => ({ status: 0, error_code: code, error_msg: msg });
+  const errorBody = (code: string, msg: string) => ({ status: 0, error_code: code, error_msg: msg });
 
-  function answer(req: IncomingMessage): { httpStatus: number; body: unknown; call?: SandboxCall } {
+  /** Decides the answer and applies its effects at once, so a slow answer still counts as done. */
+  function handle(req: IncomingMessage): { httpStatus: number; body: unknown } {
     const url = new URL(req.url ?? "/", "http://sandbox");
-    if (url.pathname !== "/v1/transaction/partner") {
-      return { httpStatus: 404, body: error("request/not-found", "unknown path") };
-    }
-    if (req.method !== "GET") return { httpStatus: 405, body: error("request/method-not-allowed", "use GET") };
-    const q = Object.fromEntries(PARAMS.map((p) => [p, url.searchParams.get(p)?.trim() ?? ""])) as Record<(typeof PARAMS)[number], string>;
+    // Raw values are echoed as sent; "empty" means blank after trimming.
+    const q = Object.fromEntries(PARAMS.map((p) => [p, url.searchParams.get(p) ?? ""])) as Record<Param, string>;
     const call: SandboxCall = { refId: q.ref_id, itemCode: q.item_code, destination: q.destination, at: Date.now(), outcome: "error" };
-    const fail = (code: string, msg: string) => {
+    calls.push(call);
+    const refuse = (httpStatus: number, code: string, msg: string) => {
       call.errorCode = code;
-      return { httpStatus: 200, body: error(code, msg), call };
+      return { httpStatus, body: errorBody(code, msg) };
     };
-    const missing = PARAMS.find((p) => q[p] === "");
-    if (missing !== undefined) return fail("request/missing-parameter", `missing parameter: ${missing}`);
-    if (q.mitra_id !== opts.mitraId || q.secret_key !== opts.secretKey) return fail("auth/invalid-credentials", "invalid partner credentials");
-    if (usedRefIds.has(q.ref_id)) return fail("transaction/ref-id-already-exists", "ref_id already exists");
+
+    if (url.pathname !== PATH) return refuse(404, "request/not-found", `no such endpoint, use GET ${PATH}`);
+    if (req.method !== "GET") return refuse(405, "request/method-not-allowed", "only GET is allowed");
+    const missing = PARAMS.find((p) => q[p].trim() === "");
+    if (missing !== undefined) return refuse(200, "request/missing-parameter", `missing parameter: ${missing}`);
+    if (q.mitra_id !== opts.mitraId || q.secret_key !== opts.secretKey) {
+      return refuse(200, "auth/invalid-credentials", "invalid partner credentials");
+    }
+    // Spec rule 2. The ref_id is spent by any authenticated attempt, whatever its outcome, so
+    // a client that reuses a ref_id after an error meets the answer it must be ready for.
+    if (usedRefIds.has(q.ref_id)) return refuse(200, "transaction/ref-id-already-exists", "ref_id already exists");
     usedRefIds.add(q.ref_id);
-    const product = products.get(q.item_code.toUpperCase());
-    if (product === undefined) return fail("product/not-found", `unknown item_code: ${q.item_code.slice(0, 40)}`);
-    if (balance < product.priceRp) return fail("balance/insufficient", "insufficient balance");
+    const product = products.get(q.item_code.trim().toUpperCase());
+    if (product === undefined) return refuse(200, "product/not-found", "unknown item_code");
+    if (balance < product.priceRp) return refuse(200, "balance/insufficient", "insufficient balance");
 
     balance -= product.priceRp;
     counter += 1;
-    const day = new Date().toISOString().slice(2, 10).replace(/-/g, "");
-    const sn = `${Date.now()}${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
+    const now = new Date();
+    // Time plus a counter: digits only, unique within this process and across restarts.
+    const sn = `${now.getTime()}${String(counter % 1_000_000).padStart(6, "0")}`;
     const name = sandboxPlayerName(q.destination);
     call.outcome = "success";
     return {
       httpStatus: 200,
-      call,
       body: {
         status: 1,
         data: {
-          trx_id: `SBX-${day}-${String(counter).padStart(6, "0")}`,
+          trx_id: `SBX-${yymmdd(now)}-${String(counter).padStart(6, "0")}`,
           ref_id: q.ref_id,
           destination: q.destination,
           destination_name: name,
-          message: `Top up ${product.name} to ${name} succeeded. SN: ${sn}`,
+          message: `Top up ${product.name} for ${name} succeeded. SN: ${sn}`,
           sn,
           last_balance: balance,
-          product_detail: { name: product.name, code: product.code, price: product.priceRp, rate: 1, priceRp: product.priceRp, status: "SUKSES" },
+          product_detail: {
+            name: product.name,
+            code: product.code,
+            price: product.priceRp,
+            rate: 1,
+            priceRp: product.priceRp,
+            status: "SUKSES",
+          },
         },
       },
     };
   }
 
+  function send(res: ServerResponse, httpStatus: number, body: unknown): void {
+    if (res.destroyed) return; // the client gave up or the sandbox closed: nobody to answer
+    const text = JSON.stringify(body);
+    res.writeHead(httpStatus, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+    res.end(text);
+  }
+
   const server = createServer((req, res) => {
-    const result = answer(req);
-    if (result.call !== undefined) calls.push(result.call);
-    const delay = opts.latencyMs ?? 0;
-    if (delay > 0) setTimeout(() => send(res, result.httpStatus, result.body), delay);
-    else send(res, result.httpStatus, result.body);
+    const { httpStatus, body } = handle(req);
+    if (latencyMs <= 0) return send(res, httpStatus, body);
+    const timer = setTimeout(() => {
+      pendingAnswers.delete(timer);
+      send(res, httpStatus, body);
+    }, latencyMs);
+    pendingAnswers.add(timer);
   });
 
   const provider: SandboxProvider = {
@@ -130,14 +178,18 @@ export function createSandboxProvider(opts: SandboxOptions): SandboxProvider {
       return new Promise((resolve, reject) => {
         server.once("error", reject);
         server.listen(port, host, () => {
-          const address = server.address() as AddressInfo;
-          provider.url = `http://${host}:${address.port}`;
+          server.off("error", reject);
+          const { port: actual } = server.address() as AddressInfo;
+          provider.url = `http://${host.includes(":") ? `[${host}]` : host}:${actual}`;
           resolve(provider.url);
         });
       });
     },
     close() {
+      for (const timer of pendingAnswers) clearTimeout(timer);
+      pendingAnswers.clear();
       server.closeAllConnections();
+      // Resolves even if it never listened: closing is always safe in a test's cleanup.
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
