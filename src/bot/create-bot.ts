@@ -9,7 +9,6 @@ import type { OrderService } from "../orders/order-service.js";
 import { keyvStorageAdapter } from "../storage/storage-adapter.js";
 import type { Store } from "../storage/store.js";
 import { answerQuery } from "./answer.js";
-import { parseCallback } from "./callback-data.js";
 import type { BotContext, InnerContext, SessionData } from "./context.js";
 import { createOrderConversation, ORDER_CONVERSATION } from "./conversations/order-conversation.js";
 import { accessGuard } from "./features/access.js";
@@ -90,16 +89,15 @@ export function createBot(deps: BotDeps): BotApp {
       );
     }
   });
-  // 2. A flood is answered once and then ignored; Confirm and Cancel are never limited.
+  // 2. A flood of messages (more than 30 in 2 s from one user: no person types that fast, but
+  //    a script that waits for each answer stays below it) is answered once and then ignored.
+  //    Button taps are never limited: they only come from our own buttons, and a Confirm in
+  //    the middle of an order must never be dropped.
   bot.use(
     limit<BotContext, never>({
-      timeFrame: 10_000,
-      limit: 20,
-      keyGenerator: (ctx) => {
-        const data = parseCallback(ctx.callbackQuery?.data);
-        if (data?.type === "confirm" || data?.type === "cancel") return undefined;
-        return ctx.from?.id.toString();
-      },
+      timeFrame: 2_000,
+      limit: 30,
+      keyGenerator: (ctx) => (ctx.callbackQuery !== undefined ? undefined : ctx.from?.id.toString()),
       onLimitExceeded: async (ctx) => {
         const t = safeTranslate(i18n.t.bind(i18n, languageOf(ctx.from?.language_code)));
         if (ctx.callbackQuery !== undefined) await answerQuery(ctx, { text: t("rate-limited") });

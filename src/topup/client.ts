@@ -1,21 +1,28 @@
 import { Agent, request, type Dispatcher } from "undici";
 import { z } from "zod";
-import type { ProductDetail, TopupClient, TopupRequest, TopupResult } from "./types.js";
+import type { ProductDetail, TopupClient, TopupRequest, TopupResult, TopupUnknown } from "./types.js";
 
 export interface TopupClientConfig {
+  /** The provider's base address, e.g. https://provider.example.com (a trailing slash is fine). */
   baseUrl: string;
   mitraId: string;
+  /** Read by {@link buildTopupUrl} only. */
   secretKey: string;
-  /** The whole call, connect to last byte of the answer. */
+  /** The whole call, from connect to the last byte of the answer. */
   timeoutMs: number;
+  /** For tests; by default a dedicated Agent without keep-alive, interceptors or retries. */
   dispatcher?: Dispatcher;
 }
 
 /**
- * Builds the request URL. This is the only code that reads `secretKey`: the URL it returns must
- * only ever be handed to undici, and logged through {@link redactUrl}.
+ * Builds the order URL (topup-api.md 4.1). This is the only code that reads `secretKey`: the URL
+ * it returns is handed to undici and nowhere else, and reaches a log only through {@link redactUrl}.
  */
-export function buildTopupUrl(cfg: Pick<TopupClientConfig, "baseUrl" | "mitraId" | "secretKey">, req: TopupRequest): URL {
+export function buildTopupUrl(
+  cfg: Pick<TopupClientConfig, "baseUrl" | "mitraId" | "secretKey">,
+  req: TopupRequest,
+): URL {
+  // A base URL may carry a path prefix (https://host/api/): keep it, append ours.
   const url = new URL(`${cfg.baseUrl.replace(/\/+$/, "")}/v1/transaction/partner`);
   url.search = new URLSearchParams({
     destination: req.destination,
@@ -27,107 +34,167 @@ export function buildTopupUrl(cfg: Pick<TopupClientConfig, "baseUrl" | "mitraId"
   return url;
 }
 
-/** The URL with `secret_key` blanked: the only form of a provider URL that may reach a log. */
-export function redactUrl(url: string | URL): string {
-  try {
-    const u = new URL(String(url));
-    if (u.searchParams.has("secret_key")) u.searchParams.set("secret_key", "***");
-    if (u.password !== "") u.password = "***";
-    return u.toString().replace(/secret_key=%2A%2A%2A/, "secret_key=***");
-  } catch {
-    return String(url).replace(/(secret_key=)[^&#\s]*/gi, "$1***");
-  }
+/** Query parameter names whose values never reach a log. */
+const SENSITIVE_PARAM = /secret|passw|token/i;
+/** `secret_key=…`, `"secret_key":"…"`, `secret_key%3D…` inside free text. */
+const SENSITIVE_IN_TEXT = /((?:secret|passw|token)[\w-]*["']?\s*(?::|=|%3D)\s*["']?)[^\s&#"',;}]*/gi;
+
+function scrubSecrets(text: string): string {
+  return text.replace(SENSITIVE_IN_TEXT, "$1***");
 }
 
-/** Numbers sometimes arrive as numeric strings: accept both, nothing else. */
-const num = z.union([
-  z.number().finite(),
-  z.string().trim().regex(/^-?[0-9]+(\.[0-9]+)?$/).transform(Number),
+/**
+ * The URL with `secret_key` (and any user info) replaced by `***`: the only form of a provider URL
+ * that may reach a log. Accepts anything, even text that is not a URL, and never throws.
+ */
+export function redactUrl(url: string | URL): string {
+  let u: URL;
+  try {
+    u = new URL(String(url));
+  } catch {
+    return scrubSecrets(String(url));
+  }
+  // Written out by hand so `***` stays readable instead of becoming %2A%2A%2A.
+  const query = [...u.searchParams]
+    .map(([k, v]) => `${encodeURIComponent(k)}=${SENSITIVE_PARAM.test(k) ? "***" : encodeURIComponent(v)}`)
+    .join("&");
+  const userInfo = u.username !== "" || u.password !== "" ? "***@" : "";
+  // The fragment is dropped: a provider URL has none, and it is one more place for a secret.
+  return `${u.protocol}//${userInfo}${u.host}${u.pathname}${query === "" ? "" : `?${query}`}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing the answer. topup-api.md documents integers and strings; real providers of this kind
+// are known to send numbers as numeric strings, so both are accepted, and nothing else.
+
+const numeric = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^\s*-?\d+(\.\d+)?\s*$/)
+    .transform((s) => Number(s)),
 ]);
-const str = z.union([z.string(), z.number().finite().transform(String)]);
+
+/**
+ * sn is text (digits) in the spec. A JSON number is accepted only while it is a safe integer:
+ * beyond 2^53 JSON.parse has already changed its digits, and a wrong sn must not reach a customer.
+ */
+const serial = z.union([z.string(), z.number().int().nonnegative().transform(String)]);
 
 const productDetailSchema = z.object({
   name: z.string(),
   code: z.string(),
-  price: num,
-  rate: num,
-  priceRp: num,
+  price: numeric,
+  rate: numeric,
+  priceRp: numeric,
   status: z.string(),
 });
 
 const dataSchema = z.object({
-  trx_id: str,
-  ref_id: str,
-  destination: str,
+  trx_id: z.string(),
+  ref_id: z.string(),
+  destination: z.string(),
   destination_name: z.string(),
   message: z.string(),
-  sn: str,
-  last_balance: num,
+  sn: serial,
+  last_balance: numeric,
   product_detail: productDetailSchema,
 });
 
 const statusSchema = z.union([z.literal(0), z.literal(1), z.literal("0"), z.literal("1")]).transform(Number);
 
 const MAX_ERROR_MSG = 300;
+const MAX_ERROR_CODE = 100;
+const REF_ID_EXISTS = "transaction/ref-id-already-exists";
 
 /**
- * Turns the provider's answer into a result. The HTTP status is not trusted (topup-api.md says
- * nothing about it): the body decides, and only a body that proves success is a success.
+ * Provider text that we keep (error_msg, error_code, a status value): text only, one line, secrets
+ * scrubbed in case the provider echoes our request, capped so a huge body cannot flood a log.
+ */
+function providerText(value: unknown, max: number): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const clean = scrubSecrets(value.replace(/[\u0000-\u001f\u007f]+/g, " ")).trim();
+  if (clean === "") return undefined;
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+/** Whatever a broken success answer did carry, so an admin can look the order up with the provider. */
+function salvage(data: unknown): Partial<TopupUnknown> {
+  if (typeof data !== "object" || data === null) return {};
+  const d = data as Record<string, unknown>;
+  const out: Partial<TopupUnknown> = {};
+  const trxId = z.string().safeParse(d.trx_id);
+  if (trxId.success) out.trxId = trxId.data;
+  const sn = serial.safeParse(d.sn);
+  if (sn.success) out.sn = sn.data;
+  const name = z.string().safeParse(d.destination_name);
+  if (name.success) out.destinationName = name.data;
+  const balance = numeric.safeParse(d.last_balance);
+  if (balance.success) out.lastBalance = balance.data;
+  const pd = productDetailSchema.safeParse(d.product_detail);
+  if (pd.success) out.productDetail = pd.data;
+  return out;
+}
+
+/**
+ * Turns the provider's answer into a result. Pure, so every odd answer can be tested without HTTP.
+ *
+ * The HTTP status is not trusted (topup-api.md says nothing about it): the body decides. Only a
+ * body that proves success for this very ref_id is a success; only a well-formed error body is a
+ * failure; anything else is unknown, because a top-up that did happen must not be ordered again.
  */
 export function parseTopupAnswer(body: string, httpStatus: number, req: TopupRequest): TopupResult {
+  const http = `HTTP ${httpStatus}`;
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch {
-    return { kind: "unknown", reason: "not-json", detail: `HTTP ${httpStatus}, the answer is not JSON`, httpStatus };
+    return { kind: "unknown", reason: "not-json", detail: `${http}, body is not JSON`, httpStatus };
   }
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    return { kind: "unknown", reason: "malformed", detail: `HTTP ${httpStatus}, the answer is not a JSON object`, httpStatus };
+    return { kind: "unknown", reason: "malformed", detail: `${http}, body is not a JSON object`, httpStatus };
   }
   const record = json as Record<string, unknown>;
   const status = statusSchema.safeParse(record.status);
   if (!status.success) {
-    return { kind: "unknown", reason: "malformed", detail: `HTTP ${httpStatus}, no status 0 or 1 in the answer`, httpStatus };
+    return { kind: "unknown", reason: "malformed", detail: `${http}, status is neither 0 nor 1`, httpStatus };
   }
 
   if (status.data === 0) {
-    const code = record.error_code;
-    if (typeof code !== "string" || code.trim() === "") {
-      return { kind: "unknown", reason: "malformed", detail: `HTTP ${httpStatus}, status 0 without an error_code`, httpStatus };
+    const errorCode = providerText(record.error_code, MAX_ERROR_CODE);
+    if (errorCode === undefined) {
+      return { kind: "unknown", reason: "malformed", detail: `${http}, status 0 without an error_code`, httpStatus };
     }
-    const errorMsg = typeof record.error_msg === "string" && record.error_msg.trim() !== ""
-      ? record.error_msg.trim().slice(0, MAX_ERROR_MSG)
-      : undefined;
-    if (code === "transaction/ref-id-already-exists") {
-      // The provider already has an order with this ref_id: it may well have been carried out.
+    // error_msg's content and type are "not shown" in the spec: keep it only when it is text.
+    const errorMsg = providerText(record.error_msg, MAX_ERROR_MSG);
+    const msg = errorMsg === undefined ? {} : { errorMsg };
+    // Compared loosely on purpose: taking this answer for a failure could lead to a second order.
+    if (errorCode.toLowerCase() === REF_ID_EXISTS) {
       return {
         kind: "unknown",
         reason: "ref-id-already-exists",
         detail: "the provider already has an order with this ref_id",
-        errorCode: code,
-        ...(errorMsg === undefined ? {} : { errorMsg }),
+        errorCode,
+        ...msg,
         httpStatus,
       };
     }
-    return { kind: "failed", reason: "provider-error", errorCode: code.slice(0, 100), ...(errorMsg === undefined ? {} : { errorMsg }) };
+    return { kind: "failed", reason: "provider-error", errorCode, ...msg };
   }
 
   const data = dataSchema.safeParse(record.data);
   if (!data.success) {
-    // Salvage what is there, so an admin has the trx_id or sn to check with the provider.
-    const partial = typeof record.data === "object" && record.data !== null ? (record.data as Record<string, unknown>) : {};
-    const pd = productDetailSchema.safeParse(partial.product_detail);
-    const fields = data.error.issues.map((i) => i.path.join(".") || "data").slice(0, 5).join(", ");
+    // Field names come from our schema, never values from the body: safe to log.
+    const fields = [...new Set(data.error.issues.map((i) => i.path.join(".") || "data"))].slice(0, 5).join(", ");
     return {
       kind: "unknown",
       reason: "malformed",
-      detail: `HTTP ${httpStatus}, status 1 but the data is incomplete (${fields})`,
+      detail: `${http}, status 1 but data is incomplete or mistyped (${fields})`,
+      ...salvage(record.data),
       httpStatus,
-      ...(typeof partial.trx_id === "string" ? { trxId: partial.trx_id } : {}),
-      ...(typeof partial.sn === "string" ? { sn: partial.sn } : {}),
-      ...(pd.success ? { productDetail: pd.data } : {}),
     };
   }
+
   const d = data.data;
   const productDetail: ProductDetail = d.product_detail;
   const found = {
@@ -139,15 +206,13 @@ export function parseTopupAnswer(body: string, httpStatus: number, req: TopupReq
     httpStatus,
   };
   if (d.ref_id !== req.refId) {
-    return { kind: "unknown", reason: "malformed", detail: "the answer is for another ref_id", ...found };
+    // Not the answer to our order (a proxy mix-up, a cache): it tells nothing about ours.
+    return { kind: "unknown", reason: "malformed", detail: `${http}, data.ref_id is not the ref_id sent`, ...found };
   }
   if (productDetail.status !== "SUKSES") {
-    return {
-      kind: "unknown",
-      reason: "status-not-sukses",
-      detail: `product_detail.status is "${productDetail.status.slice(0, 40)}"`,
-      ...found,
-    };
+    // Other values are "not shown" in the spec: PENDING may still succeed, so it is not a failure.
+    const shown = providerText(productDetail.status, 40) ?? "(empty)";
+    return { kind: "unknown", reason: "status-not-sukses", detail: `${http}, product_detail.status is ${shown}`, ...found };
   }
   return {
     kind: "success",
@@ -162,40 +227,95 @@ export function parseTopupAnswer(body: string, httpStatus: number, req: TopupReq
   };
 }
 
-/** Errors that prove the request never left this machine: safe to call "not sent". */
-const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", "ERR_INVALID_URL"]);
-const MAX_BODY = 1024 * 1024;
+// ---------------------------------------------------------------------------------------------
+// The HTTP call.
 
-function errorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let depth = 0; depth < 4 && typeof e === "object" && e !== null; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
+/**
+ * Errors that prove the request never left this machine, in words for the detail. Connect-level
+ * OS errors count only when raised by connect or the DNS lookup (checked in {@link notSentWords}).
+ */
+const NOT_SENT: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  EHOSTUNREACH: "provider host unreachable",
+  ENETUNREACH: "network unreachable",
+  ETIMEDOUT: "connect timed out",
+  ENOTFOUND: "provider host not found",
+  EAI_AGAIN: "provider host name lookup failed",
+  UND_ERR_CONNECT_TIMEOUT: "connect timed out",
+};
+const PRE_SEND_SYSCALLS = new Set(["connect", "getaddrinfo"]);
+/** undici's own timeouts, set as a backstop behind the abort signal. */
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT"]);
+const MAX_BODY_BYTES = 1024 * 1024;
+
+interface ErrorFacts {
+  code?: string;
+  syscall?: string;
 }
 
 /**
- * The provider client on undici. One call per order, never retried (a retry of a top-up is a
- * second top-up); a dedicated Agent so no global dispatcher, interceptor or retry sneaks in.
+ * The code and syscall of an error, looking through `cause` and AggregateError (Node's
+ * happy-eyeballs connect). Only these facts are used: undici messages can contain the full URL.
+ */
+function errorFacts(err: unknown): ErrorFacts {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && typeof e === "object" && e !== null; depth++) {
+    const { code, syscall, cause, errors } = e as { code?: unknown; syscall?: unknown; cause?: unknown; errors?: unknown };
+    const first: unknown = Array.isArray(errors) ? errors[0] : undefined;
+    if (typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code)) {
+      const sub = typeof first === "object" && first !== null ? (first as { syscall?: unknown }).syscall : undefined;
+      const call = typeof syscall === "string" ? syscall : typeof sub === "string" ? sub : undefined;
+      return call === undefined ? { code } : { code, syscall: call };
+    }
+    e = cause ?? first;
+  }
+  return {};
+}
+
+function notSentWords({ code, syscall }: ErrorFacts): string | undefined {
+  if (code === undefined) return undefined;
+  if (code === "UND_ERR_CONNECT_TIMEOUT") return NOT_SENT[code];
+  return syscall !== undefined && PRE_SEND_SYSCALLS.has(syscall) ? NOT_SENT[code] : undefined;
+}
+
+/**
+ * The provider client: one GET per order over undici, never retried, since a retried top-up is a
+ * second top-up. Expected trouble (network, timeouts, odd answers) comes back as a result; it
+ * throws only for a bad config, at creation.
  */
 export function createTopupClient(cfg: TopupClientConfig): TopupClient {
+  if (!Number.isFinite(cfg.timeoutMs) || cfg.timeoutMs <= 0) {
+    throw new RangeError("TopupClientConfig.timeoutMs must be a positive number of milliseconds");
+  }
+  let base: URL | undefined;
+  try {
+    base = new URL(cfg.baseUrl);
+  } catch {
+    // The value is not echoed: a base URL may carry credentials.
+  }
+  // A query or fragment would end up in front of our path and break the URL silently.
+  if (base === undefined || (base.protocol !== "http:" && base.protocol !== "https:") || base.search !== "" || base.hash !== "") {
+    throw new TypeError("TopupClientConfig.baseUrl must be an absolute http(s) URL without query or fragment");
+  }
+
   const dispatcher =
     cfg.dispatcher ??
     new Agent({
-      connect: { timeout: Math.min(cfg.timeoutMs, 10_000) },
-      // The abort signal below is the one timeout; undici's own would otherwise fire first.
-      headersTimeout: 0,
-      bodyTimeout: 0,
-      pipelining: 1,
+      // No keep-alive: a fresh connection per order, so a reset can never be a stale pooled socket
+      // that the provider closed, and "connection lost" really means "the request went out".
+      pipelining: 0,
+      // Shorter than the whole call, so an unreachable provider is "not sent", not "timeout".
+      connect: { timeout: Math.max(1, Math.min(10_000, Math.floor(cfg.timeoutMs / 2))) },
+      // The abort signal below is the timeout; these only back it up and must not fire first.
+      headersTimeout: cfg.timeoutMs + 1_000,
+      bodyTimeout: cfg.timeoutMs + 1_000,
     });
 
   return {
     async order(req) {
       const signal = AbortSignal.timeout(cfg.timeoutMs);
-      let statusCode: number;
-      let body = "";
+      let httpStatus: number;
+      let body: string;
       try {
         const res = await request(buildTopupUrl(cfg, req), {
           method: "GET",
@@ -203,30 +323,42 @@ export function createTopupClient(cfg: TopupClientConfig): TopupClient {
           signal,
           dispatcher,
         });
-        statusCode = res.statusCode;
-        let size = 0;
+        httpStatus = res.statusCode;
         const chunks: Buffer[] = [];
+        let size = 0;
         for await (const chunk of res.body) {
-          size += (chunk as Buffer).length;
-          if (size > MAX_BODY) {
+          const buf = chunk as Buffer;
+          size += buf.length;
+          if (size > MAX_BODY_BYTES) {
             res.body.destroy();
-            return { kind: "unknown", reason: "malformed", detail: `HTTP ${statusCode}, the answer is larger than 1 MB`, httpStatus: statusCode };
+            return { kind: "unknown", reason: "malformed", detail: `HTTP ${httpStatus}, body larger than 1 MB`, httpStatus };
           }
-          chunks.push(chunk as Buffer);
+          chunks.push(buf);
         }
         body = Buffer.concat(chunks).toString("utf8");
       } catch (err) {
+        const facts = errorFacts(err);
+        // Checked first: once the signal fired, whatever error follows is its consequence. A
+        // timeout while still connecting is reported as unknown too, which is merely cautious.
         if (signal.aborted) {
           return { kind: "unknown", reason: "timeout", detail: `no complete answer within ${cfg.timeoutMs} ms` };
         }
-        const code = errorCode(err);
-        if (code !== undefined && NOT_SENT_CODES.has(code)) {
-          return { kind: "failed", reason: "not-sent", detail: `the provider could not be reached (${code})` };
+        const words = notSentWords(facts);
+        if (words !== undefined) {
+          return { kind: "failed", reason: "not-sent", detail: `${words} (${facts.code})` };
         }
-        // Reset, closed socket, anything after the request may have left: we cannot know.
-        return { kind: "unknown", reason: "connection-lost", detail: `the connection failed after sending (${code ?? "unknown error"})` };
+        if (facts.code !== undefined && TIMEOUT_CODES.has(facts.code)) {
+          return { kind: "unknown", reason: "timeout", detail: `no complete answer in time (${facts.code})` };
+        }
+        // Reset, closed socket, a broken body, anything else: the request may have reached the
+        // provider, so we cannot say it failed.
+        return {
+          kind: "unknown",
+          reason: "connection-lost",
+          detail: `connection failed after the request may have been sent (${facts.code ?? "no error code"})`,
+        };
       }
-      return parseTopupAnswer(body, statusCode, req);
+      return parseTopupAnswer(body, httpStatus, req);
     },
   };
 }

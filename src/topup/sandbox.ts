@@ -38,6 +38,11 @@ export interface SandboxProvider {
   close(): Promise<void>;
   calls: SandboxCall[];
   balance(): number;
+  /**
+   * Adds an integer amount (negative to take some away) to the partner balance and returns the
+   * new balance, so tests can stage a low or a refilled balance. It never goes below zero.
+   */
+  deposit(amountRp: number): number;
 }
 
 /** Credentials of the sandbox that the bot starts when no real provider is configured. */
@@ -174,6 +179,13 @@ export function createSandboxProvider(opts: SandboxOptions): SandboxProvider {
     url: "",
     calls,
     balance: () => balance,
+    deposit(amountRp) {
+      if (!Number.isSafeInteger(amountRp) || balance + amountRp < 0) {
+        throw new RangeError("sandbox deposit must be an integer that leaves the balance at zero or more");
+      }
+      balance += amountRp;
+      return balance;
+    },
     listen(port = 0, host = "127.0.0.1") {
       return new Promise((resolve, reject) => {
         server.once("error", reject);

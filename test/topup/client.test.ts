@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { buildTopupUrl, createTopupClient, redactUrl } from "../../src/topup/client.js";
+import { buildTopupUrl, createTopupClient, parseTopupAnswer, redactUrl } from "../../src/topup/client.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
 import type { TopupRequest, TopupResult } from "../../src/topup/types.js";
 
@@ -65,7 +65,16 @@ describe("provider client against the sandbox", () => {
     await sandbox.listen(0, "127.0.0.1");
   });
   afterAll(() => sandbox.close());
-  const client = () => createTopupClient({ baseUrl: sandbox.url, mitraId: MITRA, secretKey: SECRET, timeoutMs: 5000 });
+  const client = () => {
+    const inner = createTopupClient({ baseUrl: sandbox.url, mitraId: MITRA, secretKey: SECRET, timeoutMs: 5000 });
+    return {
+      async order(r: TopupRequest) {
+        const result = await inner.order(r);
+        expect(JSON.stringify(result)).not.toContain(SECRET);
+        return result;
+      },
+    };
+  };
 
   it("when an order succeeds, then every field of the answer is there and the balance goes down by the price", async () => {
     const first = await client().order(req("TGOK1"));
@@ -77,6 +86,8 @@ describe("provider client against the sandbox", () => {
     expect(first.trxId).toMatch(/^[A-Za-z]+-\d{6}-\d+$/);
     expect(first.destinationName).not.toBe("");
     expect(first.message).toContain(first.sn);
+    expect(first.message).toContain(first.destinationName);
+    expect(sandbox.balance()).toBe(11000);
   });
 
   it("when the balance is too low, then the order failed with the provider's code and message", async () => {
@@ -91,13 +102,20 @@ describe("provider client against the sandbox", () => {
 
   it("when the credentials are wrong or the product unknown, then the order failed with the code", async () => {
     const wrong = await createTopupClient({ baseUrl: sandbox.url, mitraId: MITRA, secretKey: "wrong", timeoutMs: 5000 }).order(req("TGAUTH"));
-    expect(wrong).toMatchObject({ kind: "failed", errorCode: "auth/invalid-credentials" });
+    expect(wrong).toEqual({ kind: "failed", reason: "provider-error", errorCode: "auth/invalid-credentials", errorMsg: "invalid partner credentials" });
     const unknownProduct = await client().order(req("TGNOPE", { itemCode: "NOPE" }));
     expect(unknownProduct).toMatchObject({ kind: "failed", errorCode: "product/not-found" });
   });
 
-  it("when calls were made, then the sandbox recorded exactly those", () => {
-    expect(sandbox.calls.map((c) => c.refId)).toEqual(["TGOK1", "TGOK2", "TGPOOR", "TGOK1", "TGAUTH", "TGNOPE"]);
+  it("when calls were made, then the sandbox recorded exactly those, one per order", () => {
+    expect(sandbox.calls.map((c) => [c.refId, c.outcome, c.errorCode])).toEqual([
+      ["TGOK1", "success", undefined],
+      ["TGOK2", "success", undefined],
+      ["TGPOOR", "error", "balance/insufficient"],
+      ["TGOK1", "error", "transaction/ref-id-already-exists"],
+      ["TGAUTH", "error", "auth/invalid-credentials"],
+      ["TGNOPE", "error", "product/not-found"],
+    ]);
   });
 });
 
@@ -195,6 +213,61 @@ describe("provider client against faulty providers", () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({ destination: "12345678(1234)", ref_id: "TGREF1", item_code: "ML86", secret_key: SECRET, mitra_id: MITRA });
   });
 
+  it("when the provider says the ref_id exists in another spelling, then it is still unknown, never failed", async () => {
+    for (const code of ["transaction/ref-id-already-exists", " Transaction/Ref-Id-Already-Exists "]) {
+      const result = await orderAgainst(json(200, { status: "0", error_code: code, error_msg: "ref_id already exists" }));
+      expect(result).toMatchObject({ kind: "unknown", reason: "ref-id-already-exists" });
+    }
+  });
+
+  it("when an sn arrives as a number too big to be exact, then the result is unknown, not a wrong sn", async () => {
+    const body = JSON.stringify(successBody("TGREF1")).replace('"sn":"1234567890"', '"sn":123456789012345678901');
+    expect(await orderAgainst(json(200, body))).toMatchObject({ kind: "unknown", reason: "malformed" });
+  });
+
+  it("when error_msg echoes our request or is huge, then the secret is scrubbed and the text capped", async () => {
+    const echo = await orderAgainst(json(200, { status: 0, error_code: "request/bad", error_msg: `bad request /v1/transaction/partner?ref_id=x&secret_key=${SECRET}&mitra_id=${MITRA}` }));
+    expect(echo).toMatchObject({ kind: "failed", errorCode: "request/bad" });
+    expect(echo.kind === "failed" && echo.errorMsg).toContain("secret_key=***");
+    const huge = await orderAgainst(json(200, { status: 0, error_code: "request/bad", error_msg: `line\n${"x".repeat(5000)}` }));
+    expect(huge.kind === "failed" && huge.errorMsg?.length).toBeLessThanOrEqual(300);
+    expect(huge.kind === "failed" && huge.errorMsg).not.toContain("\n");
+  });
+
+  it("when the body is larger than 1 MB, then the result is unknown", async () => {
+    const result = await orderAgainst(json(200, `{"status":1,"pad":"${"x".repeat(2 * 1024 * 1024)}"}`));
+    expect(result).toMatchObject({ kind: "unknown", reason: "malformed" });
+  });
+
+  it("when the connection drops half-way through the body, then the result is unknown: connection lost", async () => {
+    const result = await orderAgainst((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "500" });
+      res.write('{"status":1,"data":{');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    expect(result).toMatchObject({ kind: "unknown", reason: "connection-lost" });
+  });
+
+  it("when the provider host does not exist, then the order failed: not sent", async () => {
+    const result = await createTopupClient({ baseUrl: "http://no-such-provider.invalid", mitraId: MITRA, secretKey: SECRET, timeoutMs: 5000 }).order(req("TGDNS"));
+    expect(result).toMatchObject({ kind: "failed", reason: "not-sent" });
+    expect(JSON.stringify(result)).toMatch(/ENOTFOUND|EAI_AGAIN/);
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+  });
+
+  it("when two orders are made, then each goes on a fresh connection (no stale keep-alive socket)", async () => {
+    let connections = 0;
+    const provider = await faultyProvider((request, res) => json(200, successBody(new URL(request.url!, "http://x").searchParams.get("ref_id")!))(request, res));
+    servers.push(provider);
+    provider.server.on("connection", () => connections++);
+    const client = createTopupClient({ baseUrl: provider.url, mitraId: MITRA, secretKey: SECRET, timeoutMs: 2000 });
+    expect(await client.order(req("TGA"))).toMatchObject({ kind: "success" });
+    // Give a keep-alive socket time to return to the pool, so reuse would show if it happened.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await client.order(req("TGB"))).toMatchObject({ kind: "success" });
+    expect(connections).toBe(2);
+  });
+
   it("when the provider answers 502 every time, then the client still makes one call only (no retry)", async () => {
     let count = 0;
     await orderAgainst((request, res) => {
@@ -215,5 +288,51 @@ describe("the provider URL", () => {
     expect(redacted).not.toContain(SECRET);
     expect(redacted).toContain("secret_key=***");
     expect(redactUrl(`not a url ?secret_key=${SECRET}&x=1`)).not.toContain(SECRET);
+  });
+
+  it("when the URL is built, then all five parameters are there and encoded in the raw text", () => {
+    const url = buildTopupUrl({ baseUrl: "https://p.example.com/api/", mitraId: MITRA, secretKey: "a&b=c" }, req("TG 2", { destination: "12345678(1234)&x=1", itemCode: "ML86" }));
+    expect(url.origin + url.pathname).toBe("https://p.example.com/api/v1/transaction/partner");
+    expect(url.search).not.toContain("&x=1");
+    expect(url.search).toContain("destination=12345678%281234%29%26x%3D1");
+    expect(Object.fromEntries(url.searchParams)).toEqual({ destination: "12345678(1234)&x=1", ref_id: "TG 2", item_code: "ML86", secret_key: "a&b=c", mitra_id: MITRA });
+    expect(redactUrl(url)).not.toContain("a%26b");
+    expect(redactUrl(url.toString())).toContain(`mitra_id=${MITRA}`);
+  });
+
+  it("when a URL carries user info, then redactUrl hides it too", () => {
+    expect(redactUrl("https://user:pw-123@p.example.com/v1?secret_key=zz")).toBe("https://***@p.example.com/v1?secret_key=***");
+  });
+
+  it("when the client is configured with a bad base URL or timeout, then it refuses at creation without echoing the URL", () => {
+    expect(() => createTopupClient({ baseUrl: "not a url secret", mitraId: MITRA, secretKey: SECRET, timeoutMs: 1000 })).toThrow(/baseUrl/);
+    expect(() => createTopupClient({ baseUrl: "not a url secret", mitraId: MITRA, secretKey: SECRET, timeoutMs: 1000 })).not.toThrow(/secret/);
+    expect(() => createTopupClient({ baseUrl: "https://p.example.com/?a=1", mitraId: MITRA, secretKey: SECRET, timeoutMs: 1000 })).toThrow(/baseUrl/);
+    expect(() => createTopupClient({ baseUrl: "https://p.example.com", mitraId: MITRA, secretKey: SECRET, timeoutMs: 0 })).toThrow(/timeoutMs/);
+  });
+});
+
+describe("parsing an answer without HTTP", () => {
+  const r = req("TGP1");
+  it("when a success body comes with any HTTP status, then the body decides", () => {
+    for (const status of [200, 201, 404, 500, 503]) {
+      expect(parseTopupAnswer(JSON.stringify(successBody("TGP1")), status, r)).toMatchObject({ kind: "success", refId: "TGP1", lastBalance: 980000 });
+    }
+  });
+
+  it("when an answer is not SUKSES, then the detail is short and names the status", () => {
+    const result = parseTopupAnswer(JSON.stringify(successBody("TGP1", {}, { status: "PENDING" })), 200, r);
+    expect(result).toMatchObject({ kind: "unknown", reason: "status-not-sukses", detail: "HTTP 200, product_detail.status is PENDING", lastBalance: 980000, destinationName: "Budi" });
+  });
+
+  it("when status 1 comes with a mistyped product detail, then it is malformed and names the field, not its value", () => {
+    const result = parseTopupAnswer(JSON.stringify(successBody("TGP1", {}, { price: "lots-of-money" })), 200, r);
+    expect(result).toMatchObject({ kind: "unknown", reason: "malformed", trxId: "TRX-231123-42", sn: "1234567890" });
+    expect(result.kind === "unknown" && result.detail).toContain("product_detail.price");
+    expect(JSON.stringify(result)).not.toContain("lots-of-money");
+  });
+
+  it("when the body is empty, then it is unknown: not JSON", () => {
+    expect(parseTopupAnswer("", 200, r)).toMatchObject({ kind: "unknown", reason: "not-json", detail: "HTTP 200, body is not JSON" });
   });
 });

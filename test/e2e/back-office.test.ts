@@ -1,0 +1,244 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CSV_HEADER } from "../../src/orders/report.js";
+import { button, createWorld, type World } from "./world.js";
+import type { FakeUser } from "./fake-bot-api.js";
+
+const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
+const SILENT_ADMIN: FakeUser = { id: 1005, first_name: "Never started", language_code: "en" };
+const STAFF: FakeUser = { id: 1002, first_name: "Sari", language_code: "id" };
+const NEWCOMER: FakeUser = { id: 4004, first_name: "Budi", language_code: "en" };
+
+describe("the back office in the chat: real bot process, fake Bot API, sandbox, real Redis", () => {
+  let world: World;
+  const base = () => ({ ADMIN_IDS: `${ADMIN.id},${SILENT_ADMIN.id}`, ALLOWED_USER_IDS: String(STAFF.id) });
+
+  beforeEach(async () => {
+    world = await createWorld({ initialBalance: 100_000 });
+    // This admin never opened the bot: Telegram refuses to write to them.
+    world.fake.blockChat(SILENT_ADMIN.id);
+  });
+  afterEach(() => world.cleanup());
+
+  it("when staff sells, then each admin who started the bot gets a notice with the balance, and one who did not is skipped", async () => {
+    const bot = await world.run(base());
+    const result = await world.order(STAFF, "ML86", "12345678(1234)");
+    expect(result.text).toContain("Top-up berhasil");
+    const notice = await world.waitText(ADMIN, /Sale<\/b> by Sari/);
+    expect(notice.text).toContain("<code>1002</code>");
+    expect(notice.text).toContain("<b>ML86</b> · 86 Diamonds");
+    expect(notice.text).toContain("Price: Rp 20,000");
+    expect(notice.text).toContain("✅ success");
+    expect(notice.text).toMatch(/SN: <code>\d+<\/code>/);
+    expect(notice.text).toContain("Balance after: 80,500");
+    expect(notice.text).toContain("(<code>12345678(1234)</code>)");
+    await world.fake.waitFor(() => /notice not delivered/.test(bot.output()));
+    expect(world.fake.messagesTo(SILENT_ADMIN.id)).toHaveLength(0);
+  });
+
+  it("when sales take the balance below the threshold, then admins are alerted once per crossing", async () => {
+    await world.run({ ...base(), LOW_BALANCE_THRESHOLD: "50000" });
+    const alerts = () => world.fake.messagesTo(ADMIN.id).filter((m) => /Low balance/.test(m.text));
+    await world.order(STAFF, "ML86", "12345678(1234)"); // 80,500
+    await world.order(STAFF, "ML86", "12345678(1234)"); // 61,000
+    await world.order(STAFF, "ML86", "12345678(1234)"); // 41,500: below
+    await world.waitText(ADMIN, /Low balance/);
+    await world.order(STAFF, "ML86", "12345678(1234)"); // 22,000: still below, no second alert
+    await world.waitText(ADMIN, /Balance after: 22,000/);
+    expect(alerts()).toHaveLength(1);
+    expect(alerts()[0]!.text).toContain("41,500");
+    world.sandbox.deposit(100_000);
+    await world.order(STAFF, "ML86", "12345678(1234)"); // 102,500: back above
+    await world.waitText(ADMIN, /Balance after: 102,500/);
+    world.sandbox.deposit(-60_000);
+    await world.order(STAFF, "ML86", "12345678(1234)"); // 23,000: below again
+    await world.fake.waitFor(() => alerts().length === 2);
+    expect(alerts()[1]!.text).toContain("23,000");
+  });
+
+  it("when /balance is asked before and after a sale, then it says no sale yet, then the balance and its order", async () => {
+    await world.run(base());
+    world.fake.sendText(ADMIN, "/balance");
+    await world.waitText(ADMIN, /No sale yet/);
+    const result = await world.order(ADMIN, "FF70", "123456789");
+    const refId = /Ref id: <code>([A-Z0-9]+)<\/code>/.exec(result.text)![1]!;
+    world.fake.sendText(ADMIN, "/balance");
+    const balance = await world.waitText(ADMIN, /Partner balance: <b>90,500<\/b>/);
+    expect(balance.text).toContain(refId);
+  });
+
+  it("when a user has 25 orders, then /history pages them 10 at a time, newest first", async () => {
+    await world.run(base());
+    world.sandbox.deposit(500_000);
+    const refs: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      const result = await world.order(STAFF, "FF70", `1234567${String(i).padStart(2, "0")}`);
+      refs.push(/Ref ID: <code>([A-Z0-9]+)<\/code>/.exec(result.text)![1]!);
+    }
+    world.fake.sendText(STAFF, "/history");
+    const page1 = await world.waitText(STAFF, /halaman 1 dari 3 \(25 pesanan\)/);
+    const refsOn = (text: string) => [...text.matchAll(/<code>(TG[A-Z0-9]+)<\/code>/g)].map((m) => m[1]);
+    expect(refsOn(page1.text)).toEqual(refs.slice(15).reverse());
+    expect(page1.text).toMatch(/SN <code>\d+<\/code>/);
+    world.fake.tapButton(STAFF, page1, button(page1, /Lebih lama/));
+    const page2 = await world.fake.waitForMessage(STAFF.id, (m) => m.message_id === page1.message_id && /halaman 2 dari 3/.test(m.text));
+    expect(refsOn(page2.text)).toEqual(refs.slice(5, 15).reverse());
+    world.fake.tapButton(STAFF, page2, button(page2, /Lebih lama/));
+    const page3 = await world.fake.waitForMessage(STAFF.id, (m) => m.message_id === page1.message_id && /halaman 3 dari 3/.test(m.text));
+    expect(refsOn(page3.text)).toEqual(refs.slice(0, 5).reverse());
+    expect(() => button(page3, /Lebih lama/)).toThrow();
+    world.fake.tapButton(STAFF, page3, button(page3, /Lebih baru/));
+    await world.fake.waitForMessage(STAFF.id, (m) => m.message_id === page1.message_id && /halaman 2 dari 3/.test(m.text));
+
+    world.fake.sendText(STAFF, "/history all");
+    await world.waitText(STAFF, /khusus admin/);
+    world.fake.sendText(ADMIN, "/history all");
+    await world.waitText(ADMIN, /All orders<\/b>: page 1 of 3 \(25 orders\)/);
+  });
+
+  it("when a day has successes, failures and unknowns, then /report adds them up exactly and the CSV lists every order", async () => {
+    await world.run({ ...base(), TOPUP_BASE_URL: await world.flakyProvider() });
+    await world.order(STAFF, "ML86", "12345678(1234)"); // success: 20,000 sold, 19,500 cost
+    await world.order(STAFF, "ML172", "12345678(1234)"); // success: 39,000 sold, 38,500 cost
+    await world.order(ADMIN, "FF70", "123456789"); // success: 10,000 sold, 9,500 cost
+    world.sandbox.deposit(-world.sandbox.balance());
+    await world.order(ADMIN, "FF140", "123456789"); // failed: balance/insufficient
+    await world.order(ADMIN, "FF70", "777777777"); // unknown: HTML 502
+    world.fake.sendText(ADMIN, "/report");
+    const report = await world.waitText(ADMIN, /Sales report/);
+    expect(report.text).toContain("Orders: 5 (✅ 3 · ❌ 1 · ⚠️ 1 · ⏳ 0)");
+    expect(report.text).toContain("Selling price: Rp 69,000");
+    expect(report.text).toContain("Provider price: Rp 67,500");
+    expect(report.text).toContain("Margin: Rp 1,500");
+    expect(report.text).toContain("ML172 · 172 Diamonds: 1 × · Rp 39,000 − Rp 38,500 = Rp 500");
+    expect(report.text).toContain("Sari (1002): 2 × · Rp 59,000 − Rp 58,000 = Rp 1,000");
+    expect(report.text).toContain("Admin (1001): 1 × · Rp 10,000 − Rp 9,500 = Rp 500");
+
+    world.fake.tapButton(ADMIN, report, button(report, /CSV/));
+    const csvMessage = await world.fake.waitForMessage(ADMIN.id, (m) => m.document !== undefined);
+    expect(csvMessage.document!.filename).toMatch(/^orders-\d{4}-\d{2}-\d{2}\.csv$/);
+    const rows = csvMessage.document!.content.trim().split("\r\n");
+    expect(rows[0]).toBe(CSV_HEADER.join(","));
+    expect(rows).toHaveLength(6);
+    expect(rows.filter((r) => r.includes(",success,"))).toHaveLength(3);
+    expect(rows.filter((r) => r.includes(",failed,") && r.includes("balance/insufficient"))).toHaveLength(1);
+    expect(rows.filter((r) => r.includes(",unknown,"))).toHaveLength(1);
+
+    world.fake.sendText(STAFF, "/report");
+    await world.waitText(STAFF, /khusus admin/);
+    world.fake.sendText(ADMIN, "/report 2020-01-01");
+    await world.waitText(ADMIN, /No orders on 2020-01-01/);
+    world.fake.sendText(ADMIN, "/report yesterday");
+    await world.waitText(ADMIN, /Use \/report or \/report YYYY-MM-DD/);
+  });
+
+  it("when an admin settles an unknown order, then the user is told the final outcome and a second settlement is refused", async () => {
+    await world.run({ ...base(), TOPUP_BASE_URL: await world.flakyProvider() });
+    const unknown = await world.order(STAFF, "FF70", "777000111");
+    expect(unknown.text).toContain("Hasil belum diketahui");
+    const refId = /Ref ID: <code>([A-Z0-9]+)<\/code>/.exec(unknown.text)![1]!;
+
+    world.fake.sendText(ADMIN, "/pending");
+    await world.waitText(ADMIN, /Orders with an unknown result<\/b>: 1/);
+    const item = await world.waitText(ADMIN, new RegExp(`<code>${refId}</code> · `));
+    world.fake.tapButton(ADMIN, item, button(item, /Success/));
+    await world.waitText(ADMIN, /Send the SN of order/);
+    world.fake.sendText(ADMIN, "has spaces in it");
+    await world.waitText(ADMIN, /An SN is 1 to 64 characters/);
+    world.fake.sendText(ADMIN, "99887766554433");
+    await world.waitText(ADMIN, new RegExp(`Order <code>${refId}</code> is settled as ✅ success`));
+    const told = await world.waitText(STAFF, /Admin sudah memeriksa pesanan ini/);
+    expect(told.text).toContain("SN: <code>99887766554433</code>");
+
+    world.fake.sendText(ADMIN, `/settle ${refId} failed changed my mind`);
+    await world.waitText(ADMIN, new RegExp(`Order <code>${refId}</code> is not pending`));
+    world.fake.tapButton(ADMIN, item, button(item, /Failed/));
+    await world.fake.waitFor(() => world.fake.callbackAnswers.some((a) => /is not pending/.test(a.text ?? "")));
+    world.fake.sendText(ADMIN, "/pending");
+    await world.waitText(ADMIN, /No orders with an unknown result/);
+    expect(world.fake.messagesTo(STAFF.id).filter((m) => /Admin sudah memeriksa/.test(m.text))).toHaveLength(1);
+  });
+
+  it("when an admin allows a user, then they can order, and after /deny they are refused again", async () => {
+    await world.run(base());
+    world.fake.sendText(NEWCOMER, "/order ML86 12345678(1234)");
+    await world.waitText(NEWCOMER, /may not order.*<code>4004<\/code>/s);
+    world.fake.sendText(ADMIN, "/allow 4004");
+    await world.waitText(ADMIN, /User <code>4004<\/code> may order now/);
+    await world.order(NEWCOMER, "ML86", "12345678(1234)");
+    expect(world.sandbox.calls.filter((c) => c.outcome === "success")).toHaveLength(1);
+
+    world.fake.sendText(ADMIN, "/users");
+    const users = await world.waitText(ADMIN, /Who may order/);
+    expect(users.text).toContain("<code>1001</code>: admin (ADMIN_IDS)");
+    expect(users.text).toContain("<code>1002</code>: allowed (ALLOWED_USER_IDS)");
+    expect(users.text).toMatch(/<code>4004<\/code>: allowed in the chat by <code>1001<\/code>/);
+
+    world.fake.sendText(ADMIN, "/deny 1001");
+    await world.waitText(ADMIN, /is an admin \(ADMIN_IDS\) and cannot be denied/);
+    world.fake.sendText(ADMIN, "/deny 4004");
+    await world.waitText(ADMIN, /User <code>4004<\/code> may no longer order/);
+    const refusalsBefore = world.fake.messagesTo(NEWCOMER.id).filter((m) => /may not order/.test(m.text)).length;
+    world.fake.sendText(NEWCOMER, "/order ML86 12345678(1234)");
+    await world.fake.waitFor(() => world.fake.messagesTo(NEWCOMER.id).filter((m) => /may not order/.test(m.text)).length === refusalsBefore + 1);
+    world.fake.sendText(STAFF, "/allow 5005");
+    await world.waitText(STAFF, /khusus admin/);
+    expect(world.sandbox.calls).toHaveLength(1);
+  });
+
+  it("when a user picks a language with /language, then the next message is in it, whatever Telegram says", async () => {
+    await world.run(base());
+    world.fake.sendText(ADMIN, "/language");
+    const menu = await world.waitText(ADMIN, /Choose your language/);
+    world.fake.tapButton(ADMIN, menu, button(menu, /Bahasa Indonesia/));
+    await world.fake.waitFor(() => world.fake.callbackAnswers.some((a) => a.text === "Bahasa: Bahasa Indonesia."));
+    world.fake.sendText(ADMIN, "/help");
+    await world.waitText(ADMIN, /Cara memesan/);
+    const summary = await world.summaryFor(ADMIN, "ML86", "12345678(1234)");
+    expect(summary.text).toContain("Rp 20.000");
+    world.fake.sendText(ADMIN, "/language");
+    const again = await world.waitText(ADMIN, /Pilih bahasa Anda/);
+    world.fake.tapButton(ADMIN, again, button(again, /English/));
+    await world.fake.waitFor(() => world.fake.callbackAnswers.some((a) => a.text === "Language: English."));
+    world.fake.sendText(ADMIN, "/help");
+    await world.waitText(ADMIN, /How to order/);
+  });
+
+  it("when 20 chats order at once, then the report's count and totals are exact", async () => {
+    const users: FakeUser[] = Array.from({ length: 20 }, (_, i) => ({ id: 7000 + i, first_name: `Staff ${i}`, language_code: "en" }));
+    await world.run({ ...base(), ALLOWED_USER_IDS: users.map((u) => u.id).join(",") });
+    world.sandbox.deposit(1_000_000);
+    world.fake.batch(() => {
+      for (const user of users) world.fake.sendText(user, "/order ML86 12345678(1234)");
+    });
+    const summaries = await Promise.all(users.map((u) => world.waitText(u, /Please check your order/)));
+    world.fake.batch(() => {
+      users.forEach((user, i) => world.fake.tapButton(user, summaries[i]!, button(summaries[i]!, /^c:/)));
+    });
+    await Promise.all(users.map((u) => world.waitText(u, /Top-up successful/, 30_000)));
+    world.fake.sendText(ADMIN, "/report");
+    const report = await world.waitText(ADMIN, /Sales report/);
+    expect(report.text).toContain("Orders: 20 (✅ 20 · ❌ 0 · ⚠️ 0 · ⏳ 0)");
+    expect(report.text).toContain("Selling price: Rp 400,000");
+    expect(report.text).toContain("Provider price: Rp 390,000");
+    expect(report.text).toContain("Margin: Rp 10,000");
+    expect(world.sandbox.calls).toHaveLength(20);
+  });
+
+  it("when a user floods the bot, then it answers the flood once, ignores the rest, and a Confirm in the middle still orders", async () => {
+    await world.run(base());
+    const summary = await world.summaryFor(STAFF, "ML86", "12345678(1234)");
+    const before = world.fake.messagesTo(STAFF.id).length;
+    world.fake.batch(() => {
+      for (let i = 0; i < 25; i++) world.fake.sendText(STAFF, `spam ${i}`);
+      world.fake.tapButton(STAFF, summary, button(summary, /^c:/));
+      for (let i = 25; i < 60; i++) world.fake.sendText(STAFF, `spam ${i}`);
+    });
+    await world.waitText(STAFF, /Top-up berhasil/);
+    await world.waitText(STAFF, /Terlalu banyak pesan/);
+    await world.fake.waitForIdle();
+    const after = world.fake.messagesTo(STAFF.id).slice(before);
+    expect(after.filter((m) => /Terlalu banyak pesan/.test(m.text))).toHaveLength(1);
+    expect(after.length).toBeLessThan(40);
+    expect(world.sandbox.calls).toHaveLength(1);
+  });
+});

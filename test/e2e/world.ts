@@ -1,0 +1,118 @@
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "vitest";
+import { loadCatalog } from "../../src/catalog/catalog.js";
+import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
+import { deleteByPrefix, REDIS_URL, uniquePrefix } from "../helpers/redis.js";
+import { startBot, type BotProcess } from "./bot-process.js";
+import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } from "./fake-bot-api.js";
+
+export const SECRET = "sk-live-DO-NOT-LEAK-8f3a91";
+export const MITRA = "M-e2e";
+
+/** The callback data of the first button whose text or data matches. */
+export function button(message: SentMessage, match: RegExp): string {
+  const rows: Array<Array<{ text: string; callback_data?: string }>> = message.reply_markup?.inline_keyboard ?? [];
+  for (const b of rows.flat()) if (match.test(b.text) || match.test(b.callback_data ?? "")) return b.callback_data!;
+  throw new Error(`no button ${match} on message: ${message.text} ${JSON.stringify(message.reply_markup)}`);
+}
+
+/**
+ * Everything an end-to-end test needs, each piece its own: a fake Telegram, the sandbox provider
+ * (prices 500 below the catalogue's selling prices), a Redis key prefix, and bot processes.
+ */
+export async function createWorld(options: { initialBalance?: number; latencyMs?: number } = {}) {
+  const fake = createFakeBotApi();
+  await fake.start();
+  const catalog = await loadCatalog("catalog.json");
+  if (!catalog.ok) throw new Error(catalog.errors.join("\n"));
+  const sandbox: SandboxProvider = createSandboxProvider({
+    mitraId: MITRA,
+    secretKey: SECRET,
+    products: catalog.catalog.games.flatMap((g) => g.products.map((p) => ({ code: p.code, name: p.name, priceRp: (p.price ?? 10000) - 500 }))),
+    ...(options.initialBalance === undefined ? {} : { initialBalance: options.initialBalance }),
+    ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
+  });
+  await sandbox.listen(0, "127.0.0.1");
+  const prefix = uniquePrefix("e2e");
+  const bots: BotProcess[] = [];
+  const env: Record<string, string> = {
+    BOT_TOKEN: fake.token,
+    BOT_API_ROOT: fake.url,
+    TOPUP_BASE_URL: sandbox.url,
+    TOPUP_MITRA_ID: MITRA,
+    TOPUP_SECRET_KEY: SECRET,
+    TOPUP_TIMEOUT_MS: "3000",
+    REDIS_URL,
+    REDIS_KEY_PREFIX: prefix,
+    LOG_LEVEL: "debug",
+  };
+  const servers: Server[] = [];
+
+  const world = {
+    fake,
+    sandbox,
+    env,
+    bots,
+    async run(extra: Record<string, string> = {}) {
+      const bot = await startBot({ ...env, ...extra });
+      bots.push(bot);
+      return bot;
+    },
+    waitText: (user: FakeUser, pattern: RegExp, timeoutMs?: number) =>
+      fake.waitForMessage(user.id, (m) => pattern.test(m.text), timeoutMs),
+    /** Quick order up to the summary; returns the summary message. */
+    async summaryFor(user: FakeUser, code: string, playerId: string) {
+      const before = fake.messagesTo(user.id).length;
+      fake.sendText(user, `/order ${code} ${playerId}`);
+      return fake.waitForMessage(user.id, (m) => /Order ref|Ref pesanan/.test(m.text) && fake.messagesTo(user.id).indexOf(m) >= before);
+    },
+    /** Quick order and Confirm; resolves with the result message. */
+    async order(user: FakeUser, code: string, playerId: string) {
+      const summary = await world.summaryFor(user, code, playerId);
+      const refId = /<code>([A-Z0-9]+)<\/code>\n\n/.exec(summary.text)?.[1] ?? "";
+      fake.tapButton(user, summary, button(summary, /^c:/));
+      return fake.waitForMessage(user.id, (m) => m.text.includes(`<code>${refId}</code>`) && m.message_id !== summary.message_id, 15_000);
+    },
+    /**
+     * A provider in front of the sandbox that answers an HTML 502 for player ids starting with
+     * 777 (result unknown) and passes everything else through.
+     */
+    async flakyProvider(): Promise<string> {
+      const server = createServer((req, res) => {
+        const url = new URL(req.url ?? "/", "http://x");
+        if ((url.searchParams.get("destination") ?? "").startsWith("777")) {
+          res.writeHead(502, { "content-type": "text/html" });
+          res.end("<html>502 Bad Gateway</html>");
+          return;
+        }
+        const upstream = new URL(sandbox.url);
+        const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: "GET" }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        forward.end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      servers.push(server);
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    async cleanup() {
+      for (const bot of bots) await bot.kill();
+      if (process.env.E2E_DEBUG !== undefined) for (const bot of bots) console.log(bot.output());
+      // Whatever happened in the test, the secret never reached Telegram or the logs.
+      expect(fake.allOutgoingText()).not.toContain(SECRET);
+      for (const bot of bots) expect(bot.output()).not.toContain(SECRET);
+      for (const server of servers) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+      await fake.stop();
+      await sandbox.close();
+      await deleteByPrefix(prefix);
+    },
+  };
+  return world;
+}
+
+export type World = Awaited<ReturnType<typeof createWorld>>;
