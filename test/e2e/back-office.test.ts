@@ -241,4 +241,17 @@ describe("the back office in the chat: real bot process, fake Bot API, sandbox, 
     expect(after.length).toBeLessThan(40);
     expect(world.sandbox.calls).toHaveLength(1);
   });
+
+  it("when the bot starts, then users get their command menu in both languages and each admin the admin one", async () => {
+    await world.run(base());
+    await world.fake.waitFor(() => world.fake.calls.filter((c) => c.method === "setMyCommands").length >= 6);
+    const menus = world.fake.calls.filter((c) => c.method === "setMyCommands").map((c) => c.payload);
+    const find = (scope: object, lang?: string) =>
+      menus.find((p) => JSON.stringify(p.scope) === JSON.stringify(scope) && p.language_code === lang)?.commands.map((c: { command: string }) => c.command);
+    expect(find({ type: "default" })).toEqual(["start", "order", "cancel", "balance", "history", "language", "help"]);
+    expect(find({ type: "default" }, "id")).toEqual(find({ type: "default" }));
+    expect(find({ type: "chat", chat_id: ADMIN.id })).toEqual(expect.arrayContaining(["report", "pending", "settle", "users", "allow", "deny", "order"]));
+    const idMenu = menus.find((p) => p.language_code === "id" && p.scope.type === "default");
+    expect(idMenu.commands.find((c: { command: string }) => c.command === "order").description).toBe("Pesan top-up");
+  });
 });

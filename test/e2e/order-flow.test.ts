@@ -1,83 +1,31 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadCatalog } from "../../src/catalog/catalog.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
-import { deleteByPrefix, REDIS_URL, uniquePrefix } from "../helpers/redis.js";
-import { startBot, startBotProcess, type BotProcess } from "./bot-process.js";
-import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } from "./fake-bot-api.js";
+import { startBotProcess } from "./bot-process.js";
+import type { FakeBotApi, FakeUser } from "./fake-bot-api.js";
+import { button, createWorld, MITRA, SECRET, type World } from "./world.js";
 
-const SECRET = "sk-live-DO-NOT-LEAK-8f3a91";
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const STAFF_ID: FakeUser = { id: 1002, first_name: "Sari", language_code: "id" };
 const STRANGER: FakeUser = { id: 3003, first_name: "Stranger", language_code: "en" };
 
-/** The callback data of the first button whose text or data matches. */
-function button(message: SentMessage, match: RegExp): string {
-  const rows: Array<Array<{ text: string; callback_data?: string }>> = message.reply_markup?.inline_keyboard ?? [];
-  for (const b of rows.flat()) if (match.test(b.text) || match.test(b.callback_data ?? "")) return b.callback_data!;
-  throw new Error(`no button ${match} on message: ${message.text} ${JSON.stringify(message.reply_markup)}`);
-}
-
 describe("the order, end to end: real bot process, fake Bot API, sandbox provider, real Redis", () => {
+  let world: World;
   let fake: FakeBotApi;
   let sandbox: SandboxProvider;
-  let prefix: string;
-  let bots: BotProcess[];
-  let env: Record<string, string>;
 
   beforeEach(async () => {
-    fake = createFakeBotApi();
-    await fake.start();
-    const catalog = await loadCatalog("catalog.json");
-    if (!catalog.ok) throw new Error(catalog.errors.join("\n"));
-    sandbox = createSandboxProvider({
-      mitraId: "M-e2e",
-      secretKey: SECRET,
-      products: catalog.catalog.games.flatMap((g) => g.products.map((p) => ({ code: p.code, name: p.name, priceRp: (p.price ?? 10000) - 500 }))),
-    });
-    await sandbox.listen(0, "127.0.0.1");
-    prefix = uniquePrefix("e2e");
-    bots = [];
-    env = {
-      BOT_TOKEN: fake.token,
-      BOT_API_ROOT: fake.url,
-      ADMIN_IDS: String(ADMIN.id),
-      ALLOWED_USER_IDS: String(STAFF_ID.id),
-      TOPUP_BASE_URL: sandbox.url,
-      TOPUP_MITRA_ID: "M-e2e",
-      TOPUP_SECRET_KEY: SECRET,
-      TOPUP_TIMEOUT_MS: "3000",
-      REDIS_URL,
-      REDIS_KEY_PREFIX: prefix,
-      LOG_LEVEL: "debug",
-    };
+    world = await createWorld();
+    fake = world.fake;
+    sandbox = world.sandbox;
+    Object.assign(world.env, { ADMIN_IDS: String(ADMIN.id), ALLOWED_USER_IDS: String(STAFF_ID.id) });
   });
+  afterEach(() => world.cleanup());
 
-  afterEach(async () => {
-    for (const bot of bots) await bot.kill();
-    if (process.env.E2E_DEBUG !== undefined) for (const bot of bots) console.log(bot.output());
-    // Whatever happened in the test, the secret never reached Telegram or the logs.
-    expect(fake.allOutgoingText()).not.toContain(SECRET);
-    for (const bot of bots) expect(bot.output()).not.toContain(SECRET);
-    await fake.stop();
-    await sandbox.close();
-    await deleteByPrefix(prefix);
-  });
-
-  const run = async (extra: Record<string, string> = {}) => {
-    const bot = await startBot({ ...env, ...extra });
-    bots.push(bot);
-    return bot;
-  };
-
-  const waitText = (user: FakeUser, pattern: RegExp) => fake.waitForMessage(user.id, (m) => pattern.test(m.text));
-
-  /** Quick order up to the summary; returns the summary message. */
-  async function summaryFor(user: FakeUser, code: string, playerId: string) {
-    fake.sendText(user, `/order ${code} ${playerId}`);
-    return waitText(user, /Order ref|Ref pesanan/);
-  }
+  const run = (extra: Record<string, string> = {}) => world.run(extra);
+  const waitText = (user: FakeUser, pattern: RegExp) => world.waitText(user, pattern);
+  const summaryFor = (user: FakeUser, code: string, playerId: string) => world.summaryFor(user, code, playerId);
 
   it("when an admin orders with the buttons, then the result names the player, the sn, the balance, trx_id and ref_id, from one provider call", async () => {
     await run();
@@ -212,9 +160,9 @@ describe("the order, end to end: real bot process, fake Bot API, sandbox provide
 
   it("when the bot is killed during the provider call and restarted, then the redelivered Confirm does not order again", async () => {
     // A provider that takes its time, so the kill lands while the call is in flight.
-    await sandbox.close();
-    sandbox = createSandboxProvider({ mitraId: "M-e2e", secretKey: SECRET, products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }], latencyMs: 1500 });
+    sandbox = createSandboxProvider({ mitraId: MITRA, secretKey: SECRET, products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }], latencyMs: 1500 });
     await sandbox.listen(0, "127.0.0.1");
+    world.onCleanup(() => sandbox.close());
     const first = await run({ TOPUP_BASE_URL: sandbox.url });
     const summary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
     fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
@@ -278,7 +226,7 @@ describe("the order, end to end: real bot process, fake Bot API, sandbox provide
 
   it("when only BOT_TOKEN and ADMIN_IDS are set, then the bot runs on the sandbox and memory and completes an order", async () => {
     const bot = startBotProcess({ BOT_TOKEN: fake.token, ADMIN_IDS: String(ADMIN.id), BOT_API_ROOT: fake.url });
-    bots.push(bot);
+    world.bots.push(bot);
     await bot.waitForOutput(/bot started/);
     expect(bot.output()).toContain("sandbox: no real orders");
     expect(bot.output()).toMatch(/REDIS_URL is not set/);
@@ -289,7 +237,7 @@ describe("the order, end to end: real bot process, fake Bot API, sandbox provide
 
   it("when the configuration is bad, then the bot names each variable and exits non-zero without a stack trace", async () => {
     const bot = startBotProcess({ BOT_API_ROOT: fake.url, TOPUP_TIMEOUT_MS: "soon", ADMIN_IDS: "x" });
-    bots.push(bot);
+    world.bots.push(bot);
     expect(await bot.exited).toBe(1);
     const out = bot.output();
     expect(out).toContain("BOT_TOKEN is required");
@@ -299,8 +247,8 @@ describe("the order, end to end: real bot process, fake Bot API, sandbox provide
   });
 
   it("when the catalogue is bad, then the bot names the file and the entry and exits non-zero", async () => {
-    const bot = startBotProcess({ ...env, CATALOG_FILE: "test/e2e/fixtures/bad-catalog.json" });
-    bots.push(bot);
+    const bot = startBotProcess({ ...world.env, CATALOG_FILE: "test/e2e/fixtures/bad-catalog.json" });
+    world.bots.push(bot);
     expect(await bot.exited).toBe(1);
     expect(bot.output()).toContain("test/e2e/fixtures/bad-catalog.json: games[1].products[0].code: required");
     expect(bot.output()).not.toMatch(/\n\s+at /);

@@ -48,6 +48,7 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
     LOG_LEVEL: "debug",
   };
   const servers: Server[] = [];
+  const extraCleanups: Array<() => Promise<void>> = [];
 
   const world = {
     fake,
@@ -97,8 +98,13 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
       servers.push(server);
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     },
+    /** Something the test started itself, stopped after the bots. */
+    onCleanup(fn: () => Promise<void>) {
+      extraCleanups.push(fn);
+    },
     async cleanup() {
       for (const bot of bots) await bot.kill();
+      for (const fn of extraCleanups) await fn();
       if (process.env.E2E_DEBUG !== undefined) for (const bot of bots) console.log(bot.output());
       // Whatever happened in the test, the secret never reached Telegram or the logs.
       expect(fake.allOutgoingText()).not.toContain(SECRET);

@@ -143,4 +143,34 @@ describe("order ledger and submit-once guard on the real Redis", () => {
     expect(ids.size).toBe(10_000);
     for (const id of ids) expect(id).toMatch(/^SHOP[0-9A-Z]{19}$/);
   });
+
+  it("when two admins settle one unknown order at the same moment, then it is settled once", async () => {
+    const orders = service();
+    const draft = await orders.createDraft(draftInput);
+    await store.keyv.set(store.key("order", draft.refId), { ...draft, state: "unknown", submittedAt: draft.createdAt, result: { reason: "timeout" } });
+    await store.atomic.setAdd(store.key("orders-unknown"), draft.refId);
+    expect((await orders.pending()).map((o) => o.refId)).toEqual([draft.refId]);
+    const [a, b] = await Promise.all([
+      orders.settle(draft.refId, 1, { state: "success", sn: "111" }),
+      service().settle(draft.refId, 2, { state: "failed", reason: "no" }),
+    ]);
+    expect([a.kind, b.kind].sort()).toEqual(["not-pending", "settled"]);
+    const stored = await orders.get(draft.refId);
+    expect(stored?.state === "success" ? stored.result?.sn : stored?.result?.errorMsg).toBe(a.kind === "settled" ? "111" : "no");
+    expect(await orders.pending()).toEqual([]);
+    expect((await orders.settle(draft.refId, 1, { state: "success", sn: "2" })).kind).toBe("not-pending");
+  });
+
+  it("when many orders finish at once, then the indexes and the last balance lose none of them", async () => {
+    const orders = service();
+    sandbox.deposit(1_000_000);
+    const drafts = await Promise.all(Array.from({ length: 15 }, (_, i) => orders.createDraft({ ...draftInput, userId: 600 + (i % 3) })));
+    await Promise.all(drafts.map((d) => orders.confirm(d.refId, d.userId)));
+    const all = await orders.history("all", 0, 100);
+    expect(all.total).toBe(15);
+    expect((await orders.history(600, 0, 10)).total).toBe(5);
+    const day = await orders.submittedBetween(0, Date.now() + 1000);
+    expect(day.filter((o) => o.state === "success")).toHaveLength(15);
+    expect((await orders.lastBalance())?.balance).toBe(sandbox.balance());
+  });
 });
