@@ -107,6 +107,7 @@ reason-malformed = the provider's answer was incomplete
 reason-status-not-sukses = the provider reported the status "{ $status }"
 reason-ref-id-already-exists = the provider already has an order with this ref id
 reason-interrupted = the bot was restarted while the order was being sent
+order-interrupted = ⏳ The bot was restarted while order <code>{ $refId }</code> ({ $code } · { $product }) was being sent. Its result is not known yet. It will not be sent again; the result will come here.
 order-already-heading = This order was already placed; here is its result:
 order-in-progress = ⏳ Order <code>{ $refId }</code> is already being processed. Its result will be sent here.
 callback-in-progress = This order is already being processed.

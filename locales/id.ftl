@@ -107,6 +107,7 @@ reason-malformed = jawaban provider tidak lengkap
 reason-status-not-sukses = provider melaporkan status "{ $status }"
 reason-ref-id-already-exists = provider sudah memiliki pesanan dengan ref ID ini
 reason-interrupted = bot dimulai ulang saat pesanan sedang dikirim
+order-interrupted = ⏳ Bot dimulai ulang saat pesanan <code>{ $refId }</code> ({ $code } · { $product }) sedang dikirim. Hasilnya belum diketahui. Pesanan tidak akan dikirim ulang; hasilnya akan dikirim di sini.
 order-already-heading = Pesanan ini sudah dibuat; berikut hasilnya:
 order-in-progress = ⏳ Pesanan <code>{ $refId }</code> sedang diproses. Hasilnya akan dikirim di sini.
 callback-in-progress = Pesanan ini sedang diproses.

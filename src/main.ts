@@ -1,4 +1,7 @@
+import { randomBytes } from "node:crypto";
+import { run, type RunnerHandle } from "@grammyjs/runner";
 import { config as loadDotenv } from "dotenv";
+import type { Update } from "grammy/types";
 import { GrammyError, HttpError } from "grammy";
 import { createBot } from "./bot/create-bot.js";
 import { loadCatalog } from "./catalog/catalog.js";
@@ -7,6 +10,7 @@ import { createLogger } from "./logger.js";
 import type { OrderRecord } from "./orders/order.js";
 import { createAccess } from "./orders/access.js";
 import { createOrderService, type FinishedHow } from "./orders/order-service.js";
+import { createHttpServer } from "./server/http-server.js";
 import { createStore, StoreUnavailableError, type Store } from "./storage/store.js";
 import { createTopupClient, redactUrl } from "./topup/client.js";
 import { createSandboxProvider, SANDBOX_MITRA_ID, SANDBOX_SECRET_KEY, type SandboxProvider } from "./topup/sandbox.js";
@@ -96,34 +100,76 @@ async function main(): Promise<void> {
   // Orders left `submitting` by a crash: settle them as unknown once they cannot be in flight.
   const recover = () =>
     orders.recoverInterrupted().catch((err: unknown) => logger.error({ err: String(err) }, "recovery of interrupted orders failed"));
+  // Tell the users of orders that were in flight when the bot stopped: no silence after a crash.
+  for (const order of await orders.inFlight().catch(() => [])) await notifier.interrupted(order);
   await recover();
-  await setCommands();
   const recoveryTimer = setInterval(recover, Math.max(1000, Math.min(config.topupTimeoutMs / 2, 30_000)));
+  await setCommands();
+
+  // Webhook updates are acknowledged at once and handled here, counted for shutdown.
+  let webhookInFlight = 0;
+  const handleWebhookUpdate = (update: Update) => {
+    webhookInFlight++;
+    bot
+      .handleUpdate(update)
+      .catch((err: unknown) => logger.error({ err: String(err), updateId: update.update_id }, "update failed"))
+      .finally(() => webhookInFlight--);
+  };
+
+  const webhook = config.webhook;
+  // Without WEBHOOK_SECRET a fresh one per start: setWebhook hands it to Telegram each time.
+  const webhookSecret = webhook?.secret ?? randomBytes(32).toString("hex");
+  const http =
+    webhook !== undefined || config.port !== undefined
+      ? createHttpServer({
+          health: () => store.ping(),
+          logger,
+          ...(webhook === undefined
+            ? {}
+            : { webhook: { path: new URL(webhook.url).pathname, secret: webhookSecret, onUpdate: handleWebhookUpdate } }),
+        })
+      : undefined;
+  if (http !== undefined) {
+    const port = await http.listen(config.port!);
+    logger.info({ port }, webhook === undefined ? "health endpoint listening" : "webhook and health endpoint listening");
+  }
+
+  let runner: RunnerHandle | undefined;
+  if (webhook !== undefined) {
+    await bot.api.setWebhook(webhook.url, { secret_token: webhookSecret, allowed_updates: ALLOWED_UPDATES });
+    logger.info({ bot: bot.botInfo.username, store: store.kind, sandbox: sandbox !== undefined, mode: "webhook" }, "bot started (webhook)");
+  } else {
+    await bot.api.deleteWebhook();
+    runner = run(bot, { runner: { fetch: { allowed_updates: ALLOWED_UPDATES } } });
+    logger.info({ bot: bot.botInfo.username, store: store.kind, sandbox: sandbox !== undefined, mode: "polling" }, "bot started (long polling)");
+  }
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "shutting down");
+    logger.info({ signal }, "shutting down: no new updates, finishing the ones in flight");
     const force = setTimeout(() => {
       logger.error("shutdown took longer than 10 s, forcing exit");
       process.exit(1);
     }, 10_000);
     force.unref();
     clearInterval(recoveryTimer);
-    await bot.stop().catch(() => undefined);
-    // bot.stop() does not wait for handlers: let an order in flight finish and be recorded.
-    while (inFlight() > 0) await new Promise((r) => setTimeout(r, 50));
+    http?.stopIntake();
+    // runner.stop() waits for the updates it is handling; webhook updates are counted here.
+    if (runner?.isRunning()) await runner.stop().catch(() => undefined);
+    while (webhookInFlight > 0 || inFlight() > 0) await new Promise((r) => setTimeout(r, 50));
+    await http?.close();
     await store.close();
     await sandbox?.close();
+    logger.info("stopped");
     process.exit(0);
   };
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
-
-  logger.info({ bot: bot.botInfo.username, store: store.kind, sandbox: sandbox !== undefined }, "bot started (long polling)");
-  await bot.start({ drop_pending_updates: false });
 }
+
+const ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "my_chat_member"] as const;
 
 main().catch((err: unknown) => {
   // A bug or an infrastructure failure at start: name it in one line, no stack, no secrets.

@@ -1,5 +1,7 @@
 import { conversations, createConversation } from "@grammyjs/conversations";
+import { autoRetry } from "@grammyjs/auto-retry";
 import { limit } from "@grammyjs/ratelimiter";
+import { sequentialize } from "@grammyjs/runner";
 import { Bot, GrammyError, HttpError, lazySession } from "grammy";
 import type { Catalog } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
@@ -60,6 +62,10 @@ export interface BotApp {
 export function createBot(deps: BotDeps): BotApp {
   const { catalog, orders, store, logger, access } = deps;
   const bot = new Bot<BotContext>(deps.token, { client: { apiRoot: deps.apiRoot } });
+  // Telegram's flood limits (429 with retry_after) and its hiccups (5xx) are waited out, but
+  // boundedly: a few attempts, never more than 15 s each. Contexts inside conversations use
+  // this same Api configuration, so it holds there too.
+  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 15, rethrowInternalServerErrors: false }));
   const prefs = createUserPrefs(store);
   const i18n = createI18n<BotContext>(prefs.languageFor);
   const innerI18n = createI18n<InnerContext>(prefs.languageFor);
@@ -89,7 +95,10 @@ export function createBot(deps: BotDeps): BotApp {
       );
     }
   });
-  // 2. A flood of messages (more than 30 in 2 s from one user: no person types that fast, but
+  // 2. Updates of one chat run one after the other (a double tap waits for the first tap),
+  //    different chats run side by side. Before sessions and conversations, which read state.
+  bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
+  // 3. A flood of messages (more than 30 in 2 s from one user: no person types that fast, but
   //    a script that waits for each answer stays below it) is answered once and then ignored.
   //    Button taps are never limited: they only come from our own buttons, and a Confirm in
   //    the middle of an order must never be dropped.
@@ -105,7 +114,7 @@ export function createBot(deps: BotDeps): BotApp {
       },
     }),
   );
-  // 3. Language (the user's choice, else Telegram's), then the per-user session (lazy).
+  // 4. Language (the user's choice, else Telegram's), then the per-user session (lazy).
   bot.use(i18n);
   bot.use(
     lazySession<SessionData, BotContext>({
@@ -114,12 +123,12 @@ export function createBot(deps: BotDeps): BotApp {
       storage: prefs.adapter,
     }),
   );
-  // 4. Open to anyone.
+  // 5. Open to anyone.
   bot.use(startFeature({ catalog, mayOrder: access.mayOrder }));
   bot.use(languageFeature({ i18n }));
-  // 5. Everything below is for those who may order.
+  // 6. Everything below is for those who may order.
   bot.use(accessGuard(access.mayOrder));
-  // 6. Conversations keep their state in storage, per chat and user, for a day.
+  // 7. Conversations keep their state in storage, per chat and user, for a day.
   bot.use(
     conversations<BotContext, InnerContext>({
       storage: {
@@ -130,18 +139,18 @@ export function createBot(deps: BotDeps): BotApp {
       },
     }),
   );
-  // 7. /order, /cancel, Confirm and Cancel before the dialogues, so a waiting step never swallows them.
+  // 8. /order, /cancel, Confirm and Cancel before the dialogues, so a waiting step never swallows them.
   bot.use(orderFeature({ catalog, orders, logger, deliverOutcome: notifier.deliverOutcome }));
   bot.use(createConversation(createOrderConversation({ catalog, orders }), { id: ORDER_CONVERSATION, plugins: [innerI18n] }));
   bot.use(createConversation(createSettleConversation({ orders }), { id: SETTLE_CONVERSATION, plugins: [innerI18n] }));
-  // 8. Features that may enter a dialogue, and everything a dialogue passes on.
+  // 9. Features that may enter a dialogue, and everything a dialogue passes on.
   bot.use(orderEntry({ catalog }));
   bot.use(balanceFeature({ orders, timeZone: deps.timeZone }));
   bot.use(historyFeature({ orders, access, timeZone: deps.timeZone }));
   bot.use(reportFeature({ orders, access, timeZone: deps.timeZone }));
   bot.use(pendingFeature({ orders, access, timeZone: deps.timeZone }));
   bot.use(accessAdminFeature({ access, timeZone: deps.timeZone }));
-  // 9. Whatever is left gets an answer.
+  // 10. Whatever is left gets an answer.
   bot.use(fallbackFeature({ orders }));
 
   // The one error boundary: log, tell the user to try again, never crash the polling loop.

@@ -88,6 +88,12 @@ export function createNotifier(deps: NotifierDeps) {
 
   return {
     deliverOutcome,
+    /** After a restart: the order's user learns that it was in flight and what happens now. */
+    async interrupted(order: OrderRecord): Promise<void> {
+      const chosen = await Promise.resolve(deps.prefs.adapter.read(String(order.userId))).catch(() => undefined);
+      const t = tFor(chosen?.language ?? order.lang);
+      await sendTo(order.chatId, t("order-interrupted", { refId: order.refId, code: order.productCode, product: order.productName }));
+    },
     /** Called by the order service after every final state; must never throw into it. */
     async orderFinished(order: OrderRecord, how: FinishedHow): Promise<void> {
       if (how !== "confirmed") {

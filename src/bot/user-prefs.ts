@@ -22,7 +22,8 @@ export function createUserPrefs(store: Store): UserPrefs {
   return {
     adapter,
     async languageFor(userId, telegramCode) {
-      const prefs = await adapter.read(String(userId));
+      // A store outage must not silence the bot: it then speaks the Telegram language.
+      const prefs = await Promise.resolve(adapter.read(String(userId))).catch(() => undefined);
       if (prefs?.language !== undefined) return prefs.language;
       if (telegramCode !== undefined) return languageOf(telegramCode);
       return prefs?.telegramLanguage ?? "en";

@@ -51,6 +51,8 @@ export interface OrderService {
   history(userId: number | "all", page: number, pageSize: number): Promise<{ orders: OrderRecord[]; total: number }>;
   /** Orders submitted in [fromMs, toMs], oldest first: the source of reports. */
   submittedBetween(fromMs: number, toMs: number): Promise<OrderRecord[]>;
+  /** Orders sent to the provider whose answer is not recorded (yet): after a crash, these. */
+  inFlight(): Promise<OrderRecord[]>;
   /** Orders whose result is unknown, oldest first, for admins to settle. */
   pending(): Promise<OrderRecord[]>;
   /** Settles an `unknown` order once, after an admin checked with the provider. */
@@ -283,6 +285,11 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
 
     async submittedBetween(fromMs, toMs) {
       return getMany(await store.atomic.zRangeByScore(byTimeKey, fromMs, toMs));
+    },
+
+    async inFlight() {
+      const orders = await getMany(await store.atomic.setMembers(inflightKey));
+      return orders.filter((o) => o.state === "submitting");
     },
 
     async pending() {
