@@ -43,6 +43,17 @@ export interface BotDeps {
 }
 
 const DAY = 24 * 60 * 60 * 1000;
+/** Bounded retries of Bot API calls: a few attempts, never waiting more than 15 s. */
+const RETRY = { maxRetryAttempts: 3, maxDelaySeconds: 15, rethrowInternalServerErrors: false };
+
+/**
+ * Contexts inside a conversation get a fresh Api without bot.api's transformers: install the
+ * retry again there. It wraps the plugin's own recording, so a replay repeats a recorded wait.
+ */
+const retryInsideConversations = async (ctx: InnerContext, next: () => Promise<void>) => {
+  ctx.api.config.use(autoRetry(RETRY));
+  await next();
+};
 /** Bump only together with a change of the conversations' steps (stored dialogues become inactive). */
 const CONVERSATION_VERSION = 1;
 
@@ -65,7 +76,7 @@ export function createBot(deps: BotDeps): BotApp {
   // Telegram's flood limits (429 with retry_after) and its hiccups (5xx) are waited out, but
   // boundedly: a few attempts, never more than 15 s each. Contexts inside conversations use
   // this same Api configuration, so it holds there too.
-  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 15, rethrowInternalServerErrors: false }));
+  bot.api.config.use(autoRetry(RETRY));
   const prefs = createUserPrefs(store);
   const i18n = createI18n<BotContext>(prefs.languageFor);
   const innerI18n = createI18n<InnerContext>(prefs.languageFor);
@@ -141,8 +152,8 @@ export function createBot(deps: BotDeps): BotApp {
   );
   // 8. /order, /cancel, Confirm and Cancel before the dialogues, so a waiting step never swallows them.
   bot.use(orderFeature({ catalog, orders, logger, deliverOutcome: notifier.deliverOutcome }));
-  bot.use(createConversation(createOrderConversation({ catalog, orders }), { id: ORDER_CONVERSATION, plugins: [innerI18n] }));
-  bot.use(createConversation(createSettleConversation({ orders }), { id: SETTLE_CONVERSATION, plugins: [innerI18n] }));
+  bot.use(createConversation(createOrderConversation({ catalog, orders }), { id: ORDER_CONVERSATION, plugins: [innerI18n, retryInsideConversations] }));
+  bot.use(createConversation(createSettleConversation({ orders }), { id: SETTLE_CONVERSATION, plugins: [innerI18n, retryInsideConversations] }));
   // 9. Features that may enter a dialogue, and everything a dialogue passes on.
   bot.use(orderEntry({ catalog }));
   bot.use(balanceFeature({ orders, timeZone: deps.timeZone }));

@@ -31,3 +31,53 @@ export async function deleteByPrefix(prefix: string): Promise<void> {
     await client.close();
   }
 }
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A redis-server of the test's own (the shared one must never be stopped), with append-only
+ * persistence in a temporary directory, so that a stop and a start keep the data like a real
+ * Redis restart does.
+ */
+export async function ownRedis(): Promise<{ url: string; start: () => Promise<void>; stop: () => Promise<void> }> {
+  const { spawn } = await import("node:child_process");
+  const { mkdtemp } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), "redis-"));
+  const url = `redis://127.0.0.1:${port}`;
+  let child: import("node:child_process").ChildProcess | undefined;
+  const answers = async () => {
+    try {
+      const probe = await createStore({ redisUrl: url, keyPrefix: "probe:", connectTimeoutMs: 200 });
+      await probe.close();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const redis = {
+    url,
+    async start() {
+      child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--save", ""], { stdio: "ignore" });
+      for (let i = 0; i < 100 && !(await answers()); i++) await new Promise((r) => setTimeout(r, 50));
+    },
+    async stop() {
+      if (child === undefined || child.exitCode !== null) return;
+      const exited = new Promise((r) => child!.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+  await redis.start();
+  return redis;
+}

@@ -1,37 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { keyvStorageAdapter } from "../../src/storage/storage-adapter.js";
 import { createStore, StoreUnavailableError, type Store } from "../../src/storage/store.js";
-import { redisStore } from "../helpers/redis.js";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** A throwaway redis-server of our own, so a test can stop it without touching the shared one. */
-async function ownRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-  const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      const probe = await createStore({ redisUrl: url, keyPrefix: "probe:", connectTimeoutMs: 200 });
-      await probe.close();
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  return { url, stop: async () => {
-    child.kill("SIGKILL");
-    await new Promise((r) => child.once("exit", r));
-  } };
-}
+import { freePort, ownRedis, redisStore } from "../helpers/redis.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

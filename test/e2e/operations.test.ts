@@ -1,0 +1,170 @@
+import { request } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createStore } from "../../src/storage/store.js";
+import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
+import { freePort, ownRedis } from "../helpers/redis.js";
+import { startBot, startBotProcess } from "./bot-process.js";
+import type { FakeUser } from "./fake-bot-api.js";
+import { button, createWorld, MITRA, SECRET, type World } from "./world.js";
+
+const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
+
+describe("running it for real: webhook, health, shutdown, retries, Redis trouble, logs", () => {
+  let world: World;
+  beforeEach(async () => {
+    world = await createWorld();
+    Object.assign(world.env, { ADMIN_IDS: String(ADMIN.id) });
+  });
+  afterEach(() => world.cleanup());
+
+  /** A sandbox that answers slowly, so things can happen while a call is in flight. */
+  async function slowSandbox(latencyMs: number): Promise<SandboxProvider> {
+    const sandbox = createSandboxProvider({ mitraId: MITRA, secretKey: SECRET, products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }], latencyMs });
+    await sandbox.listen(0, "127.0.0.1");
+    world.onCleanup(() => sandbox.close());
+    return sandbox;
+  }
+
+  const post = (port: number, body: unknown, secret?: string) =>
+    request(`http://127.0.0.1:${port}/tg/hook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(secret === undefined ? {} : { "x-telegram-bot-api-secret-token": secret }) },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.statusCode, body: await r.body.text() }));
+
+  it("when WEBHOOK_URL is set, then the bot registers it with its secret and takes only POSTs that carry it", async () => {
+    const port = await freePort();
+    const slow = await slowSandbox(1500);
+    await world.run({ WEBHOOK_URL: "https://bot.example.com/tg/hook", WEBHOOK_SECRET: "hook-secret_123", PORT: String(port), TOPUP_BASE_URL: slow.url });
+    const setWebhook = world.fake.calls.find((c) => c.method === "setWebhook");
+    expect(setWebhook?.payload).toMatchObject({ url: "https://bot.example.com/tg/hook", secret_token: "hook-secret_123" });
+
+    const start = world.fake.sendText(ADMIN, "/start");
+    expect((await post(port, start)).status).toBe(401);
+    expect((await post(port, start, "wrong")).status).toBe(401);
+    expect(world.fake.messagesTo(ADMIN.id)).toHaveLength(0);
+    expect((await post(port, start, "hook-secret_123")).status).toBe(200);
+    await world.waitText(ADMIN, /Hi Admin/);
+
+    // A provider call longer than Telegram's patience: the POST is answered at once, and a
+    // redelivery of the same update (or a second tap) does not order again.
+    const order = world.fake.sendText(ADMIN, "/order ML86 12345678(1234)");
+    await post(port, order, "hook-secret_123");
+    const summary = await world.waitText(ADMIN, /Please check your order/);
+    const tap = world.fake.tapButton(ADMIN, summary, button(summary, /^c:/));
+    const answered = await post(port, tap, "hook-secret_123");
+    expect(answered.status).toBe(200);
+    expect(world.fake.messagesTo(ADMIN.id).some((m) => /Top-up successful/.test(m.text))).toBe(false);
+    await post(port, tap, "hook-secret_123");
+    await post(port, world.fake.redeliver(tap), "hook-secret_123");
+    await world.waitText(ADMIN, /Top-up successful/);
+    await new Promise((r) => setTimeout(r, 2000)); // room for a second order, were one to be made
+    expect(slow.calls).toHaveLength(1);
+    expect(world.fake.messagesTo(ADMIN.id).filter((m) => /Top-up successful/.test(m.text))).toHaveLength(1);
+
+    const health = await request(`http://127.0.0.1:${port}/healthz`);
+    expect(health.statusCode).toBe(200);
+    expect(await health.body.json()).toEqual({ status: "ok", redis: "up" });
+  });
+
+  it("when Redis stops and comes back, then /healthz says 503 and then 200 again", async () => {
+    const redis = await ownRedis();
+    world.onCleanup(() => redis.stop());
+    const port = await freePort();
+    await world.run({ REDIS_URL: redis.url, PORT: String(port) });
+    const health = async () => {
+      const res = await request(`http://127.0.0.1:${port}/healthz`);
+      return { status: res.statusCode, body: (await res.body.json()) as object };
+    };
+    expect(await health()).toEqual({ status: 200, body: { status: "ok", redis: "up" } });
+    await redis.stop();
+    expect(await health()).toEqual({ status: 503, body: { status: "unavailable", redis: "down" } });
+    await redis.start();
+    await world.fake.waitFor(() => false, 0).catch(() => undefined);
+    for (let i = 0; i < 60 && (await health()).status !== 200; i++) await new Promise((r) => setTimeout(r, 250));
+    expect(await health()).toEqual({ status: 200, body: { status: "ok", redis: "up" } });
+  });
+
+  it("when Redis stops in the middle of an order, then the user is told to try again and the order goes on once it is back", async () => {
+    const redis = await ownRedis();
+    world.onCleanup(() => redis.stop());
+    await world.run({ REDIS_URL: redis.url });
+    world.fake.sendText(ADMIN, "/order");
+    const menu = await world.waitText(ADMIN, /Choose a game/);
+    await world.fake.waitForIdle();
+    await redis.stop();
+    world.fake.tapButton(ADMIN, menu, button(menu, /Mobile Legends/));
+    await world.fake.waitFor(() => world.fake.callbackAnswers.some((a) => /temporarily unavailable/.test(a.text ?? "")));
+    world.fake.sendText(ADMIN, "ML86");
+    await world.waitText(ADMIN, /temporarily unavailable\. Please try again/);
+
+    await redis.start();
+    let products;
+    for (let attempt = 0; attempt < 40 && products === undefined; attempt++) {
+      world.fake.tapButton(ADMIN, menu, button(menu, /Mobile Legends/));
+      await world.fake.waitForIdle(200);
+      const current = world.fake.messagesTo(ADMIN.id).find((m) => m.message_id === menu.message_id)!;
+      if (/86 Diamonds/.test(JSON.stringify(current.reply_markup))) products = current;
+    }
+    expect(products).toBeDefined();
+    world.fake.tapButton(ADMIN, products!, button(products!, /^ML86/));
+    await world.waitText(ADMIN, /Send the player id/);
+    world.fake.sendText(ADMIN, "12345678(1234)");
+    await world.waitText(ADMIN, /Please check your order/);
+  });
+
+  it("when SIGTERM arrives during a slow provider call, then the order is recorded and told, and the process exits 0", async () => {
+    const slow = await slowSandbox(2000);
+    const bot = await world.run({ TOPUP_BASE_URL: slow.url });
+    const summary = await world.summaryFor(ADMIN, "ML86", "12345678(1234)");
+    const refId = /<code>([A-Z0-9]+)<\/code>\n\n/.exec(summary.text)![1]!;
+    world.fake.tapButton(ADMIN, summary, button(summary, /^c:/));
+    await world.fake.waitFor(() => slow.calls.length === 1);
+    bot.child.kill("SIGTERM");
+    expect(await bot.exited).toBe(0);
+    expect(world.fake.messagesTo(ADMIN.id).some((m) => /Top-up successful/.test(m.text))).toBe(true);
+    const store = await createStore({ redisUrl: world.env.REDIS_URL!, keyPrefix: world.env.REDIS_KEY_PREFIX! });
+    try {
+      const order = await store.keyv.get<{ state: string; result?: { sn?: string } }>(store.key("order", refId));
+      expect(order?.state).toBe("success");
+      expect(order?.result?.sn).toMatch(/^\d+$/);
+    } finally {
+      await store.close();
+    }
+    expect(bot.output()).toMatch(/"msg":"stopped"/);
+  });
+
+  it("when Telegram answers 429 with retry_after, then the message is sent again and arrives, in a conversation too", async () => {
+    await world.run();
+    world.fake.failNext("sendMessage", { error_code: 429, description: "Too Many Requests: retry after 1", parameters: { retry_after: 1 } });
+    world.fake.sendText(ADMIN, "/help");
+    await world.waitText(ADMIN, /How to order/);
+    world.fake.failNext("sendMessage", { error_code: 429, description: "Too Many Requests: retry after 1", parameters: { retry_after: 1 } });
+    world.fake.sendText(ADMIN, "/order ML86");
+    await world.waitText(ADMIN, /Send the player id, for example/);
+    const sends = world.fake.calls.filter((c) => c.method === "sendMessage");
+    expect(sends.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("when LOG_LEVEL is warn, then the per-update lines are gone; at info each update and order change is one JSON line without secrets", async () => {
+    const quiet = startBotProcess({ ...world.env, LOG_LEVEL: "warn" });
+    world.bots.push(quiet);
+    await world.fake.waitFor(() => world.fake.isPolling());
+    await world.order(ADMIN, "ML86", "12345678(1234)");
+    expect(quiet.output()).not.toMatch(/update handled/);
+    await quiet.kill("SIGTERM");
+
+    const bot = startBotProcess({ ...world.env, LOG_LEVEL: "info" });
+    world.bots.push(bot);
+    await bot.waitForOutput(/bot started/);
+    await world.order(ADMIN, "FF70", "123456789");
+    const lines = bot.output().split("\n").filter((l) => l.startsWith("{"));
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    const parsed = lines.map((l) => JSON.parse(l) as { msg: string; ms?: number; refId?: string; state?: string });
+    expect(parsed.filter((l) => l.msg === "update handled").every((l) => typeof l.ms === "number")).toBe(true);
+    expect(parsed.filter((l) => l.msg === "order state changed").map((l) => l.state)).toEqual(["draft", "submitting", "success"]);
+    expect(bot.output()).not.toContain(SECRET);
+    expect(bot.output()).not.toContain(world.env.BOT_TOKEN!);
+    expect(bot.output()).not.toContain("/v1/transaction/partner?");
+  });
+});
