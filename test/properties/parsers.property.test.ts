@@ -1,0 +1,120 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { checkPlayerId, parseCatalog, type Game } from "../../src/catalog/catalog.js";
+import { parseConfig } from "../../src/config.js";
+import { encodeCallback, parseCallback, type CallbackData } from "../../src/bot/callback-data.js";
+import { parseTopupAnswer } from "../../src/topup/client.js";
+
+const req = { refId: "TGREF", itemCode: "ML86", destination: "123" };
+const KINDS = new Set(["success", "failed", "unknown"]);
+
+/** JSON-ish values shaped like provider answers, plus anything at all. */
+const answerLike = fc.oneof(
+  fc.jsonValue(),
+  fc.record({ status: fc.oneof(fc.constantFrom(0, 1, "0", "1", 2, null), fc.jsonValue()), error_code: fc.oneof(fc.string(), fc.jsonValue()), error_msg: fc.jsonValue() }, { requiredKeys: [] }),
+  fc.record({
+    status: fc.constantFrom(1, "1"),
+    data: fc.record(
+      {
+        trx_id: fc.oneof(fc.string(), fc.integer()),
+        ref_id: fc.constantFrom("TGREF", "OTHER"),
+        destination: fc.string(),
+        destination_name: fc.oneof(fc.string(), fc.jsonValue()),
+        message: fc.string(),
+        sn: fc.oneof(fc.string(), fc.integer(), fc.double()),
+        last_balance: fc.oneof(fc.integer(), fc.string(), fc.double()),
+        product_detail: fc.record(
+          { name: fc.string(), code: fc.string(), price: fc.oneof(fc.integer(), fc.string()), rate: fc.oneof(fc.integer(), fc.string()), priceRp: fc.oneof(fc.integer(), fc.string()), status: fc.oneof(fc.constant("SUKSES"), fc.string()) },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+  }),
+);
+
+describe("parsers never throw, whatever arrives", () => {
+  it("when any body arrives from the provider, then the answer is success, failed or unknown, never an exception", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), answerLike.map((v) => JSON.stringify(v))), fc.integer({ min: 100, max: 599 }), (body, status) => {
+        const result = parseTopupAnswer(body, status, req);
+        expect(KINDS.has(result.kind)).toBe(true);
+        if (result.kind === "success") {
+          expect(result.refId).toBe("TGREF");
+          expect(result.productDetail.status).toBe("SUKSES");
+          expect(Number.isFinite(result.lastBalance)).toBe(true);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("when any JSON is given as a catalogue, then it is accepted or refused with messages naming the file", () => {
+    const entry = fc.record({ code: fc.oneof(fc.string(), fc.jsonValue()), name: fc.oneof(fc.string(), fc.jsonValue()), price: fc.oneof(fc.integer(), fc.double(), fc.jsonValue()) }, { requiredKeys: [] });
+    const game = fc.record({ name: fc.oneof(fc.string(), fc.jsonValue()), destination: fc.oneof(fc.record({ pattern: fc.string(), example: fc.string() }), fc.jsonValue()), products: fc.oneof(fc.array(entry), fc.jsonValue()) }, { requiredKeys: [] });
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue(), fc.record({ games: fc.oneof(fc.array(game), fc.jsonValue()) })), (json) => {
+        const result = parseCatalog(json, "shop.json");
+        if (!result.ok) {
+          expect(result.errors.length).toBeGreaterThan(0);
+          for (const e of result.errors) expect(e.startsWith("shop.json: ")).toBe(true);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("when any text is checked as a player id against any valid pattern, then it is a yes or a no", () => {
+    const patterns = fc.constantFrom("^[0-9]{6,12}\\([0-9]{4,5}\\)$", "^[0-9]{8,12}$", ".*", "a|b", "(x+x+)+y");
+    fc.assert(
+      fc.property(fc.option(patterns, { nil: undefined }), fc.string({ maxLength: 80 }), (pattern, input) => {
+        const game: Game = { name: "G", destination: pattern === undefined ? undefined : { pattern, example: "1" }, products: [] };
+        const result = checkPlayerId(game, input);
+        if (result.ok) {
+          expect(result.playerId.length).toBeGreaterThan(0);
+          expect(result.playerId.length).toBeLessThanOrEqual(64);
+          expect(/\s/.test(result.playerId)).toBe(false);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("when any callback data arrives, then it parses to one of ours or to nothing, and ours survive a round trip in 64 bytes", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 100 }), (raw) => {
+        const data = parseCallback(raw);
+        if (data !== undefined) expect(encodeCallback(data)).toBe(raw);
+      }),
+      { numRuns: 5000 },
+    );
+    const id = fc.stringMatching(/^[A-Za-z0-9._-]{1,32}$/);
+    const ours: fc.Arbitrary<CallbackData> = fc.oneof(
+      fc.record({ type: fc.constant("game" as const), index: fc.integer({ min: 0, max: 999 }) }),
+      fc.record({ type: fc.constant("product" as const), code: id }),
+      fc.record({ type: fc.constant("confirm" as const), refId: id }),
+      fc.record({ type: fc.constant("cancel" as const), refId: id }),
+      fc.record({ type: fc.constant("history" as const), scope: fc.constantFrom("me" as const, "all" as const), page: fc.integer({ min: 0, max: 99999 }) }),
+      fc.record({ type: fc.constant("settle" as const), outcome: fc.constantFrom("success" as const, "failed" as const), refId: id }),
+    );
+    fc.assert(
+      fc.property(ours, (data) => {
+        const raw = encodeCallback(data);
+        expect(Buffer.byteLength(raw)).toBeLessThanOrEqual(64);
+        expect(parseCallback(raw)).toEqual(data);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("when any environment is given, then the configuration is parsed or refused line by line, never thrown", () => {
+    const names = fc.constantFrom("BOT_TOKEN", "ADMIN_IDS", "ALLOWED_USER_IDS", "TOPUP_BASE_URL", "TOPUP_TIMEOUT_MS", "REDIS_URL", "PORT", "TZ", "LOG_LEVEL", "WEBHOOK_URL", "LOW_BALANCE_THRESHOLD", "REF_ID_PREFIX");
+    fc.assert(
+      fc.property(fc.dictionary(names, fc.string({ maxLength: 40 })), (env) => {
+        const result = parseConfig(env);
+        if (!result.ok) for (const line of result.errors) expect(line).toMatch(/^[A-Z_]+ /);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
