@@ -7,9 +7,16 @@ export function escapeHtml(text: string): string {
 
 const LOCALES: Record<Lang, string> = { en: "en-US", id: "id-ID" };
 
+// Intl formatters are costly to build and safe to share: one per language (and time zone).
+const numberFormats: Record<Lang, Intl.NumberFormat> = {
+  en: new Intl.NumberFormat(LOCALES.en, { maximumFractionDigits: 0 }),
+  id: new Intl.NumberFormat(LOCALES.id, { maximumFractionDigits: 0 }),
+};
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Whole numbers grouped per language: `20.000` in Indonesian, `20,000` in English. */
 export function formatNumber(amount: number, lang: Lang): string {
-  return new Intl.NumberFormat(LOCALES[lang], { maximumFractionDigits: 0 }).format(amount);
+  return numberFormats[lang].format(amount);
 }
 
 /** Rupiah at the edge only: `Rp 20.000` (id) or `Rp 20,000` (en). */
@@ -35,13 +42,19 @@ export function safeTranslate(t: (key: string, vars?: Record<string, string>) =>
 
 /** A time as the shop reads it: in its time zone, day and minute, in the user's language. */
 export function formatTime(iso: string, lang: Lang, timeZone: string): string {
-  return new Intl.DateTimeFormat(LOCALES[lang], {
-    timeZone,
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(new Date(iso));
+  const key = `${lang} ${timeZone}`;
+  let format = timeFormats.get(key);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(LOCALES[lang], {
+      timeZone,
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    timeFormats.set(key, format);
+  }
+  return format.format(new Date(iso));
 }
