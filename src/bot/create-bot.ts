@@ -136,7 +136,7 @@ export function createBot(deps: BotDeps): BotApp {
   );
   // 5. Open to anyone.
   bot.use(startFeature({ catalog, mayOrder: access.mayOrder }));
-  bot.use(languageFeature({ i18n }));
+  bot.use(languageFeature({ i18n, onChange: prefs.invalidate }));
   // 6. Everything below is for those who may order.
   bot.use(accessGuard(access.mayOrder));
   // 7. Conversations keep their state in storage, per chat and user, for a day.

@@ -24,7 +24,6 @@ export function createI18n<C extends Context>(
     directory: LOCALES_DIR,
     useSession: false,
     fluentBundleOptions: { useIsolating: false },
-    localeNegotiator: (ctx) =>
-      ctx.from === undefined ? "en" : languageFor(ctx.from.id, ctx.from.language_code ?? ""),
+    localeNegotiator: (ctx) => (ctx.from === undefined ? "en" : languageFor(ctx.from.id, ctx.from.language_code ?? "")),
   });
 }

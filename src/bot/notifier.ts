@@ -43,7 +43,7 @@ export function createNotifier(deps: NotifierDeps) {
     const chosen = await Promise.resolve(deps.prefs.adapter.read(String(order.userId))).catch(() => undefined);
     const lang = chosen?.language ?? order.lang;
     await api.sendMessage(order.chatId, outcomeText(tFor(lang), order, heading), { parse_mode: "HTML" });
-    await deps.orders.markNotified(order.refId);
+    await deps.orders.markNotified(order);
   }
 
   async function noticeAdmins(order: OrderRecord): Promise<void> {

@@ -13,17 +13,36 @@ export interface UserPrefs {
    * this update, else the one last seen at /start, else English.
    */
   languageFor(userId: number, telegramCode?: string): Promise<Lang>;
+  /** Forgets the cached preferences of a user whose choice just changed. */
+  invalidate(userId: number): void;
 }
+
+/**
+ * The preferences are read for every update (the language of each answer) and inside every
+ * conversation replay; a 2-second cache saves those reads. A /language change in this process
+ * clears it at once; another process sees it within 2 s.
+ */
+const CACHE_MS = 2000;
 
 const HALF_YEAR = 183 * 24 * 60 * 60 * 1000;
 
 export function createUserPrefs(store: Store): UserPrefs {
   const adapter = keyvStorageAdapter<SessionData>(store, "session", HALF_YEAR);
+  const cache = new Map<number, { at: number; prefs: Promise<SessionData | undefined> }>();
+  const read = (userId: number) => {
+    const hit = cache.get(userId);
+    if (hit !== undefined && Date.now() - hit.at < CACHE_MS) return hit.prefs;
+    // A store outage must not silence the bot: it then speaks the Telegram language.
+    const prefs = Promise.resolve(adapter.read(String(userId))).catch(() => undefined);
+    if (cache.size > 10_000) cache.clear();
+    cache.set(userId, { at: Date.now(), prefs });
+    return prefs;
+  };
   return {
     adapter,
+    invalidate: (userId) => void cache.delete(userId),
     async languageFor(userId, telegramCode) {
-      // A store outage must not silence the bot: it then speaks the Telegram language.
-      const prefs = await Promise.resolve(adapter.read(String(userId))).catch(() => undefined);
+      const prefs = await read(userId);
       if (prefs?.language !== undefined) return prefs.language;
       if (telegramCode !== undefined) return languageOf(telegramCode);
       return prefs?.telegramLanguage ?? "en";

@@ -41,10 +41,16 @@ export interface OrderService {
   createDraft(input: DraftInput): Promise<OrderRecord>;
   get(refId: string): Promise<OrderRecord | undefined>;
   /** Submits the order to the provider at most once per ref_id, across taps, processes and restarts. */
-  confirm(refId: string, userId: number, hooks?: { beforeSend?: () => Promise<void> }): Promise<ConfirmOutcome>;
+  confirm(
+    refId: string,
+    userId: number,
+    hooks?: { beforeSend?: () => Promise<void> },
+    /** The record as the caller just read it, to save a read (it is re-checked by the guard). */
+    known?: OrderRecord,
+  ): Promise<ConfirmOutcome>;
   cancel(refId: string, userId: number): Promise<CancelOutcome>;
   /** Records that the user has been told the outcome (so a later tap does not repeat it). */
-  markNotified(refId: string): Promise<void>;
+  markNotified(order: OrderRecord): Promise<void>;
   /** The draft a user is looking at in a chat, so that /cancel can retire it. */
   openDraftOf(chatId: number, userId: number): Promise<string | undefined>;
   /** Orders a user placed (or everyone's), newest first, one page. Drafts never confirmed are not orders. */
@@ -131,16 +137,18 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
   async function saveFinal(order: OrderRecord): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await save(order);
-        if (order.state === "unknown") await store.atomic.setAdd(unknownKey, order.refId);
-        else await store.atomic.setRemove(unknownKey, order.refId);
+        // One pipeline, in this order on the connection: the record first, the indexes after.
+        const writes: Array<Promise<void>> = [
+          save(order),
+          order.state === "unknown" ? store.atomic.setAdd(unknownKey, order.refId) : store.atomic.setRemove(unknownKey, order.refId),
+        ];
         if (order.state === "success" && order.result?.lastBalance !== undefined) {
           const at = order.finishedAt ?? now().toISOString();
           const seen: BalanceSeen = { balance: order.result.lastBalance, at, refId: order.refId };
-          await store.atomic.zAdd(balanceKey, Date.parse(at), JSON.stringify(seen));
-          await store.atomic.zTrim(balanceKey, 100);
+          writes.push(store.atomic.zAdd(balanceKey, Date.parse(at), JSON.stringify(seen)), store.atomic.zTrim(balanceKey, 100));
         }
-        await store.atomic.setRemove(inflightKey, order.refId);
+        writes.push(store.atomic.setRemove(inflightKey, order.refId));
+        await Promise.all(writes);
         return;
       } catch (err) {
         if (attempt >= 3) {
@@ -200,15 +208,14 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
         state: "draft",
         createdAt: createdAt.toISOString(),
       };
-      await save(order, draftTtlMs);
-      await store.keyv.set(openDraftKey(input.chatId, input.userId), order.refId, draftTtlMs);
+      // Independent writes go out together: one round trip.
+      await Promise.all([save(order, draftTtlMs), store.keyv.set(openDraftKey(input.chatId, input.userId), order.refId, draftTtlMs)]);
       logger.info({ refId: order.refId, state: "draft", product: order.productCode }, "order state changed");
       return order;
     },
 
-    async markNotified(refId) {
-      const order = await get(refId);
-      if (order === undefined || !FINAL_STATES.has(order.state)) return;
+    async markNotified(order) {
+      if (!FINAL_STATES.has(order.state)) return;
       await save({ ...order, notifiedAt: now().toISOString() });
     },
 
@@ -232,8 +239,8 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
       return { kind: "cancelled", order: cancelled };
     },
 
-    async confirm(refId, userId, hooks) {
-      const order = await get(refId);
+    async confirm(refId, userId, hooks, known) {
+      const order = known?.refId === refId ? known : await get(refId);
       if (order === undefined) return { kind: "not-found" };
       if (order.userId !== userId) return { kind: "not-yours" };
       if (order.state === "cancelled") return { kind: "cancelled", order };
@@ -245,9 +252,9 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
 
       // Write-ahead: the in-flight index first (so a crash from here on is found by recovery),
       // then the one-time guard, then the `submitting` record, and only then the provider.
+      // Commands issued together are pipelined by the Redis client: one round trip per step.
       const submittedAt = now().toISOString();
-      await store.atomic.setAdd(inflightKey, refId);
-      await store.keyv.set(guardKey(refId) + ":at", submittedAt);
+      await Promise.all([store.atomic.setAdd(inflightKey, refId), store.keyv.set(guardKey(refId) + ":at", submittedAt)]);
       if (!(await store.atomic.claim(guardKey(refId), "submitted"))) {
         const current = (await get(refId)) ?? order;
         if (current.state === "cancelled") return { kind: "cancelled", order: current };
@@ -255,11 +262,13 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
         return { kind: "in-progress", order: current };
       }
       const submitting: OrderRecord = { ...order, state: "submitting", submittedAt };
-      await save(submitting);
       const score = Date.parse(submittedAt);
-      await store.atomic.zAdd(byTimeKey, score, refId);
-      await store.atomic.zAdd(byUserKey(order.userId), score, refId);
-      await forgetOpenDraft(order);
+      // All three must be written before the call: if one fails, nothing is sent.
+      await Promise.all([
+        save(submitting),
+        store.atomic.zAdd(byTimeKey, score, refId),
+        store.atomic.zAdd(byUserKey(order.userId), score, refId),
+      ]);
       logger.info({ refId, state: "submitting", product: order.productCode }, "order state changed");
       // Show "processing" only now that the order is claimed; alongside the call, never delaying it.
       const shown = hooks?.beforeSend?.().catch(() => undefined);

@@ -25,8 +25,9 @@ export function fallbackFeature(deps: { orders: OrderService }): Composer<BotCon
       return;
     }
     if (ctx.chat.type !== "private") return;
-    const draft = await deps.orders.openDraftOf(ctx.chat.id, ctx.from.id);
-    await ctx.reply(t(draft === undefined ? "fallback" : "order-open-draft"), HTML);
+    const draftRef = await deps.orders.openDraftOf(ctx.chat.id, ctx.from.id);
+    const open = draftRef !== undefined && (await deps.orders.get(draftRef))?.state === "draft";
+    await ctx.reply(t(open ? "order-open-draft" : "fallback"), HTML);
   });
 
   return composer;

@@ -6,7 +6,7 @@ import type { BotContext } from "../context.js";
 import { safeTranslate } from "../text.js";
 
 /** /language for anyone: the choice is kept per user and wins over the Telegram language. */
-export function languageFeature(deps: { i18n: I18n<BotContext> }): Composer<BotContext> {
+export function languageFeature(deps: { i18n: I18n<BotContext>; onChange: (userId: number) => void }): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command("language", async (ctx) => {
     await ctx.reply(safeTranslate(ctx.t.bind(ctx))("language-choose"), {
@@ -20,6 +20,7 @@ export function languageFeature(deps: { i18n: I18n<BotContext> }): Composer<BotC
     if (data?.type !== "language") return next();
     const session = await ctx.session;
     session.language = data.lang;
+    deps.onChange(ctx.from.id);
     const text = deps.i18n.t(data.lang, "language-set");
     await answerQuery(ctx, { text });
     await ctx.editMessageText(text).catch(() => ctx.reply(text));

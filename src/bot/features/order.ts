@@ -93,10 +93,13 @@ export function orderFeature(deps: OrderFeatureDeps): Composer<BotContext> {
 
     // Answer first: Telegram gives up on a callback after ~10 s, a provider call can take longer.
     await answerQuery(ctx, { text: t("callback-processing") });
-    const outcome = await orders.confirm(data.refId, userId, {
+    const outcome = await orders.confirm(
+      data.refId,
+      userId,
       // The buttons go only once the order is claimed: if storage fails before, they still work.
-      beforeSend: () => retireSummary(order, t("order-processing")),
-    });
+      { beforeSend: () => retireSummary(order, t("order-processing")) },
+      order,
+    );
     switch (outcome.kind) {
       case "submitted":
         await deps.deliverOutcome(outcome.order);
