@@ -104,9 +104,12 @@ async function main() {
     LOG_LEVEL: "warn",
   };
   const outputs: string[] = [];
+  const started: BotProcess[] = [];
   let bot: BotProcess = startBotProcess(env);
+  started.push(bot);
   const startBot = async () => {
     bot = startBotProcess(env);
+    started.push(bot);
     await fake.waitFor(() => fake.isPolling(), 30_000).catch(() => undefined);
   };
   await fake.waitFor(() => fake.isPolling(), 30_000);
@@ -176,6 +179,7 @@ async function main() {
   await sleep(TIMEOUT_MS + 7000);
   outputs.push(bot.output());
   await bot.kill("SIGTERM");
+  for (const p of started) await p.kill("SIGKILL"); // none may outlive the run
   const store = await createStore({ redisUrl: redis.url, keyPrefix: "topup:" });
   const ledger = new Map<string, OrderRecord>();
   for (const ref of new Set([...confirmed, ...sandbox.calls.map((c) => c.refId)])) {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { run, type RunnerHandle } from "@grammyjs/runner";
 import { config as loadDotenv } from "dotenv";
 import type { Update } from "grammy/types";
@@ -139,7 +140,8 @@ async function main(): Promise<void> {
     await bot.api.setWebhook(webhook.url, { secret_token: webhookSecret, allowed_updates: ALLOWED_UPDATES });
     logger.info({ bot: bot.botInfo.username, store: store.kind, sandbox: sandbox !== undefined, mode: "webhook" }, "bot started (webhook)");
   } else {
-    await bot.api.deleteWebhook();
+    // A webhook left over from webhook mode would stop getUpdates; a refusal here is not fatal.
+    await bot.api.deleteWebhook().catch((err: unknown) => logger.warn({ err: String(err) }, "deleteWebhook failed"));
     runner = run(bot, { runner: { fetch: { allowed_updates: ALLOWED_UPDATES } } });
     logger.info({ bot: bot.botInfo.username, store: store.kind, sandbox: sandbox !== undefined, mode: "polling" }, "bot started (long polling)");
   }
@@ -167,6 +169,30 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  // Started through `npm start`, the bot runs under npm (and a shell): if npm is killed outright
+  // (SIGKILL), no signal reaches us and we would keep polling beside the next instance.
+  watchLaunchers(() => void shutdown("launcher process gone"));
+}
+
+/** The parent pid of a process, from /proc (Linux); undefined elsewhere or when it is gone. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Calls `onGone` when the process that started us, or the one that started it, goes away. */
+function watchLaunchers(onGone: () => void): void {
+  const parent = process.ppid;
+  if (parent <= 1) return; // run directly by init, systemd or Docker: nothing to watch
+  const grandparent = parentOf(parent);
+  setInterval(() => {
+    if (process.ppid !== parent) return onGone();
+    if (grandparent !== undefined && grandparent > 1 && parentOf(parent) !== grandparent) onGone();
+  }, 500).unref();
 }
 
 const ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "my_chat_member"] as const;

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createStore } from "../../src/storage/store.js";
@@ -166,5 +167,22 @@ describe("running it for real: webhook, health, shutdown, retries, Redis trouble
     expect(bot.output()).not.toContain(SECRET);
     expect(bot.output()).not.toContain(world.env.BOT_TOKEN!);
     expect(bot.output()).not.toContain("/v1/transaction/partner?");
+  });
+
+  it("when the bot runs through `npm start` and npm is killed outright, then the bot stops polling too", async () => {
+    const npm = spawn("npm", ["start"], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...world.env, LOG_LEVEL: "warn" },
+      stdio: "ignore",
+    });
+    try {
+      await world.fake.waitFor(() => world.fake.isPolling(), 30_000);
+      npm.kill("SIGKILL");
+      // The fake holds a poll for at most 2 s; a bot still alive would be back within that.
+      await world.fake.waitFor(() => !world.fake.isPolling(), 10_000);
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(world.fake.isPolling()).toBe(false);
+    } finally {
+      npm.kill("SIGKILL");
+    }
   });
 });
