@@ -1,72 +1,276 @@
 import { readFileSync } from "node:fs";
-import { validate, ValidationSeverity } from "dockerfile-utils";
+import { validate } from "dockerfile-utils";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 
-// Docker cannot run on the development machines: these files are parsed and linted here, not built.
-const dockerfile = readFileSync("Dockerfile", "utf8");
-const instructions = dockerfile
-  .replace(/\\\n/g, " ")
-  .split("\n")
-  .map((l) => l.trim())
-  .filter((l) => l !== "" && !l.startsWith("#"))
-  .map((l) => ({ keyword: l.split(/\s+/)[0]!.toUpperCase(), args: l.slice(l.indexOf(" ") + 1) }));
-const stages = instructions.reduce<Array<typeof instructions>>((acc, i) => {
-  if (i.keyword === "FROM") acc.push([]);
-  acc.at(-1)?.push(i);
-  return acc;
-}, []);
-const finalStage = stages.at(-1) ?? [];
+// Docker is not available on the development machines: the Dockerfile, .dockerignore and
+// compose.yaml are parsed and linted here, never built or run.
 
-describe("Dockerfile, .dockerignore and compose.yaml (parsed, not built: no Docker here)", () => {
-  it("when the Dockerfile is linted, then it has no errors or warnings", () => {
-    const problems = validate(dockerfile).filter((p) => p.severity !== undefined && p.severity >= ValidationSeverity.WARNING);
-    expect(problems.map((p) => `${p.range.start.line + 1}: ${p.message}`)).toEqual([]);
+const root = new URL("../../", import.meta.url);
+const read = (name: string): string => readFileSync(new URL(name, root), "utf8");
+
+// ---------------------------------------------------------------- Dockerfile, parsed into stages
+
+interface Instruction {
+  keyword: string;
+  /** Everything after the keyword, continuation lines joined. */
+  args: string;
+  /** Leading `--name=value` flags (COPY --from=…, HEALTHCHECK --interval=…). */
+  flags: Map<string, string>;
+  /** What follows the flags. */
+  rest: string;
+  line: number;
+}
+interface Stage {
+  image: string;
+  name: string | undefined;
+  instructions: Instruction[];
+}
+
+function parseDockerfile(text: string): Instruction[] {
+  const lines = text.split(/\r?\n/);
+  const out: Instruction[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const first = lines[i]!.trim();
+    if (first === "" || first.startsWith("#")) continue; // comments and parser directives
+    const start = i;
+    let joined = first;
+    while (joined.endsWith("\\") && i + 1 < lines.length) {
+      joined = joined.slice(0, -1);
+      i++;
+      const next = lines[i]!.trim();
+      if (next.startsWith("#")) continue; // comment lines inside a continuation are dropped
+      joined += " " + next;
+      // an empty line ends nothing: Docker skips it too
+    }
+    const match = /^(\S+)\s*(.*)$/s.exec(joined)!;
+    const args = match[2]!.trim();
+    const flags = new Map<string, string>();
+    let rest = args;
+    for (let m = /^--([a-z-]+)(?:=(\S*))?\s*/.exec(rest); m !== null; m = /^--([a-z-]+)(?:=(\S*))?\s*/.exec(rest)) {
+      flags.set(m[1]!, m[2] ?? "");
+      rest = rest.slice(m[0].length);
+    }
+    out.push({ keyword: match[1]!.toUpperCase(), args, flags, rest, line: start + 1 });
+  }
+  return out;
+}
+
+function splitStages(instructions: Instruction[]): Stage[] {
+  const stages: Stage[] = [];
+  for (const ins of instructions) {
+    if (ins.keyword === "FROM") {
+      const [image, as, name] = ins.rest.split(/\s+/);
+      stages.push({ image: image!, name: as?.toUpperCase() === "AS" ? name : undefined, instructions: [] });
+    } else {
+      stages.at(-1)?.instructions.push(ins);
+    }
+  }
+  return stages;
+}
+
+/** The exec (JSON array) form of CMD / ENTRYPOINT / HEALTHCHECK CMD, or undefined for the shell form. */
+function execForm(rest: string): string[] | undefined {
+  if (!rest.startsWith("[")) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(rest);
+    return Array.isArray(parsed) && parsed.every((p) => typeof p === "string") ? (parsed as string[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const dockerfile = read("Dockerfile");
+const stages = splitStages(parseDockerfile(dockerfile));
+const finalStage = stages.at(-1)!;
+const inFinal = (keyword: string) => finalStage.instructions.filter((i) => i.keyword === keyword);
+const stageByName = (name: string | undefined) => stages.find((s) => s.name !== undefined && s.name === name);
+
+// LSP DiagnosticSeverity, which is what validate() returns (not dockerfile-utils' ValidationSeverity).
+const DIAGNOSTIC_ERROR = 1;
+const DIAGNOSTIC_WARNING = 2;
+
+describe("Dockerfile (linted and parsed, not built)", () => {
+  it("when the Dockerfile is linted with dockerfile-utils, then there is no error and no warning", () => {
+    const problems = validate(dockerfile).filter((p) => p.severity === DIAGNOSTIC_ERROR || p.severity === DIAGNOSTIC_WARNING);
+    expect(problems.map((p) => `line ${p.range.start.line + 1}: ${p.message}`)).toEqual([]);
   });
 
-  it("when the stages are read, then the first builds and checks, and the last runs production code as non-root with a health check", () => {
+  it("when the stages are read, then there are at least two and every stage is on Node 20", () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    const build = stages[0]!;
-    expect(build.some((i) => i.keyword === "RUN" && /npm ci/.test(i.args))).toBe(true);
-    expect(build.some((i) => i.keyword === "RUN" && /npm run build/.test(i.args) && /prune --omit=dev/.test(i.args))).toBe(true);
-    expect(finalStage.some((i) => i.keyword === "COPY" && /--from=build/.test(i.args) && /node_modules/.test(i.args))).toBe(true);
-    expect(finalStage.some((i) => /\bsrc\b/.test(i.args) && i.keyword === "COPY")).toBe(false);
-    expect(finalStage.some((i) => i.keyword === "RUN" && /npm (ci|install)/.test(i.args))).toBe(false);
-    const user = finalStage.find((i) => i.keyword === "USER");
-    expect(user?.args).toBeDefined();
-    expect(user!.args.trim()).not.toMatch(/^(root|0)$/);
-    expect(finalStage.find((i) => i.keyword === "HEALTHCHECK")?.args).toMatch(/\/healthz/);
-    expect(finalStage.find((i) => i.keyword === "CMD")?.args.trim().startsWith("[")).toBe(true);
-    expect(finalStage.find((i) => i.keyword === "ENV")?.args).toMatch(/NODE_ENV=production/);
+    for (const stage of stages) expect(stage.image).toMatch(/^node:20(\.\d+)*-bookworm-slim$/);
   });
 
-  it("when .dockerignore is read, then secrets and local builds stay out of the image context", () => {
-    const ignored = readFileSync(".dockerignore", "utf8").split("\n").map((l) => l.trim());
-    for (const entry of ["node_modules", ".env", ".git", "dist"]) expect(ignored).toContain(entry);
+  it("when the build stage is read, then it installs from the lock file, type-checks, compiles and keeps production dependencies only", () => {
+    const copies = finalStage.instructions.filter((i) => i.keyword === "COPY" && i.flags.has("from"));
+    const modulesFrom = stageByName(copies.find((c) => /node_modules/.test(c.rest))?.flags.get("from"));
+    expect(modulesFrom, "node_modules copied from a named earlier stage").toBeDefined();
+    const runs = modulesFrom!.instructions.filter((i) => i.keyword === "RUN").map((i) => i.rest);
+    expect(runs.some((r) => /\bnpm ci\b/.test(r))).toBe(true);
+    expect(runs.some((r) => /\bnpm prune --omit=dev\b/.test(r) || /\bnpm ci\b.*--omit=dev/.test(r))).toBe(true);
+    const all = stages.flatMap((s) => s.instructions.filter((i) => i.keyword === "RUN").map((i) => i.rest));
+    expect(all.some((r) => /\bnpm run typecheck\b/.test(r))).toBe(true);
+    expect(all.some((r) => /\bnpm run build\b/.test(r))).toBe(true);
   });
 
-  it("when compose.yaml is parsed, then the bot uses Redis with append-only persistence on a named volume", () => {
-    const compose = parse(readFileSync("compose.yaml", "utf8")) as any;
-    const { bot, redis } = compose.services;
-    expect(bot.env_file).toBe(".env");
-    expect(bot.environment.REDIS_URL).toBe("redis://redis:6379");
-    expect(bot.depends_on.redis.condition).toBe("service_healthy");
-    expect(bot.stop_grace_period).toBeDefined();
-    expect([redis.command].flat().join(" ")).toMatch(/--appendonly yes/);
-    const mount = (redis.volumes as string[]).find((v) => v.endsWith(":/data"));
-    expect(mount).toBeDefined();
-    const volumeName = mount!.split(":")[0]!;
-    expect(Object.keys(compose.volumes)).toContain(volumeName);
-    expect(redis.healthcheck.test.join(" ")).toMatch(/redis-cli ping/);
-    expect(redis.ports).toBeUndefined();
+  it("when the final stage is read, then it copies the build output from the build stage and never the sources or dev dependencies", () => {
+    const fromBuild = inFinal("COPY").filter((c) => c.flags.has("from"));
+    for (const what of ["node_modules", "dist", "locales"]) {
+      const copy = fromBuild.find((c) => c.rest.split(/\s+/).slice(0, -1).some((src) => src.includes(what)));
+      expect(copy, `${what} copied from an earlier stage`).toBeDefined();
+      expect(stageByName(copy!.flags.get("from"))).toBeDefined();
+      expect(copy!.flags.get("chown"), `${what} owned by node`).toMatch(/^node(:node)?$/);
+    }
+    const sources = inFinal("COPY").flatMap((c) => c.rest.split(/\s+/).slice(0, -1));
+    expect(sources.filter((s) => /(^|\/)src(\/|$)/.test(s) || /tsconfig/.test(s))).toEqual([]);
+    for (const run of inFinal("RUN")) {
+      if (/\bnpm (ci|install|i)\b/.test(run.rest)) expect(run.rest).toMatch(/--omit=dev/);
+    }
+    expect(inFinal("ENV").map((e) => e.rest).join(" ")).toMatch(/NODE_ENV=production/);
+    expect(inFinal("ENV").map((e) => e.rest).join(" ")).toMatch(/PORT=8080/);
+    expect(inFinal("EXPOSE").map((e) => e.rest)).toContain("8080");
   });
 
-  it("when .env.example is read, then every variable of the contract is listed", () => {
-    const example = readFileSync(".env.example", "utf8");
-    const contract = [
-      "BOT_TOKEN", "BOT_API_ROOT", "TOPUP_BASE_URL", "TOPUP_MITRA_ID", "TOPUP_SECRET_KEY", "TOPUP_TIMEOUT_MS", "REDIS_URL", "ADMIN_IDS",
-      "ALLOWED_USER_IDS", "CATALOG_FILE", "REF_ID_PREFIX", "LOW_BALANCE_THRESHOLD", "WEBHOOK_URL", "WEBHOOK_SECRET", "PORT", "LOG_LEVEL", "TZ",
-    ];
-    for (const name of contract) expect(example).toMatch(new RegExp(`^#? ?${name}=`, "m"));
+  it("when the final stage is read, then it runs as a non-root user set before the command", () => {
+    const users = inFinal("USER");
+    expect(users.length).toBeGreaterThan(0);
+    const user = users.at(-1)!;
+    expect(user.rest.split(":")[0]).not.toMatch(/^(root|0)$/);
+    expect(user.line).toBeLessThan(inFinal("CMD").at(-1)!.line);
+  });
+
+  it("when the health check is read, then node itself asks GET /healthz on PORT, with bounds", () => {
+    const checks = inFinal("HEALTHCHECK");
+    expect(checks).toHaveLength(1);
+    const check = checks[0]!;
+    expect(check.rest).toMatch(/^CMD\s/);
+    const command = check.rest.replace(/^CMD\s+/, "");
+    const argv = execForm(command) ?? [command];
+    expect(argv[0]).toMatch(/^node\b/);
+    expect(argv.join(" ")).toMatch(/127\.0\.0\.1/);
+    expect(argv.join(" ")).toMatch(/\/healthz/);
+    expect(argv.join(" ")).toMatch(/process\.env\.PORT/);
+    expect(argv.join(" ")).not.toMatch(/\b(curl|wget)\b/);
+    for (const flag of ["interval", "timeout", "start-period", "retries"]) expect(check.flags.has(flag), flag).toBe(true);
+  });
+
+  it("when the command is read, then it is the exec form running the compiled bot, and SIGTERM stops it", () => {
+    const cmd = inFinal("CMD").at(-1)!;
+    expect(execForm(cmd.rest)).toEqual(["node", "dist/main.js"]);
+    expect(inFinal("ENTRYPOINT")).toEqual([]);
+    expect(inFinal("STOPSIGNAL").map((s) => s.rest)).toEqual(["SIGTERM"]);
+  });
+});
+
+// ---------------------------------------------------------------- .dockerignore
+
+describe(".dockerignore", () => {
+  const entries = read(".dockerignore")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("#"));
+
+  it("when it is read, then local modules, builds, secrets and the git history stay out of the build context", () => {
+    for (const entry of ["node_modules", "dist", ".env", ".git"]) expect(entries).toContain(entry);
+  });
+
+  it("when it is read, then nothing the image build needs is excluded", () => {
+    const needed = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "src", "locales", "catalog.json"];
+    for (const entry of entries.filter((e) => !e.startsWith("!"))) {
+      for (const file of needed) expect(file === entry || (entry.includes("*") && new RegExp(`^${entry.replace(/\./g, "\\.").replace(/\*/g, "[^/]*")}$`).test(file)), `${entry} excludes ${file}`).toBe(false);
+    }
+  });
+});
+
+// ---------------------------------------------------------------- compose.yaml
+
+interface Service {
+  build?: unknown;
+  image?: string;
+  command?: string | string[];
+  env_file?: string | string[];
+  environment?: Record<string, string | number> | string[];
+  depends_on?: Record<string, { condition?: string }> | string[];
+  restart?: string;
+  stop_grace_period?: string;
+  volumes?: Array<string | { type?: string; source?: string; target?: string }>;
+  healthcheck?: { test?: string | string[] };
+  ports?: unknown;
+}
+interface Compose {
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+}
+
+function environment(service: Service): Record<string, string> {
+  const env = service.environment ?? {};
+  if (Array.isArray(env)) return Object.fromEntries(env.map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]));
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)]));
+}
+
+function mounts(service: Service): Array<{ source: string; target: string; readOnly: boolean }> {
+  return (service.volumes ?? []).map((v) => {
+    if (typeof v === "string") {
+      const [source, target, mode] = v.split(":");
+      return { source: source!, target: target!, readOnly: mode === "ro" };
+    }
+    return { source: v.source ?? "", target: v.target ?? "", readOnly: false };
+  });
+}
+
+describe("compose.yaml (parsed, not run)", () => {
+  const compose = parse(read("compose.yaml")) as Compose;
+  const bot = compose.services?.bot;
+  const redis = compose.services?.redis;
+
+  it("when it is parsed, then it has a bot built from this directory and a Redis 7", () => {
+    expect(bot).toBeDefined();
+    expect(redis).toBeDefined();
+    expect(bot!.build).toBeDefined();
+    expect(redis!.image).toMatch(/^redis:7/);
+  });
+
+  it("when the bot service is read, then it reads .env, uses the redis service and waits for it to be healthy", () => {
+    expect([bot!.env_file].flat()).toContain(".env");
+    const env = environment(bot!);
+    expect(new URL(env.REDIS_URL ?? "").hostname).toBe("redis");
+    expect(env.PORT).toBe("8080");
+    expect(Array.isArray(bot!.depends_on)).toBe(false);
+    expect((bot!.depends_on as Record<string, { condition?: string }>).redis?.condition).toBe("service_healthy");
+    expect(bot!.restart).toBe("unless-stopped");
+    expect(bot!.stop_grace_period).toMatch(/^\d+s$/);
+    expect(Number.parseInt(bot!.stop_grace_period!, 10)).toBeGreaterThan(10);
+    const catalog = mounts(bot!).find((m) => m.target === "/app/catalog.json");
+    if (catalog !== undefined) expect(catalog.readOnly).toBe(true);
+  });
+
+  it("when the redis service is read, then it persists append-only on a declared named volume, is health-checked and is not published", () => {
+    expect([redis!.command].flat().join(" ")).toMatch(/--appendonly yes/);
+    const data = mounts(redis!).find((m) => m.target === "/data");
+    expect(data).toBeDefined();
+    expect(data!.source).toMatch(/^[a-zA-Z0-9][\w.-]*$/); // a named volume, not a host path
+    expect(Object.keys(compose.volumes ?? {})).toContain(data!.source);
+    expect([redis!.healthcheck?.test].flat().join(" ")).toMatch(/redis-cli ping/);
+    expect(redis!.restart).toBe("unless-stopped");
+    expect(redis!.ports).toBeUndefined();
+  });
+});
+
+// ---------------------------------------------------------------- .env.example vs the contract
+
+// The variables of section 1 of the bot contract (shared/spec/bot-contract.md), hard-coded so that
+// this repository is checked on its own.
+const CONTRACT_VARIABLES = [
+  "BOT_TOKEN", "BOT_API_ROOT", "TOPUP_BASE_URL", "TOPUP_MITRA_ID", "TOPUP_SECRET_KEY", "TOPUP_TIMEOUT_MS",
+  "REDIS_URL", "ADMIN_IDS", "ALLOWED_USER_IDS", "CATALOG_FILE", "REF_ID_PREFIX", "LOW_BALANCE_THRESHOLD",
+  "WEBHOOK_URL", "WEBHOOK_SECRET", "PORT", "LOG_LEVEL", "TZ",
+];
+
+describe(".env.example", () => {
+  const example = read(".env.example");
+  const listed = (name: string) => new RegExp(`^#?\\s*${name}=`, "m").test(example);
+
+  it("when it is read, then every variable of the contract is listed (set or commented out)", () => {
+    expect(CONTRACT_VARIABLES.filter((name) => !listed(name))).toEqual([]);
   });
 });
