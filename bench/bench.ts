@@ -25,8 +25,9 @@ interface Proc {
 }
 
 function spawnNode(args: string[], env: Record<string, string>, readyPattern: RegExp): Proc {
+  // tsx first, so that a preloaded TypeScript module can be loaded.
   const nodeFlags = args.filter((a) => a.startsWith("--"));
-  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args.filter((a) => !a.startsWith("--"))], {
+  const child = spawn(process.execPath, ["--import", "tsx", ...nodeFlags, ...args.filter((a) => !a.startsWith("--"))], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -58,6 +59,18 @@ async function redisInfo(): Promise<{ commands: number; memory: number; version:
   await client.close();
   const field = (name: string) => new RegExp(`${name}:([^\\r\\n]+)`).exec(info)?.[1] ?? "0";
   return { commands: Number(field("total_commands_processed")), memory: Number(field("used_memory")), version: field("redis_version") };
+}
+
+/** The bot's count of Redis round trips so far (see redis-round-trips.ts). */
+async function roundTrips(proc: Proc): Promise<number> {
+  const from = proc.output().length;
+  proc.child.kill("SIGUSR2");
+  for (let i = 0; i < 200; i++) {
+    const m = /\{"redisRoundTrips":(\d+)\}/.exec(proc.output().slice(from));
+    if (m !== null) return Number(m[1]);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error("the bot did not report its Redis round trips");
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
@@ -150,7 +163,9 @@ async function main() {
   const fake = createFakeBotApi();
   await fake.start();
   const profile = process.env.BENCH_PROFILE === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`];
-  const bot = spawnNode([...profile, "src/main.ts"], {
+  const redisPort = new URL(REDIS_URL).port || "6379";
+  const bot = spawnNode([...profile, "--import=./bench/redis-round-trips.ts", "src/main.ts"], {
+    BENCH_REDIS_PORT: redisPort,
     BOT_TOKEN: fake.token,
     BOT_API_ROOT: fake.url,
     TOPUP_BASE_URL: sandbox.url,
@@ -170,11 +185,13 @@ async function main() {
     const logStart = bot.output().length;
     const callsBefore = sandbox.calls.length;
     const redisBefore = await redisInfo();
+    const tripsBefore = await roundTrips(bot);
     const started = performance.now();
     await Promise.all(users.map((u) => orderFlow(fake, u)));
     const seconds = (performance.now() - started) / 1000;
     await new Promise((res) => setTimeout(res, 300)); // let the last log lines arrive
     const redisAfter = await redisInfo();
+    const tripsAfter = await roundTrips(bot);
     const updates = n * 5;
     const times = bot
       .output()
@@ -192,6 +209,7 @@ async function main() {
       p95: percentile(times, 95),
       p99: percentile(times, 99),
       redisPerUpdate: (redisAfter.commands - redisBefore.commands - 2) / updates,
+      roundTripsPerUpdate: (tripsAfter - tripsBefore) / updates,
       providerCallsPerOrder: (sandbox.calls.length - callsBefore) / n,
       rssMb: mem.rssMb,
       peakMb: mem.peakMb,
@@ -244,7 +262,7 @@ async function main() {
   for (const res of results) {
     const floor = bareResults[res.chats!]!;
     rows.push(
-      `| ${res.chats} | ${fmt(res.updatesPerSecond!)} | ${fmt(floor)} | ${fmt((100 * res.updatesPerSecond!) / floor, 0)} % | ${fmt(res.ordersPerSecond!)} | ${res.p50} / ${res.p95} / ${res.p99} | ${fmt(res.redisPerUpdate!)} | ${fmt(res.providerCallsPerOrder!, 2)} | ${fmt(res.rssMb!, 0)} (peak ${fmt(res.peakMb!, 0)}) |`,
+      `| ${res.chats} | ${fmt(res.updatesPerSecond!)} | ${fmt(floor)} | ${fmt((100 * res.updatesPerSecond!) / floor, 0)} % | ${fmt(res.ordersPerSecond!)} | ${res.p50} / ${res.p95} / ${res.p99} | ${fmt(res.redisPerUpdate!)} | ${fmt(res.roundTripsPerUpdate!)} | ${fmt(res.providerCallsPerOrder!, 2)} | ${fmt(res.rssMb!, 0)} (peak ${fmt(res.peakMb!, 0)}) |`,
     );
   }
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM`;
@@ -257,10 +275,12 @@ Each chat runs the whole order (\`/order\`, game, product, player id, Confirm: 5
 each waiting for the bot's answer before its next step. The bare grammY bot (runner, one handler that
 replies) gets the same mix on the same kind of fake: its updates/s is the floor of the framework.
 Processing time per update is the bot's own "update handled" log figure (ms, whole milliseconds).
-Redis commands per update are the server's \`total_commands_processed\` over the run, divided by updates.
+Redis commands per update are the server's \`total_commands_processed\` over the run, divided by updates;
+round trips are counted inside the bot process (\`bench/redis-round-trips.ts\`, preloaded by the bench only):
+commands the client sends within one turn of the event loop go out as one pipelined batch, one round trip.
 
-| chats | updates/s | bare grammY updates/s | ours / bare | orders/s | per update p50 / p95 / p99 (ms) | Redis commands / update | provider calls / order | bot RSS MB |
-|---|---|---|---|---|---|---|---|---|
+| chats | updates/s | bare grammY updates/s | ours / bare | orders/s | per update p50 / p95 / p99 (ms) | Redis commands / update | Redis round trips / update | provider calls / order | bot RSS MB |
+|---|---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
 
 ## ${IDLE_CHATS.toLocaleString("en-US")} chats left in the middle of an order

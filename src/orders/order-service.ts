@@ -252,10 +252,16 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
 
       // Write-ahead: the in-flight index first (so a crash from here on is found by recovery),
       // then the one-time guard, then the `submitting` record, and only then the provider.
-      // Commands issued together are pipelined by the Redis client: one round trip per step.
+      // Commands issued together are pipelined by the Redis client and run in the order sent: the
+      // in-flight index and the start time are written before the guard is claimed, in one round
+      // trip. A losing tap rewrites both harmlessly (same member, a later time).
       const submittedAt = now().toISOString();
-      await Promise.all([store.atomic.setAdd(inflightKey, refId), store.keyv.set(guardKey(refId) + ":at", submittedAt)]);
-      if (!(await store.atomic.claim(guardKey(refId), "submitted"))) {
+      const [, , claimed] = await Promise.all([
+        store.atomic.setAdd(inflightKey, refId),
+        store.keyv.set(guardKey(refId) + ":at", submittedAt),
+        store.atomic.claim(guardKey(refId), "submitted"),
+      ]);
+      if (!claimed) {
         const current = (await get(refId)) ?? order;
         if (current.state === "cancelled") return { kind: "cancelled", order: current };
         if (FINAL_STATES.has(current.state)) return { kind: "already", order: current };
