@@ -296,16 +296,21 @@ Each sent \`/order\` and stopped at the game menu.
 
 - **Provider calls per order are exactly 1** in every round: the submit-once guard holds under load.
 - **Against the goal** (at least 50 % of bare grammY's updates/s, at most 3 Redis round trips per update):
-  not reached yet. A profile of the bot process (\`BENCH_PROFILE=/tmp/prof npm run bench\`, Chrome
-  cpuprofile) at 100 chats shows it idle about 40 % of the time: the gap is waiting, not computing. Each
-  update of the order waits on a chain of round trips that must happen in order (conversation state read,
-  ledger steps, then the Bot API calls that answer the user), while the bare bot answers with one call.
-  On this 2-core machine the driver, the fake Bot API, the bot and Redis also share the CPUs, which
-  inflates the per-update times at 100 and 1000 chats for both bots.
+  not reached. Round trips are best read at 1 chat, where nothing else shares the client's batches: about
+  3.4 per update (a dialogue step waits for the conversation state to be read and written; the Confirm
+  step does about 5 pipelined trips: order, guard with its write-ahead index, record and indexes, result,
+  "told" mark). With many chats at once the client pipelines the commands of several updates together,
+  so the figure per update drops far below 1 and says little. Updates/s stay between a quarter and a half of bare grammY's (column "ours / bare").
+  A profile of the bot process (\`BENCH_PROFILE=/tmp/prof npm run bench\`, Chrome cpuprofile) at 100
+  chats shows it idle about 40 % of the time: the gap is waiting on chains of round trips (Redis, then the
+  Bot API calls that answer the user: 2 to 3 per step, where the bare bot makes 1 or 2), not computing.
+  On this 2-core machine the driver, the fake Bot API, both bots and Redis share the CPUs; figures vary
+  by about a third from run to run, for both bots.
 - **What was changed after profiling**: Intl formatters are built once (they were the bot's largest own
   CPU cost); independent ledger writes are pipelined; the language preference is cached for 2 s per user
   instead of read on every update and every conversation replay; the Confirm handler no longer reads the
-  order twice. Redis commands per update went from 9 to about 5.
+  order twice. the guard claim is pipelined with its write-ahead index. Redis commands per update went from 9 to about
+  5, round trips at 1 chat from about 5 to 3.4.
 - **What is left**: the Confirm update still issues about 12 commands in about 6 pipelined round trips
   (index, guard, write-ahead record, provider call, result and indexes, "told" mark). Folding the write-ahead
   steps into one Lua script (guard + record + indexes in one atomic call) would bring it to about 3, at the
