@@ -9,7 +9,8 @@ import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadCatalog } from "../src/catalog/catalog.js";
 import type { OrderRecord } from "../src/orders/order.js";
-import { createStore } from "../src/storage/store.js";
+import { createOrderLedger } from "../src/orders/ledger.js";
+import { createStorage } from "../src/storage/storage.js";
 import { createSandboxProvider } from "../src/topup/sandbox.js";
 import { startBotProcess, type BotProcess } from "../test/e2e/bot-process.js";
 import { createFakeBotApi, type FakeUser, type SentMessage } from "../test/e2e/fake-bot-api.js";
@@ -180,13 +181,14 @@ async function main() {
   outputs.push(bot.output());
   await bot.kill("SIGTERM");
   for (const p of started) await p.kill("SIGKILL"); // none may outlive the run
-  const store = await createStore({ redisUrl: redis.url, keyPrefix: "topup:" });
+  const storage = await createStorage({ redisUrl: redis.url, prefix: "topup:" });
   const ledger = new Map<string, OrderRecord>();
+  const records = createOrderLedger(storage);
   for (const ref of new Set([...confirmed, ...sandbox.calls.map((c) => c.refId)])) {
-    const order = await store.keyv.get<OrderRecord>(store.key("order", ref));
+    const order = await records.get(ref);
     if (order) ledger.set(ref, order);
   }
-  await store.close();
+  await storage.close();
 
   // --- reconcile ---
   const callsPerRef = new Map<string, number>();
@@ -227,7 +229,7 @@ async function main() {
   writeFileSync(
     "docs/chaos.md",
     `# Fault injection\n\nCommand: \`npm run chaos\` (replay a run with \`CHAOS_SEED=<seed>\`). Last run ${new Date().toISOString().slice(0, 10)}, Node ${process.version}:\n\n\`\`\`\n${report.join("\n")}\n\`\`\`\n\n` +
-      "What happens: the real bot process (`src/main.ts`) takes orders from several users through a fake Bot API that redelivers\n" +
+      "What happens: the real bot process (`node dist/main.js`) takes orders from several users through a fake Bot API that redelivers\n" +
       "unconfirmed updates as Telegram does; it is killed with SIGKILL and restarted every 0.15 to 0.9 s (before Confirm, during\n" +
       "the provider call, after the answer, during the reply: wherever the moment falls); Redis (with append-only persistence) is\n" +
       "restarted once; the provider answers 502s, malformed bodies after taking the order, answers after the timeout, and resets;\n" +

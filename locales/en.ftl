@@ -40,7 +40,6 @@ order-unknown-code = There is no product with the code <b>{ $code }</b>. Tap a b
 order-expect-choice = Tap a button above or type a product code. /cancel stops the order.
 order-menu-closed = This menu is closed. Send /order to start a new order.
 order-chosen = Product: <b>{ $code }</b> · { $product }
-order-busy = You are in the middle of an order. Finish it, or send /cancel to stop it.
 
 ## Player id
 order-ask-player =
@@ -61,8 +60,7 @@ order-summary =
     Player id: <code>{ $playerId }</code>
     Price: { $price }
     Order ref: <code>{ $refId }</code>
-
-    Tap <b>Confirm</b> to order. Nothing is ordered before that.
+order-summary-hint = Tap <b>Confirm</b> to order. Nothing is ordered before that.
 order-price-none = not set
 button-confirm = ✅ Confirm
 button-cancel = ✖ Cancel
@@ -70,36 +68,32 @@ order-open-draft = Tap <b>Confirm</b> or <b>Cancel</b> on the summary above, or 
 
 ## Confirm
 callback-processing = Processing your order…
-order-processing = ⏳ Processing… please wait, do not order again.
-order-success =
-    ✅ <b>Top-up successful</b>
-    Product: <b>{ $code }</b> · { $product }
-    Player: <b>{ $playerName }</b> (<code>{ $playerId }</code>)
-    SN: <code>{ $sn }</code>
-    Balance left: { $balance }
-    Trx id: <code>{ $trxId }</code>
-    Ref id: <code>{ $refId }</code>
-order-failed =
-    ❌ <b>Order failed</b>: the provider refused it.
-    Product: <b>{ $code }</b> · { $product }
-    Player id: <code>{ $playerId }</code>
-    Error code: <code>{ $errorCode }</code>
-    Message: { $errorMsg }
-    Ref id: <code>{ $refId }</code>
-    You can order again with /order.
+summary-processing = ⏳ Processing… please wait, do not order again.
+summary-success = ✅ Done: the result is below.
+summary-success-sn = ✅ Done: SN <code>{ $sn }</code>. The result is below.
+summary-failed = ❌ Failed: the result is below.
+summary-unknown = ⚠️ Result unknown (pending): see below.
+summary-cancelled = ✖ Cancelled. Nothing was ordered.
+order-success = ✅ <b>Top-up successful</b>
+order-success-settled = ✅ <b>Top-up successful</b> (checked by an admin with the provider)
+line-product = Product: <b>{ $code }</b> · { $product }
+line-player = Player: <b>{ $playerName }</b> (<code>{ $playerId }</code>)
+line-player-id = Player id: <code>{ $playerId }</code>
+line-sn = SN: <code>{ $sn }</code>
+line-balance = Balance left: { $balance }
+line-trx = Trx id: <code>{ $trxId }</code>
+line-ref = Ref id: <code>{ $refId }</code>
+line-error-code = Error code: <code>{ $errorCode }</code>
+line-error-msg = Message: { $errorMsg }
+line-reason = Reason: { $reason }
+order-order-again = You can order again with /order.
+order-try-again = You can try again with /order.
+order-failed = ❌ <b>Order failed</b>: the provider refused it.
 order-failed-no-message = (none)
-order-not-sent =
-    ❌ <b>Order not sent</b>: the provider could not be reached, so nothing was ordered.
-    Product: <b>{ $code }</b> · { $product }
-    Player id: <code>{ $playerId }</code>
-    Ref id: <code>{ $refId }</code>
-    You can try again with /order.
+order-not-sent = ❌ <b>Order not sent</b>: the provider could not be reached, so nothing was ordered.
 order-unknown =
     ⚠️ <b>Result unknown (pending)</b>: { $reason }.
     The order may or may not have gone through. It will <b>not</b> be sent again by itself; an admin will check it with the provider.
-    Product: <b>{ $code }</b> · { $product }
-    Player id: <code>{ $playerId }</code>
-    Ref id: <code>{ $refId }</code>
 reason-timeout = the provider did not answer in time
 reason-connection-lost = the connection broke after the order was sent
 reason-not-json = the provider's answer could not be read
@@ -112,6 +106,7 @@ order-already-heading = This order was already placed; here is its result:
 order-in-progress = ⏳ Order <code>{ $refId }</code> is already being processed. Its result will be sent here.
 callback-in-progress = This order is already being processed.
 callback-already-success = Already ordered: success, SN { $sn }.
+callback-already-success-no-sn = Already ordered: success.
 callback-already-failed = Already ordered: it failed ({ $errorCode }).
 callback-already-unknown = Already ordered: the result is unknown (pending).
 callback-cancelled = This order was cancelled. Send /order to start again.
@@ -127,7 +122,6 @@ cancel-nothing = There is nothing to cancel.
 ## Everything else
 fallback = Send /order to order a top-up, or /help for help.
 unknown-command = I don't know that command. /help lists what I can do.
-quick-order-usage = To order in one line: <code>/order CODE PLAYER_ID</code>, e.g. <code>/order { $exampleCode } { $examplePlayer }</code>
 error-generic = Sorry, something went wrong on our side. Please try again.
 error-unavailable = The bot is temporarily unavailable. Please try again in a moment.
 
@@ -147,11 +141,14 @@ outcome-success = ✅ success
 outcome-failed = ❌ failed
 outcome-unknown = ⚠️ unknown (pending)
 outcome-submitting = ⏳ processing
+outcome-cancelled = ✖ cancelled
 value-none = –
 
 ## Notices to admins
-notice-sale =
-    🧾 <b>Sale</b> by { $user } (<code>{ $userId }</code>)
+notice-heading-success = 🧾 <b>Sale</b> by { $user } (<code>{ $userId }</code>)
+notice-heading-failed = ❌ <b>Failed order</b> by { $user } (<code>{ $userId }</code>)
+notice-heading-unknown = ⚠️ <b>Order with unknown result</b> by { $user } (<code>{ $userId }</code>)
+notice-order =
     Product: <b>{ $code }</b> · { $product }
     Player: { $playerName } (<code>{ $playerId }</code>)
     Price: { $price }
@@ -217,13 +214,7 @@ settle-done = Order <code>{ $refId }</code> is settled as { $outcome }. The user
 settle-not-found = There is no order <code>{ $refId }</code>.
 settle-not-pending = Order <code>{ $refId }</code> is not pending (it is { $outcome }); nothing was changed.
 order-settled-heading = An admin checked this order with the provider. Final result:
-order-failed-settled =
-    ❌ <b>Order failed</b> (checked by an admin with the provider).
-    Product: <b>{ $code }</b> · { $product }
-    Player id: <code>{ $playerId }</code>
-    Reason: { $reason }
-    Ref id: <code>{ $refId }</code>
-
+order-failed-settled = ❌ <b>Order failed</b> (checked by an admin with the provider).
 ## /allow, /deny, /users
 allow-usage = Use <code>/allow USER_ID</code>: the user sees their id when they send /start.
 deny-usage = Use <code>/deny USER_ID</code>.

@@ -40,7 +40,6 @@ order-unknown-code = Tidak ada produk dengan kode <b>{ $code }</b>. Ketuk tombol
 order-expect-choice = Ketuk tombol di atas atau ketik kode produk. /cancel untuk membatalkan.
 order-menu-closed = Menu ini sudah ditutup. Kirim /order untuk memulai pesanan baru.
 order-chosen = Produk: <b>{ $code }</b> · { $product }
-order-busy = Anda sedang membuat pesanan. Selesaikan, atau kirim /cancel untuk membatalkannya.
 
 ## ID pemain
 order-ask-player =
@@ -61,8 +60,7 @@ order-summary =
     ID pemain: <code>{ $playerId }</code>
     Harga: { $price }
     Ref pesanan: <code>{ $refId }</code>
-
-    Ketuk <b>Konfirmasi</b> untuk memesan. Tidak ada yang dipesan sebelum itu.
+order-summary-hint = Ketuk <b>Konfirmasi</b> untuk memesan. Tidak ada yang dipesan sebelum itu.
 order-price-none = belum ditentukan
 button-confirm = ✅ Konfirmasi
 button-cancel = ✖ Batal
@@ -70,36 +68,32 @@ order-open-draft = Ketuk <b>Konfirmasi</b> atau <b>Batal</b> pada ringkasan di a
 
 ## Konfirmasi
 callback-processing = Pesanan sedang diproses…
-order-processing = ⏳ Sedang diproses… mohon tunggu, jangan pesan ulang.
-order-success =
-    ✅ <b>Top-up berhasil</b>
-    Produk: <b>{ $code }</b> · { $product }
-    Pemain: <b>{ $playerName }</b> (<code>{ $playerId }</code>)
-    SN: <code>{ $sn }</code>
-    Sisa saldo: { $balance }
-    ID transaksi: <code>{ $trxId }</code>
-    Ref ID: <code>{ $refId }</code>
-order-failed =
-    ❌ <b>Pesanan gagal</b>: ditolak oleh provider.
-    Produk: <b>{ $code }</b> · { $product }
-    ID pemain: <code>{ $playerId }</code>
-    Kode error: <code>{ $errorCode }</code>
-    Pesan: { $errorMsg }
-    Ref ID: <code>{ $refId }</code>
-    Anda bisa memesan lagi dengan /order.
+summary-processing = ⏳ Sedang diproses… mohon tunggu, jangan pesan ulang.
+summary-success = ✅ Selesai: hasilnya di bawah.
+summary-success-sn = ✅ Selesai: SN <code>{ $sn }</code>. Hasilnya di bawah.
+summary-failed = ❌ Gagal: hasilnya di bawah.
+summary-unknown = ⚠️ Hasil belum diketahui (pending): lihat di bawah.
+summary-cancelled = ✖ Dibatalkan. Tidak ada yang dipesan.
+order-success = ✅ <b>Top-up berhasil</b>
+order-success-settled = ✅ <b>Top-up berhasil</b> (diperiksa admin ke provider)
+line-product = Produk: <b>{ $code }</b> · { $product }
+line-player = Pemain: <b>{ $playerName }</b> (<code>{ $playerId }</code>)
+line-player-id = ID pemain: <code>{ $playerId }</code>
+line-sn = SN: <code>{ $sn }</code>
+line-balance = Sisa saldo: { $balance }
+line-trx = ID transaksi: <code>{ $trxId }</code>
+line-ref = Ref ID: <code>{ $refId }</code>
+line-error-code = Kode error: <code>{ $errorCode }</code>
+line-error-msg = Pesan: { $errorMsg }
+line-reason = Alasan: { $reason }
+order-order-again = Anda bisa memesan lagi dengan /order.
+order-try-again = Anda bisa mencoba lagi dengan /order.
+order-failed = ❌ <b>Pesanan gagal</b>: ditolak oleh provider.
 order-failed-no-message = (tidak ada)
-order-not-sent =
-    ❌ <b>Pesanan tidak terkirim</b>: provider tidak dapat dihubungi, jadi tidak ada yang dipesan.
-    Produk: <b>{ $code }</b> · { $product }
-    ID pemain: <code>{ $playerId }</code>
-    Ref ID: <code>{ $refId }</code>
-    Anda bisa mencoba lagi dengan /order.
+order-not-sent = ❌ <b>Pesanan tidak terkirim</b>: provider tidak dapat dihubungi, jadi tidak ada yang dipesan.
 order-unknown =
     ⚠️ <b>Hasil belum diketahui (pending)</b>: { $reason }.
     Pesanan mungkin sudah atau belum diproses. Pesanan ini <b>tidak</b> akan dikirim ulang otomatis; admin akan memeriksanya ke provider.
-    Produk: <b>{ $code }</b> · { $product }
-    ID pemain: <code>{ $playerId }</code>
-    Ref ID: <code>{ $refId }</code>
 reason-timeout = provider tidak menjawab tepat waktu
 reason-connection-lost = koneksi terputus setelah pesanan dikirim
 reason-not-json = jawaban provider tidak dapat dibaca
@@ -112,6 +106,7 @@ order-already-heading = Pesanan ini sudah dibuat; berikut hasilnya:
 order-in-progress = ⏳ Pesanan <code>{ $refId }</code> sedang diproses. Hasilnya akan dikirim di sini.
 callback-in-progress = Pesanan ini sedang diproses.
 callback-already-success = Sudah dipesan: berhasil, SN { $sn }.
+callback-already-success-no-sn = Sudah dipesan: berhasil.
 callback-already-failed = Sudah dipesan: gagal ({ $errorCode }).
 callback-already-unknown = Sudah dipesan: hasil belum diketahui (pending).
 callback-cancelled = Pesanan ini sudah dibatalkan. Kirim /order untuk mulai lagi.
@@ -127,7 +122,6 @@ cancel-nothing = Tidak ada yang perlu dibatalkan.
 ## Lainnya
 fallback = Kirim /order untuk memesan top-up, atau /help untuk bantuan.
 unknown-command = Saya tidak mengenal perintah itu. /help berisi daftar perintah.
-quick-order-usage = Untuk memesan dalam satu baris: <code>/order KODE ID_PEMAIN</code>, mis. <code>/order { $exampleCode } { $examplePlayer }</code>
 error-generic = Maaf, ada gangguan di sisi kami. Silakan coba lagi.
 error-unavailable = Bot sedang tidak tersedia untuk sementara. Silakan coba lagi sebentar lagi.
 
@@ -147,11 +141,14 @@ outcome-success = ✅ berhasil
 outcome-failed = ❌ gagal
 outcome-unknown = ⚠️ belum diketahui (pending)
 outcome-submitting = ⏳ diproses
+outcome-cancelled = ✖ dibatalkan
 value-none = –
 
 ## Pemberitahuan untuk admin
-notice-sale =
-    🧾 <b>Penjualan</b> oleh { $user } (<code>{ $userId }</code>)
+notice-heading-success = 🧾 <b>Penjualan</b> oleh { $user } (<code>{ $userId }</code>)
+notice-heading-failed = ❌ <b>Pesanan gagal</b> oleh { $user } (<code>{ $userId }</code>)
+notice-heading-unknown = ⚠️ <b>Pesanan dengan hasil belum diketahui</b> oleh { $user } (<code>{ $userId }</code>)
+notice-order =
     Produk: <b>{ $code }</b> · { $product }
     Pemain: { $playerName } (<code>{ $playerId }</code>)
     Harga: { $price }
@@ -217,13 +214,7 @@ settle-done = Pesanan <code>{ $refId }</code> diselesaikan sebagai { $outcome }.
 settle-not-found = Tidak ada pesanan <code>{ $refId }</code>.
 settle-not-pending = Pesanan <code>{ $refId }</code> tidak sedang pending (status: { $outcome }); tidak ada yang diubah.
 order-settled-heading = Admin sudah memeriksa pesanan ini ke provider. Hasil akhirnya:
-order-failed-settled =
-    ❌ <b>Pesanan gagal</b> (sudah diperiksa admin ke provider).
-    Produk: <b>{ $code }</b> · { $product }
-    ID pemain: <code>{ $playerId }</code>
-    Alasan: { $reason }
-    Ref ID: <code>{ $refId }</code>
-
+order-failed-settled = ❌ <b>Pesanan gagal</b> (sudah diperiksa admin ke provider).
 ## /allow, /deny, /users
 allow-usage = Gunakan <code>/allow USER_ID</code>: pengguna melihat ID-nya saat mengirim /start.
 deny-usage = Gunakan <code>/deny USER_ID</code>.

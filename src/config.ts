@@ -82,7 +82,12 @@ const schema = z.object({
   LOW_BALANCE_THRESHOLD: optional(
     z.string().regex(/^[0-9]+$/, "must be a whole number (rupiah, no dots)").transform(Number),
   ),
-  WEBHOOK_URL: optional(z.string().trim().refine((u) => /^https:\/\/\S+$/i.test(u), "must be an https:// URL")),
+  WEBHOOK_URL: optional(
+    z
+      .string()
+      .trim()
+      .refine((u) => /^https?:\/\/\S+$/i.test(u) && URL.canParse(u), "must be a URL such as https://bot.example.com/telegram"),
+  ),
   WEBHOOK_SECRET: optional(
     z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -"),
   ),
@@ -107,6 +112,28 @@ const schema = z.object({
     }, "is not a time zone name such as Asia/Jakarta"),
   ),
 });
+
+const TELEGRAM_API_ROOT = "https://api.telegram.org";
+/** The ports Telegram's own Bot API server delivers webhooks to. */
+const TELEGRAM_WEBHOOK_PORTS = new Set(["443", "80", "88", "8443"]);
+
+/**
+ * What the Bot API server in use would refuse about a webhook URL, if anything. Telegram's own
+ * server posts only to https on ports 443, 80, 88 and 8443; a self-hosted Bot API server
+ * (BOT_API_ROOT) also posts to http and to any port, so nothing is refused there.
+ */
+export function webhookRefusal(webhookUrl: string, botApiRoot: string): string | undefined {
+  if (new URL(botApiRoot).hostname !== new URL(TELEGRAM_API_ROOT).hostname) return undefined;
+  const url = new URL(webhookUrl);
+  if (url.protocol !== "https:") {
+    return "must be an https:// URL: Telegram's Bot API server (api.telegram.org) posts webhooks over https only (a self-hosted Bot API server, BOT_API_ROOT, also takes http)";
+  }
+  const port = url.port === "" ? "443" : url.port;
+  if (!TELEGRAM_WEBHOOK_PORTS.has(port)) {
+    return `uses port ${port}: Telegram's Bot API server (api.telegram.org) posts webhooks only to ports 443, 80, 88 and 8443 (a self-hosted Bot API server, BOT_API_ROOT, takes any port)`;
+  }
+  return undefined;
+}
 
 /**
  * Parses the environment. Never throws: a bad configuration comes back as one line per bad
@@ -134,6 +161,11 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     if (e.TOPUP_MITRA_ID === undefined) errors.push("TOPUP_MITRA_ID is required when TOPUP_BASE_URL is set");
     if (e.TOPUP_SECRET_KEY === undefined) errors.push("TOPUP_SECRET_KEY is required when TOPUP_BASE_URL is set");
   }
+  const apiRoot = (e.BOT_API_ROOT ?? TELEGRAM_API_ROOT).replace(/\/+$/, "");
+  if (e.WEBHOOK_URL !== undefined) {
+    const refused = webhookRefusal(e.WEBHOOK_URL, apiRoot);
+    if (refused !== undefined) errors.push(`WEBHOOK_URL ${refused}`);
+  }
   if (e.WEBHOOK_URL !== undefined && e.PORT === undefined) {
     errors.push("PORT is required when WEBHOOK_URL is set (the port the webhook server listens on)");
   }
@@ -142,7 +174,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     ok: true,
     config: {
       botToken: e.BOT_TOKEN,
-      botApiRoot: (e.BOT_API_ROOT ?? "https://api.telegram.org").replace(/\/+$/, ""),
+      botApiRoot: apiRoot,
       topup:
         e.TOPUP_BASE_URL === undefined
           ? undefined

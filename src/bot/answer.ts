@@ -1,14 +1,15 @@
 import type { Context } from "grammy";
+import type { Logger } from "../logger.js";
 
 /**
- * Answers a callback query, ignoring Telegram's refusal: a redelivered update (after a restart)
- * carries a query that was already answered or is too old, and that must not stop the handler
- * from telling the user what happened.
+ * Answers a callback query. Telegram refuses an answer to a query that was already answered or
+ * is too old (a redelivered update after a restart); that must not stop the handler from telling
+ * the user what happened, so the refusal is logged at debug level and the handler goes on.
  */
-export async function answerQuery(ctx: Context, options: { text?: string; show_alert?: boolean } = {}): Promise<void> {
+export async function answerQuery(ctx: Context & { log?: Logger }, options: { text?: string; show_alert?: boolean } = {}): Promise<void> {
   try {
     await ctx.answerCallbackQuery(options);
-  } catch {
-    // "query is too old and response timeout expired or query ID is invalid"
+  } catch (err) {
+    ctx.log?.debug({ err }, "callback query not answered");
   }
 }

@@ -1,63 +1,82 @@
-/**
- * Every callback_data the bot sends, typed, encoded and parsed in this one place.
- * Telegram allows 64 bytes; a prefix and an id stay well below that. Confirm and Cancel carry
- * the order's ref_id, so an old or doubled button can only ever act on its own order.
- */
-export type CallbackData =
-  | { type: "game"; index: number }
-  | { type: "games" }
-  | { type: "product"; code: string }
-  | { type: "confirm"; refId: string }
-  | { type: "cancel"; refId: string }
-  | { type: "history"; scope: "me" | "all"; page: number }
-  | { type: "report-csv"; day: string }
-  | { type: "settle"; outcome: "success" | "failed"; refId: string }
-  | { type: "language"; lang: "en" | "id" };
+import type { Composer, Context, Filter } from "grammy";
+import type { Lang } from "../orders/order.js";
 
-export function encodeCallback(data: CallbackData): string {
-  switch (data.type) {
-    case "game":
-      return `g:${data.index}`;
-    case "games":
-      return "gs";
-    case "product":
-      return `p:${data.code}`;
-    case "confirm":
-      return `c:${data.refId}`;
-    case "cancel":
-      return `x:${data.refId}`;
-    case "history":
-      return `h:${data.scope === "all" ? "a" : "m"}:${data.page}`;
-    case "report-csv":
-      return `r:${data.day}`;
-    case "settle":
-      return `s:${data.outcome === "success" ? "ok" : "no"}:${data.refId}`;
-    case "language":
-      return `l:${data.lang}`;
-  }
+/**
+ * Every callback_data the bot sends, typed, encoded and parsed in this one place: a short prefix,
+ * a colon and the data. Telegram allows 64 bytes; a prefix and an id stay well below that.
+ * Confirm and Cancel carry the order's ref_id, so an old or doubled button can only ever act on
+ * its own order. Anything that is not exactly one of ours (forged, truncated, from an old
+ * version) decodes to `undefined`.
+ */
+export interface CallbackKind<T> {
+  readonly prefix: string;
+  encode(data: T): string;
+  decode(raw: string): T | undefined;
 }
 
-const ID = /^[A-Za-z0-9._-]{1,60}$/;
+function kind<T>(prefix: string, encode: (data: T) => string, decode: (rest: string) => T | undefined): CallbackKind<T> {
+  const head = `${prefix}:`;
+  return {
+    prefix,
+    encode: (data) => head + encode(data),
+    decode: (raw) => (raw.length <= 64 && raw.startsWith(head) ? decode(raw.slice(head.length)) : undefined),
+  };
+}
 
-/** Anything that is not exactly one of ours (forged, truncated, from an old version) is `undefined`. */
-export function parseCallback(raw: string | undefined): CallbackData | undefined {
-  if (raw === undefined || raw.length > 64) return undefined;
-  if (raw === "gs") return { type: "games" };
-  let m = /^h:([ma]):([0-9]{1,5})$/.exec(raw);
-  if (m !== null) return { type: "history", scope: m[1] === "a" ? "all" : "me", page: Number(m[2]) };
-  m = /^r:([0-9]{4}-[0-9]{2}-[0-9]{2})$/.exec(raw);
-  if (m !== null) return { type: "report-csv", day: m[1]! };
-  m = /^s:(ok|no):([A-Za-z0-9._-]{1,56})$/.exec(raw);
-  if (m !== null) return { type: "settle", outcome: m[1] === "ok" ? "success" : "failed", refId: m[2]! };
-  if (raw === "l:en" || raw === "l:id") return { type: "language", lang: raw === "l:en" ? "en" : "id" };
-  const sep = raw.indexOf(":");
-  if (sep !== 1) return undefined;
-  const kind = raw[0];
-  const value = raw.slice(2);
-  if (kind === "g") return /^[0-9]{1,3}$/.test(value) ? { type: "game", index: Number(value) } : undefined;
-  if (!ID.test(value)) return undefined;
-  if (kind === "p") return { type: "product", code: value };
-  if (kind === "c") return { type: "confirm", refId: value };
-  if (kind === "x") return { type: "cancel", refId: value };
-  return undefined;
+const REF_ID = /^[A-Za-z0-9._-]{1,56}$/;
+const CODE = /^[A-Za-z0-9._-]{1,32}$/;
+const refId = (rest: string) => (REF_ID.test(rest) ? rest : undefined);
+
+export const Callback = {
+  /** The products of one game (its index in the catalogue). */
+  game: kind<number>("g", String, (rest) => (/^[0-9]{1,3}$/.test(rest) ? Number(rest) : undefined)),
+  /** Back to the list of games. */
+  games: kind<null>("gs", () => "", (rest) => (rest === "" ? null : undefined)),
+  product: kind<string>("p", (code) => code, (rest) => (CODE.test(rest) ? rest : undefined)),
+  confirm: kind<string>("c", (ref) => ref, refId),
+  cancel: kind<string>("x", (ref) => ref, refId),
+  history: kind<{ scope: "me" | "all"; page: number }>(
+    "h",
+    (d) => `${d.scope === "all" ? "a" : "m"}:${d.page}`,
+    (rest) => {
+      const m = /^([ma]):([0-9]{1,5})$/.exec(rest);
+      return m === null ? undefined : { scope: m[1] === "a" ? "all" : "me", page: Number(m[2]) };
+    },
+  ),
+  reportCsv: kind<string>("r", (day) => day, (rest) => (/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(rest) ? rest : undefined)),
+  settle: kind<{ outcome: "success" | "failed"; refId: string }>(
+    "s",
+    (d) => `${d.outcome === "success" ? "ok" : "no"}:${d.refId}`,
+    (rest) => {
+      const m = /^(ok|no):(.+)$/.exec(rest);
+      const ref = m === null ? undefined : refId(m[2]!);
+      return ref === undefined ? undefined : { outcome: m![1] === "ok" ? "success" : "failed", refId: ref };
+    },
+  ),
+  language: kind<Lang>("l", (lang) => lang, (rest) => (rest === "en" || rest === "id" ? rest : undefined)),
+} as const;
+
+const KINDS: ReadonlyArray<CallbackKind<unknown>> = Object.values(Callback);
+
+/** True when the data is one of ours (perhaps for a menu that is closed now). */
+export function isOurCallback(raw: string | undefined): boolean {
+  return raw !== undefined && KINDS.some((k) => k.decode(raw) !== undefined);
+}
+
+/**
+ * Routes the buttons of one kind to a handler with their decoded data, behind an optional guard
+ * (such as `adminOnly`). Data with the prefix but not the shape passes on (the fallback answers it).
+ */
+export function onCallback<C extends Context, T>(
+  composer: Composer<C>,
+  kind: CallbackKind<T>,
+  handler: (ctx: Filter<C, "callback_query:data">, data: T) => Promise<unknown>,
+  guard?: (ctx: C, next: () => Promise<void>) => Promise<void>,
+): void {
+  composer.callbackQuery(new RegExp(`^${kind.prefix}:`), async (ctx, next) => {
+    const data = kind.decode(ctx.callbackQuery.data);
+    if (data === undefined) return next();
+    if (guard === undefined) await handler(ctx, data);
+    else await guard(ctx, async () => void (await handler(ctx, data)));
+  });
 }

@@ -10,19 +10,19 @@ const ADMIN_COMMANDS = [...USER_COMMANDS, "report", "pending", "settle", "users"
  * admin ones too; each in English and, for Indonesian Telegram clients, in Bahasa Indonesia.
  * An admin who has never opened the bot cannot get a chat-scoped menu: that is logged, not fatal.
  */
-export async function setCommandMenus(api: Api, i18n: I18n<any>, adminIds: readonly number[], logger: Logger): Promise<void> {
-  const menu = (lang: "en" | "id", names: readonly string[]) =>
-    names.map((command) => ({ command, description: i18n.t(lang, `command-${command}`) }));
-  const targets: Array<{ scope: Parameters<Api["setMyCommands"]>[1] extends infer O ? O : never; names: readonly string[] }> = [
-    { scope: { scope: { type: "default" } }, names: USER_COMMANDS },
-    ...adminIds.map((chat_id) => ({ scope: { scope: { type: "chat" as const, chat_id } }, names: ADMIN_COMMANDS })),
+export async function setCommandMenus(api: Api, texts: I18n, adminIds: readonly number[], logger: Logger): Promise<void> {
+  const menu = (lang: "en" | "id", names: readonly string[]) => names.map((command) => ({ command, description: texts.t(lang, `command-${command}`) }));
+  type Scope = NonNullable<Parameters<Api["setMyCommands"]>[1]>["scope"];
+  const targets: Array<{ scope: Scope; names: readonly string[] }> = [
+    { scope: { type: "default" }, names: USER_COMMANDS },
+    ...adminIds.map((chat_id) => ({ scope: { type: "chat" as const, chat_id }, names: ADMIN_COMMANDS })),
   ];
   for (const { scope, names } of targets) {
     for (const lang of ["en", "id"] as const) {
       try {
-        await api.setMyCommands(menu(lang, names), { ...scope, ...(lang === "id" ? { language_code: "id" } : {}) });
+        await api.setMyCommands(menu(lang, names), { scope, ...(lang === "id" ? { language_code: "id" } : {}) });
       } catch (err) {
-        logger.warn({ scope: scope?.scope, lang, err: String(err) }, "command menu not set");
+        logger.warn({ scope, lang, err }, "command menu not set");
       }
     }
   }

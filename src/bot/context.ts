@@ -1,18 +1,29 @@
 import type { Conversation, ConversationFlavor } from "@grammyjs/conversations";
-import type { I18nFlavor } from "@grammyjs/i18n";
-import type { Context, LazySessionFlavor } from "grammy";
+import type { Context } from "grammy";
+import type { Role } from "../access/access.js";
+import type { Logger } from "../logger.js";
 import type { Lang } from "../orders/order.js";
+import type { Translate } from "./i18n.js";
 
-/** Per-user preferences kept in storage: the chosen language, and the Telegram one last seen. */
-export interface SessionData {
-  language?: Lang;
-  telegramLanguage?: Lang;
+/** Set for every update by the texts middleware, inside conversations too. */
+export interface TextsFlavor {
+  /** The logger, with this update's id. */
+  log: Logger;
+  /** The language to answer this user in. */
+  lang: Lang;
+  /** Translate in that language, variables escaped for HTML. */
+  tr: Translate;
 }
 
-/** The context inside conversations: fresh objects, with i18n installed again via `plugins`. */
-export type InnerContext = Context & I18nFlavor;
+/** Set for every update by the access middleware: undefined for someone who may not order. */
+export interface RoleFlavor {
+  role: Role | undefined;
+}
+
+/** The context inside conversations: fresh objects, with the texts installed again via `plugins`. */
+export type InnerContext = Context & TextsFlavor;
 
 /** The one context type of the outside middleware tree. */
-export type BotContext = ConversationFlavor<Context & I18nFlavor & LazySessionFlavor<SessionData>>;
+export type BotContext = ConversationFlavor<Context & TextsFlavor & RoleFlavor>;
 
-export type OrderConversation = Conversation<BotContext, InnerContext>;
+export type BotConversation = Conversation<BotContext, InnerContext>;

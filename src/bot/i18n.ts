@@ -1,9 +1,12 @@
 import { I18n } from "@grammyjs/i18n";
 import { fileURLToPath } from "node:url";
-import type { Context } from "grammy";
 import type { Lang } from "../orders/order.js";
+import { escapeHtml } from "./format.js";
 
 export const LOCALES_DIR = fileURLToPath(new URL("../../locales", import.meta.url));
+
+/** Translates a key with variables; every variable is escaped for HTML. */
+export type Translate = (key: string, vars?: Record<string, string | number>) => string;
 
 /** Indonesian for Telegram language `id` (and `id-…`), English for everyone else. */
 export function languageOf(languageCode: string | undefined): Lang {
@@ -11,19 +14,22 @@ export function languageOf(languageCode: string | undefined): Lang {
 }
 
 /**
- * The i18n plugin over `locales/*.ftl`. The language is the user's /language choice, read from
- * storage (so it also holds inside conversations, which have no session), else Telegram's.
- * Fluent's Unicode isolation marks are turned off: they would end up inside copied serial
- * numbers and player ids.
+ * The texts of `locales/*.ftl`, loaded once. Fluent's Unicode isolation marks are turned off:
+ * they would end up inside copied serial numbers and player ids.
  */
-export function createI18n<C extends Context>(
-  languageFor: (userId: number, telegramCode?: string) => Promise<Lang> = async (_id, code) => languageOf(code),
-): I18n<C> {
-  return new I18n<C>({
-    defaultLocale: "en",
-    directory: LOCALES_DIR,
-    useSession: false,
-    fluentBundleOptions: { useIsolating: false },
-    localeNegotiator: (ctx) => (ctx.from === undefined ? "en" : languageFor(ctx.from.id, ctx.from.language_code ?? "")),
-  });
+export function loadTexts(): I18n {
+  return new I18n({ defaultLocale: "en", directory: LOCALES_DIR, useSession: false, fluentBundleOptions: { useIsolating: false } });
+}
+
+/**
+ * The one translate helper. Numbers are formatted by the caller on purpose (a user id must not
+ * become "123,456"), and no user or provider text can inject HTML.
+ */
+export function translator(texts: I18n, lang: Lang): Translate {
+  return (key, vars) => {
+    if (vars === undefined) return texts.t(lang, key);
+    const safe: Record<string, string> = {};
+    for (const [k, v] of Object.entries(vars)) safe[k] = escapeHtml(String(v));
+    return texts.t(lang, key, safe);
+  };
 }

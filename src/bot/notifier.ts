@@ -2,58 +2,84 @@ import { GrammyError, type Api } from "grammy";
 import type { I18n } from "@grammyjs/i18n";
 import type { Logger } from "../logger.js";
 import type { Lang, OrderRecord } from "../orders/order.js";
-import type { FinishedHow, OrderService } from "../orders/order-service.js";
-import { outcomeText, renderState } from "./order-messages.js";
-import { formatNumber, formatRupiah, safeTranslate, type Translate } from "./text.js";
+import type { OrderLedger } from "../orders/ledger.js";
+import type { FinishedHow, OrderEvents } from "../orders/order-service.js";
+import { formatNumber, formatRupiah } from "./format.js";
+import { translator, type Translate } from "./i18n.js";
+import { outcomeText, renderState, renderSummaryAfter } from "./order/messages.js";
+import { createTaskTracker } from "../tasks.js";
 import type { UserPrefs } from "./user-prefs.js";
 
 export interface NotifierDeps {
   api: Api;
-  i18n: I18n<any>;
-  orders: OrderService;
+  /** Where "the user was told" is recorded. */
+  ledger: Pick<OrderLedger, "markNotified">;
+  texts: I18n;
   prefs: UserPrefs;
   adminIds: readonly number[];
   logger: Logger;
-  lowBalance: { crossedBelow(balance: number): Promise<boolean> };
   lowBalanceThreshold: number | undefined;
+  now?: () => Date;
+}
+
+export interface Notifier extends OrderEvents {
+  /** Tells the user the outcome (a reply to the summary, which is brought up to date too), then records that they were told. */
+  deliverOutcome(order: OrderRecord, heading?: "already" | "settled"): Promise<void>;
+  /** After a restart: the order's user learns that it was in flight and what happens now. */
+  interrupted(order: OrderRecord): Promise<void>;
+  /** Resolves when every notice started so far has gone out (shutdown waits for it). */
+  idle(): Promise<void>;
 }
 
 /**
- * Tells people about orders outside the chat they happened in: the user when an order ends
- * without them waiting (recovery, settlement), and every admin after every outcome.
+ * Tells people about orders: the user who ordered, and every admin after every outcome (with a
+ * low-balance alert when a sale took the balance below the threshold).
  */
-export function createNotifier(deps: NotifierDeps) {
+export function createNotifier(deps: NotifierDeps): Notifier {
   const { api, logger } = deps;
-  const tFor = (lang: Lang): Translate => safeTranslate((key, vars) => deps.i18n.t(lang, key, vars));
+  const tFor = (lang: Lang): Translate => translator(deps.texts, lang);
+  const now = deps.now ?? (() => new Date());
+  const tasks = createTaskTracker();
 
-  /** Sends to one chat; an admin who never started the bot (403/400) is skipped and logged. */
+  const track = <T>(work: Promise<T>): Promise<T> => tasks.track(work);
+
+  /** Sends to one chat; a chat that never started the bot or blocked it (403/400) is logged and skipped. */
   async function sendTo(chatId: number, text: string): Promise<boolean> {
     try {
-      await api.sendMessage(chatId, text, { parse_mode: "HTML" });
+      await api.sendMessage(chatId, text);
       return true;
     } catch (err) {
-      const code = err instanceof GrammyError ? err.error_code : undefined;
-      logger.warn({ chatId, code, description: err instanceof GrammyError ? err.description : String(err) }, "notice not delivered");
+      logger.warn(
+        { chatId, code: err instanceof GrammyError ? err.error_code : undefined, err: err instanceof GrammyError ? err.description : err },
+        "notice not delivered",
+      );
       return false;
     }
   }
 
-  async function deliverOutcome(order: OrderRecord, heading?: "already" | "settled"): Promise<void> {
-    // The language the order was made in, unless the user chose another one since.
-    const chosen = await Promise.resolve(deps.prefs.adapter.read(String(order.userId))).catch(() => undefined);
-    const lang = chosen?.language ?? order.lang;
-    await api.sendMessage(order.chatId, outcomeText(tFor(lang), order, heading), { parse_mode: "HTML" });
-    await deps.orders.markNotified(order);
+  async function deliverOutcome(order: OrderRecord, heading?: "already" | "settled") {
+    const lang = await deps.prefs.languageFor(order.userId, order.lang);
+    const t = tFor(lang);
+    const replyTo = order.summaryMessageId === undefined ? {} : { reply_parameters: { message_id: order.summaryMessageId, allow_sending_without_reply: true } };
+    await api.sendMessage(order.chatId, outcomeText(t, order, heading, lang), replyTo);
+    if (order.summaryMessageId !== undefined) {
+      await api
+        .editMessageText(order.chatId, order.summaryMessageId, renderSummaryAfter(t, order))
+        .catch((err: unknown) => logger.debug({ err, refId: order.refId }, "summary not brought up to date"));
+    }
+    await deps.ledger.markNotified(order.refId, now().toISOString());
   }
 
   async function noticeAdmins(order: OrderRecord): Promise<void> {
     for (const adminId of deps.adminIds) {
-      const lang = await deps.prefs.languageFor(adminId).catch(() => "en" as const);
+      const lang = await deps.prefs.languageFor(adminId);
       const t = tFor(lang);
       const r = order.result ?? {};
-      let text = t("notice-sale", {
+      const heading = t(`notice-heading-${order.state === "success" ? "success" : order.state === "failed" ? "failed" : "unknown"}`, {
         user: order.userName,
         userId: String(order.userId),
+      });
+      let text = `${heading}\n${t("notice-order", {
         code: order.productCode,
         product: order.productName,
         playerName: r.destinationName ?? t("value-none"),
@@ -63,7 +89,7 @@ export function createNotifier(deps: NotifierDeps) {
         sn: r.sn ?? t("value-none"),
         balance: r.lastBalance === undefined ? t("value-none") : formatNumber(r.lastBalance, lang),
         refId: order.refId,
-      });
+      })}`;
       if (order.settledBy !== undefined) text += `\n${t("notice-settled", { adminId: String(order.settledBy) })}`;
       await sendTo(adminId, text);
     }
@@ -71,40 +97,34 @@ export function createNotifier(deps: NotifierDeps) {
 
   async function alertLowBalance(order: OrderRecord): Promise<void> {
     const balance = order.result?.lastBalance;
-    if (order.state !== "success" || balance === undefined || deps.lowBalanceThreshold === undefined) return;
-    if (!(await deps.lowBalance.crossedBelow(balance))) return;
+    if (balance === undefined || deps.lowBalanceThreshold === undefined) return;
     for (const adminId of deps.adminIds) {
-      const lang = await deps.prefs.languageFor(adminId).catch(() => "en" as const);
+      const lang = await deps.prefs.languageFor(adminId);
+      const t = tFor(lang);
       await sendTo(
         adminId,
-        tFor(lang)("low-balance-alert", {
-          balance: formatNumber(balance, lang),
-          refId: order.refId,
-          threshold: formatNumber(deps.lowBalanceThreshold, lang),
-        }),
+        t("low-balance-alert", { balance: formatNumber(balance, lang), refId: order.refId, threshold: formatNumber(deps.lowBalanceThreshold, lang) }),
       );
     }
   }
 
+  async function finished(order: OrderRecord, how: FinishedHow, facts: { lowBalance: boolean }): Promise<void> {
+    if (how !== "confirmed") {
+      await deliverOutcome(order, how === "settled" ? "settled" : undefined).catch((err: unknown) =>
+        logger.warn({ refId: order.refId, err }, "outcome not delivered to the user"),
+      );
+    }
+    await noticeAdmins(order);
+    if (facts.lowBalance) await alertLowBalance(order);
+  }
+
   return {
-    deliverOutcome,
-    /** After a restart: the order's user learns that it was in flight and what happens now. */
-    async interrupted(order: OrderRecord): Promise<void> {
-      const chosen = await Promise.resolve(deps.prefs.adapter.read(String(order.userId))).catch(() => undefined);
-      const t = tFor(chosen?.language ?? order.lang);
-      await sendTo(order.chatId, t("order-interrupted", { refId: order.refId, code: order.productCode, product: order.productName }));
+    deliverOutcome: (order, heading) => track(deliverOutcome(order, heading)),
+    finished: (order, how, facts) => track(finished(order, how, facts)),
+    async interrupted(order) {
+      const lang = await deps.prefs.languageFor(order.userId, order.lang);
+      await track(sendTo(order.chatId, tFor(lang)("order-interrupted", { refId: order.refId, code: order.productCode, product: order.productName })));
     },
-    /** Called by the order service after every final state; must never throw into it. */
-    async orderFinished(order: OrderRecord, how: FinishedHow): Promise<void> {
-      if (how !== "confirmed") {
-        await deliverOutcome(order, how === "settled" ? "settled" : undefined).catch((err: unknown) =>
-          logger.warn({ refId: order.refId, err: String(err) }, "outcome not delivered to the user"),
-        );
-      }
-      await noticeAdmins(order);
-      await alertLowBalance(order);
-    },
+    idle: () => tasks.idle(),
   };
 }
-
-export type Notifier = ReturnType<typeof createNotifier>;

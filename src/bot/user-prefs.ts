@@ -1,51 +1,83 @@
-import type { StorageAdapter } from "grammy";
 import type { Lang } from "../orders/order.js";
 import { keyvStorageAdapter } from "../storage/storage-adapter.js";
-import type { Store } from "../storage/store.js";
-import type { SessionData } from "./context.js";
+import type { Storage } from "../storage/storage.js";
 import { languageOf } from "./i18n.js";
 
+/** Per-user preferences kept in storage: the chosen language, and the Telegram one last seen. */
+export interface Prefs {
+  language?: Lang;
+  telegramLanguage?: Lang;
+}
+
 export interface UserPrefs {
-  /** The session storage (per user id); also read directly where no session exists. */
-  adapter: StorageAdapter<SessionData>;
   /**
-   * The language to speak to a user in: their /language choice, else the Telegram language of
-   * this update, else the one last seen at /start, else English.
+   * The one way to learn a user's language: their /language choice, else the Telegram language of
+   * the update at hand, else the one last seen at /start, else English.
    */
   languageFor(userId: number, telegramCode?: string): Promise<Lang>;
-  /** Forgets the cached preferences of a user whose choice just changed. */
-  invalidate(userId: number): void;
+  setLanguage(userId: number, lang: Lang): Promise<void>;
+  /** Remembers the Telegram language, for messages sent to this user outside their updates. */
+  sawTelegramLanguage(userId: number, telegramCode: string | undefined): Promise<void>;
 }
 
 /**
- * The preferences are read for every update (the language of each answer) and inside every
- * conversation replay; a 2-second cache saves those reads. A /language change in this process
- * clears it at once; another process sees it within 2 s.
+ * Preferences are read for every update (the language of each answer) and in every conversation
+ * replay; a cache of 2 seconds saves those reads. A change in this process clears it at once;
+ * another process sees it within 2 s. Entries leave the cache when they are older than that, so
+ * it holds only the users of the last few seconds.
  */
 const CACHE_MS = 2000;
-
 const HALF_YEAR = 183 * 24 * 60 * 60 * 1000;
 
-export function createUserPrefs(store: Store): UserPrefs {
-  const adapter = keyvStorageAdapter<SessionData>(store, "session", HALF_YEAR);
-  const cache = new Map<number, { at: number; prefs: Promise<SessionData | undefined> }>();
+export function createUserPrefs(storage: Storage, onError: (err: unknown) => void): UserPrefs {
+  const adapter = keyvStorageAdapter<Prefs>(storage, "session", HALF_YEAR);
+  const cache = new Map<number, { at: number; prefs: Promise<Prefs | undefined> }>();
+  let lastSweep = Date.now();
+
   const read = (userId: number) => {
+    const t = Date.now();
     const hit = cache.get(userId);
-    if (hit !== undefined && Date.now() - hit.at < CACHE_MS) return hit.prefs;
+    if (hit !== undefined && t - hit.at < CACHE_MS) return hit.prefs;
+    if (t - lastSweep > CACHE_MS) {
+      lastSweep = t;
+      for (const [id, entry] of cache) if (t - entry.at >= CACHE_MS) cache.delete(id);
+    }
     // A store outage must not silence the bot: it then speaks the Telegram language.
-    const prefs = Promise.resolve(adapter.read(String(userId))).catch(() => undefined);
-    if (cache.size > 10_000) cache.clear();
-    cache.set(userId, { at: Date.now(), prefs });
+    const prefs = Promise.resolve(adapter.read(String(userId))).catch((err: unknown) => {
+      onError(err);
+      return undefined;
+    });
+    cache.set(userId, { at: t, prefs });
     return prefs;
   };
+
+  const update = async (userId: number, change: (p: Prefs) => boolean) => {
+    const current = (await adapter.read(String(userId))) ?? {};
+    if (!change(current)) return;
+    cache.delete(userId);
+    await adapter.write(String(userId), current);
+  };
+
   return {
-    adapter,
-    invalidate: (userId) => void cache.delete(userId),
     async languageFor(userId, telegramCode) {
       const prefs = await read(userId);
       if (prefs?.language !== undefined) return prefs.language;
       if (telegramCode !== undefined) return languageOf(telegramCode);
       return prefs?.telegramLanguage ?? "en";
+    },
+    setLanguage: (userId, lang) =>
+      update(userId, (p) => {
+        p.language = lang;
+        return true;
+      }),
+    async sawTelegramLanguage(userId, telegramCode) {
+      const seen = languageOf(telegramCode);
+      if ((await read(userId))?.telegramLanguage === seen) return;
+      await update(userId, (p) => {
+        if (p.telegramLanguage === seen) return false;
+        p.telegramLanguage = seen;
+        return true;
+      });
     },
   };
 }

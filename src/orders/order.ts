@@ -1,6 +1,7 @@
 import type { ProductDetail, UnknownReason } from "../topup/types.js";
 
 export type OrderState = "draft" | "cancelled" | "submitting" | "success" | "failed" | "unknown";
+export type FinalState = "success" | "failed" | "unknown";
 export type Lang = "en" | "id";
 
 /** What the provider told us (or why we do not know); plain JSON, stored as is. */
@@ -18,11 +19,8 @@ export interface OrderResult {
   detail?: string;
 }
 
-/**
- * One ledger entry. Times are ISO strings (keyv stores JSON: a Date would come back as a string
- * anyway). `price` is the operator's selling price in rupiah, `null` when the catalogue has none.
- */
-export interface OrderRecord {
+/** What is fixed when the draft is written and never changes afterwards. */
+export interface DraftFields {
   refId: string;
   chatId: number;
   userId: number;
@@ -31,14 +29,24 @@ export interface OrderRecord {
   gameName: string;
   productCode: string;
   productName: string;
+  /** The operator's selling price in rupiah, `null` when the catalogue has none. */
   price: number | null;
   playerId: string;
-  state: OrderState;
   createdAt: string;
+}
+
+/**
+ * One ledger entry. Times are ISO strings: the ledger stores plain JSON, and a Date would come
+ * back as a string anyway.
+ */
+export interface OrderRecord extends DraftFields {
+  state: OrderState;
   submittedAt?: string;
   finishedAt?: string;
   /** When the user was sent the outcome; a later tap on Confirm then only gets a short answer. */
   notifiedAt?: string;
+  /** The summary message Confirm was tapped on, brought up to date with the outcome. */
+  summaryMessageId?: number;
   /** An admin who settled an `unknown` order after checking with the provider. */
   settledBy?: number;
   settledAt?: string;
@@ -46,3 +54,10 @@ export interface OrderRecord {
 }
 
 export const FINAL_STATES: ReadonlySet<OrderState> = new Set(["success", "failed", "unknown"]);
+
+/** The partner balance the provider reported after a successful sale. */
+export interface BalanceSeen {
+  balance: number;
+  at: string;
+  refId: string;
+}

@@ -1,21 +1,21 @@
 import type { StorageAdapter } from "grammy";
-import type { Store } from "./store.js";
+import type { Storage } from "./storage.js";
 
 /**
- * One grammY StorageAdapter over keyv, for sessions and for conversations (their storage has the
- * same read/write/delete shape). Every key gets `prefix`, every write the TTL, so abandoned
- * chats clean themselves up.
+ * A grammY StorageAdapter over keyv for per-chat state (conversations, preferences). Every key
+ * gets the storage prefix and `name`; every write the TTL, so abandoned chats clean themselves up.
  */
-export function keyvStorageAdapter<T>(store: Store, prefix: string, ttlMs: number): StorageAdapter<T> {
+export function keyvStorageAdapter<T>(storage: Storage, name: string, ttlMs: number): StorageAdapter<T> {
+  const key = (k: string) => `${storage.prefix}${name}:${k}`;
   return {
-    async read(key) {
-      return (await store.keyv.get<T>(store.key(prefix, key))) ?? undefined;
+    async read(k) {
+      return (await storage.keyv.get<T>(key(k))) ?? undefined;
     },
-    async write(key, value) {
-      await store.keyv.set(store.key(prefix, key), value, ttlMs);
+    async write(k, value) {
+      await storage.keyv.set(key(k), value, ttlMs);
     },
-    async delete(key) {
-      await store.keyv.delete(store.key(prefix, key));
+    async delete(k) {
+      await storage.keyv.delete(key(k));
     },
   };
 }

@@ -14,11 +14,12 @@ export interface BotProcess {
 }
 
 /**
- * Starts the real bot the way an operator does (`npm start` runs `tsx src/main.ts`), with only
- * the given environment: nothing of the test runner's environment leaks in except PATH/HOME.
+ * Starts the real bot the way an operator does (`npm start` runs `node dist/main.js`, compiled by
+ * the install step or `npm run build`; `npm test` builds first), with only the given environment:
+ * nothing of the test runner's environment leaks in except PATH/HOME.
  */
 export function startBotProcess(env: Record<string, string>): BotProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, ["dist/main.js"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "test", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -31,7 +32,8 @@ export function startBotProcess(env: Record<string, string>): BotProcess {
   };
   child.stdout!.on("data", onData);
   child.stderr!.on("data", onData);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => {
+  // "close", not "exit": it comes after the output pipes are drained, so output() is complete.
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => {
     for (const w of waiters) w();
     resolve(code);
   }));

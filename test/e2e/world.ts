@@ -1,11 +1,15 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
 import { expect } from "vitest";
+import { buildApp, type App } from "../../src/app.js";
 import { loadCatalog } from "../../src/catalog/catalog.js";
+import { parseConfig } from "../../src/config.js";
+import { createLogger } from "../../src/logger.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
 import { deleteByPrefix, REDIS_URL, uniquePrefix } from "../helpers/redis.js";
 import { startBot, type BotProcess } from "./bot-process.js";
-import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } from "./fake-bot-api.js";
+import { createFakeBotApi, type FakeUser, type SentMessage } from "./fake-bot-api.js";
 
 export const SECRET = "sk-live-DO-NOT-LEAK-8f3a91";
 export const MITRA = "M-e2e";
@@ -17,9 +21,23 @@ export function button(message: SentMessage, match: RegExp): string {
   throw new Error(`no button ${match} on message: ${message.text} ${JSON.stringify(message.reply_markup)}`);
 }
 
+/** A bot the test started: in this process (built by buildApp) or as a process (`node dist/main.js`). */
+export interface RunningBot {
+  /** Everything it logged so far (and, for a process, printed). */
+  output(): string;
+  /** In process: a graceful stop. A process: the signal (SIGKILL by default). */
+  kill(signal?: NodeJS.Signals): Promise<unknown>;
+  /** The app, when it runs in this process. */
+  app?: App;
+  /** The child, when it runs as a process. */
+  process?: BotProcess;
+}
+
 /**
- * Everything an end-to-end test needs, each piece its own: a fake Telegram, the sandbox provider
- * (prices 500 below the catalogue's selling prices), a Redis key prefix, and bot processes.
+ * Everything a bot test needs, each piece its own: a fake Telegram (over loopback HTTP), the
+ * sandbox provider (prices 500 below the catalogue's selling prices), a Redis key prefix, and
+ * bots: in this process by default (fast: the real app from buildApp, the real runner polling
+ * the fake), or as processes where a test needs one (signals, SIGKILL, start-up errors).
  */
 export async function createWorld(options: { initialBalance?: number; latencyMs?: number } = {}) {
   const fake = createFakeBotApi();
@@ -35,7 +53,7 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
   });
   await sandbox.listen(0, "127.0.0.1");
   const prefix = uniquePrefix("e2e");
-  const bots: BotProcess[] = [];
+  const bots: RunningBot[] = [];
   const env: Record<string, string> = {
     BOT_TOKEN: fake.token,
     BOT_API_ROOT: fake.url,
@@ -54,14 +72,39 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
     fake,
     sandbox,
     env,
+    prefix,
     bots,
-    async run(extra: Record<string, string> = {}) {
-      const bot = await startBot({ ...env, ...extra });
+    /** The bot in this process, built from `env` and `extra` exactly as main.ts builds it. */
+    async run(extra: Record<string, string> = {}): Promise<RunningBot> {
+      const parsed = parseConfig({ ...env, ...extra });
+      if (!parsed.ok) throw new Error(parsed.errors.join("\n"));
+      let logs = "";
+      const sink = new Writable({
+        write(chunk: Buffer, _enc, done) {
+          logs += chunk.toString("utf8");
+          done();
+        },
+      });
+      const app = await buildApp(parsed.config, { logger: createLogger(parsed.config.logLevel, sink), telegramRetryDelaysMs: [50, 50] });
+      const bot: RunningBot = { app, output: () => logs, kill: () => app.stop() };
+      bots.push(bot);
+      await app.start();
+      return bot;
+    },
+    /** The bot as an operator starts it (`node dist/main.js`), waiting until it polls. */
+    async runProcess(extra: Record<string, string> = {}): Promise<RunningBot> {
+      const child = await startBot({ ...env, ...extra });
+      const bot: RunningBot = { process: child, output: child.output, kill: (signal) => child.kill(signal) };
       bots.push(bot);
       return bot;
     },
-    waitText: (user: FakeUser, pattern: RegExp, timeoutMs?: number) =>
-      fake.waitForMessage(user.id, (m) => pattern.test(m.text), timeoutMs),
+    /** Adds a process the test started itself, so cleanup stops it and checks its output. */
+    adopt(child: BotProcess): RunningBot {
+      const bot: RunningBot = { process: child, output: child.output, kill: (signal) => child.kill(signal) };
+      bots.push(bot);
+      return bot;
+    },
+    waitText: (user: FakeUser, pattern: RegExp, timeoutMs?: number) => fake.waitForMessage(user.id, (m) => pattern.test(m.text), timeoutMs),
     /** Quick order up to the summary; returns the summary message. */
     async summaryFor(user: FakeUser, code: string, playerId: string) {
       const before = fake.messagesTo(user.id).length;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createClient } from "@keyv/redis";
-import { createStore, type Store } from "../../src/storage/store.js";
+import { createStorage, type Storage } from "../../src/storage/storage.js";
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -9,14 +9,18 @@ export function uniquePrefix(name: string): string {
   return `test:${name}:${randomBytes(4).toString("hex")}:`;
 }
 
-/** A store on the real Redis with its own prefix; `cleanup` deletes exactly those keys. */
-export async function redisStore(name: string): Promise<{ store: Store; prefix: string; cleanup: () => Promise<void> }> {
+/** Storage on the real Redis with its own prefix; `cleanup` deletes exactly those keys. */
+export async function redisStorage(name: string): Promise<{ storage: Storage; prefix: string; cleanup: () => Promise<void> }> {
   const prefix = uniquePrefix(name);
-  const store = await createStore({ redisUrl: REDIS_URL, keyPrefix: prefix });
-  return { store, prefix, cleanup: async () => {
-    await deleteByPrefix(prefix);
-    await store.close();
-  } };
+  const storage = await createStorage({ redisUrl: REDIS_URL, prefix });
+  return {
+    storage,
+    prefix,
+    cleanup: async () => {
+      await deleteByPrefix(prefix);
+      await storage.close();
+    },
+  };
 }
 
 /** SCAN + DEL of one prefix: never FLUSHDB, other tests share the database. */
@@ -58,7 +62,7 @@ export async function ownRedis(): Promise<{ url: string; start: () => Promise<vo
   let child: import("node:child_process").ChildProcess | undefined;
   const answers = async () => {
     try {
-      const probe = await createStore({ redisUrl: url, keyPrefix: "probe:", connectTimeoutMs: 200 });
+      const probe = await createStorage({ redisUrl: url, prefix: "probe:", connectTimeoutMs: 200 });
       await probe.close();
       return true;
     } catch {

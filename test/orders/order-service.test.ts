@@ -1,11 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createOrderLedger } from "../../src/orders/ledger.js";
 import type { OrderRecord } from "../../src/orders/order.js";
-import { createOrderService, newRefId, type DraftInput } from "../../src/orders/order-service.js";
-import type { Store } from "../../src/storage/store.js";
+import { createOrderService, type DraftInput, type FinishedHow, type OrderServiceDeps } from "../../src/orders/order-service.js";
+import { newRefId } from "../../src/orders/ref-id.js";
+import type { Storage } from "../../src/storage/storage.js";
 import { createTopupClient } from "../../src/topup/client.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
-import { redisStore } from "../helpers/redis.js";
+import { redisStorage } from "../helpers/redis.js";
 
 const logger = createLogger("silent");
 const draftInput: DraftInput = {
@@ -20,13 +24,28 @@ const draftInput: DraftInput = {
   playerId: "12345678(1234)",
 };
 
-describe("order ledger and submit-once guard on the real Redis", () => {
-  let store: Store;
+/** A provider that takes the order and never answers: the process "dies" during the call. */
+async function silentProvider(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer(() => undefined);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe("the order service on the real Redis: drafts, the submit-once Confirm, settlement, recovery", () => {
+  let storage: Storage;
   let cleanup: () => Promise<void>;
   let sandbox: SandboxProvider;
+  const finished: Array<{ order: OrderRecord; how: FinishedHow }> = [];
 
   beforeEach(async () => {
-    ({ store, cleanup } = await redisStore("orders"));
+    finished.length = 0;
+    ({ storage, cleanup } = await redisStorage("orders"));
     sandbox = createSandboxProvider({
       mitraId: "M1",
       secretKey: "s3cret",
@@ -40,20 +59,22 @@ describe("order ledger and submit-once guard on the real Redis", () => {
     await cleanup();
   });
 
-  const service = (overrides: Partial<Parameters<typeof createOrderService>[0]> = {}) =>
+  const service = (overrides: Partial<OrderServiceDeps> = {}) =>
     createOrderService({
-      store,
+      ledger: createOrderLedger(storage),
       topup: createTopupClient({ baseUrl: sandbox.url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 5000 }),
       refIdPrefix: "TG",
       timeoutMs: 5000,
       logger,
+      events: { finished: (order, how) => void finished.push({ order, how }) },
       ...overrides,
     });
+  const confirm = (orders: ReturnType<typeof service>, refId: string, userId = 501) => orders.confirm({ refId, userId });
 
   it("when two confirms of one ref_id run at once, then the provider gets one call and both see one order", async () => {
     const orders = service();
     const draft = await orders.createDraft(draftInput);
-    const [a, b] = await Promise.all([orders.confirm(draft.refId, 501), orders.confirm(draft.refId, 501)]);
+    const [a, b] = await Promise.all([confirm(orders, draft.refId, 501), confirm(orders, draft.refId, 501)]);
     expect(sandbox.calls.filter((c) => c.refId === draft.refId)).toHaveLength(1);
     expect([a.kind, b.kind].sort()).toEqual(["in-progress", "submitted"]);
     const stored = await orders.get(draft.refId);
@@ -65,7 +86,7 @@ describe("order ledger and submit-once guard on the real Redis", () => {
     const first = service();
     const second = service();
     const draft = await first.createDraft(draftInput);
-    const outcomes = await Promise.all([first.confirm(draft.refId, 501), second.confirm(draft.refId, 501), second.confirm(draft.refId, 501)]);
+    const outcomes = await Promise.all([confirm(first, draft.refId, 501), confirm(second, draft.refId, 501), confirm(second, draft.refId, 501)]);
     expect(sandbox.calls).toHaveLength(1);
     expect(outcomes.filter((o) => o.kind === "submitted")).toHaveLength(1);
   });
@@ -75,7 +96,7 @@ describe("order ledger and submit-once guard on the real Redis", () => {
     const draft = await orders.createDraft(draftInput);
     expect(draft).toMatchObject({ state: "draft", productCode: "ML86", playerId: "12345678(1234)", price: 20000, chatId: 501, userId: 501 });
     expect(draft.refId).toMatch(/^TG[0-9A-Z]{19}$/);
-    const outcome = await orders.confirm(draft.refId, 501);
+    const outcome = await confirm(orders, draft.refId, 501);
     expect(outcome.kind).toBe("submitted");
     const stored = (await orders.get(draft.refId)) as OrderRecord;
     expect(stored).toMatchObject({ refId: draft.refId, state: "success", productName: "86 Diamonds", createdAt: draft.createdAt });
@@ -88,9 +109,9 @@ describe("order ledger and submit-once guard on the real Redis", () => {
   it("when an order is already in the ledger, then a later confirm never calls the provider again", async () => {
     const orders = service();
     const draft = await orders.createDraft(draftInput);
-    await orders.confirm(draft.refId, 501);
-    const again = await orders.confirm(draft.refId, 501);
-    const fromAnotherProcess = await service().confirm(draft.refId, 501);
+    await confirm(orders, draft.refId, 501);
+    const again = await confirm(orders, draft.refId, 501);
+    const fromAnotherProcess = await confirm(service(), draft.refId);
     expect(again.kind).toBe("already");
     expect(fromAnotherProcess.kind).toBe("already");
     expect(sandbox.calls).toHaveLength(1);
@@ -99,42 +120,69 @@ describe("order ledger and submit-once guard on the real Redis", () => {
   it("when someone else taps Confirm, then nothing is sent", async () => {
     const orders = service();
     const draft = await orders.createDraft(draftInput);
-    expect((await orders.confirm(draft.refId, 999)).kind).toBe("not-yours");
-    expect((await orders.confirm("TGDOESNOTEXIST", 501)).kind).toBe("not-found");
+    expect((await confirm(orders, draft.refId, 999)).kind).toBe("not-yours");
+    expect((await confirm(orders, "TGDOESNOTEXIST", 501)).kind).toBe("not-found");
     expect(sandbox.calls).toHaveLength(0);
   });
 
   it("when an order is cancelled, then Confirm is refused and cancel after confirm is too late", async () => {
     const orders = service();
     const cancelled = await orders.createDraft(draftInput);
-    expect((await orders.cancel(cancelled.refId, 501)).kind).toBe("cancelled");
-    expect((await orders.confirm(cancelled.refId, 501)).kind).toBe("cancelled");
+    expect((await orders.cancel({ refId: cancelled.refId, userId: 501, chatId: 501 })).kind).toBe("cancelled");
+    expect((await confirm(orders, cancelled.refId, 501)).kind).toBe("cancelled");
     const confirmed = await orders.createDraft(draftInput);
-    await orders.confirm(confirmed.refId, 501);
-    expect((await orders.cancel(confirmed.refId, 501)).kind).toBe("too-late");
+    await confirm(orders, confirmed.refId, 501);
+    expect((await orders.cancel({ refId: confirmed.refId, userId: 501, chatId: 501 })).kind).toBe("too-late");
     expect(sandbox.calls).toHaveLength(1);
   });
 
   it("when the bot died while submitting, then after the timeout the order becomes unknown and is never resent", async () => {
     let clock = new Date("2026-11-23T10:00:00Z");
-    const orders = service({ now: () => clock, timeoutMs: 1000 });
-    const draft = await orders.createDraft(draftInput);
-    // Simulate the crash: the write-ahead record exists, the provider was never answered.
-    await store.atomic.setAdd(store.key("orders-inflight"), draft.refId);
-    await store.atomic.claim(store.key("submit-guard", draft.refId), "submitted");
-    await store.keyv.set(store.key("order", draft.refId), { ...draft, state: "submitting", submittedAt: clock.toISOString() });
+    // The first process claims the order and calls a provider that never answers: it "dies" there.
+    const silent = await silentProvider();
+    let dyingCall: Promise<unknown> = Promise.resolve();
+    try {
+      const dying = service({ now: () => clock, timeoutMs: 1000, topup: createTopupClient({ baseUrl: silent.url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 60_000 }) });
+      const draft = await dying.createDraft(draftInput);
+      dyingCall = dying.confirm({ refId: draft.refId, userId: 501 });
+      for (let i = 0; i < 200 && (await dying.get(draft.refId))?.state !== "submitting"; i++) await new Promise((r) => setTimeout(r, 10));
 
-    const recovered: OrderRecord[] = [];
-    const restarted = service({ now: () => clock, timeoutMs: 1000, onFinished: (o) => void recovered.push(o) });
-    expect(await restarted.recoverInterrupted()).toEqual([]); // still within the timeout: it may be in flight
-    expect((await restarted.confirm(draft.refId, 501)).kind).toBe("in-progress");
+      const restarted = service({ now: () => clock, timeoutMs: 1000 });
+      expect((await restarted.inFlight()).map((o) => o.refId)).toEqual([draft.refId]);
+      expect(await restarted.recoverInterrupted()).toEqual([]); // still within the timeout: it may be in flight
+      expect((await confirm(restarted, draft.refId, 501)).kind).toBe("in-progress");
 
-    clock = new Date(clock.getTime() + 10_000);
-    const changed = await restarted.recoverInterrupted();
-    expect(changed.map((o) => [o.refId, o.state, o.result?.reason])).toEqual([[draft.refId, "unknown", "interrupted"]]);
-    expect(recovered).toHaveLength(1);
-    expect((await restarted.confirm(draft.refId, 501)).kind).toBe("already");
-    expect(sandbox.calls).toHaveLength(0);
+      clock = new Date(clock.getTime() + 10_000);
+      const changed = await restarted.recoverInterrupted();
+      expect(changed.map((o) => [o.refId, o.state, o.result?.reason])).toEqual([[draft.refId, "unknown", "interrupted"]]);
+      expect(finished.map((f) => [f.order.refId, f.how])).toEqual([[draft.refId, "recovered"]]);
+      expect((await confirm(restarted, draft.refId, 501)).kind).toBe("already");
+      expect(await restarted.recoverInterrupted()).toEqual([]);
+      expect(sandbox.calls).toHaveLength(0);
+    } finally {
+      // The "dead" call ends once its connection closes; it must end inside the test.
+      await silent.close();
+      await dyingCall;
+    }
+  });
+
+  it("when a Confirm finds an order stuck in submitting long after its timeout, then it is settled as unknown there and then", async () => {
+    let clock = new Date("2026-11-23T10:00:00Z");
+    const silent = await silentProvider();
+    let dyingCall: Promise<unknown> = Promise.resolve();
+    try {
+      const dying = service({ now: () => clock, timeoutMs: 1000, topup: createTopupClient({ baseUrl: silent.url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 60_000 }) });
+      const draft = await dying.createDraft(draftInput);
+      dyingCall = dying.confirm({ refId: draft.refId, userId: 501 });
+      for (let i = 0; i < 200 && (await dying.get(draft.refId))?.state !== "submitting"; i++) await new Promise((r) => setTimeout(r, 10));
+      clock = new Date(clock.getTime() + 10_000);
+      const tap = await confirm(service({ now: () => clock, timeoutMs: 1000 }), draft.refId);
+      expect(tap.kind === "already" && [tap.order.state, tap.order.result?.reason]).toEqual(["unknown", "interrupted"]);
+    } finally {
+      // The "dead" call ends once its connection closes; it must end inside the test.
+      await silent.close();
+      await dyingCall;
+    }
   });
 
   it("when ref_ids are generated, then they are unique and carry the prefix", () => {
@@ -144,28 +192,42 @@ describe("order ledger and submit-once guard on the real Redis", () => {
     for (const id of ids) expect(id).toMatch(/^SHOP[0-9A-Z]{19}$/);
   });
 
-  it("when two admins settle one unknown order at the same moment, then it is settled once", async () => {
-    const orders = service();
-    const draft = await orders.createDraft(draftInput);
-    await store.keyv.set(store.key("order", draft.refId), { ...draft, state: "unknown", submittedAt: draft.createdAt, result: { reason: "timeout" } });
-    await store.atomic.setAdd(store.key("orders-unknown"), draft.refId);
-    expect((await orders.pending()).map((o) => o.refId)).toEqual([draft.refId]);
-    const [a, b] = await Promise.all([
-      orders.settle(draft.refId, 1, { state: "success", sn: "111" }),
-      service().settle(draft.refId, 2, { state: "failed", reason: "no" }),
-    ]);
-    expect([a.kind, b.kind].sort()).toEqual(["not-pending", "settled"]);
-    const stored = await orders.get(draft.refId);
-    expect(stored?.state === "success" ? stored.result?.sn : stored?.result?.errorMsg).toBe(a.kind === "settled" ? "111" : "no");
-    expect(await orders.pending()).toEqual([]);
-    expect((await orders.settle(draft.refId, 1, { state: "success", sn: "2" })).kind).toBe("not-pending");
+  it("when two admins settle one unknown order at the same moment, then it is settled once and the user is told once", async () => {
+    // A provider answering HTML with 502: the result of the order is unknown.
+    const broken = createServer((_req, res) => {
+      res.writeHead(502, { "content-type": "text/html" });
+      res.end("<html>502 Bad Gateway</html>");
+    });
+    await new Promise<void>((resolve) => broken.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
+      const orders = service({ topup: createTopupClient({ baseUrl: url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 5000 }) });
+      const draft = await orders.createDraft(draftInput);
+      const outcome = await confirm(orders, draft.refId);
+      expect(outcome.kind === "submitted" && outcome.order.state).toBe("unknown");
+      expect((await orders.pending()).map((o) => o.refId)).toEqual([draft.refId]);
+      finished.length = 0;
+      const [a, b] = await Promise.all([
+        orders.settle({ refId: draft.refId, adminId: 1, outcome: { state: "success", sn: "111" } }),
+        service().settle({ refId: draft.refId, adminId: 2, outcome: { state: "failed", reason: "no" } }),
+      ]);
+      expect([a.kind, b.kind].sort()).toEqual(["not-pending", "settled"]);
+      const stored = await orders.get(draft.refId);
+      expect(stored?.state === "success" ? stored.result?.sn : stored?.result?.errorMsg).toBe(a.kind === "settled" ? "111" : "no");
+      expect(finished.map((f) => f.how)).toEqual(["settled"]);
+      expect(await orders.pending()).toEqual([]);
+      expect((await orders.settle({ refId: draft.refId, adminId: 1, outcome: { state: "success", sn: "2" } })).kind).toBe("not-pending");
+    } finally {
+      broken.closeAllConnections();
+      await new Promise((resolve) => broken.close(resolve));
+    }
   });
 
   it("when many orders finish at once, then the indexes and the last balance lose none of them", async () => {
     const orders = service();
     sandbox.deposit(1_000_000);
     const drafts = await Promise.all(Array.from({ length: 15 }, (_, i) => orders.createDraft({ ...draftInput, userId: 600 + (i % 3) })));
-    await Promise.all(drafts.map((d) => orders.confirm(d.refId, d.userId)));
+    await Promise.all(drafts.map((d) => confirm(orders, d.refId, d.userId)));
     const all = await orders.history("all", 0, 100);
     expect(all.total).toBe(15);
     expect((await orders.history(600, 0, 10)).total).toBe(5);

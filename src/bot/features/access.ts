@@ -1,28 +1,33 @@
 import { Composer } from "grammy";
-import type { BotContext } from "../context.js";
-import { safeTranslate } from "../text.js";
+import type { Access } from "../../access/access.js";
 import { answerQuery } from "../answer.js";
+import type { BotContext } from "../context.js";
+
+/** Finds the role of the user behind every update, once: `ctx.role`. */
+export function resolveRole(access: Access) {
+  return async (ctx: BotContext, next: () => Promise<void>) => {
+    ctx.role = ctx.from === undefined ? undefined : await access.roleOf(ctx.from.id);
+    await next();
+  };
+}
 
 /**
- * Stops everyone who may not order, before sessions, conversations and order handlers: nothing
- * they send (a command, a quick order, a forged button) reaches the order service.
+ * Stops everyone who may not order, before conversations and order handlers: nothing they send
+ * (a command, a quick order, a forged button) reaches the order service.
  */
-export function accessGuard(mayOrder: (userId: number) => Promise<boolean>): Composer<BotContext> {
+export function accessGuard(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.use(async (ctx, next) => {
+    if (ctx.role !== undefined) return next();
     const userId = ctx.from?.id;
-    if (userId !== undefined && (await mayOrder(userId))) return next();
     if (userId === undefined) return; // channel posts and the like: nobody to answer
-    const t = safeTranslate(ctx.t.bind(ctx));
     if (ctx.callbackQuery !== undefined) {
-      await answerQuery(ctx, { text: t("access-refused-alert", { userId: String(userId) }), show_alert: true });
+      await answerQuery(ctx, { text: ctx.tr("access-refused-alert", { userId: String(userId) }), show_alert: true });
       return;
     }
     // In groups, only answer what was addressed to the bot, not every line of the chat.
     const addressed = ctx.chat?.type === "private" || ctx.message?.text?.startsWith("/") === true;
-    if (ctx.message !== undefined && addressed) {
-      await ctx.reply(t("access-refused", { userId: String(userId) }), { parse_mode: "HTML" });
-    }
+    if (ctx.message !== undefined && addressed) await ctx.reply(ctx.tr("access-refused", { userId: String(userId) }));
   });
   return composer;
 }

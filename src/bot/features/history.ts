@@ -1,28 +1,26 @@
 import { Composer, InlineKeyboard } from "grammy";
-import type { Access } from "../../orders/access.js";
 import type { OrderService } from "../../orders/order-service.js";
+import { isAdmin, refuseNonAdmin } from "../admin.js";
 import { answerQuery } from "../answer.js";
-import { encodeCallback, parseCallback } from "../callback-data.js";
+import { Callback, onCallback } from "../callback-data.js";
 import type { BotContext } from "../context.js";
-import { languageOf } from "../i18n.js";
-import { renderState } from "../order-messages.js";
-import { formatTime, safeTranslate } from "../text.js";
+import { formatTime } from "../format.js";
+import { renderState } from "../order/messages.js";
 
 const PAGE_SIZE = 10;
 
 /** /history and /history all: orders newest first, 10 a page, paged in place with buttons. */
-export function historyFeature(deps: { orders: OrderService; access: Access; timeZone: string }): Composer<BotContext> {
+export function historyFeature(deps: { orders: OrderService; timeZone: string }): Composer<BotContext> {
   const composer = new Composer<BotContext>();
 
   async function render(ctx: BotContext, scope: "me" | "all", page: number) {
-    const t = safeTranslate(ctx.t.bind(ctx));
-    const lang = languageOf(await ctx.i18n.getLocale());
+    const t = ctx.tr;
     const { orders, total } = await deps.orders.history(scope === "all" ? "all" : ctx.from!.id, page, PAGE_SIZE);
     if (total === 0) return { text: t("history-empty"), keyboard: undefined };
     const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
     const lines = orders.map((o) => {
       let line = t("history-line", {
-        time: formatTime(o.submittedAt ?? o.createdAt, lang, deps.timeZone),
+        time: formatTime(o.submittedAt ?? o.createdAt, ctx.lang, deps.timeZone),
         refId: o.refId,
         code: o.productCode,
         product: o.productName,
@@ -36,29 +34,24 @@ export function historyFeature(deps: { orders: OrderService; access: Access; tim
     const scopeName = t(scope === "all" ? "history-scope-all" : "history-scope-mine");
     const text = `${t("history-title", { scope: scopeName, page: String(page + 1), pages: String(pages), total: String(total) })}\n\n${lines.join("\n\n")}`;
     const keyboard = new InlineKeyboard();
-    if (page > 0) keyboard.text(t("history-newer"), encodeCallback({ type: "history", scope, page: page - 1 }));
-    if (page + 1 < pages) keyboard.text(t("history-older"), encodeCallback({ type: "history", scope, page: page + 1 }));
+    if (page > 0) keyboard.text(t("history-newer"), Callback.history.encode({ scope, page: page - 1 }));
+    if (page + 1 < pages) keyboard.text(t("history-older"), Callback.history.encode({ scope, page: page + 1 }));
     return { text, keyboard };
   }
 
   composer.command("history", async (ctx) => {
-    const wantsAll = ctx.match.trim().toLowerCase() === "all";
-    if (wantsAll && !deps.access.isAdmin(ctx.from!.id)) {
-      return void (await ctx.reply(safeTranslate(ctx.t.bind(ctx))("admin-only"), { parse_mode: "HTML" }));
-    }
-    const { text, keyboard } = await render(ctx, wantsAll ? "all" : "me", 0);
-    await ctx.reply(text, { parse_mode: "HTML", ...(keyboard === undefined ? {} : { reply_markup: keyboard }) });
+    const scope = ctx.match.trim().toLowerCase() === "all" ? "all" : "me";
+    // Everyone's orders are for admins.
+    if (scope === "all" && !isAdmin(ctx)) return refuseNonAdmin(ctx);
+    const { text, keyboard } = await render(ctx, scope, 0);
+    await ctx.reply(text, keyboard === undefined ? {} : { reply_markup: keyboard });
   });
 
-  composer.on("callback_query:data", async (ctx, next) => {
-    const data = parseCallback(ctx.callbackQuery.data);
-    if (data?.type !== "history") return next();
-    if (data.scope === "all" && !deps.access.isAdmin(ctx.from.id)) {
-      return void (await answerQuery(ctx, { text: safeTranslate(ctx.t.bind(ctx))("admin-only"), show_alert: true }));
-    }
+  onCallback(composer, Callback.history, async (ctx, data) => {
+    if (data.scope === "all" && !isAdmin(ctx)) return refuseNonAdmin(ctx);
     await answerQuery(ctx);
     const { text, keyboard } = await render(ctx, data.scope, data.page);
-    await ctx.editMessageText(text, { parse_mode: "HTML", ...(keyboard === undefined ? {} : { reply_markup: keyboard }) }).catch(() => undefined);
+    await ctx.editMessageText(text, keyboard === undefined ? {} : { reply_markup: keyboard }).catch((err: unknown) => ctx.log.debug({ err }, "history page not edited"));
   });
   return composer;
 }

@@ -1,27 +1,24 @@
 import { Composer, InlineKeyboard } from "grammy";
-import type { I18n } from "@grammyjs/i18n";
 import { answerQuery } from "../answer.js";
-import { encodeCallback, parseCallback } from "../callback-data.js";
+import { Callback, onCallback } from "../callback-data.js";
 import type { BotContext } from "../context.js";
-import { safeTranslate } from "../text.js";
+import { translator } from "../i18n.js";
+import type { I18n } from "@grammyjs/i18n";
+import type { UserPrefs } from "../user-prefs.js";
 
 /** /language for anyone: the choice is kept per user and wins over the Telegram language. */
-export function languageFeature(deps: { i18n: I18n<BotContext>; onChange: (userId: number) => void }): Composer<BotContext> {
+export function languageFeature(deps: { texts: I18n; prefs: UserPrefs }): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command("language", async (ctx) => {
-    await ctx.reply(safeTranslate(ctx.t.bind(ctx))("language-choose"), {
+    await ctx.reply(ctx.tr("language-choose"), {
       reply_markup: new InlineKeyboard()
-        .text("English", encodeCallback({ type: "language", lang: "en" }))
-        .text("Bahasa Indonesia", encodeCallback({ type: "language", lang: "id" })),
+        .text("English", Callback.language.encode("en"))
+        .text("Bahasa Indonesia", Callback.language.encode("id")),
     });
   });
-  composer.on("callback_query:data", async (ctx, next) => {
-    const data = parseCallback(ctx.callbackQuery.data);
-    if (data?.type !== "language") return next();
-    const session = await ctx.session;
-    session.language = data.lang;
-    deps.onChange(ctx.from.id);
-    const text = deps.i18n.t(data.lang, "language-set");
+  onCallback(composer, Callback.language, async (ctx, lang) => {
+    await deps.prefs.setLanguage(ctx.from.id, lang);
+    const text = translator(deps.texts, lang)("language-set");
     await answerQuery(ctx, { text });
     await ctx.editMessageText(text).catch(() => ctx.reply(text));
   });

@@ -24,22 +24,6 @@ export function formatRupiah(amount: number, lang: Lang): string {
   return `Rp ${formatNumber(amount, lang)}`;
 }
 
-export type Translate = (key: string, vars?: Record<string, string | number>) => string;
-
-/**
- * Wraps a Fluent translate function so that every variable is an escaped string: numbers are
- * formatted by the caller on purpose (a user id must not become "123,456"), and no user or
- * provider text can inject HTML.
- */
-export function safeTranslate(t: (key: string, vars?: Record<string, string>) => string): Translate {
-  return (key, vars) => {
-    if (vars === undefined) return t(key);
-    const safe: Record<string, string> = {};
-    for (const [k, v] of Object.entries(vars)) safe[k] = escapeHtml(String(v));
-    return t(key, safe);
-  };
-}
-
 /** A time as the shop reads it: in its time zone, day and minute, in the user's language. */
 export function formatTime(iso: string, lang: Lang, timeZone: string): string {
   const key = `${lang} ${timeZone}`;

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CSV_HEADER } from "../../src/orders/report.js";
-import { button, createWorld, type World } from "./world.js";
-import type { FakeUser } from "./fake-bot-api.js";
+import { button, createWorld, type World } from "../e2e/world.js";
+import type { FakeUser } from "../e2e/fake-bot-api.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const SILENT_ADMIN: FakeUser = { id: 1005, first_name: "Never started", language_code: "en" };
 const STAFF: FakeUser = { id: 1002, first_name: "Sari", language_code: "id" };
 const NEWCOMER: FakeUser = { id: 4004, first_name: "Budi", language_code: "en" };
 
-describe("the back office in the chat: real bot process, fake Bot API, sandbox, real Redis", () => {
+describe("the back office in the chat: the app in process, fake Bot API over HTTP, sandbox, real Redis", () => {
   let world: World;
   const base = () => ({ ADMIN_IDS: `${ADMIN.id},${SILENT_ADMIN.id}`, ALLOWED_USER_IDS: String(STAFF.id) });
 

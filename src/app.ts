@@ -1,0 +1,268 @@
+import { randomBytes } from "node:crypto";
+import { run, type RunnerHandle } from "@grammyjs/runner";
+import { Api, GrammyError, type Bot } from "grammy";
+import type { Update, UserFromGetMe } from "grammy/types";
+import { createAccess } from "./access/access.js";
+import { createUserList } from "./access/user-list.js";
+import { setCommandMenus } from "./bot/commands.js";
+import type { BotContext } from "./bot/context.js";
+import { createTelegramBot, installBot } from "./bot/create-bot.js";
+import { loadTexts } from "./bot/i18n.js";
+import { createNotifier, type Notifier } from "./bot/notifier.js";
+import { createUserPrefs } from "./bot/user-prefs.js";
+import { loadCatalog, type Catalog } from "./catalog/catalog.js";
+import type { Config } from "./config.js";
+import type { Logger } from "./logger.js";
+import { createOrderLedger, type OrderLedger } from "./orders/ledger.js";
+import { createOrderService, type OrderService } from "./orders/order-service.js";
+import { createHttpServer, type HttpServer } from "./server/http-server.js";
+import { StoreUnavailableError } from "./storage/redis.js";
+import { createStorage, type Storage } from "./storage/storage.js";
+import { createTopupClient, redactUrl } from "./topup/client.js";
+import { createSandboxProvider, SANDBOX_MITRA_ID, SANDBOX_SECRET_KEY, type SandboxProvider } from "./topup/sandbox.js";
+import type { TopupClient } from "./topup/types.js";
+import { createTaskTracker } from "./tasks.js";
+
+/** A start-up failure an operator can fix: a title and one line per problem, never a stack trace. */
+export class StartupError extends Error {
+  override name = "StartupError";
+  constructor(
+    readonly title: string,
+    readonly lines: string[],
+  ) {
+    super(`${title} ${lines.join("; ")}`);
+  }
+}
+
+export interface AppOptions {
+  logger: Logger;
+  now?: () => Date;
+  /** Waits between attempts to reach Telegram at start; after the last one the start fails. */
+  telegramRetryDelaysMs?: readonly number[];
+  /** How often orders left in flight by a crash are looked for. */
+  recoveryIntervalMs?: number;
+}
+
+export interface App {
+  config: Config;
+  bot: Bot<BotContext>;
+  storage: Storage;
+  ledger: OrderLedger;
+  orders: OrderService;
+  notifier: Notifier;
+  catalog: Catalog;
+  /** The built-in provider when TOPUP_BASE_URL is unset. */
+  sandbox: SandboxProvider | undefined;
+  /** /healthz (and the webhook) when PORT or WEBHOOK_URL is set. */
+  http: HttpServer | undefined;
+  /**
+   * Reaches Telegram (retrying with a log line per attempt), then takes updates (long polling or
+   * the webhook) and, beside them, recovers orders a crash left in flight. Throws StartupError.
+   */
+  start(): Promise<void>;
+  /** Stops taking updates, lets the ones in flight finish and be recorded, then closes everything. Once. */
+  stop(): Promise<void>;
+}
+
+const ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "my_chat_member"] as const;
+const TELEGRAM_RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 15_000, 15_000, 15_000, 15_000];
+
+/**
+ * Builds the whole bot from a parsed configuration: storage, provider client (or the sandbox),
+ * order service, notifier, bot and HTTP server. Nothing listens and nothing is fetched from
+ * Telegram until start(). main.ts calls this; so do the in-process tests.
+ */
+export async function buildApp(config: Config, options: AppOptions): Promise<App> {
+  const { logger } = options;
+  const now = options.now ?? (() => new Date());
+
+  const catalogResult = await loadCatalog(config.catalogFile);
+  if (!catalogResult.ok) throw new StartupError(`CATALOG_FILE ${config.catalogFile} is not valid:`, catalogResult.errors);
+  const catalog = catalogResult.catalog;
+
+  let storage: Storage;
+  try {
+    storage = await createStorage({
+      redisUrl: config.redisUrl,
+      prefix: config.redisKeyPrefix,
+      onError: (err) => logger.error({ err }, "redis error"),
+    });
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) throw new StartupError("REDIS_URL cannot be used:", [err.message]);
+    throw err;
+  }
+  if (storage.kind === "memory") {
+    logger.warn("REDIS_URL is not set: using an in-process memory store; conversations and the order ledger are lost at restart");
+  }
+
+  // The sandbox gets its address when it starts listening (in start()); the client follows it.
+  let sandbox: SandboxProvider | undefined;
+  let topup: TopupClient;
+  if (config.topup === undefined) {
+    const sb = createSandboxProvider({
+      mitraId: SANDBOX_MITRA_ID,
+      secretKey: SANDBOX_SECRET_KEY,
+      products: catalog.games.flatMap((g) => g.products.map((p) => ({ code: p.code, name: p.name, priceRp: p.price ?? 10_000 }))),
+    });
+    sandbox = sb;
+    let client: TopupClient | undefined;
+    topup = {
+      order: (req) => {
+        client ??= createTopupClient({ baseUrl: sb.url, mitraId: SANDBOX_MITRA_ID, secretKey: SANDBOX_SECRET_KEY, timeoutMs: config.topupTimeoutMs });
+        return client.order(req);
+      },
+    };
+  } else {
+    topup = createTopupClient({ ...config.topup, timeoutMs: config.topupTimeoutMs });
+    logger.info({ provider: redactUrl(config.topup.baseUrl) }, "provider configured");
+  }
+
+  const texts = loadTexts();
+  const prefs = createUserPrefs(storage, (err) => logger.warn({ err }, "preferences not read"));
+  const ledger = createOrderLedger(storage);
+  const bot = createTelegramBot({ token: config.botToken, apiRoot: config.botApiRoot });
+  const notifier = createNotifier({
+    api: bot.api,
+    ledger,
+    texts,
+    prefs,
+    adminIds: config.adminIds,
+    logger,
+    lowBalanceThreshold: config.lowBalanceThreshold,
+    now,
+  });
+  const orders = createOrderService({
+    ledger,
+    topup,
+    refIdPrefix: config.refIdPrefix,
+    timeoutMs: config.topupTimeoutMs,
+    lowBalanceThreshold: config.lowBalanceThreshold,
+    logger,
+    events: notifier,
+    now,
+  });
+  const access = createAccess({ users: createUserList(storage), adminIds: config.adminIds, allowedUserIds: config.allowedUserIds, now });
+  const updates = createTaskTracker();
+  installBot(bot, { catalog, orders, access, prefs, texts, notifier, storage, logger, timeZone: config.timeZone, updates });
+
+  const webhook = config.webhook;
+  // Without WEBHOOK_SECRET a fresh one per start: setWebhook hands it to Telegram each time.
+  const webhookSecret = webhook?.secret ?? randomBytes(32).toString("hex");
+  const http =
+    webhook !== undefined || config.port !== undefined
+      ? createHttpServer({
+          health: () => storage.ping(),
+          logger,
+          ...(webhook === undefined
+            ? {}
+            : {
+                webhook: {
+                  path: new URL(webhook.url).pathname,
+                  secret: webhookSecret,
+                  // Acknowledged at once, handled here: the bot's first middleware tracks it.
+                  onUpdate: (update: Update) =>
+                    void bot.handleUpdate(update).catch((err: unknown) => logger.error({ err, updateId: update.update_id }, "update failed")),
+                },
+              }),
+        })
+      : undefined;
+
+  let runner: RunnerHandle | undefined;
+  let recoveryTimer: NodeJS.Timeout | undefined;
+  let background: Promise<void> = Promise.resolve();
+  let stopping: Promise<void> | undefined;
+
+  const recover = () =>
+    orders.recoverInterrupted().then(
+      () => undefined,
+      (err: unknown) => logger.error({ err }, "recovery of interrupted orders failed"),
+    );
+
+  /** getMe, retried on network trouble with one line per attempt; a refused token stops at once. */
+  async function reachTelegram(): Promise<UserFromGetMe> {
+    // A plain Api, without the bot's auto-retry: every failed attempt is logged here.
+    const api = new Api(config.botToken, { apiRoot: config.botApiRoot });
+    const delays = options.telegramRetryDelaysMs ?? TELEGRAM_RETRY_DELAYS_MS;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await api.getMe();
+      } catch (err) {
+        if (err instanceof GrammyError && err.error_code === 401) {
+          throw new StartupError("BOT_TOKEN was rejected by Telegram:", ["401 Unauthorized: check the token from @BotFather"]);
+        }
+        const why = (err instanceof Error ? err.message : String(err)).replaceAll(config.botToken, "***");
+        const delay = delays[attempt - 1];
+        if (delay === undefined) {
+          throw new StartupError("Telegram cannot be reached:", [`${config.botApiRoot}: ${why}`, `gave up after ${attempt} attempts`]);
+        }
+        logger.error({ botApiRoot: config.botApiRoot, attempt, retryInMs: delay, err: why }, "Telegram cannot be reached; retrying");
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  return {
+    config,
+    bot,
+    storage,
+    ledger,
+    orders,
+    notifier,
+    catalog,
+    sandbox,
+    http,
+
+    async start() {
+      if (sandbox !== undefined) {
+        const url = await sandbox.listen(0, "127.0.0.1");
+        process.stderr.write("*** sandbox: no real orders. TOPUP_BASE_URL is not set, orders go to the built-in sandbox provider. ***\n");
+        logger.warn({ sandbox: url }, "sandbox: no real orders (TOPUP_BASE_URL is not set)");
+      }
+      bot.botInfo = await reachTelegram();
+      if (http !== undefined) {
+        const port = await http.listen(config.port!);
+        logger.info({ port }, webhook === undefined ? "health endpoint listening" : "webhook and health endpoint listening");
+      }
+      // Read before the first update can claim an order: these were left by the previous run.
+      const leftInFlight = await orders.inFlight().catch((err: unknown) => {
+        logger.error({ err }, "in-flight orders not read");
+        return [];
+      });
+      const started = { bot: bot.botInfo.username, store: storage.kind, sandbox: sandbox !== undefined };
+      if (webhook !== undefined) {
+        await bot.api.setWebhook(webhook.url, { secret_token: webhookSecret, allowed_updates: ALLOWED_UPDATES });
+        logger.info({ ...started, mode: "webhook" }, "bot started (webhook)");
+      } else {
+        // A webhook left over from webhook mode would stop getUpdates; a refusal here is not fatal.
+        await bot.api.deleteWebhook().catch((err: unknown) => logger.warn({ err }, "deleteWebhook failed"));
+        runner = run(bot, { runner: { fetch: { allowed_updates: ALLOWED_UPDATES } } });
+        logger.info({ ...started, mode: "polling" }, "bot started (long polling)");
+      }
+      // Beside the first updates: tell the users of orders a crash left in flight, settle the
+      // ones whose call must be over, set the command menus; then look again now and then.
+      background = (async () => {
+        for (const order of leftInFlight) await notifier.interrupted(order);
+        await recover();
+        await setCommandMenus(bot.api, texts, config.adminIds, logger);
+      })();
+      recoveryTimer = setInterval(() => void recover(), options.recoveryIntervalMs ?? Math.max(1000, Math.min(config.topupTimeoutMs / 2, 30_000)));
+      recoveryTimer.unref();
+    },
+
+    stop() {
+      stopping ??= (async () => {
+        clearInterval(recoveryTimer);
+        http?.stopIntake();
+        // No new updates; then the ones being handled (polling or webhook) finish.
+        if (runner?.isRunning()) await runner.stop();
+        await updates.idle();
+        await background;
+        await notifier.idle();
+        await http?.close();
+        await storage.close();
+        await sandbox?.close();
+      })();
+      return stopping;
+    },
+  };
+}

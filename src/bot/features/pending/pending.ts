@@ -1,0 +1,81 @@
+import { Composer, InlineKeyboard } from "grammy";
+import type { OrderRecord } from "../../../orders/order.js";
+import type { OrderService } from "../../../orders/order-service.js";
+import { adminOnly } from "../../admin.js";
+import { answerQuery } from "../../answer.js";
+import { Callback, onCallback } from "../../callback-data.js";
+import type { BotContext } from "../../context.js";
+import { formatTime } from "../../format.js";
+import type { Translate } from "../../i18n.js";
+import { renderReason, renderState } from "../../order/messages.js";
+import { MAX_REASON, SETTLE_DIALOGUE, settleReply, SN } from "./settle-dialogue.js";
+
+/** /pending lists orders whose result is unknown; /settle and the buttons settle them, once. */
+export function pendingFeature(deps: { orders: OrderService; timeZone: string }): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+
+  composer.command("pending", adminOnly, async (ctx) => {
+    const t = ctx.tr;
+    const pending = await deps.orders.pending();
+    if (pending.length === 0) return void (await ctx.reply(t("pending-none")));
+    await ctx.reply(`${t("pending-title", { count: String(pending.length) })}\n${t("pending-help")}`);
+    // One message per order, with its own buttons, so each can be settled where it stands.
+    for (const order of pending.slice(0, 20)) {
+      await ctx.reply(pendingLine(t, order, ctx.lang, deps.timeZone), {
+        reply_markup: new InlineKeyboard()
+          .text(t("button-settle-success"), Callback.settle.encode({ outcome: "success", refId: order.refId }))
+          .text(t("button-settle-failed"), Callback.settle.encode({ outcome: "failed", refId: order.refId })),
+      });
+    }
+  });
+
+  composer.command("settle", adminOnly, async (ctx) => {
+    const t = ctx.tr;
+    const m = /^(\S+)\s+(success|failed)\s+(.+)$/is.exec(ctx.match.trim());
+    if (m === null) return void (await ctx.reply(t("settle-usage")));
+    const [, refId, how, rest] = m as unknown as [string, string, string, string];
+    const value = rest.trim();
+    const success = how.toLowerCase() === "success";
+    if (success && !SN.test(value)) return void (await ctx.reply(t("settle-bad-sn")));
+    if (!success && value.length > MAX_REASON) return void (await ctx.reply(t("settle-bad-reason")));
+    const outcome = await deps.orders.settle({
+      refId,
+      adminId: ctx.from!.id,
+      outcome: success ? { state: "success", sn: value } : { state: "failed", reason: value },
+    });
+    await ctx.reply(settleReply(t, refId, outcome));
+  });
+
+  onCallback(
+    composer,
+    Callback.settle,
+    async (ctx, data) => {
+      const t = ctx.tr;
+      const order = await deps.orders.get(data.refId);
+      if (order === undefined || order.state !== "unknown") {
+        const text =
+          order === undefined
+            ? t("settle-not-found", { refId: data.refId })
+            : t("settle-not-pending", { refId: data.refId, outcome: renderState(t, order) });
+        return answerQuery(ctx, { text: text.replace(/<[^>]+>/g, ""), show_alert: true });
+      }
+      await answerQuery(ctx);
+      await ctx.conversation.exitAll();
+      await ctx.conversation.enter(SETTLE_DIALOGUE, data.refId, data.outcome);
+    },
+    adminOnly,
+  );
+  return composer;
+}
+
+function pendingLine(t: Translate, order: OrderRecord, lang: "en" | "id", timeZone: string): string {
+  return t("pending-line", {
+    refId: order.refId,
+    time: formatTime(order.submittedAt ?? order.createdAt, lang, timeZone),
+    code: order.productCode,
+    product: order.productName,
+    playerId: order.playerId,
+    user: `${order.userName} (${order.userId})`,
+    reason: renderReason(t, order),
+  });
+}

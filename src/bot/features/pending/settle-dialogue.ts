@@ -1,0 +1,50 @@
+import type { Api } from "grammy";
+import type { OrderService, SettleOutcome } from "../../../orders/order-service.js";
+import type { BotConversation, InnerContext } from "../../context.js";
+import { dialogueIo, passOn, typedText } from "../../dialogue-io.js";
+import type { Translate } from "../../i18n.js";
+import { renderState } from "../../order/messages.js";
+
+export const SETTLE_DIALOGUE = "settle";
+
+/** An SN as the provider's dashboard shows it: 1 to 64 characters, no spaces. */
+export const SN = /^[^\s]{1,64}$/u;
+export const MAX_REASON = 200;
+
+/** The admin's answer to a settlement, whichever way it was asked for. */
+export function settleReply(t: Translate, refId: string, outcome: SettleOutcome): string {
+  if (outcome.kind === "not-found") return t("settle-not-found", { refId });
+  if (outcome.kind === "not-pending") return t("settle-not-pending", { refId, outcome: renderState(t, outcome.order) });
+  return t("settle-done", { refId, outcome: renderState(t, outcome.order) });
+}
+
+/**
+ * The settle dialogue, entered from a /pending button: it asks for the SN (success) or the reason
+ * (failed), then settles once. Commands and buttons pass on to their own handlers.
+ */
+export function createSettleDialogue(deps: { orders: OrderService; api: Api }) {
+  return async function settle(conversation: BotConversation, ctx: InnerContext, refId: string, outcome: "success" | "failed") {
+    const t = ctx.tr;
+    const io = dialogueIo(conversation, ctx, deps.api);
+    await io.say(t(outcome === "success" ? "settle-ask-sn" : "settle-ask-reason", { refId }));
+    for (;;) {
+      const next = await conversation.wait();
+      const text = typedText(next)?.trim();
+      if (text === undefined) {
+        await passOn(conversation, next);
+        if (next.message !== undefined) await io.say(t(outcome === "success" ? "settle-bad-sn" : "settle-bad-reason"));
+        continue;
+      }
+      if (outcome === "success" ? !SN.test(text) : text.length === 0 || text.length > MAX_REASON) {
+        await io.say(t(outcome === "success" ? "settle-bad-sn" : "settle-bad-reason"));
+        continue;
+      }
+      const adminId = next.from!.id;
+      const result = await conversation.external(() =>
+        deps.orders.settle({ refId, adminId, outcome: outcome === "success" ? { state: "success", sn: text } : { state: "failed", reason: text } }),
+      );
+      await io.say(settleReply(t, refId, result));
+      return;
+    }
+  };
+}

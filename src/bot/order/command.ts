@@ -1,0 +1,65 @@
+import { Composer } from "grammy";
+import { checkPlayerId, findProduct, type Catalog, type ProductMatch } from "../../catalog/catalog.js";
+import type { OrderService } from "../../orders/order-service.js";
+import { answerQuery } from "../answer.js";
+import { Callback, onCallback } from "../callback-data.js";
+import type { BotContext } from "../context.js";
+import { ORDER_DIALOGUE, type OrderPreset } from "./dialogue.js";
+import { draftInput, sendSummary } from "./summary.js";
+
+type OrderPlan = { kind: "quick"; match: ProductMatch; playerId: string } | { kind: "dialogue"; preset: OrderPreset; unknownCode?: string };
+
+/** What `/order [CODE [PLAYER_ID]]` asks for. */
+export function planOrder(catalog: Catalog, args: string): OrderPlan {
+  const [code, ...rest] = args.trim().split(/\s+/).filter((p) => p !== "");
+  if (code === undefined) return { kind: "dialogue", preset: {} };
+  const match = findProduct(catalog, code);
+  if (match === undefined) return { kind: "dialogue", preset: {}, unknownCode: code };
+  const playerInput = rest.join(" ");
+  if (playerInput === "") return { kind: "dialogue", preset: { code: match.product.code } };
+  const checked = checkPlayerId(match.game, playerInput);
+  if (!checked.ok) return { kind: "dialogue", preset: { code: match.product.code, badPlayerId: playerInput } };
+  return { kind: "quick", match, playerId: checked.playerId };
+}
+
+/**
+ * /order and /cancel, and a product button of a menu whose dialogue is over (it starts a new one).
+ * Installed after the dialogues: a waiting dialogue passes commands on to here.
+ */
+export function orderCommands(deps: { catalog: Catalog; orders: OrderService }): Composer<BotContext> {
+  const { catalog, orders } = deps;
+  const composer = new Composer<BotContext>();
+
+  composer.command("order", async (ctx) => {
+    // A new /order replaces whatever order dialogue this user had open.
+    await ctx.conversation.exit(ORDER_DIALOGUE);
+    const plan = planOrder(catalog, ctx.match);
+    if (plan.kind === "quick") {
+      // Straight to the summary: no dialogue to keep.
+      await sendSummary(ctx, await orders.createDraft(draftInput(ctx, plan.match, plan.playerId)));
+      return;
+    }
+    if (plan.unknownCode !== undefined) await ctx.reply(ctx.tr("order-unknown-code", { code: plan.unknownCode.slice(0, 40) }));
+    await ctx.conversation.enter(ORDER_DIALOGUE, plan.preset);
+  });
+
+  composer.command("cancel", async (ctx) => {
+    const active = ctx.conversation.active(ORDER_DIALOGUE) > 0;
+    await ctx.conversation.exit(ORDER_DIALOGUE);
+    const draftRef = await orders.openDraftOf(ctx.chat.id, ctx.from!.id);
+    const cancelled = draftRef === undefined ? undefined : await orders.cancel({ refId: draftRef, userId: ctx.from!.id, chatId: ctx.chat.id });
+    if (active || cancelled?.kind === "cancelled") await ctx.reply(ctx.tr("order-cancelled"));
+    else if (cancelled?.kind === "too-late") await ctx.reply(ctx.tr("order-cancel-too-late"));
+    else await ctx.reply(ctx.tr("cancel-nothing"));
+  });
+
+  onCallback(composer, Callback.product, async (ctx, code) => {
+    const match = findProduct(catalog, code);
+    if (match === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
+    await answerQuery(ctx);
+    await ctx.editMessageText(ctx.tr("order-chosen", { code: match.product.code, product: match.product.name })).catch((err: unknown) => ctx.log.debug({ err }, "menu not edited"));
+    await ctx.conversation.enter(ORDER_DIALOGUE, { code: match.product.code });
+  });
+
+  return composer;
+}

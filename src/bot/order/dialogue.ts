@@ -1,0 +1,101 @@
+import type { Api } from "grammy";
+import { checkPlayerId, findProduct, type Catalog, type ProductMatch } from "../../catalog/catalog.js";
+import type { OrderService } from "../../orders/order-service.js";
+import { Callback } from "../callback-data.js";
+import type { BotConversation, InnerContext } from "../context.js";
+import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
+import { dialogueIo, passOn, typedText } from "../dialogue-io.js";
+import { draftInput, sendSummary } from "./summary.js";
+
+export const ORDER_DIALOGUE = "order";
+
+/** Where a dialogue begins. Plain JSON: it is stored with the conversation. */
+export interface OrderPreset {
+  code?: string;
+  /** A player id typed with `/order CODE ID` that did not pass the game's rule. */
+  badPlayerId?: string;
+}
+
+/**
+ * The order dialogue: product (buttons or a typed code), then player id, then the summary. It ends
+ * when the summary is shown: Confirm and Cancel are handled outside (order/confirm.ts), by
+ * handlers that nothing replays, bound to the order's ref_id.
+ *
+ * Replay rules (@grammyjs/conversations re-runs this function from the top for every update):
+ * the draft with its new ref_id is made in `conversation.external`, once. Messages are sent by
+ * `dialogueIo` inside `external` too, keeping only the message id: every result the plugin
+ * records is stored with the conversation, and a whole Message object per step is most of what a
+ * chat left in the middle of an order would cost in Redis. Commands and buttons that are not for
+ * the dialogue pass on to their own handlers (`skip`), so a waiting step never swallows them.
+ */
+export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderService; api: Api }) {
+  const { catalog, orders } = deps;
+
+  async function chooseProduct(conversation: BotConversation, ctx: InnerContext): Promise<ProductMatch> {
+    const t = ctx.tr;
+    const io = dialogueIo(conversation, ctx, deps.api);
+    const onlyGame = catalog.games.length === 1;
+    // Game and "back" buttons are handled outside (order/menu.ts): they change no state.
+    const menuId = onlyGame
+      ? await io.say(t("order-choose-product", { game: catalog.games[0]!.name }), { reply_markup: productsKeyboard(catalog, 0, t) })
+      : await io.say(t("order-choose-game"), { reply_markup: gamesKeyboard(catalog) });
+    for (;;) {
+      const next = await conversation.wait();
+      const query = next.callbackQuery;
+      const code = query === undefined ? typedText(next) : Callback.product.decode(query.data ?? "");
+      if (code === undefined) {
+        await passOn(conversation, next);
+        if (next.message !== undefined) await io.say(t("order-expect-choice"));
+        continue;
+      }
+      const match = findProduct(catalog, code);
+      if (match !== undefined) {
+        if (query !== undefined) await io.answer(query.id);
+        await io.edit(query?.message?.message_id ?? menuId, t("order-chosen", { code: match.product.code, product: match.product.name }));
+        return match;
+      }
+      if (query !== undefined) await io.answer(query.id, t("callback-invalid"));
+      else await io.say(t("order-unknown-code", { code: code.trim().slice(0, 40) }));
+    }
+  }
+
+  async function askPlayerId(conversation: BotConversation, ctx: InnerContext, match: ProductMatch, badInput: string | undefined) {
+    const t = ctx.tr;
+    const io = dialogueIo(conversation, ctx, deps.api);
+    const { game, product } = match;
+    const badText = (input: string) =>
+      game.destination === undefined
+        ? t("order-bad-player-any", { input: input.slice(0, 64) })
+        : t("order-bad-player", { input: input.slice(0, 64), game: game.name, example: game.destination.example });
+    if (badInput !== undefined) await io.say(badText(badInput));
+    else {
+      const vars = { code: product.code, product: product.name, game: game.name };
+      await io.say(
+        game.destination === undefined ? t("order-ask-player-any", vars) : t("order-ask-player", { ...vars, example: game.destination.example }),
+      );
+    }
+    for (;;) {
+      const next = await conversation.wait();
+      const text = typedText(next);
+      if (text !== undefined) {
+        const checked = checkPlayerId(game, text);
+        if (checked.ok) return checked.playerId;
+        await io.say(badText(text.trim()));
+        continue;
+      }
+      await passOn(conversation, next);
+      if (next.callbackQuery !== undefined) await io.answer(next.callbackQuery.id, t("order-tap-not-now"));
+      else if (next.message !== undefined) await io.say(t("order-expect-text"));
+    }
+  }
+
+  return async function order(conversation: BotConversation, ctx: InnerContext, preset: OrderPreset = {}) {
+    const presetMatch = preset.code === undefined ? undefined : findProduct(catalog, preset.code);
+    const match = presetMatch ?? (await chooseProduct(conversation, ctx));
+    const playerId = await askPlayerId(conversation, ctx, match, presetMatch === undefined ? undefined : preset.badPlayerId);
+    const input = draftInput(ctx, match, playerId);
+    // The ref_id is made and the draft written here, once: replays get the stored result back.
+    const draft = await conversation.external(() => orders.createDraft(input));
+    await sendSummary(ctx, draft);
+  };
+}

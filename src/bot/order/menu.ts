@@ -1,0 +1,27 @@
+import { Composer } from "grammy";
+import type { Catalog } from "../../catalog/catalog.js";
+import { answerQuery } from "../answer.js";
+import { Callback, onCallback } from "../callback-data.js";
+import type { BotContext } from "../context.js";
+import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
+
+/**
+ * Moving through the product menu: a game's products, and back to the games. The buttons carry
+ * all there is to know, so this needs no state and reads none (it runs before the dialogues).
+ */
+export function orderMenu(deps: { catalog: Catalog }): Composer<BotContext> {
+  const { catalog } = deps;
+  const composer = new Composer<BotContext>();
+  const show = async (ctx: BotContext, text: string, keyboard: ReturnType<typeof gamesKeyboard>) => {
+    await answerQuery(ctx);
+    // "message is not modified" after a double tap is harmless.
+    await ctx.editMessageText(text, { reply_markup: keyboard }).catch((err: unknown) => ctx.log.debug({ err }, "menu not edited"));
+  };
+  onCallback(composer, Callback.game, async (ctx, index) => {
+    const game = catalog.games[index];
+    if (game === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
+    await show(ctx, ctx.tr("order-choose-product", { game: game.name }), productsKeyboard(catalog, index, ctx.tr));
+  });
+  onCallback(composer, Callback.games, async (ctx) => show(ctx, ctx.tr("order-choose-game"), gamesKeyboard(catalog)));
+  return composer;
+}

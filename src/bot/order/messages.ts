@@ -1,0 +1,119 @@
+import type { OrderRecord } from "../../orders/order.js";
+import { formatNumber, formatRupiah } from "../format.js";
+import type { Translate } from "../i18n.js";
+
+function summaryBody(t: Translate, order: OrderRecord): string {
+  return t("order-summary", {
+    code: order.productCode,
+    product: order.productName,
+    game: order.gameName,
+    playerId: order.playerId,
+    price: order.price === null ? t("order-price-none") : formatRupiah(order.price, order.lang),
+    refId: order.refId,
+  });
+}
+
+/** The summary shown with Confirm and Cancel. */
+export function renderSummary(t: Translate, order: OrderRecord): string {
+  return `${summaryBody(t, order)}\n\n${t("order-summary-hint")}`;
+}
+
+/** The summary once Confirm was tapped: the same text, no buttons, and where the order stands. */
+export function renderSummaryAfter(t: Translate, order: OrderRecord): string {
+  const r = order.result ?? {};
+  const line =
+    order.state === "submitting"
+      ? t("summary-processing")
+      : order.state === "success"
+        ? r.sn === undefined
+          ? t("summary-success")
+          : t("summary-success-sn", { sn: r.sn })
+        : order.state === "failed"
+          ? t("summary-failed")
+          : order.state === "unknown"
+            ? t("summary-unknown")
+            : t("summary-cancelled");
+  return `${summaryBody(t, order)}\n\n${line}`;
+}
+
+/**
+ * The full outcome of a finished order. Lines whose value the ledger does not have (an order an
+ * admin settled has an SN but no player name, balance or trx id) are left out, not shown empty.
+ */
+export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lang): string {
+  const r = order.result ?? {};
+  const lines: string[] = [];
+  const add = (key: string, vars: Record<string, string>) => lines.push(t(key, vars));
+  const product = { code: order.productCode, product: order.productName };
+  if (order.state === "success") {
+    lines.push(t(order.settledBy === undefined ? "order-success" : "order-success-settled"));
+    add("line-product", product);
+    if (r.destinationName !== undefined) add("line-player", { playerName: r.destinationName, playerId: order.playerId });
+    else add("line-player-id", { playerId: order.playerId });
+    if (r.sn !== undefined) add("line-sn", { sn: r.sn });
+    if (r.lastBalance !== undefined) add("line-balance", { balance: formatNumber(r.lastBalance, lang) });
+    if (r.trxId !== undefined) add("line-trx", { trxId: r.trxId });
+    add("line-ref", { refId: order.refId });
+    return lines.join("\n");
+  }
+  if (order.state === "failed") {
+    if (r.reason === "not-sent") lines.push(t("order-not-sent"));
+    else if (r.reason === "settled") lines.push(t("order-failed-settled"));
+    else lines.push(t("order-failed"));
+    add("line-product", product);
+    add("line-player-id", { playerId: order.playerId });
+    if (r.reason === "settled") add("line-reason", { reason: r.errorMsg ?? t("value-none") });
+    else if (r.reason !== "not-sent") {
+      add("line-error-code", { errorCode: r.errorCode ?? t("value-none") });
+      add("line-error-msg", { errorMsg: r.errorMsg ?? t("order-failed-no-message") });
+    }
+    add("line-ref", { refId: order.refId });
+    lines.push(t(r.reason === "not-sent" ? "order-try-again" : "order-order-again"));
+    return lines.join("\n");
+  }
+  lines.push(t("order-unknown", { reason: renderReason(t, order) }));
+  add("line-product", product);
+  add("line-player-id", { playerId: order.playerId });
+  add("line-ref", { refId: order.refId });
+  return lines.join("\n");
+}
+
+export function renderReason(t: Translate, order: OrderRecord): string {
+  const reason = order.result?.reason ?? "interrupted";
+  if (reason === "status-not-sukses") return t("reason-status-not-sukses", { status: order.result?.productDetail?.status ?? "?" });
+  if (reason === "provider-error" || reason === "not-sent" || reason === "settled") return t("reason-malformed");
+  return t(`reason-${reason}`);
+}
+
+/** The one-word outcome used in notices, history and reports. */
+export function renderState(t: Translate, order: OrderRecord): string {
+  switch (order.state) {
+    case "success":
+      return t("outcome-success");
+    case "failed":
+      return t("outcome-failed");
+    case "unknown":
+      return t("outcome-unknown");
+    case "cancelled":
+      return t("outcome-cancelled");
+    default:
+      return t("outcome-submitting");
+  }
+}
+
+/** The message text for an outcome, with a heading when it is a reminder or a settlement. */
+export function outcomeText(t: Translate, order: OrderRecord, heading?: "already" | "settled", lang = order.lang): string {
+  const body = renderOutcome(t, order, lang);
+  if (heading === "already") return `${t("order-already-heading")}\n\n${body}`;
+  if (heading === "settled") return `${t("order-settled-heading")}\n\n${body}`;
+  return body;
+}
+
+/** A short line for a callback answer (at most 200 characters) about an order that already ran. */
+export function renderOutcomeToast(t: Translate, order: OrderRecord): string {
+  if (order.state === "success") {
+    return order.result?.sn === undefined ? t("callback-already-success-no-sn") : t("callback-already-success", { sn: order.result.sn });
+  }
+  if (order.state === "failed") return t("callback-already-failed", { errorCode: order.result?.errorCode ?? order.result?.reason ?? "–" });
+  return t("callback-already-unknown");
+}

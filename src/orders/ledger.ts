@@ -1,0 +1,85 @@
+import type { Storage } from "../storage/storage.js";
+import type { BalanceSeen, FinalState, OrderRecord, OrderResult } from "./order.js";
+import { createMemoryLedger } from "./ledger-memory.js";
+import { createRedisLedger } from "./ledger-redis.js";
+
+/** What a claim on an order found. Only `claimed` allows a call to the provider. */
+export type ClaimResult =
+  | { kind: "claimed"; order: OrderRecord }
+  /** Not a draft any more: cancelled, being sent, or finished. */
+  | { kind: "taken"; order: OrderRecord }
+  | { kind: "not-yours" }
+  | { kind: "not-found" };
+
+export type CancelResult =
+  | { kind: "cancelled"; order: OrderRecord }
+  | { kind: "taken"; order: OrderRecord }
+  | { kind: "not-yours" }
+  | { kind: "not-found" };
+
+export type FinishResult =
+  | { kind: "finished"; order: OrderRecord; lowBalance: boolean }
+  /** The order was not waiting for a result (settled by an admin meanwhile): nothing changed. */
+  | { kind: "stale"; order: OrderRecord }
+  | { kind: "not-found" };
+
+export type SettleResult = { kind: "settled"; order: OrderRecord } | { kind: "not-pending"; order: OrderRecord } | { kind: "not-found" };
+
+export interface Outcome {
+  state: FinalState;
+  result: OrderResult;
+  at: string;
+}
+
+/**
+ * The order ledger. It speaks of orders, not of keys: every state change is one atomic step that
+ * checks the state it starts from, so a double tap, a second process or a race between a result
+ * and a recovery changes an order once. The Redis and memory implementations pass one contract
+ * test suite (test/orders/ledger.contract.ts).
+ */
+export interface OrderLedger {
+  /** Writes a draft and makes it the open draft of its chat and user; both expire after `ttlMs`. */
+  saveDraft(order: OrderRecord, ttlMs: number): Promise<void>;
+  get(refId: string): Promise<OrderRecord | undefined>;
+  /** The orders that exist, in the order asked for. */
+  getMany(refIds: readonly string[]): Promise<OrderRecord[]>;
+  /** The draft a user is looking at in a chat (so that /cancel can retire it). */
+  openDraftOf(chatId: number, userId: number): Promise<string | undefined>;
+  /**
+   * The submit-once step: a draft of this user becomes `submitting`, is kept for good, and enters
+   * the time, user and in-flight indexes, all at once. Whoever claims first wins, forever.
+   */
+  claim(refId: string, by: { userId: number; at: string; summaryMessageId?: number }): Promise<ClaimResult>;
+  /** A draft of this user becomes `cancelled` (and stops being the open draft), unless it was claimed. */
+  cancel(refId: string, by: { userId: number; chatId: number; at: string }): Promise<CancelResult>;
+  /**
+   * Records the provider's outcome of a `submitting` order (or of one that recovery had already
+   * marked unknown and nobody settled yet), and with a successful sale the balance it reported.
+   * `lowBalance` is true for the one sale that took the balance below `lowBalanceThreshold`
+   * since it was last at or above it. `acceptLate`: the provider's own answer may still replace an
+   * `unknown` that recovery wrote while the call was running; recovery itself never passes it.
+   */
+  finish(
+    refId: string,
+    outcome: Outcome,
+    opts?: { balance?: BalanceSeen; lowBalanceThreshold?: number; acceptLate?: boolean },
+  ): Promise<FinishResult>;
+  /** An admin's verdict on an `unknown` order; once per order. */
+  settle(refId: string, outcome: Outcome & { adminId: number }): Promise<SettleResult>;
+  /** The user has been told the outcome. */
+  markNotified(refId: string, at: string): Promise<void>;
+  /** Submitted orders of a user (or everyone's), newest first, one page. */
+  history(scope: number | "all", page: number, pageSize: number): Promise<{ orders: OrderRecord[]; total: number }>;
+  /** Orders submitted in [fromMs, toMs], oldest first. */
+  submittedBetween(fromMs: number, toMs: number): Promise<OrderRecord[]>;
+  /** Orders sent to the provider whose outcome is not recorded. */
+  inFlight(): Promise<OrderRecord[]>;
+  /** Orders whose result is unknown, oldest first. */
+  pending(): Promise<OrderRecord[]>;
+  /** The balance reported by the sale recorded last. */
+  lastBalance(): Promise<BalanceSeen | undefined>;
+}
+
+export function createOrderLedger(storage: Storage): OrderLedger {
+  return storage.kind === "redis" ? createRedisLedger(storage.redis, storage.prefix) : createMemoryLedger();
+}

@@ -1,0 +1,37 @@
+import type { Logger } from "../logger.js";
+import type { OrderLedger } from "./ledger.js";
+import type { OrderRecord, OrderResult } from "./order.js";
+import type { OrderEvents } from "./order-service.js";
+
+export interface SettleRequest {
+  refId: string;
+  adminId: number;
+  outcome: { state: "success"; sn: string } | { state: "failed"; reason: string };
+}
+
+export type SettleOutcome =
+  | { kind: "settled"; order: OrderRecord }
+  | { kind: "not-pending"; order: OrderRecord }
+  | { kind: "not-found" };
+
+/** An admin's verdict on an order whose result is unknown, after checking with the provider. */
+export function createSettlement(deps: { ledger: OrderLedger; logger: Logger; events: OrderEvents; now: () => Date }) {
+  const { ledger, logger, now } = deps;
+  return {
+    async settle(req: SettleRequest): Promise<SettleOutcome> {
+      const order = await ledger.get(req.refId);
+      if (order === undefined) return { kind: "not-found" };
+      if (order.state !== "unknown") return { kind: "not-pending", order };
+      const result: OrderResult =
+        req.outcome.state === "success"
+          ? { ...order.result, sn: req.outcome.sn, reason: undefined, detail: undefined }
+          : { ...order.result, reason: "settled", errorMsg: req.outcome.reason };
+      // The ledger settles an order once, even when two admins tap at the same moment.
+      const r = await ledger.settle(req.refId, { state: req.outcome.state, result, adminId: req.adminId, at: now().toISOString() });
+      if (r.kind !== "settled") return r;
+      logger.info({ refId: req.refId, state: r.order.state, settledBy: req.adminId }, "order state changed");
+      await deps.events.finished(r.order, "settled", { lowBalance: false });
+      return r;
+    },
+  };
+}

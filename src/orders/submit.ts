@@ -1,0 +1,119 @@
+import type { Logger } from "../logger.js";
+import type { TopupClient } from "../topup/types.js";
+import type { FinishResult, OrderLedger, Outcome } from "./ledger.js";
+import { FINAL_STATES, type BalanceSeen, type OrderRecord } from "./order.js";
+import type { OrderEvents } from "./order-service.js";
+import { fromTopupResult } from "./outcome.js";
+
+export interface ConfirmRequest {
+  refId: string;
+  /** Who tapped Confirm: only the user who made the draft may send it. */
+  userId: number;
+  /** The summary message that was tapped, kept with the order so its text can show the outcome. */
+  summaryMessageId?: number;
+  /** Runs once the order is claimed, beside the provider call (never delaying it). */
+  onClaimed?: (order: OrderRecord) => Promise<void>;
+}
+
+/** What a tap on Confirm led to. Only `submitted` means this tap called the provider. */
+export type ConfirmOutcome =
+  | { kind: "submitted"; order: OrderRecord }
+  | { kind: "already"; order: OrderRecord }
+  | { kind: "in-progress"; order: OrderRecord }
+  | { kind: "cancelled"; order: OrderRecord }
+  | { kind: "not-yours" }
+  | { kind: "not-found" };
+
+interface Recovery {
+  isStale(order: OrderRecord): boolean;
+  markInterrupted(order: OrderRecord): Promise<OrderRecord | undefined>;
+}
+
+/**
+ * The submit-once protocol. One atomic ledger step claims the draft: it becomes `submitting` with
+ * its indexes, or the tap learns who was first. Only the claiming tap calls the provider, once,
+ * with the ref_id fixed in the draft; its outcome is recorded before anyone is told.
+ */
+export function createSubmission(deps: {
+  ledger: OrderLedger;
+  topup: TopupClient;
+  logger: Logger;
+  events: OrderEvents;
+  now: () => Date;
+  lowBalanceThreshold?: number | undefined;
+  recovery: Recovery;
+}) {
+  const { ledger, logger, now } = deps;
+
+  /** The result must reach the ledger: a few quick tries, then a loud log with every field. */
+  async function record(order: OrderRecord, outcome: Outcome): Promise<FinishResult> {
+    const balance: BalanceSeen | undefined =
+      outcome.state === "success" && outcome.result.lastBalance !== undefined
+        ? { balance: outcome.result.lastBalance, at: outcome.at, refId: order.refId }
+        : undefined;
+    const opts = {
+      acceptLate: true,
+      ...(balance === undefined ? {} : { balance }),
+      ...(deps.lowBalanceThreshold === undefined ? {} : { lowBalanceThreshold: deps.lowBalanceThreshold }),
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await ledger.finish(order.refId, outcome, opts);
+      } catch (err) {
+        if (attempt >= 3) {
+          logger.error({ err, order, outcome }, "could not record the outcome of an order; it stays in flight and recovery reports it as unknown");
+          throw err;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  }
+
+  /** A tap on an order someone else already claimed (or cancelled): what the user should hear. */
+  async function describeTaken(order: OrderRecord): Promise<ConfirmOutcome> {
+    if (order.state === "cancelled") return { kind: "cancelled", order };
+    if (FINAL_STATES.has(order.state)) return { kind: "already", order };
+    if (order.state === "submitting" && deps.recovery.isStale(order)) {
+      // Left behind by a crash: settle it as unknown now rather than at the next recovery round.
+      const recovered = await deps.recovery.markInterrupted(order);
+      if (recovered !== undefined && FINAL_STATES.has(recovered.state)) return { kind: "already", order: recovered };
+    }
+    return { kind: "in-progress", order };
+  }
+
+  return {
+    async confirm(req: ConfirmRequest): Promise<ConfirmOutcome> {
+      const claim = await ledger.claim(req.refId, {
+        userId: req.userId,
+        at: now().toISOString(),
+        ...(req.summaryMessageId === undefined ? {} : { summaryMessageId: req.summaryMessageId }),
+      });
+      if (claim.kind === "not-found" || claim.kind === "not-yours") return claim;
+      if (claim.kind === "taken") return describeTaken(claim.order);
+
+      const order = claim.order;
+      logger.info({ refId: order.refId, state: "submitting", product: order.productCode }, "order state changed");
+      const shown = req.onClaimed?.(order).catch((err: unknown) => logger.warn({ err, refId: order.refId }, "claimed order not shown"));
+      const answer = await deps.topup.order({ refId: order.refId, itemCode: order.productCode, destination: order.playerId });
+      // Recorded straight away, without another await in between: the ledger's sequence of sales
+      // is the order in which their answers arrived.
+      const finished = await record(order, { ...fromTopupResult(answer), at: now().toISOString() });
+      await shown;
+      if (finished.kind !== "finished") {
+        // An admin settled it while the call ran (it had been reported interrupted): theirs stands.
+        logger.warn({ refId: order.refId, answer: answer.kind }, "provider answer arrived after the order was settled; kept the settlement");
+        return { kind: "already", order: finished.kind === "stale" ? finished.order : order };
+      }
+      const done = finished.order;
+      logger.info(
+        { refId: done.refId, state: done.state, reason: done.result?.reason, errorCode: done.result?.errorCode, trxId: done.result?.trxId },
+        "order state changed",
+      );
+      // Notices go out beside the user's answer, not before it.
+      void Promise.resolve(deps.events.finished(done, "confirmed", { lowBalance: finished.lowBalance })).catch((err: unknown) =>
+        logger.error({ err, refId: done.refId }, "order notices failed"),
+      );
+      return { kind: "submitted", order: done };
+    },
+  };
+}

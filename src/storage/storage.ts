@@ -1,0 +1,58 @@
+import KeyvRedis from "@keyv/redis";
+import { Keyv } from "keyv";
+import { connectRedis, type RedisClient } from "./redis.js";
+
+/**
+ * Where the bot keeps everything. `kind` tells the repositories which implementation to build:
+ * Redis (Lua scripts for every step that must be atomic) or memory (plain synchronous code, which
+ * is atomic by itself in one process). Per-chat state (conversations, preferences) goes through
+ * keyv, which speaks to either.
+ */
+export type Storage =
+  | { kind: "redis"; prefix: string; redis: RedisClient; keyv: Keyv; ping(): Promise<boolean>; close(): Promise<void> }
+  | { kind: "memory"; prefix: string; keyv: Keyv; ping(): Promise<boolean>; close(): Promise<void> };
+
+export interface StorageOptions {
+  /** Unset: an in-process memory store (lost at restart). */
+  redisUrl: string | undefined;
+  /** Every key starts with this; tests give each run its own. */
+  prefix: string;
+  connectTimeoutMs?: number;
+  onError?: (err: unknown) => void;
+}
+
+export async function createStorage(opts: StorageOptions): Promise<Storage> {
+  if (opts.redisUrl === undefined) {
+    return { kind: "memory", prefix: opts.prefix, keyv: new Keyv({ throwOnErrors: true }), ping: async () => true, close: async () => {} };
+  }
+  const redis = await connectRedis({
+    url: opts.redisUrl,
+    ...(opts.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: opts.connectTimeoutMs }),
+    ...(opts.onError === undefined ? {} : { onError: opts.onError }),
+  });
+  // keyv never returns a silent `undefined` for a Redis error (throwOnErrors). No keyv namespace:
+  // our prefix is in every key, and keyv.clear() is never called (it would wipe the database).
+  const adapter = new KeyvRedis(redis, { throwOnErrors: true, throwOnConnectError: true });
+  const keyv = new Keyv({ store: adapter, throwOnErrors: true, useKeyPrefix: false, namespace: undefined });
+  if (opts.onError !== undefined) keyv.on("error", opts.onError);
+  return {
+    kind: "redis",
+    prefix: opts.prefix,
+    redis,
+    keyv,
+    async ping() {
+      try {
+        return (await redis.ping()) === "PONG";
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      try {
+        await redis.close();
+      } catch {
+        redis.destroy();
+      }
+    },
+  };
+}

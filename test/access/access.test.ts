@@ -1,0 +1,66 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createAccess } from "../../src/access/access.js";
+import { createUserList, type UserList } from "../../src/access/user-list.js";
+import { createStorage } from "../../src/storage/storage.js";
+import { redisStorage } from "../helpers/redis.js";
+
+const implementations: Array<[string, () => Promise<{ users: () => UserList; cleanup: () => Promise<void> }>]> = [
+  [
+    "Redis",
+    async () => {
+      const { storage, cleanup } = await redisStorage("access");
+      // Each call is a separate "process" on the same Redis.
+      return { users: () => createUserList(storage), cleanup };
+    },
+  ],
+  [
+    "memory",
+    async () => {
+      const storage = await createStorage({ redisUrl: undefined, prefix: "m:" });
+      const one = createUserList(storage);
+      return { users: () => one, cleanup: async () => {} };
+    },
+  ],
+];
+
+for (const [name, make] of implementations) {
+  describe(`who may order: ${name}`, () => {
+    let users: () => UserList;
+    let cleanup: () => Promise<void>;
+    beforeEach(async () => ({ users, cleanup } = await make()));
+    afterEach(() => cleanup());
+
+    it("when an admin allows a user in one process, then another process lets them order at once, and /deny takes it back", async () => {
+      const one = createAccess({ users: users(), adminIds: [1], allowedUserIds: [2] });
+      const other = createAccess({ users: users(), adminIds: [1], allowedUserIds: [2] });
+      expect(await other.roleOf(3)).toBeUndefined();
+      expect(await one.allow(3, 1)).toBe("allowed");
+      expect(await other.roleOf(3)).toBe("staff");
+      expect(await one.allow(3, 1)).toBe("already");
+      expect(await other.deny(3)).toBe("denied");
+      expect(await one.roleOf(3)).toBeUndefined();
+    });
+
+    it("when two admins allow the same user at once, then they are listed once", async () => {
+      const access = createAccess({ users: users(), adminIds: [1, 9], allowedUserIds: [] });
+      const outcomes = await Promise.all([access.allow(5, 1), access.allow(5, 9), access.allow(5, 1)]);
+      expect(outcomes.filter((o) => o === "allowed")).toHaveLength(1);
+      expect((await access.list()).filter((e) => e.userId === 5)).toHaveLength(1);
+    });
+
+    it("when /deny names an env entry, then the env lists stay the floor and /users says where each right comes from", async () => {
+      const access = createAccess({ users: users(), adminIds: [1], allowedUserIds: [2] });
+      expect(await access.deny(1)).toBe("is-admin");
+      expect(await access.deny(2)).toBe("from-env");
+      expect(await access.deny(9)).toBe("not-listed");
+      expect(await access.roleOf(1)).toBe("admin");
+      expect(await access.roleOf(2)).toBe("staff");
+      await access.allow(5, 1);
+      expect((await access.list()).map((e) => [e.userId, e.role, e.source, e.addedBy])).toEqual([
+        [1, "admin", "admin", undefined],
+        [2, "staff", "env", undefined],
+        [5, "staff", "chat", 1],
+      ]);
+    });
+  });
+}

@@ -1,0 +1,220 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { OrderLedger } from "../../src/orders/ledger.js";
+import type { OrderRecord } from "../../src/orders/order.js";
+
+/** A ledger to test and how to drop it afterwards. */
+export type LedgerFactory = () => Promise<{ ledger: OrderLedger; cleanup: () => Promise<void> }>;
+
+let seq = 0;
+export function draft(over: Partial<OrderRecord> = {}): OrderRecord {
+  seq += 1;
+  return {
+    refId: `TGTEST${Date.now().toString(36).toUpperCase()}${String(seq).padStart(5, "0")}`,
+    chatId: 501,
+    userId: 501,
+    userName: "Sari",
+    lang: "id",
+    gameName: "Mobile Legends",
+    productCode: "ML86",
+    productName: "86 Diamonds",
+    price: 20000,
+    playerId: "12345678(1234)",
+    createdAt: new Date().toISOString(),
+    state: "draft",
+    ...over,
+  };
+}
+
+const HOUR = 60 * 60 * 1000;
+const at = (ms = Date.now()) => new Date(ms).toISOString();
+const success = (balance?: number) => ({
+  state: "success" as const,
+  at: at(),
+  result: { sn: "1234567890", trxId: "TRX-261123-1", destinationName: "Budi#0001", ...(balance === undefined ? {} : { lastBalance: balance }) },
+});
+
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error("condition not met within 5 s");
+}
+
+/**
+ * What every OrderLedger promises, run against each implementation (Redis and memory): each state
+ * change happens once, atomically, whoever races it.
+ */
+export function describeLedgerContract(name: string, factory: LedgerFactory): void {
+  describe(`the order ledger contract: ${name}`, () => {
+    let ledger: OrderLedger;
+    let cleanup: () => Promise<void>;
+    beforeEach(async () => ({ ledger, cleanup } = await factory()));
+    afterEach(() => cleanup());
+
+    const submitted = async (over: Partial<OrderRecord> = {}) => {
+      const order = draft(over);
+      await ledger.saveDraft(order, HOUR);
+      const claim = await ledger.claim(order.refId, { userId: order.userId, at: at() });
+      expect(claim.kind).toBe("claimed");
+      return order;
+    };
+    const unknownOrder = async () => {
+      const order = await submitted();
+      await ledger.finish(order.refId, { state: "unknown", at: at(), result: { reason: "timeout", detail: "no answer" } });
+      return order;
+    };
+
+    it("when a draft is saved, then it reads back whole and is the open draft of its chat and user", async () => {
+      const order = draft();
+      await ledger.saveDraft(order, HOUR);
+      expect(await ledger.get(order.refId)).toEqual(order);
+      expect(await ledger.openDraftOf(501, 501)).toBe(order.refId);
+      expect(await ledger.openDraftOf(501, 999)).toBeUndefined();
+      expect(await ledger.getMany([order.refId, "TGMISSING"])).toEqual([order]);
+      expect(await ledger.get("TGMISSING")).toBeUndefined();
+    });
+
+    it("when twenty claims of one draft race, then exactly one claims it and the rest find it taken", async () => {
+      const order = draft();
+      await ledger.saveDraft(order, HOUR);
+      const results = await Promise.all(Array.from({ length: 20 }, () => ledger.claim(order.refId, { userId: 501, at: at(), summaryMessageId: 7 })));
+      expect(results.filter((r) => r.kind === "claimed")).toHaveLength(1);
+      expect(results.filter((r) => r.kind === "taken")).toHaveLength(19);
+      const stored = await ledger.get(order.refId);
+      expect(stored).toMatchObject({ state: "submitting", summaryMessageId: 7 });
+      expect(stored?.submittedAt).toBeTypeOf("string");
+      expect((await ledger.inFlight()).map((o) => o.refId)).toEqual([order.refId]);
+      expect((await ledger.history(501, 0, 10)).orders.map((o) => o.refId)).toEqual([order.refId]);
+    });
+
+    it("when someone else claims or cancels a draft, then nothing changes", async () => {
+      const order = draft();
+      await ledger.saveDraft(order, HOUR);
+      expect(await ledger.claim(order.refId, { userId: 999, at: at() })).toEqual({ kind: "not-yours" });
+      expect(await ledger.cancel(order.refId, { userId: 999, chatId: 501, at: at() })).toEqual({ kind: "not-yours" });
+      expect(await ledger.claim("TGMISSING", { userId: 501, at: at() })).toEqual({ kind: "not-found" });
+      expect((await ledger.get(order.refId))?.state).toBe("draft");
+    });
+
+    it("when a Cancel and a Confirm race, then exactly one of them wins", async () => {
+      for (let i = 0; i < 10; i++) {
+        const order = draft();
+        await ledger.saveDraft(order, HOUR);
+        const [cancel, claim] = await Promise.all([
+          ledger.cancel(order.refId, { userId: 501, chatId: 501, at: at() }),
+          ledger.claim(order.refId, { userId: 501, at: at() }),
+        ]);
+        expect([cancel.kind === "cancelled", claim.kind === "claimed"].filter(Boolean)).toHaveLength(1);
+      }
+    });
+
+    it("when a draft is cancelled, then it is no longer the open draft and cannot be claimed", async () => {
+      const order = draft();
+      await ledger.saveDraft(order, HOUR);
+      expect((await ledger.cancel(order.refId, { userId: 501, chatId: 501, at: at() })).kind).toBe("cancelled");
+      expect(await ledger.openDraftOf(501, 501)).toBeUndefined();
+      const claim = await ledger.claim(order.refId, { userId: 501, at: at() });
+      expect(claim.kind === "taken" && claim.order.state).toBe("cancelled");
+      expect((await ledger.history("all", 0, 10)).total).toBe(0);
+    });
+
+    it("when a draft is not confirmed in time, then it is gone; a claimed order is kept for good", async () => {
+      const forgotten = draft();
+      const kept = draft();
+      await ledger.saveDraft(kept, 40);
+      await ledger.claim(kept.refId, { userId: 501, at: at() });
+      await ledger.saveDraft(forgotten, 40);
+      await eventually(async () => (await ledger.get(forgotten.refId)) === undefined);
+      expect((await ledger.get(kept.refId))?.state).toBe("submitting");
+    });
+
+    it("when an outcome is recorded twice, then the first stands", async () => {
+      const order = await submitted();
+      const first = await ledger.finish(order.refId, success(900));
+      expect(first.kind).toBe("finished");
+      const second = await ledger.finish(order.refId, { state: "failed", at: at(), result: { reason: "provider-error" } });
+      expect(second.kind).toBe("stale");
+      expect((await ledger.get(order.refId))?.state).toBe("success");
+      expect(await ledger.inFlight()).toEqual([]);
+      const notSubmitted = draft();
+      await ledger.saveDraft(notSubmitted, HOUR);
+      expect((await ledger.finish(notSubmitted.refId, success())).kind).toBe("stale");
+    });
+
+    it("when recovery marked an order unknown and the provider's answer arrives late, then the answer replaces it unless an admin settled it", async () => {
+      const late = await unknownOrder();
+      expect((await ledger.finish(late.refId, success())).kind).toBe("stale"); // without acceptLate
+      expect((await ledger.finish(late.refId, success(), { acceptLate: true })).kind).toBe("finished");
+      expect(await ledger.pending()).toEqual([]);
+      const settled = await unknownOrder();
+      await ledger.settle(settled.refId, { state: "failed", at: at(), adminId: 1, result: { reason: "settled", errorMsg: "refunded" } });
+      expect((await ledger.finish(settled.refId, success(), { acceptLate: true })).kind).toBe("stale");
+      expect((await ledger.get(settled.refId))?.state).toBe("failed");
+    });
+
+    it("when many sales are recorded at once, then the last balance is the one recorded last", async () => {
+      const orders = await Promise.all(Array.from({ length: 30 }, () => submitted()));
+      await Promise.all(orders.map((o, i) => ledger.finish(o.refId, success(1_000_000 - i), { balance: { balance: 1_000_000 - i, at: at(), refId: o.refId } })));
+      expect(await ledger.lastBalance()).toMatchObject({ balance: 1_000_000 - 29, refId: orders[29]!.refId });
+    });
+
+    it("when balances cross the threshold, then a low balance is flagged once per crossing, even when sales meet", async () => {
+      const flags: boolean[] = [];
+      for (const balance of [80_000, 40_000, 30_000, 60_000, 45_000]) {
+        const o = await submitted();
+        const r = await ledger.finish(o.refId, success(balance), { balance: { balance, at: at(), refId: o.refId }, lowBalanceThreshold: 50_000 });
+        flags.push(r.kind === "finished" && r.lowBalance);
+      }
+      expect(flags).toEqual([false, true, false, false, true]);
+      const above = await submitted();
+      await ledger.finish(above.refId, success(90_000), { balance: { balance: 90_000, at: at(), refId: above.refId }, lowBalanceThreshold: 50_000 });
+      const racing = await Promise.all([submitted(), submitted(), submitted()]);
+      const results = await Promise.all(
+        racing.map((o, i) => ledger.finish(o.refId, success(40_000 - i), { balance: { balance: 40_000 - i, at: at(), refId: o.refId }, lowBalanceThreshold: 50_000 })),
+      );
+      expect(results.filter((r) => r.kind === "finished" && r.lowBalance)).toHaveLength(1);
+    });
+
+    it("when two admins settle one unknown order at once, then it is settled once and leaves the pending list", async () => {
+      const order = await unknownOrder();
+      expect((await ledger.pending()).map((o) => o.refId)).toEqual([order.refId]);
+      const [a, b] = await Promise.all([
+        ledger.settle(order.refId, { state: "success", at: at(), adminId: 1, result: { sn: "111" } }),
+        ledger.settle(order.refId, { state: "failed", at: at(), adminId: 2, result: { reason: "settled", errorMsg: "no" } }),
+      ]);
+      expect([a.kind, b.kind].sort()).toEqual(["not-pending", "settled"]);
+      const stored = await ledger.get(order.refId);
+      expect(stored?.settledBy).toBe(a.kind === "settled" ? 1 : 2);
+      expect(await ledger.pending()).toEqual([]);
+      expect((await ledger.settle("TGMISSING", { state: "success", at: at(), adminId: 1, result: {} })).kind).toBe("not-found");
+    });
+
+    it("when the user was told, then the order says so; a settlement makes it untold again", async () => {
+      const order = await unknownOrder();
+      await ledger.markNotified(order.refId, at());
+      expect((await ledger.get(order.refId))?.notifiedAt).toBeTypeOf("string");
+      await ledger.settle(order.refId, { state: "success", at: at(), adminId: 1, result: { sn: "1" } });
+      expect((await ledger.get(order.refId))?.notifiedAt).toBeUndefined();
+      await ledger.markNotified("TGMISSING", at());
+      expect(await ledger.get("TGMISSING")).toBeUndefined();
+    });
+
+    it("when orders are listed, then history pages newest first per user, and a day's range holds exactly its orders", async () => {
+      const base = Date.parse("2026-11-20T00:00:00Z");
+      const made: OrderRecord[] = [];
+      for (let i = 0; i < 12; i++) {
+        const order = draft({ userId: i % 2 === 0 ? 7 : 8, chatId: 7 });
+        await ledger.saveDraft(order, HOUR);
+        await ledger.claim(order.refId, { userId: order.userId, at: at(base + i * HOUR) });
+        made.push(order);
+      }
+      const page = await ledger.history(7, 1, 4);
+      expect(page.total).toBe(6);
+      expect(page.orders.map((o) => o.refId)).toEqual([made[2]!.refId, made[0]!.refId]);
+      expect((await ledger.history("all", 0, 3)).orders.map((o) => o.refId)).toEqual([made[11]!.refId, made[10]!.refId, made[9]!.refId]);
+      const range = await ledger.submittedBetween(base + 2 * HOUR, base + 4 * HOUR);
+      expect(range.map((o) => o.refId)).toEqual([made[2]!.refId, made[3]!.refId, made[4]!.refId]);
+    });
+  });
+}
