@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { run, type RunnerHandle } from "@grammyjs/runner";
-import { Api, GrammyError, type Bot } from "grammy";
+import { Api, GrammyError, HttpError, type Bot } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
 import { createAccess } from "./access/access.js";
 import { createUserList } from "./access/user-list.js";
@@ -190,7 +190,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         if (err instanceof GrammyError && err.error_code === 401) {
           throw new StartupError("BOT_TOKEN was rejected by Telegram:", ["401 Unauthorized: check the token from @BotFather"]);
         }
-        const why = (err instanceof Error ? err.message : String(err)).replaceAll(config.botToken, "***");
+        // grammY's HttpError says which call failed; its `error` says why (refused, DNS, TLS…).
+        const cause = err instanceof HttpError && err.error instanceof Error ? `: ${err.error.message}` : "";
+        const why = `${err instanceof Error ? err.message : String(err)}${cause}`.replaceAll(config.botToken, "***");
         const delay = delays[attempt - 1];
         if (delay === undefined) {
           throw new StartupError("Telegram cannot be reached:", [`${config.botApiRoot}: ${why}`, `gave up after ${attempt} attempts`]);

@@ -102,4 +102,22 @@ describe("configuration", () => {
     const errors = errorsOf({ BOT_TOKEN: "bad token", TOPUP_BASE_URL: "https://p.example", TOPUP_MITRA_ID: "M", TOPUP_SECRET_KEY: "very-secret-value", TOPUP_TIMEOUT_MS: "x" });
     expect(errors.join("\n")).not.toContain("very-secret-value");
   });
+
+  it("when WEBHOOK_URL is http or uses any port behind a self-hosted Bot API server, then it is accepted", () => {
+    for (const url of ["http://bot.internal:8081/tg", "https://bot.example.com:9443/tg", "http://10.0.0.5/hook"]) {
+      const result = parseConfig({ ...minimal, BOT_API_ROOT: "http://127.0.0.1:8081", WEBHOOK_URL: url, PORT: "8080" });
+      expect(result.ok && result.config.webhook?.url).toBe(url);
+    }
+  });
+
+  it("when WEBHOOK_URL is not what Telegram's own server posts to, then the bot refuses it and says why", () => {
+    expect(errorsOf({ ...minimal, WEBHOOK_URL: "http://bot.example.com/tg", PORT: "8080" })).toEqual([
+      "WEBHOOK_URL must be an https:// URL: Telegram's Bot API server (api.telegram.org) posts webhooks over https only (a self-hosted Bot API server, BOT_API_ROOT, also takes http)",
+    ]);
+    expect(errorsOf({ ...minimal, WEBHOOK_URL: "https://bot.example.com:9443/tg", PORT: "8080" })[0]).toMatch(/uses port 9443: .*only to ports 443, 80, 88 and 8443/);
+    for (const url of ["https://bot.example.com/tg", "https://bot.example.com:8443/tg", "https://bot.example.com:88/tg"]) {
+      expect(parseConfig({ ...minimal, WEBHOOK_URL: url, PORT: "8080" }).ok).toBe(true);
+    }
+    expect(errorsOf({ ...minimal, WEBHOOK_URL: "bot.example.com/tg", PORT: "8080" })).toEqual(["WEBHOOK_URL must be a URL such as https://bot.example.com/telegram"]);
+  });
 });

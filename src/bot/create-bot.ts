@@ -126,7 +126,7 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
         type: "key",
         version: DIALOGUE_VERSION,
         getStorageKey: (ctx) => (ctx.chat === undefined || ctx.from === undefined ? undefined : `${ctx.chat.id}:${ctx.from.id}`),
-        adapter: keyvStorageAdapter(deps.storage, "conversation", DAY),
+        adapter: keyvStorageAdapter(deps.storage, "dialogue", DAY, { packed: true }),
       },
       plugins: [inner],
     }),

@@ -55,9 +55,14 @@ export interface DayReport {
 export function buildReport(orders: OrderRecord[]): DayReport {
   const byState = { success: 0, failed: 0, unknown: 0, submitting: 0 };
   const products = new Map<string, ReportLine>();
-  const users = new Map<string, ReportLine>();
+  const users = new Map<string, ReportLine & { seenAt: string }>();
   let selling = 0;
   let provider = 0;
+  const add = (line: ReportLine, sell: number, cost: number) => {
+    line.count += 1;
+    line.selling += sell;
+    line.provider += cost;
+  };
   for (const order of orders) {
     if (order.state === "draft" || order.state === "cancelled") continue;
     byState[order.state] += 1;
@@ -66,16 +71,19 @@ export function buildReport(orders: OrderRecord[]): DayReport {
     const cost = Math.round(order.result?.productDetail?.priceRp ?? 0);
     selling += sell;
     provider += cost;
-    for (const [map, key, name] of [
-      [products, order.productCode, `${order.productCode} · ${order.productName}`],
-      [users, String(order.userId), `${order.userName} (${order.userId})`],
-    ] as const) {
-      const line = map.get(key) ?? { name, count: 0, selling: 0, provider: 0 };
-      line.count += 1;
-      line.selling += sell;
-      line.provider += cost;
-      map.set(key, line);
+    const product = products.get(order.productCode) ?? { name: `${order.productCode} · ${order.productName}`, count: 0, selling: 0, provider: 0 };
+    products.set(order.productCode, product);
+    add(product, sell, cost);
+    const key = String(order.userId);
+    const when = order.submittedAt ?? order.createdAt;
+    const user = users.get(key) ?? { name: "", count: 0, selling: 0, provider: 0, seenAt: "" };
+    users.set(key, user);
+    // A user is named as their newest order names them: the name they go by now.
+    if (when >= user.seenAt) {
+      user.seenAt = when;
+      user.name = `${order.userName} (${order.userId})`;
     }
+    add(user, sell, cost);
   }
   const bySelling = (a: ReportLine, b: ReportLine) => b.selling - a.selling || a.name.localeCompare(b.name);
   return {
@@ -84,7 +92,7 @@ export function buildReport(orders: OrderRecord[]): DayReport {
     selling,
     provider,
     byProduct: [...products.values()].sort(bySelling),
-    byUser: [...users.values()].sort(bySelling),
+    byUser: [...users.values()].map(({ seenAt: _seenAt, ...line }) => line).sort(bySelling),
   };
 }
 

@@ -1,21 +1,27 @@
 import type { StorageAdapter } from "grammy";
+import { packJson, unpackJson } from "./compact-json.js";
 import type { Storage } from "./storage.js";
 
 /**
- * A grammY StorageAdapter over keyv for per-chat state (conversations, preferences). Every key
- * gets the storage prefix and `name`; every write the TTL, so abandoned chats clean themselves up.
+ * A grammY StorageAdapter over keyv for per-chat state (dialogues, preferences). Every key gets
+ * the storage prefix and `name`; every write the TTL, so abandoned chats clean themselves up.
+ * `packed`: values are stored deflated (see compact-json.ts), for state kept per open dialogue.
  */
-export function keyvStorageAdapter<T>(storage: Storage, name: string, ttlMs: number): StorageAdapter<T> {
+export function keyvStorageAdapter<T>(storage: Storage, name: string, ttlMs: number, opts: { packed?: boolean } = {}): StorageAdapter<T> {
   const key = (k: string) => `${storage.prefix}${name}:${k}`;
+  if (opts.packed !== true) {
+    return {
+      read: async (k) => (await storage.keyv.get<T>(key(k))) ?? undefined,
+      write: async (k, value) => void (await storage.keyv.set(key(k), value, ttlMs)),
+      delete: async (k) => void (await storage.keyv.delete(key(k))),
+    };
+  }
   return {
     async read(k) {
-      return (await storage.keyv.get<T>(key(k))) ?? undefined;
+      const stored = await storage.keyv.get<string>(key(k));
+      return stored === undefined || stored === null ? undefined : unpackJson<T>(stored);
     },
-    async write(k, value) {
-      await storage.keyv.set(key(k), value, ttlMs);
-    },
-    async delete(k) {
-      await storage.keyv.delete(key(k));
-    },
+    write: async (k, value) => void (await storage.keyv.set(key(k), packJson(value), ttlMs)),
+    delete: async (k) => void (await storage.keyv.delete(key(k))),
   };
 }

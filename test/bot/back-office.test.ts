@@ -136,6 +136,9 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     const unknown = await world.order(STAFF, "FF70", "777000111");
     expect(unknown.text).toContain("Hasil belum diketahui");
     const refId = /Ref ID: <code>([A-Z0-9]+)<\/code>/.exec(unknown.text)![1]!;
+    // Admins hear of it as what it is: not a sale.
+    const notice = await world.waitText(ADMIN, new RegExp(`Order with unknown result</b> by Sari[^]*${refId}`));
+    expect(notice.text).not.toMatch(/Sale<\/b>/);
 
     world.fake.sendText(ADMIN, "/pending");
     await world.waitText(ADMIN, /Orders with an unknown result<\/b>: 1/);
@@ -148,6 +151,9 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     await world.waitText(ADMIN, new RegExp(`Order <code>${refId}</code> is settled as ✅ success`));
     const told = await world.waitText(STAFF, /Admin sudah memeriksa pesanan ini/);
     expect(told.text).toContain("SN: <code>99887766554433</code>");
+    // The provider never named the player, the balance or a trx id: those lines are left out, not empty.
+    expect(told.text).toContain("ID pemain: <code>777000111</code>");
+    expect(told.text).not.toMatch(/<b><\/b>|<code><\/code>|\(\)|: +$|Sisa saldo|ID transaksi/m);
 
     world.fake.sendText(ADMIN, `/settle ${refId} failed changed my mind`);
     await world.waitText(ADMIN, new RegExp(`Order <code>${refId}</code> is not pending`));

@@ -56,6 +56,11 @@ describe("the order, through the bot: the app in process, fake Bot API over HTTP
     // The callback was answered (with "processing") and the summary lost its buttons.
     expect(fake.callbackAnswers.some((a) => /Processing/.test(a.text ?? ""))).toBe(true);
     expect(fake.messagesTo(ADMIN.id).find((m) => m.message_id === summary.message_id)?.reply_markup?.inline_keyboard ?? []).toEqual([]);
+    // Scrolled back up, the summary says how the order ended, not that it is still processing.
+    const sn = /SN: <code>(\d+)<\/code>/.exec(result.text)![1]!;
+    const summaryNow = await fake.waitForMessage(ADMIN.id, (m) => m.message_id === summary.message_id && m.text.includes(`Done: SN <code>${sn}</code>`));
+    expect(summaryNow.text).not.toMatch(/Processing/);
+    expect(summaryNow.text).toContain(`Order ref: <code>${refId}</code>`);
   });
 
   it("when a staff member with an Indonesian Telegram orders in one line, then it is in Bahasa Indonesia with rupiah dots", async () => {
@@ -175,6 +180,7 @@ describe("the order, through the bot: the app in process, fake Bot API over HTTP
       const failed = await waitText(ADMIN, /Order failed/);
       expect(failed.text).toContain("<code>balance/insufficient</code>");
       expect(failed.text).toContain("Saldo tidak cukup");
+      await fake.waitForMessage(ADMIN.id, (m) => m.message_id === summary.message_id && /Failed: the result is below/.test(m.text));
     } finally {
       await refusing.close();
     }

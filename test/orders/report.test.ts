@@ -57,6 +57,14 @@ describe("reports", () => {
     expect(report.byUser.map((l) => l.name)).toEqual(["Sari (1)", "Budi (2)"]);
   });
 
+  it("when a user changed their name during the day, then the report names them as they are called now", () => {
+    const report = buildReport([
+      order({ refId: "A", userName: "Sari", submittedAt: "2026-11-23T03:00:01.000Z" }),
+      order({ refId: "B", userName: "Sari Dewi", submittedAt: "2026-11-23T05:00:01.000Z" }),
+    ]);
+    expect(report.byUser.map((l) => [l.name, l.count])).toEqual([["Sari Dewi (1)", 2]]);
+  });
+
   it("when the CSV is built, then it has the header, one row per order, quoting, and no spreadsheet formulas", () => {
     const csv = reportCsv([order({ userName: 'Sari "the boss", Jr.', playerId: "=HYPERLINK(1)" }), order({ refId: "G", state: "cancelled" })], "Asia/Jakarta");
     const rows = csv.trimEnd().split("\r\n");

@@ -1,0 +1,23 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createFakeBotApi } from "./e2e/fake-bot-api.js";
+const N = Number(process.env.N ?? 2000);
+const fake = createFakeBotApi(); await fake.start();
+const flags = (process.env.FLAGS ?? "").split(" ").filter(Boolean);
+const child = spawn("node", [...flags, process.env.ENTRY ?? "dist/main.js"], { env: { PATH: process.env.PATH!, BOT_TOKEN: fake.token, BOT_API_ROOT: fake.url, ALLOWED_USER_IDS: Array.from({length: N}, (_, i) => 700000 + i).join(","), ADMIN_IDS: "1", REDIS_URL: "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: `zzmem:${Date.now()}:`, LOG_LEVEL: "warn", NODE_OPTIONS: "--require /tmp/scratch/probe.cjs" }, stdio: ["ignore", "pipe", "pipe"] });
+let out = ""; child.stdout.on("data", d => out += d); child.stderr.on("data", d => out += d);
+const rss = () => { const s = readFileSync(`/proc/${child.pid}/status`, "utf8"); return [Number(/VmRSS:\s+(\d+)/.exec(s)![1]) / 1024, Number(/VmHWM:\s+(\d+)/.exec(s)![1]) / 1024].map(x => Math.round(x)); };
+await fake.waitFor(() => fake.isPolling(), 20000).catch((e) => { console.log(out); throw e; });
+await new Promise(r => setTimeout(r, 2000));
+console.log("idle rss/peak MB", rss()); child.kill("SIGUSR2"); await new Promise(r => setTimeout(r, 300));
+for (let b = 0; b < N; b += 100) { fake.batch(() => { for (let i = b; i < Math.min(N, b + 100); i++) fake.sendText({ id: 700000 + i, first_name: "U" + i, language_code: "id", username: "user" + i }, "/order"); }); await fake.waitFor(() => fake.pendingUpdates() === 0, 60000); }
+await fake.waitFor(() => Array.from({length: N}, (_, i) => fake.messagesTo(700000 + i).length).every(n => n >= 1), 120000);
+console.log("after burst rss/peak MB", rss());
+await new Promise(r => setTimeout(r, 5000));
+const [after] = rss();
+console.log("after idle rss/peak MB", rss());
+child.kill("SIGUSR2"); await new Promise(r => setTimeout(r, 500));
+await new Promise(r => setTimeout(r, Number(process.env.WAIT ?? 0)));
+console.log("after more idle", rss()); child.kill("SIGUSR2"); await new Promise(r => setTimeout(r, 500));
+child.kill("SIGKILL"); await fake.stop();
+console.log(out.split("\n").filter(l => l.startsWith("PROBE")).join("\n"));
