@@ -40,7 +40,9 @@ async function main() {
   const sandbox = createSandboxProvider({
     mitraId: "chaos",
     secretKey: SECRET,
-    products: catalog.catalog.games.flatMap((g) => g.products.map((p) => ({ code: p.code, name: p.name, priceRp: (p.price ?? 10000) - 500 }))),
+    products: catalog.catalog.games.flatMap((g) =>
+      g.products.map((p) => ({ code: p.code, name: p.name, priceRp: (p.price ?? 10000) - 500 })),
+    ),
     initialBalance: 1_000_000_000,
   });
   await sandbox.listen(0, "127.0.0.1");
@@ -79,11 +81,14 @@ async function main() {
         return void req.socket.destroy();
       }
       faults.ok++;
-      setTimeout(() => {
-        if (res.destroyed) return;
-        res.writeHead(status, { "content-type": "application/json" });
-        res.end(body);
-      }, Math.floor(random() * 300));
+      setTimeout(
+        () => {
+          if (res.destroyed) return;
+          res.writeHead(status, { "content-type": "application/json" });
+          res.end(body);
+        },
+        Math.floor(random() * 300),
+      );
     });
   });
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
@@ -92,7 +97,11 @@ async function main() {
   const redis = await ownRedis();
   const fake = createFakeBotApi();
   await fake.start();
-  const users: FakeUser[] = Array.from({ length: USERS }, (_, i) => ({ id: 8000 + i, first_name: `Staff ${i}`, language_code: "en" }));
+  const users: FakeUser[] = Array.from({ length: USERS }, (_, i) => ({
+    id: 8000 + i,
+    first_name: `Staff ${i}`,
+    language_code: "en",
+  }));
   const env = {
     BOT_TOKEN: fake.token,
     BOT_API_ROOT: fake.url,
@@ -142,7 +151,8 @@ async function main() {
   const answered = new Set<string>();
   let doubled = 0;
   const outcomeFor = (user: FakeUser, refId: string) => (m: SentMessage) =>
-    m.text.includes(`<code>${refId}</code>`) && /Top-up successful|Order failed|Order not sent|Result unknown/.test(m.text);
+    m.text.includes(`<code>${refId}</code>`) &&
+    /Top-up successful|Order failed|Order not sent|Result unknown/.test(m.text);
   const perUser = Math.ceil(ORDERS / USERS);
   await Promise.all(
     users.map(async (user, u) => {
@@ -153,7 +163,11 @@ async function main() {
           const before = fake.messagesTo(user.id).length;
           fake.sendText(user, `/order FF70 ${player}`);
           summary = await fake
-            .waitForMessage(user.id, (m) => /Please check your order/.test(m.text) && fake.messagesTo(user.id).indexOf(m) >= before, 4000)
+            .waitForMessage(
+              user.id,
+              (m) => /Please check your order/.test(m.text) && fake.messagesTo(user.id).indexOf(m) >= before,
+              4000,
+            )
             .catch(() => undefined);
         }
         if (summary === undefined) throw new Error(`user ${user.id} never got a summary`);
@@ -197,7 +211,9 @@ async function main() {
   const unknownToLedger = [...callsPerRef.keys()].filter((ref) => !ledger.has(ref));
   const FINAL = new Set(["success", "failed", "unknown"]);
   const notFinal = [...confirmed].filter((ref) => !FINAL.has(ledger.get(ref)?.state ?? "missing"));
-  const providerDidNotKnow = [...ledger.values()].filter((o) => o.state === "success" && !callsPerRef.has(o.refId)).map((o) => o.refId);
+  const providerDidNotKnow = [...ledger.values()]
+    .filter((o) => o.state === "success" && !callsPerRef.has(o.refId))
+    .map((o) => o.refId);
   const states = { success: 0, failed: 0, unknown: 0 } as Record<string, number>;
   for (const ref of confirmed) {
     const state = ledger.get(ref)?.state ?? "missing";
@@ -220,9 +236,12 @@ async function main() {
   proxy.closeAllConnections();
   proxy.close();
   await redis.stop();
-  const bad = duplicates.length + unknownToLedger.length + notFinal.length + providerDidNotKnow.length + (leaked ? 1 : 0);
+  const bad =
+    duplicates.length + unknownToLedger.length + notFinal.length + providerDidNotKnow.length + (leaked ? 1 : 0);
   if (bad > 0) {
-    log(`MISMATCH: ${JSON.stringify({ duplicates, unknownToLedger, notFinal: notFinal.map((r) => [r, ledger.get(r)?.state]), providerDidNotKnow })}`);
+    log(
+      `MISMATCH: ${JSON.stringify({ duplicates, unknownToLedger, notFinal: notFinal.map((r) => [r, ledger.get(r)?.state]), providerDidNotKnow })}`,
+    );
     process.exit(1);
   }
   log("OK: 0 duplicates, 0 missing");

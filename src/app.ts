@@ -77,7 +77,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   const now = options.now ?? (() => new Date());
 
   const catalogResult = await loadCatalog(config.catalogFile);
-  if (!catalogResult.ok) throw new StartupError(`CATALOG_FILE ${config.catalogFile} is not valid:`, catalogResult.errors);
+  if (!catalogResult.ok)
+    throw new StartupError(`CATALOG_FILE ${config.catalogFile} is not valid:`, catalogResult.errors);
   const catalog = catalogResult.catalog;
 
   let storage: Storage;
@@ -92,7 +93,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     throw err;
   }
   if (storage.kind === "memory") {
-    logger.warn("REDIS_URL is not set: using an in-process memory store; conversations and the order ledger are lost at restart");
+    logger.warn(
+      "REDIS_URL is not set: using an in-process memory store; conversations and the order ledger are lost at restart",
+    );
   }
 
   // The sandbox gets its address when it starts listening (in start()); the client follows it.
@@ -102,13 +105,20 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     const sb = createSandboxProvider({
       mitraId: SANDBOX_MITRA_ID,
       secretKey: SANDBOX_SECRET_KEY,
-      products: catalog.games.flatMap((g) => g.products.map((p) => ({ code: p.code, name: p.name, priceRp: p.price ?? 10_000 }))),
+      products: catalog.games.flatMap((g) =>
+        g.products.map((p) => ({ code: p.code, name: p.name, priceRp: p.price ?? 10_000 })),
+      ),
     });
     sandbox = sb;
     let client: TopupClient | undefined;
     topup = {
       order: (req) => {
-        client ??= createTopupClient({ baseUrl: sb.url, mitraId: SANDBOX_MITRA_ID, secretKey: SANDBOX_SECRET_KEY, timeoutMs: config.topupTimeoutMs });
+        client ??= createTopupClient({
+          baseUrl: sb.url,
+          mitraId: SANDBOX_MITRA_ID,
+          secretKey: SANDBOX_SECRET_KEY,
+          timeoutMs: config.topupTimeoutMs,
+        });
         return client.order(req);
       },
     };
@@ -141,9 +151,25 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     events: notifier,
     now,
   });
-  const access = createAccess({ users: createUserList(storage), adminIds: config.adminIds, allowedUserIds: config.allowedUserIds, now });
+  const access = createAccess({
+    users: createUserList(storage),
+    adminIds: config.adminIds,
+    allowedUserIds: config.allowedUserIds,
+    now,
+  });
   const updates = createTaskTracker();
-  installBot(bot, { catalog, orders, access, prefs, texts, notifier, storage, logger, timeZone: config.timeZone, updates });
+  installBot(bot, {
+    catalog,
+    orders,
+    access,
+    prefs,
+    texts,
+    notifier,
+    storage,
+    logger,
+    timeZone: config.timeZone,
+    updates,
+  });
 
   const webhook = config.webhook;
   // Without WEBHOOK_SECRET a fresh one per start: setWebhook hands it to Telegram each time.
@@ -161,7 +187,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
                   secret: webhookSecret,
                   // Acknowledged at once, handled here: the bot's first middleware tracks it.
                   onUpdate: (update: Update) =>
-                    void bot.handleUpdate(update).catch((err: unknown) => logger.error({ err, updateId: update.update_id }, "update failed")),
+                    void bot
+                      .handleUpdate(update)
+                      .catch((err: unknown) => logger.error({ err, updateId: update.update_id }, "update failed")),
                 },
               }),
         })
@@ -188,16 +216,24 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         return await api.getMe();
       } catch (err) {
         if (err instanceof GrammyError && err.error_code === 401) {
-          throw new StartupError("BOT_TOKEN was rejected by Telegram:", ["401 Unauthorized: check the token from @BotFather"]);
+          throw new StartupError("BOT_TOKEN was rejected by Telegram:", [
+            "401 Unauthorized: check the token from @BotFather",
+          ]);
         }
         // grammY's HttpError says which call failed; its `error` says why (refused, DNS, TLS…).
         const cause = err instanceof HttpError && err.error instanceof Error ? `: ${err.error.message}` : "";
         const why = `${err instanceof Error ? err.message : String(err)}${cause}`.replaceAll(config.botToken, "***");
         const delay = delays[attempt - 1];
         if (delay === undefined) {
-          throw new StartupError("Telegram cannot be reached:", [`${config.botApiRoot}: ${why}`, `gave up after ${attempt} attempts`]);
+          throw new StartupError("Telegram cannot be reached:", [
+            `${config.botApiRoot}: ${why}`,
+            `gave up after ${attempt} attempts`,
+          ]);
         }
-        logger.error({ botApiRoot: config.botApiRoot, attempt, retryInMs: delay, err: why }, "Telegram cannot be reached; retrying");
+        logger.error(
+          { botApiRoot: config.botApiRoot, attempt, retryInMs: delay, err: why },
+          "Telegram cannot be reached; retrying",
+        );
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
@@ -217,13 +253,18 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     async start() {
       if (sandbox !== undefined) {
         const url = await sandbox.listen(0, "127.0.0.1");
-        process.stderr.write("*** sandbox: no real orders. TOPUP_BASE_URL is not set, orders go to the built-in sandbox provider. ***\n");
+        process.stderr.write(
+          "*** sandbox: no real orders. TOPUP_BASE_URL is not set, orders go to the built-in sandbox provider. ***\n",
+        );
         logger.warn({ sandbox: url }, "sandbox: no real orders (TOPUP_BASE_URL is not set)");
       }
       bot.botInfo = await reachTelegram();
       if (http !== undefined) {
         const port = await http.listen(config.port!);
-        logger.info({ port }, webhook === undefined ? "health endpoint listening" : "webhook and health endpoint listening");
+        logger.info(
+          { port },
+          webhook === undefined ? "health endpoint listening" : "webhook and health endpoint listening",
+        );
       }
       // Read before the first update can claim an order: these were left by the previous run.
       const leftInFlight = await orders.inFlight().catch((err: unknown) => {
@@ -247,7 +288,10 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         await recover();
         await setCommandMenus(bot.api, texts, config.adminIds, logger);
       })();
-      recoveryTimer = setInterval(() => void recover(), options.recoveryIntervalMs ?? Math.max(1000, Math.min(config.topupTimeoutMs / 2, 30_000)));
+      recoveryTimer = setInterval(
+        () => void recover(),
+        options.recoveryIntervalMs ?? Math.max(1000, Math.min(config.topupTimeoutMs / 2, 30_000)),
+      );
       recoveryTimer.unref();
     },
 

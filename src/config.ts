@@ -30,19 +30,20 @@ export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: s
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
 
-const userIdList = z
-  .string()
-  .transform((raw, ctx) => {
-    const ids: number[] = [];
-    for (const part of raw.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
-      if (!/^[1-9][0-9]{0,15}$/.test(part)) {
-        ctx.addIssue({ code: "custom", message: `"${part}" is not a Telegram user id (digits only, comma-separated)` });
-        return z.NEVER;
-      }
-      ids.push(Number(part));
+const userIdList = z.string().transform((raw, ctx) => {
+  const ids: number[] = [];
+  for (const part of raw
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "")) {
+    if (!/^[1-9][0-9]{0,15}$/.test(part)) {
+      ctx.addIssue({ code: "custom", message: `"${part}" is not a Telegram user id (digits only, comma-separated)` });
+      return z.NEVER;
     }
-    return ids;
-  });
+    ids.push(Number(part));
+  }
+  return ids;
+});
 
 const positiveInt = (what: string) =>
   z
@@ -68,25 +69,35 @@ const schema = z.object({
   TOPUP_SECRET_KEY: optional(z.string().trim()),
   TOPUP_TIMEOUT_MS: optional(positiveInt("milliseconds")),
   REDIS_URL: optional(
-    z.string().trim().refine((u) => /^rediss?:\/\/\S+$/i.test(u), "must start with redis:// or rediss://"),
+    z
+      .string()
+      .trim()
+      .refine((u) => /^rediss?:\/\/\S+$/i.test(u), "must start with redis:// or rediss://"),
   ),
-  REDIS_KEY_PREFIX: optional(
-    z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, "must be 1 to 64 letters, digits or : _ . -"),
-  ),
+  REDIS_KEY_PREFIX: optional(z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, "must be 1 to 64 letters, digits or : _ . -")),
   ADMIN_IDS: optional(userIdList),
   ALLOWED_USER_IDS: optional(userIdList),
   CATALOG_FILE: optional(z.string().trim()),
   REF_ID_PREFIX: optional(
-    z.string().trim().regex(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits"),
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits"),
   ),
   LOW_BALANCE_THRESHOLD: optional(
-    z.string().regex(/^[0-9]+$/, "must be a whole number (rupiah, no dots)").transform(Number),
+    z
+      .string()
+      .regex(/^[0-9]+$/, "must be a whole number (rupiah, no dots)")
+      .transform(Number),
   ),
   WEBHOOK_URL: optional(
     z
       .string()
       .trim()
-      .refine((u) => /^https?:\/\/\S+$/i.test(u) && URL.canParse(u), "must be a URL such as https://bot.example.com/telegram"),
+      .refine(
+        (u) => /^https?:\/\/\S+$/i.test(u) && URL.canParse(u),
+        "must be a URL such as https://bot.example.com/telegram",
+      ),
   ),
   WEBHOOK_SECRET: optional(
     z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -"),
@@ -98,9 +109,11 @@ const schema = z.object({
       .transform(Number)
       .refine((n) => n >= 1 && n <= 65535, "must be a port number between 1 and 65535"),
   ),
-  LOG_LEVEL: optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
-    error: "must be one of fatal, error, warn, info, debug, trace, silent",
-  })),
+  LOG_LEVEL: optional(
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      error: "must be one of fatal, error, warn, info, debug, trace, silent",
+    }),
+  ),
   TZ: optional(
     z.string().refine((tz) => {
       try {
@@ -149,9 +162,10 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       // One line per variable: the first problem is the one to fix.
       if (named.has(name)) continue;
       named.add(name);
-      const message = issue.code === "invalid_type" && env[name] === undefined && name === "BOT_TOKEN"
-        ? "is required: the token @BotFather gave you"
-        : issue.message;
+      const message =
+        issue.code === "invalid_type" && env[name] === undefined && name === "BOT_TOKEN"
+          ? "is required: the token @BotFather gave you"
+          : issue.message;
       errors.push(`${name} ${message}`);
     }
     return { ok: false, errors: [...new Set(errors)] };

@@ -20,7 +20,8 @@ export function watchLauncher(onGone: () => void): void {
   if (parent <= 1) return; // run directly by init, systemd or Docker: nothing to watch
   const grandparent = parentOf(parent);
   const timer = setInterval(() => {
-    const gone = process.ppid !== parent || (grandparent !== undefined && grandparent > 1 && parentOf(parent) !== grandparent);
+    const gone =
+      process.ppid !== parent || (grandparent !== undefined && grandparent > 1 && parentOf(parent) !== grandparent);
     if (!gone) return;
     clearInterval(timer);
     onGone();

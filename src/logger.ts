@@ -12,7 +12,18 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
     level,
     base: undefined,
     redact: {
-      paths: ["secretKey", "secret_key", "*.secretKey", "*.secret_key", "token", "*.token", "botToken", "*.botToken", "url", "*.url"],
+      paths: [
+        "secretKey",
+        "secret_key",
+        "*.secretKey",
+        "*.secret_key",
+        "token",
+        "*.token",
+        "botToken",
+        "*.botToken",
+        "url",
+        "*.url",
+      ],
       censor: "[redacted]",
     },
   };

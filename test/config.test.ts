@@ -75,7 +75,9 @@ describe("configuration", () => {
   });
 
   it("when a timeout of zero is given, then it is refused", () => {
-    expect(errorsOf({ ...minimal, TOPUP_TIMEOUT_MS: "0" })).toEqual(["TOPUP_TIMEOUT_MS must be a positive number of milliseconds"]);
+    expect(errorsOf({ ...minimal, TOPUP_TIMEOUT_MS: "0" })).toEqual([
+      "TOPUP_TIMEOUT_MS must be a positive number of milliseconds",
+    ]);
   });
 
   it("when the provider and lists are given with spaces, then they are read", () => {
@@ -99,7 +101,13 @@ describe("configuration", () => {
   });
 
   it("when a bad value is refused, then the secret key never appears in the messages", () => {
-    const errors = errorsOf({ BOT_TOKEN: "bad token", TOPUP_BASE_URL: "https://p.example", TOPUP_MITRA_ID: "M", TOPUP_SECRET_KEY: "very-secret-value", TOPUP_TIMEOUT_MS: "x" });
+    const errors = errorsOf({
+      BOT_TOKEN: "bad token",
+      TOPUP_BASE_URL: "https://p.example",
+      TOPUP_MITRA_ID: "M",
+      TOPUP_SECRET_KEY: "very-secret-value",
+      TOPUP_TIMEOUT_MS: "x",
+    });
     expect(errors.join("\n")).not.toContain("very-secret-value");
   });
 
@@ -114,10 +122,18 @@ describe("configuration", () => {
     expect(errorsOf({ ...minimal, WEBHOOK_URL: "http://bot.example.com/tg", PORT: "8080" })).toEqual([
       "WEBHOOK_URL must be an https:// URL: Telegram's Bot API server (api.telegram.org) posts webhooks over https only (a self-hosted Bot API server, BOT_API_ROOT, also takes http)",
     ]);
-    expect(errorsOf({ ...minimal, WEBHOOK_URL: "https://bot.example.com:9443/tg", PORT: "8080" })[0]).toMatch(/uses port 9443: .*only to ports 443, 80, 88 and 8443/);
-    for (const url of ["https://bot.example.com/tg", "https://bot.example.com:8443/tg", "https://bot.example.com:88/tg"]) {
+    expect(errorsOf({ ...minimal, WEBHOOK_URL: "https://bot.example.com:9443/tg", PORT: "8080" })[0]).toMatch(
+      /uses port 9443: .*only to ports 443, 80, 88 and 8443/,
+    );
+    for (const url of [
+      "https://bot.example.com/tg",
+      "https://bot.example.com:8443/tg",
+      "https://bot.example.com:88/tg",
+    ]) {
       expect(parseConfig({ ...minimal, WEBHOOK_URL: url, PORT: "8080" }).ok).toBe(true);
     }
-    expect(errorsOf({ ...minimal, WEBHOOK_URL: "bot.example.com/tg", PORT: "8080" })).toEqual(["WEBHOOK_URL must be a URL such as https://bot.example.com/telegram"]);
+    expect(errorsOf({ ...minimal, WEBHOOK_URL: "bot.example.com/tg", PORT: "8080" })).toEqual([
+      "WEBHOOK_URL must be a URL such as https://bot.example.com/telegram",
+    ]);
   });
 });

@@ -19,7 +19,12 @@ export type DenyOutcome = "denied" | "not-listed" | "is-admin" | "from-env";
  * Who may order: ADMIN_IDS and ALLOWED_USER_IDS from the environment (the floor, never removed
  * from the chat), plus the users admins allow in the chat.
  */
-export function createAccess(deps: { users: UserList; adminIds: readonly number[]; allowedUserIds: readonly number[]; now?: () => Date }) {
+export function createAccess(deps: {
+  users: UserList;
+  adminIds: readonly number[];
+  allowedUserIds: readonly number[];
+  now?: () => Date;
+}) {
   const { users } = deps;
   const admins = new Set(deps.adminIds);
   const envAllowed = new Set(deps.allowedUserIds);
@@ -44,7 +49,11 @@ export function createAccess(deps: { users: UserList; adminIds: readonly number[
       return (await users.remove(userId)) ? "denied" : "not-listed";
     },
     async list(): Promise<AccessEntry[]> {
-      const entries: AccessEntry[] = [...admins].map((userId) => ({ userId, role: "admin" as const, source: "admin" as const }));
+      const entries: AccessEntry[] = [...admins].map((userId) => ({
+        userId,
+        role: "admin" as const,
+        source: "admin" as const,
+      }));
       for (const userId of envAllowed) if (!admins.has(userId)) entries.push({ userId, role: "staff", source: "env" });
       for (const u of await users.all()) {
         if (admins.has(u.userId) || envAllowed.has(u.userId)) continue;

@@ -9,7 +9,11 @@ const FORMATTED = new Set(["sendMessage", "editMessageText", "sendDocument", "se
 
 /** Sets parse_mode HTML once, for every call that carries our text, unless a call says otherwise. */
 const htmlParseMode: Transformer = (prev, method, payload, signal) =>
-  prev(method, FORMATTED.has(method) && !("parse_mode" in payload) ? { ...payload, parse_mode: "HTML" } : payload, signal);
+  prev(
+    method,
+    FORMATTED.has(method) && !("parse_mode" in payload) ? { ...payload, parse_mode: "HTML" } : payload,
+    signal,
+  );
 
 /**
  * Installs what every Api object of the bot needs: bot.api, and the fresh Api objects that the

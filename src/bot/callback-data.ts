@@ -14,7 +14,11 @@ export interface CallbackKind<T> {
   decode(raw: string): T | undefined;
 }
 
-function kind<T>(prefix: string, encode: (data: T) => string, decode: (rest: string) => T | undefined): CallbackKind<T> {
+function kind<T>(
+  prefix: string,
+  encode: (data: T) => string,
+  decode: (rest: string) => T | undefined,
+): CallbackKind<T> {
   const head = `${prefix}:`;
   return {
     prefix,
@@ -31,8 +35,16 @@ export const Callback = {
   /** The products of one game (its index in the catalogue). */
   game: kind<number>("g", String, (rest) => (/^[0-9]{1,3}$/.test(rest) ? Number(rest) : undefined)),
   /** Back to the list of games. */
-  games: kind<null>("gs", () => "", (rest) => (rest === "" ? null : undefined)),
-  product: kind<string>("p", (code) => code, (rest) => (CODE.test(rest) ? rest : undefined)),
+  games: kind<null>(
+    "gs",
+    () => "",
+    (rest) => (rest === "" ? null : undefined),
+  ),
+  product: kind<string>(
+    "p",
+    (code) => code,
+    (rest) => (CODE.test(rest) ? rest : undefined),
+  ),
   confirm: kind<string>("c", (ref) => ref, refId),
   cancel: kind<string>("x", (ref) => ref, refId),
   history: kind<{ scope: "me" | "all"; page: number }>(
@@ -43,7 +55,11 @@ export const Callback = {
       return m === null ? undefined : { scope: m[1] === "a" ? "all" : "me", page: Number(m[2]) };
     },
   ),
-  reportCsv: kind<string>("r", (day) => day, (rest) => (/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(rest) ? rest : undefined)),
+  reportCsv: kind<string>(
+    "r",
+    (day) => day,
+    (rest) => (/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(rest) ? rest : undefined),
+  ),
   settle: kind<{ outcome: "success" | "failed"; refId: string }>(
     "s",
     (d) => `${d.outcome === "success" ? "ok" : "no"}:${d.refId}`,
@@ -53,7 +69,11 @@ export const Callback = {
       return ref === undefined ? undefined : { outcome: m![1] === "ok" ? "success" : "failed", refId: ref };
     },
   ),
-  language: kind<Lang>("l", (lang) => lang, (rest) => (rest === "en" || rest === "id" ? rest : undefined)),
+  language: kind<Lang>(
+    "l",
+    (lang) => lang,
+    (rest) => (rest === "en" || rest === "id" ? rest : undefined),
+  ),
 } as const;
 
 const KINDS: ReadonlyArray<CallbackKind<unknown>> = Object.values(Callback);

@@ -10,8 +10,14 @@ const ADMIN_COMMANDS = [...USER_COMMANDS, "report", "pending", "settle", "users"
  * admin ones too; each in English and, for Indonesian Telegram clients, in Bahasa Indonesia.
  * An admin who has never opened the bot cannot get a chat-scoped menu: that is logged, not fatal.
  */
-export async function setCommandMenus(api: Api, texts: I18n, adminIds: readonly number[], logger: Logger): Promise<void> {
-  const menu = (lang: "en" | "id", names: readonly string[]) => names.map((command) => ({ command, description: texts.t(lang, `command-${command}`) }));
+export async function setCommandMenus(
+  api: Api,
+  texts: I18n,
+  adminIds: readonly number[],
+  logger: Logger,
+): Promise<void> {
+  const menu = (lang: "en" | "id", names: readonly string[]) =>
+    names.map((command) => ({ command, description: texts.t(lang, `command-${command}`) }));
   type Scope = NonNullable<Parameters<Api["setMyCommands"]>[1]>["scope"];
   const targets: Array<{ scope: Scope; names: readonly string[] }> = [
     { scope: { type: "default" }, names: USER_COMMANDS },

@@ -34,7 +34,10 @@ import type { UserPrefs } from "./user-prefs.js";
 
 /** The Bot object with its Api configured (retries, parse mode) and no middleware yet. */
 export function createTelegramBot(opts: { token: string; apiRoot: string; botInfo?: UserFromGetMe }): Bot<BotContext> {
-  const bot = new Bot<BotContext>(opts.token, { client: { apiRoot: opts.apiRoot }, ...(opts.botInfo === undefined ? {} : { botInfo: opts.botInfo }) });
+  const bot = new Bot<BotContext>(opts.token, {
+    client: { apiRoot: opts.apiRoot },
+    ...(opts.botInfo === undefined ? {} : { botInfo: opts.botInfo }),
+  });
   configureApi(bot.api);
   return bot;
 }
@@ -83,7 +86,15 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
     try {
       await deps.updates.track(next());
     } finally {
-      logger.info({ updateId: ctx.update.update_id, chatId: ctx.chat?.id, userId: ctx.from?.id, ms: Math.round(performance.now() - started) }, "update handled");
+      logger.info(
+        {
+          updateId: ctx.update.update_id,
+          chatId: ctx.chat?.id,
+          userId: ctx.from?.id,
+          ms: Math.round(performance.now() - started),
+        },
+        "update handled",
+      );
     }
   });
   // 2. Updates of one chat run one after the other (a double tap waits for the first tap),
@@ -97,10 +108,10 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
       timeFrame: 2_000,
       limit: 30,
       keyGenerator: (ctx) => (ctx.callbackQuery !== undefined ? undefined : ctx.from?.id.toString()),
-      onLimitExceeded: async (ctx) => {
+      onLimitExceeded: (ctx) => {
         if (ctx.chat === undefined) return;
         const t: Translate = translators[languageOf(ctx.from?.language_code)];
-        await ctx.reply(t("rate-limited")).catch((err: unknown) => logger.debug({ err }, "flood notice not sent"));
+        ctx.reply(t("rate-limited")).catch((err: unknown) => logger.debug({ err }, "flood notice not sent"));
       },
     }),
   );
@@ -125,7 +136,8 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
       storage: {
         type: "key",
         version: DIALOGUE_VERSION,
-        getStorageKey: (ctx) => (ctx.chat === undefined || ctx.from === undefined ? undefined : `${ctx.chat.id}:${ctx.from.id}`),
+        getStorageKey: (ctx) =>
+          ctx.chat === undefined || ctx.from === undefined ? undefined : `${ctx.chat.id}:${ctx.from.id}`,
         adapter: keyvStorageAdapter(deps.storage, "dialogue", DAY, { packed: true }),
       },
       plugins: [inner],

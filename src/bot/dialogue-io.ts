@@ -9,7 +9,8 @@ export function typedText(ctx: Context): string | undefined {
 
 /** Commands and buttons that are not for this dialogue go to their own handlers; the dialogue waits on. */
 export async function passOn(conversation: BotConversation, ctx: Context): Promise<void> {
-  if (ctx.callbackQuery !== undefined || ctx.message?.text?.startsWith("/") === true) await conversation.skip({ next: true });
+  if (ctx.callbackQuery !== undefined || ctx.message?.text?.startsWith("/") === true)
+    await conversation.skip({ next: true });
 }
 
 /**
@@ -24,11 +25,15 @@ export function dialogueIo(conversation: BotConversation, ctx: InnerContext, api
     edit: (messageId: number, text: string, other: Parameters<Api["editMessageText"]>[3] = {}) =>
       conversation.external(async () => {
         // "message is not modified" after a double tap, or a menu deleted by the user: harmless.
-        await api.editMessageText(chatId, messageId, text, other).catch((err: unknown) => ctx.log.debug({ err }, "dialogue message not edited"));
+        await api
+          .editMessageText(chatId, messageId, text, other)
+          .catch((err: unknown) => ctx.log.debug({ err }, "dialogue message not edited"));
       }),
     answer: (queryId: string, text?: string) =>
       conversation.external(async () => {
-        await api.answerCallbackQuery(queryId, text === undefined ? {} : { text }).catch((err: unknown) => ctx.log.debug({ err }, "callback query not answered"));
+        await api
+          .answerCallbackQuery(queryId, text === undefined ? {} : { text })
+          .catch((err: unknown) => ctx.log.debug({ err }, "callback query not answered"));
       }),
   };
 }

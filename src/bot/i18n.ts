@@ -18,7 +18,12 @@ export function languageOf(languageCode: string | undefined): Lang {
  * they would end up inside copied serial numbers and player ids.
  */
 export function loadTexts(): I18n {
-  return new I18n({ defaultLocale: "en", directory: LOCALES_DIR, useSession: false, fluentBundleOptions: { useIsolating: false } });
+  return new I18n({
+    defaultLocale: "en",
+    directory: LOCALES_DIR,
+    useSession: false,
+    fluentBundleOptions: { useIsolating: false },
+  });
 }
 
 /**

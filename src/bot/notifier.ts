@@ -50,7 +50,11 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       return true;
     } catch (err) {
       logger.warn(
-        { chatId, code: err instanceof GrammyError ? err.error_code : undefined, err: err instanceof GrammyError ? err.description : err },
+        {
+          chatId,
+          code: err instanceof GrammyError ? err.error_code : undefined,
+          err: err instanceof GrammyError ? err.description : err,
+        },
         "notice not delivered",
       );
       return false;
@@ -60,7 +64,10 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   async function deliverOutcome(order: OrderRecord, heading?: "already" | "settled") {
     const lang = await deps.prefs.languageFor(order.userId, order.lang);
     const t = tFor(lang);
-    const replyTo = order.summaryMessageId === undefined ? {} : { reply_parameters: { message_id: order.summaryMessageId, allow_sending_without_reply: true } };
+    const replyTo =
+      order.summaryMessageId === undefined
+        ? {}
+        : { reply_parameters: { message_id: order.summaryMessageId, allow_sending_without_reply: true } };
     await api.sendMessage(order.chatId, outcomeText(t, order, heading, lang), replyTo);
     if (order.summaryMessageId !== undefined) {
       await api
@@ -75,10 +82,13 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       const lang = await deps.prefs.languageFor(adminId);
       const t = tFor(lang);
       const r = order.result ?? {};
-      const heading = t(`notice-heading-${order.state === "success" ? "success" : order.state === "failed" ? "failed" : "unknown"}`, {
-        user: order.userName,
-        userId: String(order.userId),
-      });
+      const heading = t(
+        `notice-heading-${order.state === "success" ? "success" : order.state === "failed" ? "failed" : "unknown"}`,
+        {
+          user: order.userName,
+          userId: String(order.userId),
+        },
+      );
       let text = `${heading}\n${t("notice-order", {
         code: order.productCode,
         product: order.productName,
@@ -103,7 +113,11 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       const t = tFor(lang);
       await sendTo(
         adminId,
-        t("low-balance-alert", { balance: formatNumber(balance, lang), refId: order.refId, threshold: formatNumber(deps.lowBalanceThreshold, lang) }),
+        t("low-balance-alert", {
+          balance: formatNumber(balance, lang),
+          refId: order.refId,
+          threshold: formatNumber(deps.lowBalanceThreshold, lang),
+        }),
       );
     }
   }
@@ -123,7 +137,12 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     finished: (order, how, facts) => track(finished(order, how, facts)),
     async interrupted(order) {
       const lang = await deps.prefs.languageFor(order.userId, order.lang);
-      await track(sendTo(order.chatId, tFor(lang)("order-interrupted", { refId: order.refId, code: order.productCode, product: order.productName })));
+      await track(
+        sendTo(
+          order.chatId,
+          tFor(lang)("order-interrupted", { refId: order.refId, code: order.productCode, product: order.productName }),
+        ),
+      );
     },
     idle: () => tasks.idle(),
   };

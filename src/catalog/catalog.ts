@@ -61,14 +61,19 @@ const destinationSchema = z.object({
 const gameSchema = z.object({
   name: text(64),
   destination: destinationSchema.optional(),
-  products: z.array(productSchema, { error: (i) => (i.input === undefined ? "required" : "must be a list") })
+  products: z
+    .array(productSchema, { error: (i) => (i.input === undefined ? "required" : "must be a list") })
     .min(1, "must list at least one product"),
 });
 
-const catalogSchema = z.object({
-  games: z.array(gameSchema, { error: (i) => (i.input === undefined ? "required" : "must be a list") })
-    .min(1, "must list at least one game"),
-}, { error: 'must be an object such as { "games": [ ... ] }' });
+const catalogSchema = z.object(
+  {
+    games: z
+      .array(gameSchema, { error: (i) => (i.input === undefined ? "required" : "must be a list") })
+      .min(1, "must list at least one game"),
+  },
+  { error: 'must be an object such as { "games": [ ... ] }' },
+);
 
 /** `["games", 1, "products", 0, "code"]` → `games[1].products[0].code` */
 function formatPath(path: readonly PropertyKey[]): string {
@@ -99,7 +104,9 @@ export function parseCatalog(json: unknown, source: string): CatalogResult {
       const key = product.code.toUpperCase();
       const first = seen.get(key);
       if (first !== undefined) {
-        errors.push(`${source}: ${here}: duplicate code "${product.code}" (codes are case-insensitive; first at ${first})`);
+        errors.push(
+          `${source}: ${here}: duplicate code "${product.code}" (codes are case-insensitive; first at ${first})`,
+        );
       } else {
         seen.set(key, here);
       }
@@ -125,7 +132,12 @@ export async function loadCatalog(file: string): Promise<CatalogResult> {
     raw = await readFile(file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "file not found" : code === "EACCES" ? "permission denied" : `cannot be read (${code ?? "error"})`;
+    const why =
+      code === "ENOENT"
+        ? "file not found"
+        : code === "EACCES"
+          ? "permission denied"
+          : `cannot be read (${code ?? "error"})`;
     return { ok: false, errors: [`${file}: ${why}`] };
   }
   let json: unknown;
@@ -162,6 +174,7 @@ const DEFAULT_PLAYER_ID = /^[^\s\p{C}]{1,64}$/u;
 export function checkPlayerId(game: Game, input: string): { ok: true; playerId: string } | { ok: false } {
   const playerId = input.trim();
   if (playerId.length === 0 || playerId.length > 64) return { ok: false };
-  const rule = game.destination === undefined ? DEFAULT_PLAYER_ID : new RegExp(`^(?:${game.destination.pattern})$`, "u");
+  const rule =
+    game.destination === undefined ? DEFAULT_PLAYER_ID : new RegExp(`^(?:${game.destination.pattern})$`, "u");
   return rule.test(playerId) && DEFAULT_PLAYER_ID.test(playerId) ? { ok: true, playerId } : { ok: false };
 }

@@ -12,13 +12,24 @@ export type CancelOutcome =
 const DAY = 24 * 60 * 60 * 1000;
 
 /** Drafts: an order with its ref_id fixed before Confirm is shown, and its cancellation. */
-export function createDrafts(deps: { ledger: OrderLedger; refIdPrefix: string; logger: Logger; now: () => Date; draftTtlMs?: number }) {
+export function createDrafts(deps: {
+  ledger: OrderLedger;
+  refIdPrefix: string;
+  logger: Logger;
+  now: () => Date;
+  draftTtlMs?: number;
+}) {
   const { ledger, logger, now } = deps;
   const ttlMs = deps.draftTtlMs ?? DAY;
   return {
     async create(input: Omit<DraftFields, "refId" | "createdAt">): Promise<OrderRecord> {
       const createdAt = now();
-      const order: OrderRecord = { ...input, refId: newRefId(deps.refIdPrefix, createdAt), createdAt: createdAt.toISOString(), state: "draft" };
+      const order: OrderRecord = {
+        ...input,
+        refId: newRefId(deps.refIdPrefix, createdAt),
+        createdAt: createdAt.toISOString(),
+        state: "draft",
+      };
       await ledger.saveDraft(order, ttlMs);
       logger.info({ refId: order.refId, state: "draft", product: order.productCode }, "order state changed");
       return order;

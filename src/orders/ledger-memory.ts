@@ -35,7 +35,10 @@ export function createMemoryLedger(now: () => number = Date.now): OrderLedger {
   };
   let writes = 0;
   const getMany = (refIds: readonly string[]) =>
-    refIds.map(live).filter((o): o is OrderRecord => o !== undefined).map(copy);
+    refIds
+      .map(live)
+      .filter((o): o is OrderRecord => o !== undefined)
+      .map(copy);
   const submitted = (filter: (o: OrderRecord) => boolean) =>
     [...byTime]
       .sort(([a, ta], [b, tb]) => ta - tb || (a < b ? -1 : 1))

@@ -101,8 +101,21 @@ function toOrder(hash: Record<string, string> | string[]): OrderRecord | undefin
 }
 
 function draftJson(order: OrderRecord): string {
-  const { refId, chatId, userId, userName, lang, gameName, productCode, productName, price, playerId, createdAt } = order;
-  const draft: DraftFields = { refId, chatId, userId, userName, lang, gameName, productCode, productName, price, playerId, createdAt };
+  const { refId, chatId, userId, userName, lang, gameName, productCode, productName, price, playerId, createdAt } =
+    order;
+  const draft: DraftFields = {
+    refId,
+    chatId,
+    userId,
+    userName,
+    lang,
+    gameName,
+    productCode,
+    productName,
+    price,
+    playerId,
+    createdAt,
+  };
   return JSON.stringify(draft);
 }
 
@@ -140,7 +153,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
     },
 
     async get(refId) {
-      return toOrder((await redis.hGetAll(orderKey(refId))) as Record<string, string>);
+      return toOrder(await redis.hGetAll(orderKey(refId)));
     },
 
     getMany,
@@ -151,45 +164,57 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
 
     async claim(refId, by): Promise<ClaimResult> {
       const r = reply(
-        await CLAIM(redis, [orderKey(refId), inflightKey, byTimeKey, byUserKey(by.userId)], [
-          by.userId,
-          by.at,
-          Date.parse(by.at),
-          refId,
-          by.summaryMessageId ?? "",
-        ]),
+        await CLAIM(
+          redis,
+          [orderKey(refId), inflightKey, byTimeKey, byUserKey(by.userId)],
+          [by.userId, by.at, Date.parse(by.at), refId, by.summaryMessageId ?? ""],
+        ),
       );
-      if ((r.kind === "claimed" || r.kind === "taken") && r.order !== undefined) return { kind: r.kind, order: r.order };
+      if ((r.kind === "claimed" || r.kind === "taken") && r.order !== undefined)
+        return { kind: r.kind, order: r.order };
       return { kind: r.kind === "not-yours" ? "not-yours" : "not-found" };
     },
 
     async cancel(refId, by): Promise<CancelResult> {
-      const r = reply(await CANCEL(redis, [orderKey(refId), openDraftKey(by.chatId, by.userId)], [by.userId, by.at, refId]));
-      if ((r.kind === "cancelled" || r.kind === "taken") && r.order !== undefined) return { kind: r.kind, order: r.order };
+      const r = reply(
+        await CANCEL(redis, [orderKey(refId), openDraftKey(by.chatId, by.userId)], [by.userId, by.at, refId]),
+      );
+      if ((r.kind === "cancelled" || r.kind === "taken") && r.order !== undefined)
+        return { kind: r.kind, order: r.order };
       return { kind: r.kind === "not-yours" ? "not-yours" : "not-found" };
     },
 
     async finish(refId, outcome, opts = {}): Promise<FinishResult> {
       const balance = opts.balance;
       const r = reply(
-        await FINISH(redis, [orderKey(refId), inflightKey, unknownKey, balanceKey, balanceSeqKey, lowBalanceKey], [
-          outcome.state,
-          JSON.stringify(outcome.result),
-          outcome.at,
-          refId,
-          balance === undefined ? "" : JSON.stringify(balance),
-          balance === undefined ? "" : balance.balance,
-          opts.lowBalanceThreshold ?? "",
-          opts.acceptLate === true ? "1" : "0",
-        ]),
+        await FINISH(
+          redis,
+          [orderKey(refId), inflightKey, unknownKey, balanceKey, balanceSeqKey, lowBalanceKey],
+          [
+            outcome.state,
+            JSON.stringify(outcome.result),
+            outcome.at,
+            refId,
+            balance === undefined ? "" : JSON.stringify(balance),
+            balance === undefined ? "" : balance.balance,
+            opts.lowBalanceThreshold ?? "",
+            opts.acceptLate === true ? "1" : "0",
+          ],
+        ),
       );
       if (r.order === undefined) return { kind: "not-found" };
-      return r.kind === "finished" ? { kind: "finished", order: r.order, lowBalance: r.flag } : { kind: "stale", order: r.order };
+      return r.kind === "finished"
+        ? { kind: "finished", order: r.order, lowBalance: r.flag }
+        : { kind: "stale", order: r.order };
     },
 
     async settle(refId, outcome): Promise<SettleResult> {
       const r = reply(
-        await SETTLE(redis, [orderKey(refId), unknownKey], [outcome.state, JSON.stringify(outcome.result), outcome.at, outcome.adminId, refId]),
+        await SETTLE(
+          redis,
+          [orderKey(refId), unknownKey],
+          [outcome.state, JSON.stringify(outcome.result), outcome.at, outcome.adminId, refId],
+        ),
       );
       if (r.order === undefined) return { kind: "not-found" };
       return { kind: r.kind === "settled" ? "settled" : "not-pending", order: r.order };

@@ -23,7 +23,8 @@ export type FinishResult =
   | { kind: "stale"; order: OrderRecord }
   | { kind: "not-found" };
 
-export type SettleResult = { kind: "settled"; order: OrderRecord } | { kind: "not-pending"; order: OrderRecord } | { kind: "not-found" };
+export type SettleResult =
+  { kind: "settled"; order: OrderRecord } | { kind: "not-pending"; order: OrderRecord } | { kind: "not-found" };
 
 export interface Outcome {
   state: FinalState;

@@ -69,16 +69,16 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
   const submission = createSubmission({ ...shared, recovery });
   const settlement = createSettlement(shared);
   return {
-    createDraft: drafts.create,
+    createDraft: (input) => drafts.create(input),
     get: (refId) => ledger.get(refId),
     openDraftOf: (chatId, userId) => ledger.openDraftOf(chatId, userId),
-    cancel: drafts.cancel,
-    confirm: submission.confirm,
-    settle: settlement.settle,
+    cancel: (req) => drafts.cancel(req),
+    confirm: (req) => submission.confirm(req),
+    settle: (req) => settlement.settle(req),
     async markNotified(order) {
       await ledger.markNotified(order.refId, now().toISOString());
     },
-    recoverInterrupted: recovery.recoverInterrupted,
+    recoverInterrupted: () => recovery.recoverInterrupted(),
     history: (scope, page, pageSize) => ledger.history(scope, page, pageSize),
     submittedBetween: (fromMs, toMs) => ledger.submittedBetween(fromMs, toMs),
     inFlight: () => ledger.inFlight(),

@@ -25,7 +25,15 @@ export function fromTopupResult(result: TopupResult): { state: FinalState; resul
     }
     case "unknown": {
       const r: OrderResult = { reason: result.reason, detail: result.detail };
-      for (const k of ["trxId", "sn", "destinationName", "lastBalance", "productDetail", "errorCode", "errorMsg"] as const) {
+      for (const k of [
+        "trxId",
+        "sn",
+        "destinationName",
+        "lastBalance",
+        "productDetail",
+        "errorCode",
+        "errorMsg",
+      ] as const) {
         if (result[k] !== undefined) (r as Record<string, unknown>)[k] = result[k];
       }
       return { state: "unknown", result: r };

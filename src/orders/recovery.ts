@@ -10,17 +10,27 @@ const GRACE_MS = 5_000;
  * Orders left `submitting` by a crash: once their provider call must be over, they become
  * `unknown` (the provider may have them), are reported, and are never sent again.
  */
-export function createRecovery(deps: { ledger: OrderLedger; timeoutMs: number; logger: Logger; events: OrderEvents; now: () => Date }) {
+export function createRecovery(deps: {
+  ledger: OrderLedger;
+  timeoutMs: number;
+  logger: Logger;
+  events: OrderEvents;
+  now: () => Date;
+}) {
   const { ledger, logger, now } = deps;
 
-  const isStale = (order: OrderRecord) => now().getTime() - Date.parse(order.submittedAt ?? order.createdAt) > deps.timeoutMs + GRACE_MS;
+  const isStale = (order: OrderRecord) =>
+    now().getTime() - Date.parse(order.submittedAt ?? order.createdAt) > deps.timeoutMs + GRACE_MS;
 
   /** Marks one stale order interrupted; undefined when it finished meanwhile. */
   async function markInterrupted(order: OrderRecord): Promise<OrderRecord | undefined> {
     const r = await ledger.finish(order.refId, {
       state: "unknown",
       at: now().toISOString(),
-      result: { reason: "interrupted", detail: "the bot stopped while the order was being sent; the provider may have it" },
+      result: {
+        reason: "interrupted",
+        detail: "the bot stopped while the order was being sent; the provider may have it",
+      },
     });
     if (r.kind !== "finished") return r.kind === "stale" ? r.order : undefined;
     logger.warn({ refId: order.refId, state: "unknown", reason: "interrupted" }, "order state changed");

@@ -71,7 +71,12 @@ export function buildReport(orders: OrderRecord[]): DayReport {
     const cost = Math.round(order.result?.productDetail?.priceRp ?? 0);
     selling += sell;
     provider += cost;
-    const product = products.get(order.productCode) ?? { name: `${order.productCode} · ${order.productName}`, count: 0, selling: 0, provider: 0 };
+    const product = products.get(order.productCode) ?? {
+      name: `${order.productCode} · ${order.productName}`,
+      count: 0,
+      selling: 0,
+      provider: 0,
+    };
     products.set(order.productCode, product);
     add(product, sell, cost);
     const key = String(order.userId);
@@ -97,8 +102,22 @@ export function buildReport(orders: OrderRecord[]): DayReport {
 }
 
 export const CSV_HEADER = [
-  "submitted_at", "ref_id", "state", "user_id", "user_name", "product_code", "product_name", "player_id",
-  "player_name", "price", "provider_price", "sn", "trx_id", "last_balance", "error_code", "error_msg",
+  "submitted_at",
+  "ref_id",
+  "state",
+  "user_id",
+  "user_name",
+  "product_code",
+  "product_name",
+  "player_id",
+  "player_name",
+  "price",
+  "provider_price",
+  "sn",
+  "trx_id",
+  "last_balance",
+  "error_code",
+  "error_msg",
 ] as const;
 
 /** One cell: quoted when needed, and never read as a formula by a spreadsheet. */

@@ -10,9 +10,7 @@ export interface SettleRequest {
 }
 
 export type SettleOutcome =
-  | { kind: "settled"; order: OrderRecord }
-  | { kind: "not-pending"; order: OrderRecord }
-  | { kind: "not-found" };
+  { kind: "settled"; order: OrderRecord } | { kind: "not-pending"; order: OrderRecord } | { kind: "not-found" };
 
 /** An admin's verdict on an order whose result is unknown, after checking with the provider. */
 export function createSettlement(deps: { ledger: OrderLedger; logger: Logger; events: OrderEvents; now: () => Date }) {
@@ -27,7 +25,12 @@ export function createSettlement(deps: { ledger: OrderLedger; logger: Logger; ev
           ? { ...order.result, sn: req.outcome.sn, reason: undefined, detail: undefined }
           : { ...order.result, reason: "settled", errorMsg: req.outcome.reason };
       // The ledger settles an order once, even when two admins tap at the same moment.
-      const r = await ledger.settle(req.refId, { state: req.outcome.state, result, adminId: req.adminId, at: now().toISOString() });
+      const r = await ledger.settle(req.refId, {
+        state: req.outcome.state,
+        result,
+        adminId: req.adminId,
+        at: now().toISOString(),
+      });
       if (r.kind !== "settled") return r;
       logger.info({ refId: req.refId, state: r.order.state, settledBy: req.adminId }, "order state changed");
       await deps.events.finished(r.order, "settled", { lowBalance: false });

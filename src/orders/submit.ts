@@ -61,7 +61,10 @@ export function createSubmission(deps: {
         return await ledger.finish(order.refId, outcome, opts);
       } catch (err) {
         if (attempt >= 3) {
-          logger.error({ err, order, outcome }, "could not record the outcome of an order; it stays in flight and recovery reports it as unknown");
+          logger.error(
+            { err, order, outcome },
+            "could not record the outcome of an order; it stays in flight and recovery reports it as unknown",
+          );
           throw err;
         }
         await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
@@ -93,25 +96,40 @@ export function createSubmission(deps: {
 
       const order = claim.order;
       logger.info({ refId: order.refId, state: "submitting", product: order.productCode }, "order state changed");
-      const shown = req.onClaimed?.(order).catch((err: unknown) => logger.warn({ err, refId: order.refId }, "claimed order not shown"));
-      const answer = await deps.topup.order({ refId: order.refId, itemCode: order.productCode, destination: order.playerId });
+      const shown = req
+        .onClaimed?.(order)
+        .catch((err: unknown) => logger.warn({ err, refId: order.refId }, "claimed order not shown"));
+      const answer = await deps.topup.order({
+        refId: order.refId,
+        itemCode: order.productCode,
+        destination: order.playerId,
+      });
       // Recorded straight away, without another await in between: the ledger's sequence of sales
       // is the order in which their answers arrived.
       const finished = await record(order, { ...fromTopupResult(answer), at: now().toISOString() });
       await shown;
       if (finished.kind !== "finished") {
         // An admin settled it while the call ran (it had been reported interrupted): theirs stands.
-        logger.warn({ refId: order.refId, answer: answer.kind }, "provider answer arrived after the order was settled; kept the settlement");
+        logger.warn(
+          { refId: order.refId, answer: answer.kind },
+          "provider answer arrived after the order was settled; kept the settlement",
+        );
         return { kind: "already", order: finished.kind === "stale" ? finished.order : order };
       }
       const done = finished.order;
       logger.info(
-        { refId: done.refId, state: done.state, reason: done.result?.reason, errorCode: done.result?.errorCode, trxId: done.result?.trxId },
+        {
+          refId: done.refId,
+          state: done.state,
+          reason: done.result?.reason,
+          errorCode: done.result?.errorCode,
+          trxId: done.result?.trxId,
+        },
         "order state changed",
       );
       // Notices go out beside the user's answer, not before it.
-      void Promise.resolve(deps.events.finished(done, "confirmed", { lowBalance: finished.lowBalance })).catch((err: unknown) =>
-        logger.error({ err, refId: done.refId }, "order notices failed"),
+      void Promise.resolve(deps.events.finished(done, "confirmed", { lowBalance: finished.lowBalance })).catch(
+        (err: unknown) => logger.error({ err, refId: done.refId }, "order notices failed"),
       );
       return { kind: "submitted", order: done };
     },

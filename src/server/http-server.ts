@@ -56,12 +56,15 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     return Buffer.concat(chunks).toString("utf8");
   }
 
-  const server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     try {
       if (path === "/healthz") {
         if (req.method !== "GET" && req.method !== "HEAD") return json(res, 405, { error: "method not allowed" });
-        const up = await opts.health().catch(() => false);
+        const up = await opts.health().catch((err: unknown) => {
+          opts.logger.warn({ err }, "health check failed");
+          return false;
+        });
         return json(res, up ? 200 : 503, up ? { status: "ok", redis: "up" } : { status: "unavailable", redis: "down" });
       }
       const webhook = opts.webhook;
@@ -77,6 +80,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       try {
         update = JSON.parse(body ?? "") as Update;
       } catch {
+        // Not JSON: the sender is told so; nothing of ours failed.
         return json(res, 400, { error: "body is not a Telegram update" });
       }
       if (typeof update?.update_id !== "number") return json(res, 400, { error: "body is not a Telegram update" });
@@ -87,10 +91,11 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       if (recent.size > RECENT_UPDATES) recent.delete(recent.values().next().value!);
       webhook.onUpdate(update);
     } catch (err) {
-      opts.logger.error({ err: String(err) }, "http request failed");
+      opts.logger.error({ err }, "http request failed");
       if (!res.headersSent) json(res, 500, { error: "internal error" });
     }
-  });
+  };
+  const server = createServer((req, res) => void handle(req, res));
 
   return {
     server,

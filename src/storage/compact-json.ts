@@ -31,5 +31,7 @@ export function packJson(value: unknown): string {
 
 export function unpackJson<T>(stored: string): T {
   if (!stored.startsWith(TAG)) return JSON.parse(stored) as T;
-  return JSON.parse(inflateRawSync(Buffer.from(stored.slice(TAG.length), "base64"), { dictionary: DICTIONARY_V1 }).toString("utf8")) as T;
+  return JSON.parse(
+    inflateRawSync(Buffer.from(stored.slice(TAG.length), "base64"), { dictionary: DICTIONARY_V1 }).toString("utf8"),
+  ) as T;
 }

@@ -49,13 +49,18 @@ export async function connectRedis(opts: RedisOptions): Promise<RedisClient> {
     await Promise.race([
       client.connect(),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(lastError ?? new Error(`no answer within ${connectTimeout} ms`)), connectTimeout);
+        timer = setTimeout(
+          () => reject(lastError instanceof Error ? lastError : new Error(`no answer within ${connectTimeout} ms`)),
+          connectTimeout,
+        );
       }),
     ]);
   } catch (err) {
     client.destroy();
     const code = (err as NodeJS.ErrnoException).code;
-    throw new StoreUnavailableError(`cannot connect to Redis at ${redactRedisUrl(opts.url)} (${code ?? (err as Error).message})`);
+    throw new StoreUnavailableError(
+      `cannot connect to Redis at ${redactRedisUrl(opts.url)} (${code ?? (err as Error).message})`,
+    );
   } finally {
     clearTimeout(timer);
   }

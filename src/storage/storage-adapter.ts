@@ -7,7 +7,12 @@ import type { Storage } from "./storage.js";
  * the storage prefix and `name`; every write the TTL, so abandoned chats clean themselves up.
  * `packed`: values are stored deflated (see compact-json.ts), for state kept per open dialogue.
  */
-export function keyvStorageAdapter<T>(storage: Storage, name: string, ttlMs: number, opts: { packed?: boolean } = {}): StorageAdapter<T> {
+export function keyvStorageAdapter<T>(
+  storage: Storage,
+  name: string,
+  ttlMs: number,
+  opts: { packed?: boolean } = {},
+): StorageAdapter<T> {
   const key = (k: string) => `${storage.prefix}${name}:${k}`;
   if (opts.packed !== true) {
     return {

@@ -23,7 +23,13 @@ export interface StorageOptions {
 
 export async function createStorage(opts: StorageOptions): Promise<Storage> {
   if (opts.redisUrl === undefined) {
-    return { kind: "memory", prefix: opts.prefix, keyv: new Keyv({ throwOnErrors: true }), ping: async () => true, close: async () => {} };
+    return {
+      kind: "memory",
+      prefix: opts.prefix,
+      keyv: new Keyv({ throwOnErrors: true }),
+      ping: async () => true,
+      close: async () => {},
+    };
   }
   const redis = await connectRedis({
     url: opts.redisUrl,
@@ -44,14 +50,14 @@ export async function createStorage(opts: StorageOptions): Promise<Storage> {
       try {
         return (await redis.ping()) === "PONG";
       } catch {
-        return false;
+        return false; // that is the answer: Redis does not answer (the client logs its own errors)
       }
     },
     async close() {
       try {
         await redis.close();
       } catch {
-        redis.destroy();
+        redis.destroy(); // the connection is already broken: drop it without waiting
       }
     },
   };

@@ -113,6 +113,7 @@ const REF_ID_EXISTS = "transaction/ref-id-already-exists";
  */
 function providerText(value: unknown, max: number): string | undefined {
   if (typeof value !== "string") return undefined;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed here
   const clean = scrubSecrets(value.replace(/[\u0000-\u001f\u007f]+/g, " ")).trim();
   if (clean === "") return undefined;
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
@@ -212,7 +213,12 @@ export function parseTopupAnswer(body: string, httpStatus: number, req: TopupReq
   if (productDetail.status !== "SUKSES") {
     // Other values are "not shown" in the spec: PENDING may still succeed, so it is not a failure.
     const shown = providerText(productDetail.status, 40) ?? "(empty)";
-    return { kind: "unknown", reason: "status-not-sukses", detail: `${http}, product_detail.status is ${shown}`, ...found };
+    return {
+      kind: "unknown",
+      reason: "status-not-sukses",
+      detail: `${http}, product_detail.status is ${shown}`,
+      ...found,
+    };
   }
   return {
     kind: "success",
@@ -260,7 +266,12 @@ interface ErrorFacts {
 function errorFacts(err: unknown): ErrorFacts {
   let e: unknown = err;
   for (let depth = 0; depth < 5 && typeof e === "object" && e !== null; depth++) {
-    const { code, syscall, cause, errors } = e as { code?: unknown; syscall?: unknown; cause?: unknown; errors?: unknown };
+    const { code, syscall, cause, errors } = e as {
+      code?: unknown;
+      syscall?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
     const first: unknown = Array.isArray(errors) ? errors[0] : undefined;
     if (typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code)) {
       const sub = typeof first === "object" && first !== null ? (first as { syscall?: unknown }).syscall : undefined;
@@ -294,7 +305,12 @@ export function createTopupClient(cfg: TopupClientConfig): TopupClient {
     // The value is not echoed: a base URL may carry credentials.
   }
   // A query or fragment would end up in front of our path and break the URL silently.
-  if (base === undefined || (base.protocol !== "http:" && base.protocol !== "https:") || base.search !== "" || base.hash !== "") {
+  if (
+    base === undefined ||
+    (base.protocol !== "http:" && base.protocol !== "https:") ||
+    base.search !== "" ||
+    base.hash !== ""
+  ) {
     throw new TypeError("TopupClientConfig.baseUrl must be an absolute http(s) URL without query or fragment");
   }
 
@@ -331,7 +347,12 @@ export function createTopupClient(cfg: TopupClientConfig): TopupClient {
           size += buf.length;
           if (size > MAX_BODY_BYTES) {
             res.body.destroy();
-            return { kind: "unknown", reason: "malformed", detail: `HTTP ${httpStatus}, body larger than 1 MB`, httpStatus };
+            return {
+              kind: "unknown",
+              reason: "malformed",
+              detail: `HTTP ${httpStatus}, body larger than 1 MB`,
+              httpStatus,
+            };
           }
           chunks.push(buf);
         }

@@ -72,11 +72,13 @@ function checkOptions(opts: SandboxOptions): void {
       throw new RangeError(`sandbox product ${p.code}: priceRp must be a positive integer (rupiah)`);
     }
     const key = p.code.toUpperCase();
-    if (p.code.trim() === "" || seen.has(key)) throw new RangeError(`sandbox product code "${p.code}" is empty or repeated`);
+    if (p.code.trim() === "" || seen.has(key))
+      throw new RangeError(`sandbox product code "${p.code}" is empty or repeated`);
     seen.add(key);
   }
   const balance = opts.initialBalance ?? 0;
-  if (!Number.isSafeInteger(balance) || balance < 0) throw new RangeError("sandbox initialBalance must be a non-negative integer");
+  if (!Number.isSafeInteger(balance) || balance < 0)
+    throw new RangeError("sandbox initialBalance must be a non-negative integer");
   const latency = opts.latencyMs ?? 0;
   if (!Number.isFinite(latency) || latency < 0) throw new RangeError("sandbox latencyMs must be a non-negative number");
 }
@@ -104,7 +106,13 @@ export function createSandboxProvider(opts: SandboxOptions): SandboxProvider {
     const url = new URL(req.url ?? "/", "http://sandbox");
     // Raw values are echoed as sent; "empty" means blank after trimming.
     const q = Object.fromEntries(PARAMS.map((p) => [p, url.searchParams.get(p) ?? ""])) as Record<Param, string>;
-    const call: SandboxCall = { refId: q.ref_id, itemCode: q.item_code, destination: q.destination, at: Date.now(), outcome: "error" };
+    const call: SandboxCall = {
+      refId: q.ref_id,
+      itemCode: q.item_code,
+      destination: q.destination,
+      at: Date.now(),
+      outcome: "error",
+    };
     calls.push(call);
     const refuse = (httpStatus: number, code: string, msg: string) => {
       call.errorCode = code;
@@ -161,7 +169,10 @@ export function createSandboxProvider(opts: SandboxOptions): SandboxProvider {
   function send(res: ServerResponse, httpStatus: number, body: unknown): void {
     if (res.destroyed) return; // the client gave up or the sandbox closed: nobody to answer
     const text = JSON.stringify(body);
-    res.writeHead(httpStatus, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+    res.writeHead(httpStatus, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(text),
+    });
     res.end(text);
   }
 

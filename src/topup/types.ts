@@ -50,12 +50,7 @@ export interface TopupFailed {
 }
 
 export type UnknownReason =
-  | "timeout"
-  | "connection-lost"
-  | "not-json"
-  | "malformed"
-  | "status-not-sukses"
-  | "ref-id-already-exists";
+  "timeout" | "connection-lost" | "not-json" | "malformed" | "status-not-sukses" | "ref-id-already-exists";
 
 /**
  * We cannot tell whether the provider carried the order out, so it must never be resent by itself

@@ -80,14 +80,23 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     expect(refsOn(page1.text)).toEqual(refs.slice(15).reverse());
     expect(page1.text).toMatch(/SN <code>\d+<\/code>/);
     world.fake.tapButton(STAFF, page1, button(page1, /Lebih lama/));
-    const page2 = await world.fake.waitForMessage(STAFF.id, (m) => m.message_id === page1.message_id && /halaman 2 dari 3/.test(m.text));
+    const page2 = await world.fake.waitForMessage(
+      STAFF.id,
+      (m) => m.message_id === page1.message_id && /halaman 2 dari 3/.test(m.text),
+    );
     expect(refsOn(page2.text)).toEqual(refs.slice(5, 15).reverse());
     world.fake.tapButton(STAFF, page2, button(page2, /Lebih lama/));
-    const page3 = await world.fake.waitForMessage(STAFF.id, (m) => m.message_id === page1.message_id && /halaman 3 dari 3/.test(m.text));
+    const page3 = await world.fake.waitForMessage(
+      STAFF.id,
+      (m) => m.message_id === page1.message_id && /halaman 3 dari 3/.test(m.text),
+    );
     expect(refsOn(page3.text)).toEqual(refs.slice(0, 5).reverse());
     expect(() => button(page3, /Lebih lama/)).toThrow();
     world.fake.tapButton(STAFF, page3, button(page3, /Lebih baru/));
-    await world.fake.waitForMessage(STAFF.id, (m) => m.message_id === page1.message_id && /halaman 2 dari 3/.test(m.text));
+    await world.fake.waitForMessage(
+      STAFF.id,
+      (m) => m.message_id === page1.message_id && /halaman 2 dari 3/.test(m.text),
+    );
 
     world.fake.sendText(STAFF, "/history all");
     await world.waitText(STAFF, /khusus admin/);
@@ -185,7 +194,10 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     await world.waitText(ADMIN, /User <code>4004<\/code> may no longer order/);
     const refusalsBefore = world.fake.messagesTo(NEWCOMER.id).filter((m) => /may not order/.test(m.text)).length;
     world.fake.sendText(NEWCOMER, "/order ML86 12345678(1234)");
-    await world.fake.waitFor(() => world.fake.messagesTo(NEWCOMER.id).filter((m) => /may not order/.test(m.text)).length === refusalsBefore + 1);
+    await world.fake.waitFor(
+      () =>
+        world.fake.messagesTo(NEWCOMER.id).filter((m) => /may not order/.test(m.text)).length === refusalsBefore + 1,
+    );
     world.fake.sendText(STAFF, "/allow 5005");
     await world.waitText(STAFF, /khusus admin/);
     expect(world.sandbox.calls).toHaveLength(1);
@@ -210,7 +222,11 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
   });
 
   it("when 20 chats order at once, then the report's count and totals are exact", async () => {
-    const users: FakeUser[] = Array.from({ length: 20 }, (_, i) => ({ id: 7000 + i, first_name: `Staff ${i}`, language_code: "en" }));
+    const users: FakeUser[] = Array.from({ length: 20 }, (_, i) => ({
+      id: 7000 + i,
+      first_name: `Staff ${i}`,
+      language_code: "en",
+    }));
     await world.run({ ...base(), ALLOWED_USER_IDS: users.map((u) => u.id).join(",") });
     world.sandbox.deposit(1_000_000);
     world.fake.batch(() => {
@@ -253,10 +269,14 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     await world.fake.waitFor(() => world.fake.calls.filter((c) => c.method === "setMyCommands").length >= 6);
     const menus = world.fake.calls.filter((c) => c.method === "setMyCommands").map((c) => c.payload);
     const find = (scope: object, lang?: string) =>
-      menus.find((p) => JSON.stringify(p.scope) === JSON.stringify(scope) && p.language_code === lang)?.commands.map((c: { command: string }) => c.command);
+      menus
+        .find((p) => JSON.stringify(p.scope) === JSON.stringify(scope) && p.language_code === lang)
+        ?.commands.map((c: { command: string }) => c.command);
     expect(find({ type: "default" })).toEqual(["start", "order", "cancel", "balance", "history", "language", "help"]);
     expect(find({ type: "default" }, "id")).toEqual(find({ type: "default" }));
-    expect(find({ type: "chat", chat_id: ADMIN.id })).toEqual(expect.arrayContaining(["report", "pending", "settle", "users", "allow", "deny", "order"]));
+    expect(find({ type: "chat", chat_id: ADMIN.id })).toEqual(
+      expect.arrayContaining(["report", "pending", "settle", "users", "allow", "deny", "order"]),
+    );
     const idMenu = menus.find((p) => p.language_code === "id" && p.scope.type === "default");
     expect(idMenu.commands.find((c: { command: string }) => c.command === "order").description).toBe("Pesan top-up");
   });

@@ -17,7 +17,12 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
 
   /** A sandbox that answers slowly, so things can happen while a call is in flight. */
   async function slowSandbox(latencyMs: number): Promise<SandboxProvider> {
-    const sandbox = createSandboxProvider({ mitraId: MITRA, secretKey: SECRET, products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }], latencyMs });
+    const sandbox = createSandboxProvider({
+      mitraId: MITRA,
+      secretKey: SECRET,
+      products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }],
+      latencyMs,
+    });
     await sandbox.listen(0, "127.0.0.1");
     world.onCleanup(() => sandbox.close());
     return sandbox;
@@ -26,16 +31,27 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
   const post = (port: number, body: unknown, secret?: string) =>
     request(`http://127.0.0.1:${port}/tg/hook`, {
       method: "POST",
-      headers: { "content-type": "application/json", ...(secret === undefined ? {} : { "x-telegram-bot-api-secret-token": secret }) },
+      headers: {
+        "content-type": "application/json",
+        ...(secret === undefined ? {} : { "x-telegram-bot-api-secret-token": secret }),
+      },
       body: JSON.stringify(body),
     }).then(async (r) => ({ status: r.statusCode, body: await r.body.text() }));
 
   it("when WEBHOOK_URL is set, then the bot registers it with its secret and takes only POSTs that carry it", async () => {
     const port = await freePort();
     const slow = await slowSandbox(1500);
-    await world.run({ WEBHOOK_URL: "https://bot.example.com/tg/hook", WEBHOOK_SECRET: "hook-secret_123", PORT: String(port), TOPUP_BASE_URL: slow.url });
+    await world.run({
+      WEBHOOK_URL: "https://bot.example.com/tg/hook",
+      WEBHOOK_SECRET: "hook-secret_123",
+      PORT: String(port),
+      TOPUP_BASE_URL: slow.url,
+    });
     const setWebhook = world.fake.calls.find((c) => c.method === "setWebhook");
-    expect(setWebhook?.payload).toMatchObject({ url: "https://bot.example.com/tg/hook", secret_token: "hook-secret_123" });
+    expect(setWebhook?.payload).toMatchObject({
+      url: "https://bot.example.com/tg/hook",
+      secret_token: "hook-secret_123",
+    });
 
     const start = world.fake.sendText(ADMIN, "/start");
     expect((await post(port, start)).status).toBe(401);
@@ -58,7 +74,9 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
     await world.waitText(ADMIN, /Top-up successful/);
     // The repeated POST of the same update is dropped; the redelivery (a new update id) is answered
     // with the recorded outcome instead of a second order.
-    await world.fake.waitFor(() => world.fake.callbackAnswers.some((a) => /Already ordered: success/.test(a.text ?? "")));
+    await world.fake.waitFor(() =>
+      world.fake.callbackAnswers.some((a) => /Already ordered: success/.test(a.text ?? "")),
+    );
     expect(world.fake.callbackAnswers).toHaveLength(2);
     expect(slow.calls).toHaveLength(1);
     expect(world.fake.messagesTo(ADMIN.id).filter((m) => /Top-up successful/.test(m.text))).toHaveLength(1);
@@ -96,14 +114,18 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
     await redis.stop();
     // Moving through the menu needs no state: it still works.
     world.fake.tapButton(ADMIN, menu, button(menu, /Mobile Legends/));
-    await world.fake.waitForMessage(ADMIN.id, (m) => m.message_id === menu.message_id && /86 Diamonds/.test(JSON.stringify(m.reply_markup)));
+    await world.fake.waitForMessage(
+      ADMIN.id,
+      (m) => m.message_id === menu.message_id && /86 Diamonds/.test(JSON.stringify(m.reply_markup)),
+    );
     // Choosing a product does (the dialogue lives in Redis): the user is told to try again.
     world.fake.sendText(ADMIN, "ML86");
     await world.waitText(ADMIN, /temporarily unavailable\. Please try again/);
 
     await redis.start();
     // The client reconnects by itself; the user tries again until the bot answers normally.
-    const answers = () => world.fake.messagesTo(ADMIN.id).filter((m) => /temporarily unavailable|Send the player id/.test(m.text));
+    const answers = () =>
+      world.fake.messagesTo(ADMIN.id).filter((m) => /temporarily unavailable|Send the player id/.test(m.text));
     for (let attempt = 1; !answers().some((m) => /Send the player id/.test(m.text)); attempt++) {
       expect(attempt).toBeLessThan(100);
       const before = answers().length;
@@ -117,10 +139,18 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
 
   it("when Telegram answers 429 with retry_after, then the message is sent again and arrives, in a conversation too", async () => {
     await world.run();
-    world.fake.failNext("sendMessage", { error_code: 429, description: "Too Many Requests: retry after 1", parameters: { retry_after: 1 } });
+    world.fake.failNext("sendMessage", {
+      error_code: 429,
+      description: "Too Many Requests: retry after 1",
+      parameters: { retry_after: 1 },
+    });
     world.fake.sendText(ADMIN, "/help");
     await world.waitText(ADMIN, /How to order/);
-    world.fake.failNext("sendMessage", { error_code: 429, description: "Too Many Requests: retry after 1", parameters: { retry_after: 1 } });
+    world.fake.failNext("sendMessage", {
+      error_code: 429,
+      description: "Too Many Requests: retry after 1",
+      parameters: { retry_after: 1 },
+    });
     world.fake.sendText(ADMIN, "/order ML86");
     await world.waitText(ADMIN, /Send the player id, for example/);
     const sends = world.fake.calls.filter((c) => c.method === "sendMessage");
@@ -135,11 +165,18 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
 
     const bot = await world.run({ LOG_LEVEL: "info" });
     await world.order(ADMIN, "FF70", "123456789");
-    const lines = bot.output().split("\n").filter((l) => l.startsWith("{"));
+    const lines = bot
+      .output()
+      .split("\n")
+      .filter((l) => l.startsWith("{"));
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
     const parsed = lines.map((l) => JSON.parse(l) as { msg: string; ms?: number; refId?: string; state?: string });
     expect(parsed.filter((l) => l.msg === "update handled").every((l) => typeof l.ms === "number")).toBe(true);
-    expect(parsed.filter((l) => l.msg === "order state changed").map((l) => l.state)).toEqual(["draft", "submitting", "success"]);
+    expect(parsed.filter((l) => l.msg === "order state changed").map((l) => l.state)).toEqual([
+      "draft",
+      "submitting",
+      "success",
+    ]);
     expect(bot.output()).not.toContain(SECRET);
     expect(bot.output()).not.toContain(world.env.BOT_TOKEN!);
     expect(bot.output()).not.toContain("/v1/transaction/partner?");

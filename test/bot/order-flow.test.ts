@@ -31,7 +31,10 @@ describe("the order, through the bot: the app in process, fake Bot API over HTTP
     fake.sendText(ADMIN, "/order");
     const menu = await waitText(ADMIN, /Choose a game/);
     fake.tapButton(ADMIN, menu, button(menu, /Mobile Legends/));
-    const products = await fake.waitForMessage(ADMIN.id, (m) => m.message_id === menu.message_id && /86 Diamonds/.test(JSON.stringify(m.reply_markup)));
+    const products = await fake.waitForMessage(
+      ADMIN.id,
+      (m) => m.message_id === menu.message_id && /86 Diamonds/.test(JSON.stringify(m.reply_markup)),
+    );
     expect(JSON.stringify(products.reply_markup)).toContain("ML86 · 86 Diamonds");
     fake.tapButton(ADMIN, products, button(products, /^ML86/));
     await waitText(ADMIN, /Send the player id, for example <code>12345678\(1234\)<\/code>/);
@@ -55,10 +58,15 @@ describe("the order, through the bot: the app in process, fake Bot API over HTTP
     expect(result.text).toContain("<b>ML86</b> · 86 Diamonds");
     // The callback was answered (with "processing") and the summary lost its buttons.
     expect(fake.callbackAnswers.some((a) => /Processing/.test(a.text ?? ""))).toBe(true);
-    expect(fake.messagesTo(ADMIN.id).find((m) => m.message_id === summary.message_id)?.reply_markup?.inline_keyboard ?? []).toEqual([]);
+    expect(
+      fake.messagesTo(ADMIN.id).find((m) => m.message_id === summary.message_id)?.reply_markup?.inline_keyboard ?? [],
+    ).toEqual([]);
     // Scrolled back up, the summary says how the order ended, not that it is still processing.
     const sn = /SN: <code>(\d+)<\/code>/.exec(result.text)![1]!;
-    const summaryNow = await fake.waitForMessage(ADMIN.id, (m) => m.message_id === summary.message_id && m.text.includes(`Done: SN <code>${sn}</code>`));
+    const summaryNow = await fake.waitForMessage(
+      ADMIN.id,
+      (m) => m.message_id === summary.message_id && m.text.includes(`Done: SN <code>${sn}</code>`),
+    );
     expect(summaryNow.text).not.toMatch(/Processing/);
     expect(summaryNow.text).toContain(`Order ref: <code>${refId}</code>`);
   });
@@ -91,7 +99,10 @@ describe("the order, through the bot: the app in process, fake Bot API over HTTP
   it("when the player id is invalid, then the bot explains with the example and accepts a valid one", async () => {
     await run();
     fake.sendText(ADMIN, "/order ML86 123");
-    await waitText(ADMIN, /<code>123<\/code> is not a valid player id for Mobile Legends\. It should look like <code>12345678\(1234\)<\/code>/);
+    await waitText(
+      ADMIN,
+      /<code>123<\/code> is not a valid player id for Mobile Legends\. It should look like <code>12345678\(1234\)<\/code>/,
+    );
     fake.sendSticker(ADMIN);
     await waitText(ADMIN, /send the player id as text/);
     fake.sendText(ADMIN, "12345678(1234)");
@@ -123,7 +134,9 @@ describe("the order, through the bot: the app in process, fake Bot API over HTTP
     const result = await waitText(ADMIN, /Top-up successful/);
     const sn = /SN: <code>(\d+)<\/code>/.exec(result.text)![1]!;
     fake.tapButton(ADMIN, summary.message_id, `c:${/Order ref: <code>([A-Z0-9]+)/.exec(summary.text)![1]}`);
-    await fake.waitFor(() => fake.callbackAnswers.some((a) => (a.text ?? "").includes(`Already ordered: success, SN ${sn}`)));
+    await fake.waitFor(() =>
+      fake.callbackAnswers.some((a) => (a.text ?? "").includes(`Already ordered: success, SN ${sn}`)),
+    );
     expect(sandbox.calls).toHaveLength(1);
   });
 
@@ -138,7 +151,9 @@ describe("the order, through the bot: the app in process, fake Bot API over HTTP
 
     const summary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
     fake.sendText(ADMIN, "/cancel");
-    await fake.waitFor(() => fake.messagesTo(ADMIN.id).filter((m) => /Cancelled\. Nothing was ordered\./.test(m.text)).length === 2);
+    await fake.waitFor(
+      () => fake.messagesTo(ADMIN.id).filter((m) => /Cancelled\. Nothing was ordered\./.test(m.text)).length === 2,
+    );
     fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
     await fake.waitFor(() => fake.callbackAnswers.some((a) => /cancelled/.test(a.text ?? "")));
     expect(sandbox.calls).toHaveLength(0);
@@ -172,7 +187,11 @@ describe("the order, through the bot: the app in process, fake Bot API over HTTP
   });
 
   it("when the provider refuses the order, then the user reads its error code and message", async () => {
-    const refusing = await listenJson({ status: 0, error_code: "balance/insufficient", error_msg: "Saldo tidak cukup" });
+    const refusing = await listenJson({
+      status: 0,
+      error_code: "balance/insufficient",
+      error_msg: "Saldo tidak cukup",
+    });
     try {
       await run({ TOPUP_BASE_URL: refusing.url });
       const summary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
@@ -180,7 +199,10 @@ describe("the order, through the bot: the app in process, fake Bot API over HTTP
       const failed = await waitText(ADMIN, /Order failed/);
       expect(failed.text).toContain("<code>balance/insufficient</code>");
       expect(failed.text).toContain("Saldo tidak cukup");
-      await fake.waitForMessage(ADMIN.id, (m) => m.message_id === summary.message_id && /Failed: the result is below/.test(m.text));
+      await fake.waitForMessage(
+        ADMIN.id,
+        (m) => m.message_id === summary.message_id && /Failed: the result is below/.test(m.text),
+      );
     } finally {
       await refusing.close();
     }

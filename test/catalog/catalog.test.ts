@@ -34,7 +34,11 @@ describe("catalogue", () => {
       errorsOf({
         games: [
           { name: "", products: [] },
-          { name: "B", destination: { pattern: "([0-9]", example: "1" }, products: [{ code: "has space", name: "x", price: 1.5 }] },
+          {
+            name: "B",
+            destination: { pattern: "([0-9]", example: "1" },
+            products: [{ code: "has space", name: "x", price: 1.5 }],
+          },
         ],
       }),
     ).toEqual([
@@ -61,10 +65,16 @@ describe("catalogue", () => {
     const dir = await mkdtemp(join(tmpdir(), "catalog-"));
     const broken = join(dir, "broken.json");
     await writeFile(broken, "{ games: ");
-    expect(await loadCatalog(join(dir, "missing.json"))).toEqual({ ok: false, errors: [`${join(dir, "missing.json")}: file not found`] });
+    expect(await loadCatalog(join(dir, "missing.json"))).toEqual({
+      ok: false,
+      errors: [`${join(dir, "missing.json")}: file not found`],
+    });
     const result = await loadCatalog(broken);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.errors[0]).toMatch(new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: not valid JSON`));
+    if (!result.ok)
+      expect(result.errors[0]).toMatch(
+        new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: not valid JSON`),
+      );
   });
 
   it("when a code is typed in another case, then the product is found", () => {

@@ -74,7 +74,7 @@ function execForm(rest: string): string[] | undefined {
   if (!rest.startsWith("[")) return undefined;
   try {
     const parsed: unknown = JSON.parse(rest);
-    return Array.isArray(parsed) && parsed.every((p) => typeof p === "string") ? (parsed as string[]) : undefined;
+    return Array.isArray(parsed) && parsed.every((p) => typeof p === "string") ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -92,8 +92,14 @@ const DIAGNOSTIC_WARNING = 2;
 
 describe("Dockerfile (linted and parsed, not built)", () => {
   it("when the Dockerfile is linted with dockerfile-utils, then there is no error and no warning", () => {
-    const problems = validate(dockerfile).filter((p) => p.severity === DIAGNOSTIC_ERROR || p.severity === DIAGNOSTIC_WARNING);
-    expect(problems.map((p) => `line ${p.range.start.line + 1}: ${p.message}`)).toEqual([]);
+    const problems = validate(dockerfile).filter(
+      (p) => p.severity === DIAGNOSTIC_ERROR || p.severity === DIAGNOSTIC_WARNING,
+    );
+    expect(
+      problems.map(
+        (p) => `line ${p.range.start.line + 1}: ${typeof p.message === "string" ? p.message : p.message.value}`,
+      ),
+    ).toEqual([]);
   });
 
   it("when the stages are read, then there are at least two and every stage is on Node 20", () => {
@@ -116,7 +122,12 @@ describe("Dockerfile (linted and parsed, not built)", () => {
   it("when the final stage is read, then it copies the build output from the build stage and never the sources or dev dependencies", () => {
     const fromBuild = inFinal("COPY").filter((c) => c.flags.has("from"));
     for (const what of ["node_modules", "dist", "locales"]) {
-      const copy = fromBuild.find((c) => c.rest.split(/\s+/).slice(0, -1).some((src) => src.includes(what)));
+      const copy = fromBuild.find((c) =>
+        c.rest
+          .split(/\s+/)
+          .slice(0, -1)
+          .some((src) => src.includes(what)),
+      );
       expect(copy, `${what} copied from an earlier stage`).toBeDefined();
       expect(stageByName(copy!.flags.get("from"))).toBeDefined();
       expect(copy!.flags.get("chown"), `${what} owned by node`).toMatch(/^node(:node)?$/);
@@ -126,8 +137,16 @@ describe("Dockerfile (linted and parsed, not built)", () => {
     for (const run of inFinal("RUN")) {
       if (/\bnpm (ci|install|i)\b/.test(run.rest)) expect(run.rest).toMatch(/--omit=dev/);
     }
-    expect(inFinal("ENV").map((e) => e.rest).join(" ")).toMatch(/NODE_ENV=production/);
-    expect(inFinal("ENV").map((e) => e.rest).join(" ")).toMatch(/PORT=8080/);
+    expect(
+      inFinal("ENV")
+        .map((e) => e.rest)
+        .join(" "),
+    ).toMatch(/NODE_ENV=production/);
+    expect(
+      inFinal("ENV")
+        .map((e) => e.rest)
+        .join(" "),
+    ).toMatch(/PORT=8080/);
     expect(inFinal("EXPOSE").map((e) => e.rest)).toContain("8080");
   });
 
@@ -151,7 +170,8 @@ describe("Dockerfile (linted and parsed, not built)", () => {
     expect(argv.join(" ")).toMatch(/\/healthz/);
     expect(argv.join(" ")).toMatch(/process\.env\.PORT/);
     expect(argv.join(" ")).not.toMatch(/\b(curl|wget)\b/);
-    for (const flag of ["interval", "timeout", "start-period", "retries"]) expect(check.flags.has(flag), flag).toBe(true);
+    for (const flag of ["interval", "timeout", "start-period", "retries"])
+      expect(check.flags.has(flag), flag).toBe(true);
   });
 
   it("when the command is read, then it is the exec form running the compiled bot, and SIGTERM stops it", () => {
@@ -175,9 +195,22 @@ describe(".dockerignore", () => {
   });
 
   it("when it is read, then nothing the image build needs is excluded", () => {
-    const needed = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "src", "locales", "catalog.json"];
+    const needed = [
+      "package.json",
+      "package-lock.json",
+      "tsconfig.json",
+      "tsconfig.build.json",
+      "src",
+      "locales",
+      "catalog.json",
+    ];
     for (const entry of entries.filter((e) => !e.startsWith("!"))) {
-      for (const file of needed) expect(file === entry || (entry.includes("*") && new RegExp(`^${entry.replace(/\./g, "\\.").replace(/\*/g, "[^/]*")}$`).test(file)), `${entry} excludes ${file}`).toBe(false);
+      for (const file of needed)
+        expect(
+          file === entry ||
+            (entry.includes("*") && new RegExp(`^${entry.replace(/\./g, "\\.").replace(/\*/g, "[^/]*")}$`).test(file)),
+          `${entry} excludes ${file}`,
+        ).toBe(false);
     }
   });
 });
@@ -204,7 +237,8 @@ interface Compose {
 
 function environment(service: Service): Record<string, string> {
   const env = service.environment ?? {};
-  if (Array.isArray(env)) return Object.fromEntries(env.map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]));
+  if (Array.isArray(env))
+    return Object.fromEntries(env.map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]));
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)]));
 }
 
@@ -261,9 +295,23 @@ describe("compose.yaml (parsed, not run)", () => {
 // The variables of section 1 of the bot contract (shared/spec/bot-contract.md), hard-coded so that
 // this repository is checked on its own.
 const CONTRACT_VARIABLES = [
-  "BOT_TOKEN", "BOT_API_ROOT", "TOPUP_BASE_URL", "TOPUP_MITRA_ID", "TOPUP_SECRET_KEY", "TOPUP_TIMEOUT_MS",
-  "REDIS_URL", "ADMIN_IDS", "ALLOWED_USER_IDS", "CATALOG_FILE", "REF_ID_PREFIX", "LOW_BALANCE_THRESHOLD",
-  "WEBHOOK_URL", "WEBHOOK_SECRET", "PORT", "LOG_LEVEL", "TZ",
+  "BOT_TOKEN",
+  "BOT_API_ROOT",
+  "TOPUP_BASE_URL",
+  "TOPUP_MITRA_ID",
+  "TOPUP_SECRET_KEY",
+  "TOPUP_TIMEOUT_MS",
+  "REDIS_URL",
+  "ADMIN_IDS",
+  "ALLOWED_USER_IDS",
+  "CATALOG_FILE",
+  "REF_ID_PREFIX",
+  "LOW_BALANCE_THRESHOLD",
+  "WEBHOOK_URL",
+  "WEBHOOK_SECRET",
+  "PORT",
+  "LOG_LEVEL",
+  "TZ",
 ];
 
 describe(".env.example", () => {

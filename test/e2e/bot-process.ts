@@ -30,13 +30,15 @@ export function startBotProcess(env: Record<string, string>): BotProcess {
     out += chunk.toString("utf8");
     for (const w of waiters) w();
   };
-  child.stdout!.on("data", onData);
-  child.stderr!.on("data", onData);
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
   // "close", not "exit": it comes after the output pipes are drained, so output() is complete.
-  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => {
-    for (const w of waiters) w();
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("close", (code) => {
+      for (const w of waiters) w();
+      resolve(code);
+    }),
+  );
 
   return {
     child,

@@ -24,7 +24,10 @@ describe("fake Bot API with a grammY bot on long polling", () => {
     await fake.start();
     bot = new Bot(fake.token, { client: { apiRoot: fake.url } });
     bot.command("start", (ctx) =>
-      ctx.reply("Hello <b>there</b> &amp; welcome", { parse_mode: "HTML", reply_markup: new InlineKeyboard().text("Tap me", "tap:1") }),
+      ctx.reply("Hello <b>there</b> &amp; welcome", {
+        parse_mode: "HTML",
+        reply_markup: new InlineKeyboard().text("Tap me", "tap:1"),
+      }),
     );
     bot.callbackQuery(/^tap:/, async (ctx) => {
       await ctx.answerCallbackQuery({ text: "Tapped" });
@@ -59,12 +62,19 @@ describe("fake Bot API with a grammY bot on long polling", () => {
   it("when a button is tapped, then the callback query is answered and the message edited", async () => {
     fake.sendText(USER, "/start");
     const before = fake.messagesTo(USER.id).length;
-    const menu = await fake.waitFor(() => fake.messagesTo(USER.id).length > before).then(() => fake.lastMessageTo(USER.id)!);
+    const menu = await fake
+      .waitFor(() => fake.messagesTo(USER.id).length > before)
+      .then(() => fake.lastMessageTo(USER.id)!);
 
     const tap = fake.tapButton(USER, menu, fake.buttonData(menu, /Tap/));
 
-    const edited = await fake.waitForMessage(USER.id, (m) => m.message_id === menu.message_id && m.text === "Tapped, thanks");
-    expect(fake.callbackAnswers).toContainEqual(expect.objectContaining({ callback_query_id: tap.callback_query!.id, text: "Tapped" }));
+    const edited = await fake.waitForMessage(
+      USER.id,
+      (m) => m.message_id === menu.message_id && m.text === "Tapped, thanks",
+    );
+    expect(fake.callbackAnswers).toContainEqual(
+      expect.objectContaining({ callback_query_id: tap.callback_query!.id, text: "Tapped" }),
+    );
     expect(tap.callback_query?.message).toMatchObject({ message_id: menu.message_id, text: "Hello there & welcome" });
     expect(edited.reply_markup).toBeUndefined(); // an edit without reply_markup drops the keyboard
     expect(edited.edits).toEqual([{ text: "Tapped, thanks" }]);
@@ -73,10 +83,15 @@ describe("fake Bot API with a grammY bot on long polling", () => {
   it("when the bot edits a message to the same text and markup, then it gets Telegram's 400 message is not modified", async () => {
     const sent = await bot.api.sendMessage(USER.id, "Same", { reply_markup: new InlineKeyboard().text("A", "a") });
 
-    const again = bot.api.editMessageText(USER.id, sent.message_id, "Same", { reply_markup: new InlineKeyboard().text("A", "a") });
+    const again = bot.api.editMessageText(USER.id, sent.message_id, "Same", {
+      reply_markup: new InlineKeyboard().text("A", "a"),
+    });
 
     await expect(again).rejects.toBeInstanceOf(GrammyError);
-    await expect(again).rejects.toMatchObject({ error_code: 400, description: expect.stringMatching(/^Bad Request: message is not modified/) });
+    await expect(again).rejects.toMatchObject({
+      error_code: 400,
+      description: expect.stringMatching(/^Bad Request: message is not modified/),
+    });
     await expect(bot.api.editMessageText(USER.id, 99_999, "x")).rejects.toMatchObject({
       error_code: 400,
       description: "Bad Request: message to edit not found",
@@ -88,27 +103,47 @@ describe("fake Bot API with a grammY bot on long polling", () => {
       error_code: 400,
       description: expect.stringMatching(/^Bad Request: can't parse entities: Unsupported start tag/),
     });
-    await expect(bot.api.sendMessage(USER.id, "<b>open", { parse_mode: "HTML" })).rejects.toMatchObject({ error_code: 400 });
-    await expect(bot.api.sendMessage(USER.id, "x", { reply_markup: new InlineKeyboard().text("Long", "x".repeat(65)) })).rejects.toMatchObject({
+    await expect(bot.api.sendMessage(USER.id, "<b>open", { parse_mode: "HTML" })).rejects.toMatchObject({
+      error_code: 400,
+    });
+    await expect(
+      bot.api.sendMessage(USER.id, "x", { reply_markup: new InlineKeyboard().text("Long", "x".repeat(65)) }),
+    ).rejects.toMatchObject({
       description: "Bad Request: BUTTON_DATA_INVALID",
     });
   });
 
   it("when a failure is queued or the chat is blocked, then the call fails like Telegram and the next one succeeds", async () => {
-    fake.failNext("sendMessage", { error_code: 429, description: "Too Many Requests: retry after 1", parameters: { retry_after: 1 } });
-    await expect(bot.api.sendMessage(USER.id, "first")).rejects.toMatchObject({ error_code: 429, parameters: { retry_after: 1 } });
+    fake.failNext("sendMessage", {
+      error_code: 429,
+      description: "Too Many Requests: retry after 1",
+      parameters: { retry_after: 1 },
+    });
+    await expect(bot.api.sendMessage(USER.id, "first")).rejects.toMatchObject({
+      error_code: 429,
+      parameters: { retry_after: 1 },
+    });
     await expect(bot.api.sendMessage(USER.id, "second")).resolves.toMatchObject({ text: "second" });
 
     fake.blockChat(777);
-    await expect(bot.api.sendMessage(777, "hi")).rejects.toMatchObject({ error_code: 403, description: "Forbidden: bot was blocked by the user" });
+    await expect(bot.api.sendMessage(777, "hi")).rejects.toMatchObject({
+      error_code: 403,
+      description: "Forbidden: bot was blocked by the user",
+    });
     expect(fake.messagesTo(777)).toEqual([]);
   });
 
   it("when the bot uploads a document, then its name, content and caption are recorded", async () => {
-    await bot.api.sendDocument(USER.id, new InputFile(Buffer.from("sn,balance\n1,2\n"), "report.csv"), { caption: "Your report" });
+    await bot.api.sendDocument(USER.id, new InputFile(Buffer.from("sn,balance\n1,2\n"), "report.csv"), {
+      caption: "Your report",
+    });
 
     const doc = fake.lastMessageTo(USER.id)!;
-    expect(doc).toMatchObject({ method: "sendDocument", text: "Your report", document: { filename: "report.csv", content: "sn,balance\n1,2\n" } });
+    expect(doc).toMatchObject({
+      method: "sendDocument",
+      text: "Your report",
+      document: { filename: "report.csv", content: "sn,balance\n1,2\n" },
+    });
     expect(fake.allOutgoingText()).toContain("sn,balance");
   });
 
@@ -149,16 +184,20 @@ describe("fake Bot API getUpdates over raw HTTP", () => {
   it("when an update is redelivered, then the same content comes under a new update_id and its callback query is answerable again", async () => {
     const tap = fake.tapButton(USER, 1, "x:1");
     await rawCall(fake, "getUpdates", { offset: tap.update_id + 1, timeout: 0 });
-    expect((await rawCall(fake, "answerCallbackQuery", { callback_query_id: tap.callback_query!.id })).status).toBe(200);
+    expect((await rawCall(fake, "answerCallbackQuery", { callback_query_id: tap.callback_query!.id })).status).toBe(
+      200,
+    );
 
     const again = fake.redeliver(tap);
 
     expect(again.update_id).toBeGreaterThan(tap.update_id);
     expect(again.callback_query).toEqual(tap.callback_query);
-    expect((await rawCall(fake, "answerCallbackQuery", { callback_query_id: tap.callback_query!.id })).status).toBe(200);
-    expect((await rawCall(fake, "answerCallbackQuery", { callback_query_id: tap.callback_query!.id })).body.description).toBe(
-      "Bad Request: query is too old and response timeout expired or query ID is invalid",
+    expect((await rawCall(fake, "answerCallbackQuery", { callback_query_id: tap.callback_query!.id })).status).toBe(
+      200,
     );
+    expect(
+      (await rawCall(fake, "answerCallbackQuery", { callback_query_id: tap.callback_query!.id })).body.description,
+    ).toBe("Bad Request: query is too old and response timeout expired or query ID is invalid");
     await rawCall(fake, "getUpdates", { offset: again.update_id + 1, timeout: 0 });
   });
 
@@ -180,12 +219,21 @@ describe("fake Bot API getUpdates over raw HTTP", () => {
     const newer = await rawCall(fake, "getUpdates", { offset: fake.confirmedOffset(), timeout: 0 });
 
     expect(newer.body).toEqual({ ok: true, result: [] });
-    expect(await held).toMatchObject({ status: 409, body: { ok: false, error_code: 409, description: expect.stringMatching(/^Conflict: terminated by other getUpdates request/) } });
+    expect(await held).toMatchObject({
+      status: 409,
+      body: {
+        ok: false,
+        error_code: 409,
+        description: expect.stringMatching(/^Conflict: terminated by other getUpdates request/),
+      },
+    });
   });
 
   it("when the client goes away during a long poll, then the poll is released and the update stays for the next call", async () => {
     const abort = new AbortController();
-    const held = rawCall(fake, "getUpdates", { offset: fake.confirmedOffset(), timeout: 30 }, abort.signal).catch((err: unknown) => err);
+    const held = rawCall(fake, "getUpdates", { offset: fake.confirmedOffset(), timeout: 30 }, abort.signal).catch(
+      (err: unknown) => err,
+    );
     await fake.waitFor(() => fake.isPolling());
 
     abort.abort();

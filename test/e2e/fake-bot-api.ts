@@ -54,7 +54,8 @@ export interface ApiCall {
   answer?: ApiAnswer;
 }
 
-export type ApiAnswer = { ok: true; result: any } | { ok: false; error_code: number; description: string; parameters?: any };
+export type ApiAnswer =
+  { ok: true; result: any } | { ok: false; error_code: number; description: string; parameters?: any };
 
 export interface ApiError {
   error_code: number;
@@ -150,7 +151,8 @@ const DEFAULT_BOT_USER: UserFromGetMe = {
 const NOT_MODIFIED =
   "message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message";
 const CONFLICT = "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running";
-const WEBHOOK_ACTIVE = "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first";
+const WEBHOOK_ACTIVE =
+  "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first";
 
 /** Fields that carry JSON when a call comes as form data (multipart or urlencoded). */
 const JSON_FIELDS = new Set([
@@ -178,7 +180,10 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
   /** Unconfirmed updates, by update_id ascending. */
   let queue: any[] = [];
   const messages = new Map<number, SentMessage[]>();
-  const originals = new WeakMap<SentMessage, { text: string; reply_markup?: any; parse_mode?: string; entities?: any }>();
+  const originals = new WeakMap<
+    SentMessage,
+    { text: string; reply_markup?: any; parse_mode?: string; entities?: any }
+  >();
   const messageIds = new Map<number, number>();
   const chats = new Map<number, any>();
   const openCallbacks = new Set<string>();
@@ -187,7 +192,8 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
   const commands = new Map<string, unknown>();
   const waiters = new Set<() => void>();
   let webhookUrl = "";
-  let held: { finish: (how: "wake" | "timeout" | "closed" | "conflict") => void; offset: number; limit: number } | undefined;
+  let held:
+    { finish: (how: "wake" | "timeout" | "closed" | "conflict") => void; offset: number; limit: number } | undefined;
   let nextUpdateId = 1;
   let confirmed = 0;
   let callbackSeq = 0;
@@ -207,7 +213,10 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
   const pendingFrom = (offset: number, limit: number) => queue.filter((u) => u.update_id >= offset).slice(0, limit);
 
   function chatFor(chatId: number): any {
-    return chats.get(chatId) ?? (chatId > 0 ? { id: chatId, type: "private" } : { id: chatId, type: "supergroup", title: "Shop group" });
+    return (
+      chats.get(chatId) ??
+      (chatId > 0 ? { id: chatId, type: "private" } : { id: chatId, type: "supergroup", title: "Shop group" })
+    );
   }
 
   function userChat(user: FakeUser, chatId?: number): any {
@@ -245,14 +254,19 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
 
   function userMessage(user: FakeUser, extra: any, chatId?: number): Update {
     const chat = userChat(user, chatId);
-    return enqueue({ message: { message_id: nextMessageId(chat.id), date: now(), chat, from: fromUser(user), ...extra } });
+    return enqueue({
+      message: { message_id: nextMessageId(chat.id), date: now(), chat, from: fromUser(user), ...extra },
+    });
   }
 
   /** The Message object Telegram shows for a bot message: parsed text and entities, current markup. */
   function botMessageObject(m: SentMessage): any {
     const isText = m.method === "sendMessage";
     const body = isText ? { text: m.plain_text } : m.plain_text === "" ? {} : { caption: m.plain_text };
-    const entities = m.entities === undefined || (m.entities as unknown[]).length === 0 ? {} : { [isText ? "entities" : "caption_entities"]: m.entities };
+    const entities =
+      m.entities === undefined || (m.entities as unknown[]).length === 0
+        ? {}
+        : { [isText ? "entities" : "caption_entities"]: m.entities };
     return {
       message_id: m.message_id,
       date: m.date,
@@ -262,7 +276,9 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       ...entities,
       ...(m.edits.length > 0 ? { edit_date: now() } : {}),
       ...(m.document === undefined ? {} : fileField(m)),
-      ...(m.reply_markup === undefined || m.reply_markup.inline_keyboard === undefined ? {} : { reply_markup: m.reply_markup }),
+      ...(m.reply_markup === undefined || m.reply_markup.inline_keyboard === undefined
+        ? {}
+        : { reply_markup: m.reply_markup }),
     };
   }
 
@@ -276,7 +292,13 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     return messages.get(chatId)?.find((m) => m.message_id === messageId && m.deleted !== true);
   }
 
-  function record(chatId: number, method: string, payload: any, rendered: Rendered, extra: Partial<SentMessage> = {}): SentMessage {
+  function record(
+    chatId: number,
+    method: string,
+    payload: any,
+    rendered: Rendered,
+    extra: Partial<SentMessage> = {},
+  ): SentMessage {
     const m: SentMessage = {
       message_id: nextMessageId(chatId),
       chat_id: chatId,
@@ -297,7 +319,11 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     return m;
   }
 
-  const bad = (description: string): ApiAnswer => ({ ok: false, error_code: 400, description: `Bad Request: ${description}` });
+  const bad = (description: string): ApiAnswer => ({
+    ok: false,
+    error_code: 400,
+    description: `Bad Request: ${description}`,
+  });
   const ok = (result: unknown): ApiAnswer => ({ ok: true, result });
 
   function chatIdOf(payload: any): number | undefined {
@@ -349,12 +375,17 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
   function sendSomething(method: string, payload: any): ApiAnswer {
     const chatId = chatIdOf(payload);
     if (chatId === undefined) return bad("chat not found");
-    if (blocked.has(chatId)) return { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" };
+    if (blocked.has(chatId))
+      return { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" };
     const markupError = checkMarkup(payload.reply_markup);
     if (markupError !== undefined) return bad(markupError);
     const isText = method === "sendMessage";
     if (isText && typeof payload.text !== "string") return bad("message text is empty");
-    const rendered = render(isText ? payload.text : payload.caption, payload.parse_mode, isText ? payload.entities : payload.caption_entities);
+    const rendered = render(
+      isText ? payload.text : payload.caption,
+      payload.parse_mode,
+      isText ? payload.entities : payload.caption_entities,
+    );
     if ("error" in rendered) return bad(rendered.error);
     if (isText && rendered.plain.trim() === "") return bad("message text is empty");
     if (isText && rendered.plain.length > 4096) return bad("message is too long");
@@ -380,10 +411,16 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     let next: Rendered = { raw: m.text, plain: m.plain_text, entities: m.entities };
     let parseMode = m.parse_mode;
     if (method === "editMessageText" || method === "editMessageCaption") {
-      if (method === "editMessageText" && m.method !== "sendMessage") return bad("there is no text in the message to edit");
-      if (method === "editMessageCaption" && m.method === "sendMessage") return bad("there is no caption in the message to edit");
+      if (method === "editMessageText" && m.method !== "sendMessage")
+        return bad("there is no text in the message to edit");
+      if (method === "editMessageCaption" && m.method === "sendMessage")
+        return bad("there is no caption in the message to edit");
       const isText = method === "editMessageText";
-      const r = render(isText ? payload.text : payload.caption, payload.parse_mode, isText ? payload.entities : payload.caption_entities);
+      const r = render(
+        isText ? payload.text : payload.caption,
+        payload.parse_mode,
+        isText ? payload.entities : payload.caption_entities,
+      );
       if ("error" in r) return bad(r.error);
       if (isText && r.plain.trim() === "") return bad("message text is empty");
       if (isText && r.plain.length > 4096) return bad("message is too long");
@@ -393,7 +430,8 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     // Leaving reply_markup out of an edit removes the inline keyboard, as on Telegram.
     const markup = payload.reply_markup;
     const sameMarkup = JSON.stringify(keyboardOf(markup)) === JSON.stringify(keyboardOf(m.reply_markup));
-    const sameContent = next.plain === m.plain_text && JSON.stringify(next.entities ?? []) === JSON.stringify(m.entities ?? []);
+    const sameContent =
+      next.plain === m.plain_text && JSON.stringify(next.entities ?? []) === JSON.stringify(m.entities ?? []);
     if (sameContent && sameMarkup) return bad(NOT_MODIFIED);
     m.text = next.raw;
     m.plain_text = next.plain;
@@ -439,10 +477,16 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
         return ok({ ...chatFor(chatId), accent_color_id: 0, max_reaction_count: 11 });
       }
       case "getFile":
-        return ok({ file_id: payload.file_id, file_unique_id: String(payload.file_id), file_size: 9, file_path: `files/${payload.file_id}` });
+        return ok({
+          file_id: payload.file_id,
+          file_unique_id: String(payload.file_id),
+          file_size: 9,
+          file_path: `files/${payload.file_id}`,
+        });
       case "sendChatAction": {
         const chatId = chatIdOf(payload);
-        if (chatId !== undefined && blocked.has(chatId)) return { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" };
+        if (chatId !== undefined && blocked.has(chatId))
+          return { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" };
         return ok(true);
       }
       case "sendMessage":
@@ -472,7 +516,9 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
         callbackAnswers.push({
           callback_query_id: id,
           ...(payload.text === undefined ? {} : { text: payload.text }),
-          ...(payload.show_alert === undefined ? {} : { show_alert: payload.show_alert === true || payload.show_alert === "true" }),
+          ...(payload.show_alert === undefined
+            ? {}
+            : { show_alert: payload.show_alert === true || payload.show_alert === "true" }),
           ...(payload.url === undefined ? {} : { url: payload.url }),
           at: Date.now(),
         });
@@ -521,7 +567,8 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     }
     if (answer !== undefined) {
       call.answer = answer;
-      if (method !== "getUpdates" || (answer.ok && (answer.result as unknown[]).length > 0)) lastActivityAt = Date.now();
+      if (method !== "getUpdates" || (answer.ok && (answer.result as unknown[]).length > 0))
+        lastActivityAt = Date.now();
       reply(answer.ok ? 200 : answer.error_code, answer);
     }
     notify();
@@ -555,15 +602,29 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     },
     sendText(user, text, chatId) {
       const command = /^\/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]+)?/.exec(text);
-      const entities = command === null ? {} : { entities: [{ type: "bot_command", offset: 0, length: command[0].length }] };
+      const entities =
+        command === null ? {} : { entities: [{ type: "bot_command", offset: 0, length: command[0].length }] };
       return userMessage(user, { text, ...entities }, chatId);
     },
     sendSticker(user, chatId) {
-      const sticker = { file_id: "sticker-1", file_unique_id: "s1", type: "regular", width: 512, height: 512, is_animated: false, is_video: false, emoji: "👍" };
+      const sticker = {
+        file_id: "sticker-1",
+        file_unique_id: "s1",
+        type: "regular",
+        width: 512,
+        height: 512,
+        is_animated: false,
+        is_video: false,
+        emoji: "👍",
+      };
       return userMessage(user, { sticker }, chatId);
     },
     sendPhoto(user, chatId) {
-      return userMessage(user, { photo: [{ file_id: "photo-1", file_unique_id: "p1", width: 90, height: 90 }] }, chatId);
+      return userMessage(
+        user,
+        { photo: [{ file_id: "photo-1", file_unique_id: "p1", width: 90, height: 90 }] },
+        chatId,
+      );
     },
     tapButton(user, message, callbackData) {
       const given = typeof message === "number" ? findMessage(user.id, message) : message;
@@ -627,7 +688,9 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
         .waitFor(search, timeoutMs)
         .then(() => found!)
         .catch(() => {
-          throw new Error(`no matching bot message in chat ${chatId} within ${timeoutMs} ms; ${describeChat(api.messagesTo(chatId))}`);
+          throw new Error(
+            `no matching bot message in chat ${chatId} within ${timeoutMs} ms; ${describeChat(api.messagesTo(chatId))}`,
+          );
         });
     },
     waitFor(condition, timeoutMs = 15_000) {
@@ -652,18 +715,28 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       });
     },
     waitForIdle(quietMs = 300, timeoutMs = 15_000) {
-      return api.waitFor(() => queue.length === 0 && held !== undefined && Date.now() - lastActivityAt >= quietMs, timeoutMs);
+      return api.waitFor(
+        () => queue.length === 0 && held !== undefined && Date.now() - lastActivityAt >= quietMs,
+        timeoutMs,
+      );
     },
     buttonData(message, label) {
       const buttons: any[] = (message.reply_markup?.inline_keyboard ?? []).flat();
-      const hit = buttons.find((b) => (typeof label === "string" ? b.text === label : label.test(b.text)) && b.callback_data !== undefined);
+      const hit = buttons.find(
+        (b) => (typeof label === "string" ? b.text === label : label.test(b.text)) && b.callback_data !== undefined,
+      );
       if (hit === undefined) {
-        throw new Error(`no button ${String(label)} on message #${message.message_id}; buttons: ${JSON.stringify(buttons.map((b) => b.text))}`);
+        throw new Error(
+          `no button ${String(label)} on message #${message.message_id}; buttons: ${JSON.stringify(buttons.map((b) => b.text))}`,
+        );
       }
       return hit.callback_data as string;
     },
     allOutgoingText() {
-      return JSON.stringify(calls.filter((c) => c.method !== "getUpdates").map((c) => c.payload)) + JSON.stringify(callbackAnswers);
+      return (
+        JSON.stringify(calls.filter((c) => c.method !== "getUpdates").map((c) => c.payload)) +
+        JSON.stringify(callbackAnswers)
+      );
     },
     confirmedOffset: () => confirmed,
     pendingUpdates: () => queue.length,
@@ -688,7 +761,8 @@ async function readPayload(req: IncomingMessage): Promise<Record<string, any>> {
   if (raw.length === 0) return {};
   const type = String(req.headers["content-type"] ?? "");
   if (type.includes("multipart/form-data")) return parseMultipart(raw, type);
-  if (type.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(raw.toString("utf8")));
+  if (type.includes("application/x-www-form-urlencoded"))
+    return Object.fromEntries(new URLSearchParams(raw.toString("utf8")));
   // grammY sends JSON; so does everything else worth supporting.
   return JSON.parse(raw.toString("utf8"));
 }
@@ -735,9 +809,30 @@ function safeJson(value: string): unknown {
 }
 
 const METHOD_NAMES = [
-  "getMe", "getUpdates", "deleteWebhook", "setWebhook", "getWebhookInfo", "setMyCommands", "deleteMyCommands", "getMyCommands",
-  "getChat", "getFile", "sendChatAction", "sendMessage", "sendDocument", "sendPhoto", "sendVideo", "sendAnimation", "sendAudio",
-  "sendVoice", "sendSticker", "editMessageText", "editMessageCaption", "editMessageReplyMarkup", "deleteMessage", "answerCallbackQuery",
+  "getMe",
+  "getUpdates",
+  "deleteWebhook",
+  "setWebhook",
+  "getWebhookInfo",
+  "setMyCommands",
+  "deleteMyCommands",
+  "getMyCommands",
+  "getChat",
+  "getFile",
+  "sendChatAction",
+  "sendMessage",
+  "sendDocument",
+  "sendPhoto",
+  "sendVideo",
+  "sendAnimation",
+  "sendAudio",
+  "sendVoice",
+  "sendSticker",
+  "editMessageText",
+  "editMessageCaption",
+  "editMessageReplyMarkup",
+  "deleteMessage",
+  "answerCallbackQuery",
 ];
 const METHOD_BY_LOWER = new Map(METHOD_NAMES.map((m) => [m.toLowerCase(), m]));
 
@@ -833,10 +928,16 @@ function parseHtml(src: string): { text: string; entities: any[] } | { error: st
     if (src[i + 1] === "/") {
       const end = src.indexOf(">", i);
       if (end < 0) return { error: `Unclosed end tag at byte offset ${byteAt(begin)}` };
-      const name = src.slice(i + 2, end).trim().toLowerCase();
+      const name = src
+        .slice(i + 2, end)
+        .trim()
+        .toLowerCase();
       const top = open.pop();
       if (top === undefined) return { error: `Unexpected end tag at byte offset ${byteAt(begin)}` };
-      if (top.tag !== name) return { error: `Unmatched end tag at byte offset ${byteAt(begin)}, expected "</${top.tag}>", found "</${name}>"` };
+      if (top.tag !== name)
+        return {
+          error: `Unmatched end tag at byte offset ${byteAt(begin)}, expected "</${top.tag}>", found "</${name}>"`,
+        };
       if (out.length > top.start) {
         const entity: any = { type: HTML_TAGS[top.tag], offset: top.start, length: out.length - top.start };
         if (top.tag === "a") entity.url = top.attrs.href ?? "";
@@ -849,7 +950,8 @@ function parseHtml(src: string): { text: string; entities: any[] } | { error: st
       continue;
     }
     const name = (/^[A-Za-z0-9-]*/.exec(src.slice(i + 1))?.[0] ?? "").toLowerCase();
-    if (HTML_TAGS[name] === undefined) return { error: `Unsupported start tag "${name}" at byte offset ${byteAt(begin)}` };
+    if (HTML_TAGS[name] === undefined)
+      return { error: `Unsupported start tag "${name}" at byte offset ${byteAt(begin)}` };
     // Attributes: name="value", name='value', name=value or a bare name; '>' inside quotes is text.
     let j = i + 1 + name.length;
     const attrs: Record<string, string> = {};
@@ -858,13 +960,18 @@ function parseHtml(src: string): { text: string; entities: any[] } | { error: st
       if (j >= src.length) return { error: `Unclosed start tag at byte offset ${byteAt(begin)}` };
       if (src[j] === ">") break;
       const attr = /^([A-Za-z0-9_-]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>"']+))?/.exec(src.slice(j));
-      if (attr === null) return { error: `Expected equal sign in declaration of an attribute of the tag "${name}" at byte offset ${byteAt(begin)}` };
+      if (attr === null)
+        return {
+          error: `Expected equal sign in declaration of an attribute of the tag "${name}" at byte offset ${byteAt(begin)}`,
+        };
       const value = attr[2] ?? "";
       attrs[attr[1]!.toLowerCase()] = value.startsWith('"') || value.startsWith("'") ? value.slice(1, -1) : value;
       j += attr[0].length;
     }
-    if (name === "span" && attrs.class !== "tg-spoiler") return { error: `Tag "span" must have class "tg-spoiler" at byte offset ${byteAt(begin)}` };
-    if (name === "code" && open.at(-1)?.tag === "pre" && attrs.class?.startsWith("language-")) open.at(-1)!.attrs.language = attrs.class.slice(9);
+    if (name === "span" && attrs.class !== "tg-spoiler")
+      return { error: `Tag "span" must have class "tg-spoiler" at byte offset ${byteAt(begin)}` };
+    if (name === "code" && open.at(-1)?.tag === "pre" && attrs.class?.startsWith("language-"))
+      open.at(-1)!.attrs.language = attrs.class.slice(9);
     open.push({ tag: name, start: out.length, attrs });
     i = j + 1;
   }
@@ -878,11 +985,24 @@ function parseHtml(src: string): { text: string; entities: any[] } | { error: st
 function checkMarkup(markup: any): string | undefined {
   const rows = markup?.inline_keyboard;
   if (markup === undefined || rows === undefined) return undefined;
-  if (!Array.isArray(rows) || rows.some((r: unknown) => !Array.isArray(r))) return "field \"inline_keyboard\" of the InlineKeyboardMarkup must be an Array of Arrays";
-  for (const button of rows.flat() as any[]) {
+  if (!Array.isArray(rows) || rows.some((r: unknown) => !Array.isArray(r)))
+    return 'field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays';
+  for (const button of rows.flat()) {
     if (typeof button?.text !== "string") return "can't parse inline keyboard button: Text must be a String";
-    const actions = ["callback_data", "url", "switch_inline_query", "switch_inline_query_current_chat", "login_url", "web_app", "pay", "callback_game", "copy_text", "switch_inline_query_chosen_chat"];
-    if (!actions.some((a) => button[a] !== undefined)) return "can't parse inline keyboard button: InlineKeyboardButton must have exactly one optional field";
+    const actions = [
+      "callback_data",
+      "url",
+      "switch_inline_query",
+      "switch_inline_query_current_chat",
+      "login_url",
+      "web_app",
+      "pay",
+      "callback_game",
+      "copy_text",
+      "switch_inline_query_chosen_chat",
+    ];
+    if (!actions.some((a) => button[a] !== undefined))
+      return "can't parse inline keyboard button: InlineKeyboardButton must have exactly one optional field";
     if (button.callback_data !== undefined) {
       const bytes = Buffer.byteLength(String(button.callback_data), "utf8");
       if (bytes < 1 || bytes > 64) return "BUTTON_DATA_INVALID";

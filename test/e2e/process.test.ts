@@ -3,13 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createOrderLedger } from "../../src/orders/ledger.js";
 import { createStorage } from "../../src/storage/storage.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
+import { freePort } from "../helpers/redis.js";
 import { startBotProcess } from "./bot-process.js";
 import type { FakeBotApi, FakeUser } from "./fake-bot-api.js";
 import { button, createWorld, MITRA, SECRET, type World } from "./world.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const STAFF_ID: FakeUser = { id: 1002, first_name: "Sari", language_code: "id" };
-const STRANGER: FakeUser = { id: 3003, first_name: "Stranger", language_code: "en" };
 
 describe("the order across restarts and start-up errors: the bot as a process (`node dist/main.js`)", () => {
   let world: World;
@@ -33,7 +33,10 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     fake.sendText(ADMIN, "/order");
     const menu = await waitText(ADMIN, /Choose a game/);
     fake.tapButton(ADMIN, menu, button(menu, /Free Fire/));
-    await fake.waitForMessage(ADMIN.id, (m) => m.message_id === menu.message_id && /FF70/.test(JSON.stringify(m.reply_markup)));
+    await fake.waitForMessage(
+      ADMIN.id,
+      (m) => m.message_id === menu.message_id && /FF70/.test(JSON.stringify(m.reply_markup)),
+    );
     await fake.waitForIdle();
     await first.kill("SIGKILL");
 
@@ -48,7 +51,12 @@ describe("the order across restarts and start-up errors: the bot as a process (`
 
   it("when the bot is killed during the provider call and restarted, then the redelivered Confirm does not order again", async () => {
     // A provider that takes its time, so the kill lands while the call is in flight.
-    sandbox = createSandboxProvider({ mitraId: MITRA, secretKey: SECRET, products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }], latencyMs: 1500 });
+    sandbox = createSandboxProvider({
+      mitraId: MITRA,
+      secretKey: SECRET,
+      products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }],
+      latencyMs: 1500,
+    });
     await sandbox.listen(0, "127.0.0.1");
     world.onCleanup(() => sandbox.close());
     const first = await run({ TOPUP_BASE_URL: sandbox.url });
@@ -104,7 +112,12 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     expect(bot.output()).not.toMatch(/\n\s+at /);
   });
   it("when SIGTERM arrives during a slow provider call, then the order is recorded and told, and the process exits 0", async () => {
-    const slow = createSandboxProvider({ mitraId: MITRA, secretKey: SECRET, products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }], latencyMs: 2000 });
+    const slow = createSandboxProvider({
+      mitraId: MITRA,
+      secretKey: SECRET,
+      products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }],
+      latencyMs: 2000,
+    });
     await slow.listen(0, "127.0.0.1");
     world.onCleanup(() => slow.close());
     const bot = (await world.runProcess({ TOPUP_BASE_URL: slow.url })).process!;
@@ -141,5 +154,27 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     } finally {
       npm.kill("SIGKILL");
     }
+  });
+
+  it("when Telegram cannot be reached, then the bot says so at once, names the address and says it is retrying", async () => {
+    const closed = await freePort();
+    const bot = world.adopt(startBotProcess({ ...world.env, BOT_API_ROOT: `http://127.0.0.1:${closed}` })).process!;
+    await bot.waitForOutput(/Telegram cannot be reached; retrying/, 10_000);
+    const line = JSON.parse(
+      bot
+        .output()
+        .split("\n")
+        .find((l) => l.includes("Telegram cannot be reached"))!,
+    ) as Record<string, unknown>;
+    expect(line).toMatchObject({ botApiRoot: `http://127.0.0.1:${closed}`, attempt: 1 });
+    expect(String(line.err)).toMatch(/ECONNREFUSED/);
+    expect(bot.output()).not.toContain(world.env.BOT_TOKEN!);
+  });
+
+  it("when Telegram refuses the token, then the bot stops at once with a clear message", async () => {
+    const bot = world.adopt(startBotProcess({ ...world.env, BOT_TOKEN: "123456:not-the-right-token" })).process!;
+    expect(await bot.exited).toBe(1);
+    expect(bot.output()).toContain("BOT_TOKEN was rejected by Telegram");
+    expect(bot.output()).not.toMatch(/\n\s+at /);
   });
 });

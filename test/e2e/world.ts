@@ -47,7 +47,9 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
   const sandbox: SandboxProvider = createSandboxProvider({
     mitraId: MITRA,
     secretKey: SECRET,
-    products: catalog.catalog.games.flatMap((g) => g.products.map((p) => ({ code: p.code, name: p.name, priceRp: (p.price ?? 10000) - 500 }))),
+    products: catalog.catalog.games.flatMap((g) =>
+      g.products.map((p) => ({ code: p.code, name: p.name, priceRp: (p.price ?? 10000) - 500 })),
+    ),
     ...(options.initialBalance === undefined ? {} : { initialBalance: options.initialBalance }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
   });
@@ -85,7 +87,10 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
           done();
         },
       });
-      const app = await buildApp(parsed.config, { logger: createLogger(parsed.config.logLevel, sink), telegramRetryDelaysMs: [50, 50] });
+      const app = await buildApp(parsed.config, {
+        logger: createLogger(parsed.config.logLevel, sink),
+        telegramRetryDelaysMs: [50, 50],
+      });
       const bot: RunningBot = { app, output: () => logs, kill: () => app.stop() };
       bots.push(bot);
       await app.start();
@@ -94,29 +99,37 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
     /** The bot as an operator starts it (`node dist/main.js`), waiting until it polls. */
     async runProcess(extra: Record<string, string> = {}): Promise<RunningBot> {
       const child = await startBot({ ...env, ...extra });
-      const bot: RunningBot = { process: child, output: child.output, kill: (signal) => child.kill(signal) };
+      const bot: RunningBot = { process: child, output: () => child.output(), kill: (signal) => child.kill(signal) };
       bots.push(bot);
       return bot;
     },
     /** Adds a process the test started itself, so cleanup stops it and checks its output. */
     adopt(child: BotProcess): RunningBot {
-      const bot: RunningBot = { process: child, output: child.output, kill: (signal) => child.kill(signal) };
+      const bot: RunningBot = { process: child, output: () => child.output(), kill: (signal) => child.kill(signal) };
       bots.push(bot);
       return bot;
     },
-    waitText: (user: FakeUser, pattern: RegExp, timeoutMs?: number) => fake.waitForMessage(user.id, (m) => pattern.test(m.text), timeoutMs),
+    waitText: (user: FakeUser, pattern: RegExp, timeoutMs?: number) =>
+      fake.waitForMessage(user.id, (m) => pattern.test(m.text), timeoutMs),
     /** Quick order up to the summary; returns the summary message. */
     async summaryFor(user: FakeUser, code: string, playerId: string) {
       const before = fake.messagesTo(user.id).length;
       fake.sendText(user, `/order ${code} ${playerId}`);
-      return fake.waitForMessage(user.id, (m) => /Order ref|Ref pesanan/.test(m.text) && fake.messagesTo(user.id).indexOf(m) >= before);
+      return fake.waitForMessage(
+        user.id,
+        (m) => /Order ref|Ref pesanan/.test(m.text) && fake.messagesTo(user.id).indexOf(m) >= before,
+      );
     },
     /** Quick order and Confirm; resolves with the result message. */
     async order(user: FakeUser, code: string, playerId: string) {
       const summary = await world.summaryFor(user, code, playerId);
       const refId = /<code>([A-Z0-9]+)<\/code>\n\n/.exec(summary.text)?.[1] ?? "";
       fake.tapButton(user, summary, button(summary, /^c:/));
-      return fake.waitForMessage(user.id, (m) => m.text.includes(`<code>${refId}</code>`) && m.message_id !== summary.message_id, 15_000);
+      return fake.waitForMessage(
+        user.id,
+        (m) => m.text.includes(`<code>${refId}</code>`) && m.message_id !== summary.message_id,
+        15_000,
+      );
     },
     /**
      * A provider in front of the sandbox that answers an HTML 502 for player ids starting with
@@ -131,10 +144,13 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
           return;
         }
         const upstream = new URL(sandbox.url);
-        const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: "GET" }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
+        const forward = httpRequest(
+          { host: upstream.hostname, port: upstream.port, path: req.url, method: "GET" },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
         forward.end();
       });
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

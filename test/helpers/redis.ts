@@ -1,3 +1,7 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { createClient } from "@keyv/redis";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
@@ -10,7 +14,9 @@ export function uniquePrefix(name: string): string {
 }
 
 /** Storage on the real Redis with its own prefix; `cleanup` deletes exactly those keys. */
-export async function redisStorage(name: string): Promise<{ storage: Storage; prefix: string; cleanup: () => Promise<void> }> {
+export async function redisStorage(
+  name: string,
+): Promise<{ storage: Storage; prefix: string; cleanup: () => Promise<void> }> {
   const prefix = uniquePrefix(name);
   const storage = await createStorage({ redisUrl: REDIS_URL, prefix });
   return {
@@ -52,14 +58,10 @@ export async function freePort(): Promise<number> {
  * Redis restart does.
  */
 export async function ownRedis(): Promise<{ url: string; start: () => Promise<void>; stop: () => Promise<void> }> {
-  const { spawn } = await import("node:child_process");
-  const { mkdtemp } = await import("node:fs/promises");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), "redis-"));
   const url = `redis://127.0.0.1:${port}`;
-  let child: import("node:child_process").ChildProcess | undefined;
+  let child: ChildProcess | undefined;
   const answers = async () => {
     try {
       const probe = await createStorage({ redisUrl: url, prefix: "probe:", connectTimeoutMs: 200 });
@@ -72,7 +74,11 @@ export async function ownRedis(): Promise<{ url: string; start: () => Promise<vo
   const redis = {
     url,
     async start() {
-      child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--save", ""], { stdio: "ignore" });
+      child = spawn(
+        "redis-server",
+        ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--save", ""],
+        { stdio: "ignore" },
+      );
       for (let i = 0; i < 100 && !(await answers()); i++) await new Promise((r) => setTimeout(r, 50));
     },
     async stop() {

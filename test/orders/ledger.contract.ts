@@ -30,7 +30,12 @@ const at = (ms = Date.now()) => new Date(ms).toISOString();
 const success = (balance?: number) => ({
   state: "success" as const,
   at: at(),
-  result: { sn: "1234567890", trxId: "TRX-261123-1", destinationName: "Budi#0001", ...(balance === undefined ? {} : { lastBalance: balance }) },
+  result: {
+    sn: "1234567890",
+    trxId: "TRX-261123-1",
+    destinationName: "Budi#0001",
+    ...(balance === undefined ? {} : { lastBalance: balance }),
+  },
 });
 
 async function eventually(check: () => Promise<boolean>): Promise<void> {
@@ -61,7 +66,11 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
     };
     const unknownOrder = async () => {
       const order = await submitted();
-      await ledger.finish(order.refId, { state: "unknown", at: at(), result: { reason: "timeout", detail: "no answer" } });
+      await ledger.finish(order.refId, {
+        state: "unknown",
+        at: at(),
+        result: { reason: "timeout", detail: "no answer" },
+      });
       return order;
     };
 
@@ -78,7 +87,9 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
     it("when twenty claims of one draft race, then exactly one claims it and the rest find it taken", async () => {
       const order = draft();
       await ledger.saveDraft(order, HOUR);
-      const results = await Promise.all(Array.from({ length: 20 }, () => ledger.claim(order.refId, { userId: 501, at: at(), summaryMessageId: 7 })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => ledger.claim(order.refId, { userId: 501, at: at(), summaryMessageId: 7 })),
+      );
       expect(results.filter((r) => r.kind === "claimed")).toHaveLength(1);
       expect(results.filter((r) => r.kind === "taken")).toHaveLength(19);
       const stored = await ledger.get(order.refId);
@@ -133,7 +144,11 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       const order = await submitted();
       const first = await ledger.finish(order.refId, success(900));
       expect(first.kind).toBe("finished");
-      const second = await ledger.finish(order.refId, { state: "failed", at: at(), result: { reason: "provider-error" } });
+      const second = await ledger.finish(order.refId, {
+        state: "failed",
+        at: at(),
+        result: { reason: "provider-error" },
+      });
       expect(second.kind).toBe("stale");
       expect((await ledger.get(order.refId))?.state).toBe("success");
       expect(await ledger.inFlight()).toEqual([]);
@@ -148,14 +163,25 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       expect((await ledger.finish(late.refId, success(), { acceptLate: true })).kind).toBe("finished");
       expect(await ledger.pending()).toEqual([]);
       const settled = await unknownOrder();
-      await ledger.settle(settled.refId, { state: "failed", at: at(), adminId: 1, result: { reason: "settled", errorMsg: "refunded" } });
+      await ledger.settle(settled.refId, {
+        state: "failed",
+        at: at(),
+        adminId: 1,
+        result: { reason: "settled", errorMsg: "refunded" },
+      });
       expect((await ledger.finish(settled.refId, success(), { acceptLate: true })).kind).toBe("stale");
       expect((await ledger.get(settled.refId))?.state).toBe("failed");
     });
 
     it("when many sales are recorded at once, then the last balance is the one recorded last", async () => {
       const orders = await Promise.all(Array.from({ length: 30 }, () => submitted()));
-      await Promise.all(orders.map((o, i) => ledger.finish(o.refId, success(1_000_000 - i), { balance: { balance: 1_000_000 - i, at: at(), refId: o.refId } })));
+      await Promise.all(
+        orders.map((o, i) =>
+          ledger.finish(o.refId, success(1_000_000 - i), {
+            balance: { balance: 1_000_000 - i, at: at(), refId: o.refId },
+          }),
+        ),
+      );
       expect(await ledger.lastBalance()).toMatchObject({ balance: 1_000_000 - 29, refId: orders[29]!.refId });
     });
 
@@ -163,15 +189,26 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       const flags: boolean[] = [];
       for (const balance of [80_000, 40_000, 30_000, 60_000, 45_000]) {
         const o = await submitted();
-        const r = await ledger.finish(o.refId, success(balance), { balance: { balance, at: at(), refId: o.refId }, lowBalanceThreshold: 50_000 });
+        const r = await ledger.finish(o.refId, success(balance), {
+          balance: { balance, at: at(), refId: o.refId },
+          lowBalanceThreshold: 50_000,
+        });
         flags.push(r.kind === "finished" && r.lowBalance);
       }
       expect(flags).toEqual([false, true, false, false, true]);
       const above = await submitted();
-      await ledger.finish(above.refId, success(90_000), { balance: { balance: 90_000, at: at(), refId: above.refId }, lowBalanceThreshold: 50_000 });
+      await ledger.finish(above.refId, success(90_000), {
+        balance: { balance: 90_000, at: at(), refId: above.refId },
+        lowBalanceThreshold: 50_000,
+      });
       const racing = await Promise.all([submitted(), submitted(), submitted()]);
       const results = await Promise.all(
-        racing.map((o, i) => ledger.finish(o.refId, success(40_000 - i), { balance: { balance: 40_000 - i, at: at(), refId: o.refId }, lowBalanceThreshold: 50_000 })),
+        racing.map((o, i) =>
+          ledger.finish(o.refId, success(40_000 - i), {
+            balance: { balance: 40_000 - i, at: at(), refId: o.refId },
+            lowBalanceThreshold: 50_000,
+          }),
+        ),
       );
       expect(results.filter((r) => r.kind === "finished" && r.lowBalance)).toHaveLength(1);
     });
@@ -181,13 +218,20 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       expect((await ledger.pending()).map((o) => o.refId)).toEqual([order.refId]);
       const [a, b] = await Promise.all([
         ledger.settle(order.refId, { state: "success", at: at(), adminId: 1, result: { sn: "111" } }),
-        ledger.settle(order.refId, { state: "failed", at: at(), adminId: 2, result: { reason: "settled", errorMsg: "no" } }),
+        ledger.settle(order.refId, {
+          state: "failed",
+          at: at(),
+          adminId: 2,
+          result: { reason: "settled", errorMsg: "no" },
+        }),
       ]);
       expect([a.kind, b.kind].sort()).toEqual(["not-pending", "settled"]);
       const stored = await ledger.get(order.refId);
       expect(stored?.settledBy).toBe(a.kind === "settled" ? 1 : 2);
       expect(await ledger.pending()).toEqual([]);
-      expect((await ledger.settle("TGMISSING", { state: "success", at: at(), adminId: 1, result: {} })).kind).toBe("not-found");
+      expect((await ledger.settle("TGMISSING", { state: "success", at: at(), adminId: 1, result: {} })).kind).toBe(
+        "not-found",
+      );
     });
 
     it("when the user was told, then the order says so; a settlement makes it untold again", async () => {
@@ -212,7 +256,11 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       const page = await ledger.history(7, 1, 4);
       expect(page.total).toBe(6);
       expect(page.orders.map((o) => o.refId)).toEqual([made[2]!.refId, made[0]!.refId]);
-      expect((await ledger.history("all", 0, 3)).orders.map((o) => o.refId)).toEqual([made[11]!.refId, made[10]!.refId, made[9]!.refId]);
+      expect((await ledger.history("all", 0, 3)).orders.map((o) => o.refId)).toEqual([
+        made[11]!.refId,
+        made[10]!.refId,
+        made[9]!.refId,
+      ]);
       const range = await ledger.submittedBetween(base + 2 * HOUR, base + 4 * HOUR);
       expect(range.map((o) => o.refId)).toEqual([made[2]!.refId, made[3]!.refId, made[4]!.refId]);
     });

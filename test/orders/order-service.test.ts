@@ -4,7 +4,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createOrderLedger } from "../../src/orders/ledger.js";
 import type { OrderRecord } from "../../src/orders/order.js";
-import { createOrderService, type DraftInput, type FinishedHow, type OrderServiceDeps } from "../../src/orders/order-service.js";
+import {
+  createOrderService,
+  type DraftInput,
+  type FinishedHow,
+  type OrderServiceDeps,
+} from "../../src/orders/order-service.js";
 import { newRefId } from "../../src/orders/ref-id.js";
 import type { Storage } from "../../src/storage/storage.js";
 import { createTopupClient } from "../../src/topup/client.js";
@@ -69,7 +74,8 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
       events: { finished: (order, how) => void finished.push({ order, how }) },
       ...overrides,
     });
-  const confirm = (orders: ReturnType<typeof service>, refId: string, userId = 501) => orders.confirm({ refId, userId });
+  const confirm = (orders: ReturnType<typeof service>, refId: string, userId = 501) =>
+    orders.confirm({ refId, userId });
 
   it("when two confirms of one ref_id run at once, then the provider gets one call and both see one order", async () => {
     const orders = service();
@@ -86,7 +92,11 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
     const first = service();
     const second = service();
     const draft = await first.createDraft(draftInput);
-    const outcomes = await Promise.all([confirm(first, draft.refId, 501), confirm(second, draft.refId, 501), confirm(second, draft.refId, 501)]);
+    const outcomes = await Promise.all([
+      confirm(first, draft.refId, 501),
+      confirm(second, draft.refId, 501),
+      confirm(second, draft.refId, 501),
+    ]);
     expect(sandbox.calls).toHaveLength(1);
     expect(outcomes.filter((o) => o.kind === "submitted")).toHaveLength(1);
   });
@@ -94,15 +104,30 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
   it("when an order is confirmed, then the ledger holds the write-ahead fields and the provider's answer", async () => {
     const orders = service();
     const draft = await orders.createDraft(draftInput);
-    expect(draft).toMatchObject({ state: "draft", productCode: "ML86", playerId: "12345678(1234)", price: 20000, chatId: 501, userId: 501 });
+    expect(draft).toMatchObject({
+      state: "draft",
+      productCode: "ML86",
+      playerId: "12345678(1234)",
+      price: 20000,
+      chatId: 501,
+      userId: 501,
+    });
     expect(draft.refId).toMatch(/^TG[0-9A-Z]{19}$/);
     const outcome = await confirm(orders, draft.refId, 501);
     expect(outcome.kind).toBe("submitted");
     const stored = (await orders.get(draft.refId)) as OrderRecord;
-    expect(stored).toMatchObject({ refId: draft.refId, state: "success", productName: "86 Diamonds", createdAt: draft.createdAt });
+    expect(stored).toMatchObject({
+      refId: draft.refId,
+      state: "success",
+      productName: "86 Diamonds",
+      createdAt: draft.createdAt,
+    });
     expect(stored.submittedAt).toBeTypeOf("string");
     expect(stored.finishedAt).toBeTypeOf("string");
-    expect(stored.result).toMatchObject({ lastBalance: sandbox.balance(), productDetail: { code: "ML86", status: "SUKSES" } });
+    expect(stored.result).toMatchObject({
+      lastBalance: sandbox.balance(),
+      productDetail: { code: "ML86", status: "SUKSES" },
+    });
     expect(stored.result?.trxId).toMatch(/^[A-Za-z]+-\d{6}-\d+$/);
   });
 
@@ -142,10 +167,15 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
     const silent = await silentProvider();
     let dyingCall: Promise<unknown> = Promise.resolve();
     try {
-      const dying = service({ now: () => clock, timeoutMs: 1000, topup: createTopupClient({ baseUrl: silent.url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 60_000 }) });
+      const dying = service({
+        now: () => clock,
+        timeoutMs: 1000,
+        topup: createTopupClient({ baseUrl: silent.url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 60_000 }),
+      });
       const draft = await dying.createDraft(draftInput);
       dyingCall = dying.confirm({ refId: draft.refId, userId: 501 });
-      for (let i = 0; i < 200 && (await dying.get(draft.refId))?.state !== "submitting"; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 200 && (await dying.get(draft.refId))?.state !== "submitting"; i++)
+        await new Promise((r) => setTimeout(r, 10));
 
       const restarted = service({ now: () => clock, timeoutMs: 1000 });
       expect((await restarted.inFlight()).map((o) => o.refId)).toEqual([draft.refId]);
@@ -154,7 +184,9 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
 
       clock = new Date(clock.getTime() + 10_000);
       const changed = await restarted.recoverInterrupted();
-      expect(changed.map((o) => [o.refId, o.state, o.result?.reason])).toEqual([[draft.refId, "unknown", "interrupted"]]);
+      expect(changed.map((o) => [o.refId, o.state, o.result?.reason])).toEqual([
+        [draft.refId, "unknown", "interrupted"],
+      ]);
       expect(finished.map((f) => [f.order.refId, f.how])).toEqual([[draft.refId, "recovered"]]);
       expect((await confirm(restarted, draft.refId, 501)).kind).toBe("already");
       expect(await restarted.recoverInterrupted()).toEqual([]);
@@ -171,10 +203,15 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
     const silent = await silentProvider();
     let dyingCall: Promise<unknown> = Promise.resolve();
     try {
-      const dying = service({ now: () => clock, timeoutMs: 1000, topup: createTopupClient({ baseUrl: silent.url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 60_000 }) });
+      const dying = service({
+        now: () => clock,
+        timeoutMs: 1000,
+        topup: createTopupClient({ baseUrl: silent.url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 60_000 }),
+      });
       const draft = await dying.createDraft(draftInput);
       dyingCall = dying.confirm({ refId: draft.refId, userId: 501 });
-      for (let i = 0; i < 200 && (await dying.get(draft.refId))?.state !== "submitting"; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 200 && (await dying.get(draft.refId))?.state !== "submitting"; i++)
+        await new Promise((r) => setTimeout(r, 10));
       clock = new Date(clock.getTime() + 10_000);
       const tap = await confirm(service({ now: () => clock, timeoutMs: 1000 }), draft.refId);
       expect(tap.kind === "already" && [tap.order.state, tap.order.result?.reason]).toEqual(["unknown", "interrupted"]);
@@ -201,7 +238,9 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
     await new Promise<void>((resolve) => broken.listen(0, "127.0.0.1", resolve));
     try {
       const url = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
-      const orders = service({ topup: createTopupClient({ baseUrl: url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 5000 }) });
+      const orders = service({
+        topup: createTopupClient({ baseUrl: url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 5000 }),
+      });
       const draft = await orders.createDraft(draftInput);
       const outcome = await confirm(orders, draft.refId);
       expect(outcome.kind === "submitted" && outcome.order.state).toBe("unknown");
@@ -213,10 +252,14 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
       ]);
       expect([a.kind, b.kind].sort()).toEqual(["not-pending", "settled"]);
       const stored = await orders.get(draft.refId);
-      expect(stored?.state === "success" ? stored.result?.sn : stored?.result?.errorMsg).toBe(a.kind === "settled" ? "111" : "no");
+      expect(stored?.state === "success" ? stored.result?.sn : stored?.result?.errorMsg).toBe(
+        a.kind === "settled" ? "111" : "no",
+      );
       expect(finished.map((f) => f.how)).toEqual(["settled"]);
       expect(await orders.pending()).toEqual([]);
-      expect((await orders.settle({ refId: draft.refId, adminId: 1, outcome: { state: "success", sn: "2" } })).kind).toBe("not-pending");
+      expect(
+        (await orders.settle({ refId: draft.refId, adminId: 1, outcome: { state: "success", sn: "2" } })).kind,
+      ).toBe("not-pending");
     } finally {
       broken.closeAllConnections();
       await new Promise((resolve) => broken.close(resolve));
@@ -226,7 +269,9 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
   it("when many orders finish at once, then the indexes and the last balance lose none of them", async () => {
     const orders = service();
     sandbox.deposit(1_000_000);
-    const drafts = await Promise.all(Array.from({ length: 15 }, (_, i) => orders.createDraft({ ...draftInput, userId: 600 + (i % 3) })));
+    const drafts = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => orders.createDraft({ ...draftInput, userId: 600 + (i % 3) })),
+    );
     await Promise.all(drafts.map((d) => confirm(orders, d.refId, d.userId)));
     const all = await orders.history("all", 0, 100);
     expect(all.total).toBe(15);

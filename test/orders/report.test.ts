@@ -16,7 +16,10 @@ const order = (over: Partial<OrderRecord>): OrderRecord => ({
   state: "success",
   createdAt: "2026-11-23T03:00:00.000Z",
   submittedAt: "2026-11-23T03:00:01.000Z",
-  result: { productDetail: { name: "86", code: "ML86", price: 19500, rate: 1, priceRp: 19500, status: "SUKSES" }, sn: "1" },
+  result: {
+    productDetail: { name: "86", code: "ML86", price: 19500, rate: 1, priceRp: 19500, status: "SUKSES" },
+    sn: "1",
+  },
   ...over,
 });
 
@@ -41,7 +44,15 @@ describe("reports", () => {
   it("when orders end differently, then only successes count as money and every outcome is counted", () => {
     const report = buildReport([
       order({ refId: "A" }),
-      order({ refId: "B", userId: 2, userName: "Budi", productCode: "FF70", productName: "70", price: 10000, result: { productDetail: { name: "70", code: "FF70", price: 9500, rate: 1, priceRp: 9500, status: "SUKSES" } } }),
+      order({
+        refId: "B",
+        userId: 2,
+        userName: "Budi",
+        productCode: "FF70",
+        productName: "70",
+        price: 10000,
+        result: { productDetail: { name: "70", code: "FF70", price: 9500, rate: 1, priceRp: 9500, status: "SUKSES" } },
+      }),
       order({ refId: "C", state: "failed", result: { errorCode: "x" } }),
       order({ refId: "D", state: "unknown", result: { reason: "timeout" } }),
       order({ refId: "E", state: "submitting" }),
@@ -66,7 +77,13 @@ describe("reports", () => {
   });
 
   it("when the CSV is built, then it has the header, one row per order, quoting, and no spreadsheet formulas", () => {
-    const csv = reportCsv([order({ userName: 'Sari "the boss", Jr.', playerId: "=HYPERLINK(1)" }), order({ refId: "G", state: "cancelled" })], "Asia/Jakarta");
+    const csv = reportCsv(
+      [
+        order({ userName: 'Sari "the boss", Jr.', playerId: "=HYPERLINK(1)" }),
+        order({ refId: "G", state: "cancelled" }),
+      ],
+      "Asia/Jakarta",
+    );
     const rows = csv.trimEnd().split("\r\n");
     expect(rows[0]).toBe(CSV_HEADER.join(","));
     expect(rows).toHaveLength(2);

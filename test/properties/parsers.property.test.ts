@@ -11,7 +11,14 @@ const KINDS = new Set(["success", "failed", "unknown"]);
 /** JSON-ish values shaped like provider answers, plus anything at all. */
 const answerLike = fc.oneof(
   fc.jsonValue(),
-  fc.record({ status: fc.oneof(fc.constantFrom(0, 1, "0", "1", 2, null), fc.jsonValue()), error_code: fc.oneof(fc.string(), fc.jsonValue()), error_msg: fc.jsonValue() }, { requiredKeys: [] }),
+  fc.record(
+    {
+      status: fc.oneof(fc.constantFrom(0, 1, "0", "1", 2, null), fc.jsonValue()),
+      error_code: fc.oneof(fc.string(), fc.jsonValue()),
+      error_msg: fc.jsonValue(),
+    },
+    { requiredKeys: [] },
+  ),
   fc.record({
     status: fc.constantFrom(1, "1"),
     data: fc.record(
@@ -24,7 +31,14 @@ const answerLike = fc.oneof(
         sn: fc.oneof(fc.string(), fc.integer(), fc.double()),
         last_balance: fc.oneof(fc.integer(), fc.string(), fc.double()),
         product_detail: fc.record(
-          { name: fc.string(), code: fc.string(), price: fc.oneof(fc.integer(), fc.string()), rate: fc.oneof(fc.integer(), fc.string()), priceRp: fc.oneof(fc.integer(), fc.string()), status: fc.oneof(fc.constant("SUKSES"), fc.string()) },
+          {
+            name: fc.string(),
+            code: fc.string(),
+            price: fc.oneof(fc.integer(), fc.string()),
+            rate: fc.oneof(fc.integer(), fc.string()),
+            priceRp: fc.oneof(fc.integer(), fc.string()),
+            status: fc.oneof(fc.constant("SUKSES"), fc.string()),
+          },
           { requiredKeys: [] },
         ),
       },
@@ -36,22 +50,43 @@ const answerLike = fc.oneof(
 describe("parsers never throw, whatever arrives", () => {
   it("when any body arrives from the provider, then the answer is success, failed or unknown, never an exception", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), answerLike.map((v) => JSON.stringify(v))), fc.integer({ min: 100, max: 599 }), (body, status) => {
-        const result = parseTopupAnswer(body, status, req);
-        expect(KINDS.has(result.kind)).toBe(true);
-        if (result.kind === "success") {
-          expect(result.refId).toBe("TGREF");
-          expect(result.productDetail.status).toBe("SUKSES");
-          expect(Number.isFinite(result.lastBalance)).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          answerLike.map((v) => JSON.stringify(v)),
+        ),
+        fc.integer({ min: 100, max: 599 }),
+        (body, status) => {
+          const result = parseTopupAnswer(body, status, req);
+          expect(KINDS.has(result.kind)).toBe(true);
+          if (result.kind === "success") {
+            expect(result.refId).toBe("TGREF");
+            expect(result.productDetail.status).toBe("SUKSES");
+            expect(Number.isFinite(result.lastBalance)).toBe(true);
+          }
+        },
+      ),
       { numRuns: 3000 },
     );
   });
 
   it("when any JSON is given as a catalogue, then it is accepted or refused with messages naming the file", () => {
-    const entry = fc.record({ code: fc.oneof(fc.string(), fc.jsonValue()), name: fc.oneof(fc.string(), fc.jsonValue()), price: fc.oneof(fc.integer(), fc.double(), fc.jsonValue()) }, { requiredKeys: [] });
-    const game = fc.record({ name: fc.oneof(fc.string(), fc.jsonValue()), destination: fc.oneof(fc.record({ pattern: fc.string(), example: fc.string() }), fc.jsonValue()), products: fc.oneof(fc.array(entry), fc.jsonValue()) }, { requiredKeys: [] });
+    const entry = fc.record(
+      {
+        code: fc.oneof(fc.string(), fc.jsonValue()),
+        name: fc.oneof(fc.string(), fc.jsonValue()),
+        price: fc.oneof(fc.integer(), fc.double(), fc.jsonValue()),
+      },
+      { requiredKeys: [] },
+    );
+    const game = fc.record(
+      {
+        name: fc.oneof(fc.string(), fc.jsonValue()),
+        destination: fc.oneof(fc.record({ pattern: fc.string(), example: fc.string() }), fc.jsonValue()),
+        products: fc.oneof(fc.array(entry), fc.jsonValue()),
+      },
+      { requiredKeys: [] },
+    );
     fc.assert(
       fc.property(fc.oneof(fc.jsonValue(), fc.record({ games: fc.oneof(fc.array(game), fc.jsonValue()) })), (json) => {
         const result = parseCatalog(json, "shop.json");
@@ -68,7 +103,11 @@ describe("parsers never throw, whatever arrives", () => {
     const patterns = fc.constantFrom("^[0-9]{6,12}\\([0-9]{4,5}\\)$", "^[0-9]{8,12}$", ".*", "a|b", "(x+x+)+y");
     fc.assert(
       fc.property(fc.option(patterns, { nil: undefined }), fc.string({ maxLength: 80 }), (pattern, input) => {
-        const game: Game = { name: "G", destination: pattern === undefined ? undefined : { pattern, example: "1" }, products: [] };
+        const game: Game = {
+          name: "G",
+          destination: pattern === undefined ? undefined : { pattern, example: "1" },
+          products: [],
+        };
         const result = checkPlayerId(game, input);
         if (result.ok) {
           expect(result.playerId.length).toBeGreaterThan(0);
@@ -83,12 +122,20 @@ describe("parsers never throw, whatever arrives", () => {
   it("when any callback data arrives, then it decodes to one of ours or to nothing, and ours survive a round trip in 64 bytes", () => {
     const kinds = Object.values(Callback) as Array<CallbackKind<unknown>>;
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 100 }), fc.constantFrom("c:", "g:", "h:", "s:", "p:", "gs:", "l:").chain((p) => fc.string({ maxLength: 70 }).map((r) => p + r))), (raw) => {
-        for (const kind of kinds) {
-          const data = kind.decode(raw);
-          if (data !== undefined) expect(kind.encode(data)).toBe(raw);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 100 }),
+          fc
+            .constantFrom("c:", "g:", "h:", "s:", "p:", "gs:", "l:")
+            .chain((p) => fc.string({ maxLength: 70 }).map((r) => p + r)),
+        ),
+        (raw) => {
+          for (const kind of kinds) {
+            const data = kind.decode(raw);
+            if (data !== undefined) expect(kind.encode(data)).toBe(raw);
+          }
+        },
+      ),
       { numRuns: 5000 },
     );
     const id = fc.stringMatching(/^[A-Za-z0-9._-]{1,32}$/);
@@ -101,8 +148,12 @@ describe("parsers never throw, whatever arrives", () => {
       fc
         .record({ scope: fc.constantFrom("me" as const, "all" as const), page: fc.integer({ min: 0, max: 99999 }) })
         .map((d) => [Callback.history, d] as [CallbackKind<unknown>, unknown]),
-      fc.record({ outcome: fc.constantFrom("success" as const, "failed" as const), refId: id }).map((d) => [Callback.settle, d] as [CallbackKind<unknown>, unknown]),
-      fc.constantFrom("en" as const, "id" as const).map((d) => [Callback.language, d] as [CallbackKind<unknown>, unknown]),
+      fc
+        .record({ outcome: fc.constantFrom("success" as const, "failed" as const), refId: id })
+        .map((d) => [Callback.settle, d] as [CallbackKind<unknown>, unknown]),
+      fc
+        .constantFrom("en" as const, "id" as const)
+        .map((d) => [Callback.language, d] as [CallbackKind<unknown>, unknown]),
     );
     fc.assert(
       fc.property(ours, ([kind, data]) => {
@@ -110,14 +161,28 @@ describe("parsers never throw, whatever arrives", () => {
         expect(Buffer.byteLength(raw)).toBeLessThanOrEqual(64);
         expect(kind.decode(raw)).toEqual(data);
         // No other kind takes it for one of its own.
-        for (const other of Object.values(Callback) as Array<CallbackKind<unknown>>) if (other !== kind) expect(other.decode(raw)).toBeUndefined();
+        for (const other of Object.values(Callback) as Array<CallbackKind<unknown>>)
+          if (other !== kind) expect(other.decode(raw)).toBeUndefined();
       }),
       { numRuns: 2000 },
     );
   });
 
   it("when any environment is given, then the configuration is parsed or refused line by line, never thrown", () => {
-    const names = fc.constantFrom("BOT_TOKEN", "ADMIN_IDS", "ALLOWED_USER_IDS", "TOPUP_BASE_URL", "TOPUP_TIMEOUT_MS", "REDIS_URL", "PORT", "TZ", "LOG_LEVEL", "WEBHOOK_URL", "LOW_BALANCE_THRESHOLD", "REF_ID_PREFIX");
+    const names = fc.constantFrom(
+      "BOT_TOKEN",
+      "ADMIN_IDS",
+      "ALLOWED_USER_IDS",
+      "TOPUP_BASE_URL",
+      "TOPUP_TIMEOUT_MS",
+      "REDIS_URL",
+      "PORT",
+      "TZ",
+      "LOG_LEVEL",
+      "WEBHOOK_URL",
+      "LOW_BALANCE_THRESHOLD",
+      "REF_ID_PREFIX",
+    );
     fc.assert(
       fc.property(fc.dictionary(names, fc.string({ maxLength: 40 })), (env) => {
         const result = parseConfig(env);

@@ -12,7 +12,11 @@ afterEach(async () => {
 describe("storage", () => {
   it("when REDIS_URL points nowhere, then creating the storage fails loudly with the address and no password", async () => {
     const port = await freePort();
-    const attempt = createStorage({ redisUrl: `redis://user:hunter2@127.0.0.1:${port}`, prefix: "x:", connectTimeoutMs: 500 });
+    const attempt = createStorage({
+      redisUrl: `redis://user:hunter2@127.0.0.1:${port}`,
+      prefix: "x:",
+      connectTimeoutMs: 500,
+    });
     await expect(attempt).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(attempt).rejects.toThrow(`cannot connect to Redis at redis://127.0.0.1:${port}`);
     await attempt.catch((err: Error) => expect(err.message).not.toContain("hunter2"));

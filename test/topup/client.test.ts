@@ -7,7 +7,12 @@ import type { TopupRequest, TopupResult } from "../../src/topup/types.js";
 
 const SECRET = "sk-test-NEVER-SHOWN-4242";
 const MITRA = "M-77";
-const req = (refId: string, extra: Partial<TopupRequest> = {}): TopupRequest => ({ refId, itemCode: "ML86", destination: "12345678(1234)", ...extra });
+const req = (refId: string, extra: Partial<TopupRequest> = {}): TopupRequest => ({
+  refId,
+  itemCode: "ML86",
+  destination: "12345678(1234)",
+  ...extra,
+});
 
 const successBody = (refId: string, overrides: Record<string, unknown> = {}, detail: Record<string, unknown> = {}) => ({
   status: 1,
@@ -19,13 +24,23 @@ const successBody = (refId: string, overrides: Record<string, unknown> = {}, det
     message: "Top up to Budi succeeded, SN 1234567890",
     sn: "1234567890",
     last_balance: 980000,
-    product_detail: { name: "86 Diamonds", code: "ML86", price: 19500, rate: 1, priceRp: 19500, status: "SUKSES", ...detail },
+    product_detail: {
+      name: "86 Diamonds",
+      code: "ML86",
+      price: 19500,
+      rate: 1,
+      priceRp: 19500,
+      status: "SUKSES",
+      ...detail,
+    },
     ...overrides,
   },
 });
 
 /** A provider double on a random port whose answer the test decides. */
-async function faultyProvider(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
+async function faultyProvider(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
@@ -50,10 +65,16 @@ afterEach(async () => {
   while (servers.length > 0) await servers.pop()!.close();
 });
 
-async function orderAgainst(handler: (req: IncomingMessage, res: ServerResponse) => void, refId = "TGREF1", timeoutMs = 2000): Promise<TopupResult> {
+async function orderAgainst(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  refId = "TGREF1",
+  timeoutMs = 2000,
+): Promise<TopupResult> {
   const provider = await faultyProvider(handler);
   servers.push(provider);
-  const result = await createTopupClient({ baseUrl: provider.url, mitraId: MITRA, secretKey: SECRET, timeoutMs }).order(req(refId));
+  const result = await createTopupClient({ baseUrl: provider.url, mitraId: MITRA, secretKey: SECRET, timeoutMs }).order(
+    req(refId),
+  );
   expect(JSON.stringify(result)).not.toContain(SECRET);
   return result;
 }
@@ -61,7 +82,12 @@ async function orderAgainst(handler: (req: IncomingMessage, res: ServerResponse)
 describe("provider client against the sandbox", () => {
   let sandbox: SandboxProvider;
   beforeAll(async () => {
-    sandbox = createSandboxProvider({ mitraId: MITRA, secretKey: SECRET, products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }], initialBalance: 50000 });
+    sandbox = createSandboxProvider({
+      mitraId: MITRA,
+      secretKey: SECRET,
+      products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }],
+      initialBalance: 50000,
+    });
     await sandbox.listen(0, "127.0.0.1");
   });
   afterAll(() => sandbox.close());
@@ -79,7 +105,13 @@ describe("provider client against the sandbox", () => {
   it("when an order succeeds, then every field of the answer is there and the balance goes down by the price", async () => {
     const first = await client().order(req("TGOK1"));
     const second = await client().order(req("TGOK2", { destination: "999999(1111)" }));
-    expect(first).toMatchObject({ kind: "success", refId: "TGOK1", destination: "12345678(1234)", lastBalance: 30500, productDetail: { code: "ML86", priceRp: 19500, status: "SUKSES" } });
+    expect(first).toMatchObject({
+      kind: "success",
+      refId: "TGOK1",
+      destination: "12345678(1234)",
+      lastBalance: 30500,
+      productDetail: { code: "ML86", priceRp: 19500, status: "SUKSES" },
+    });
     expect(second).toMatchObject({ kind: "success", lastBalance: 11000 });
     if (first.kind !== "success") return;
     expect(first.sn).toMatch(/^\d+$/);
@@ -92,17 +124,36 @@ describe("provider client against the sandbox", () => {
 
   it("when the balance is too low, then the order failed with the provider's code and message", async () => {
     const result = await client().order(req("TGPOOR"));
-    expect(result).toEqual({ kind: "failed", reason: "provider-error", errorCode: "balance/insufficient", errorMsg: "insufficient balance" });
+    expect(result).toEqual({
+      kind: "failed",
+      reason: "provider-error",
+      errorCode: "balance/insufficient",
+      errorMsg: "insufficient balance",
+    });
   });
 
   it("when a ref_id is sent again, then it is unknown (the provider has it), not failed", async () => {
     const result = await client().order(req("TGOK1"));
-    expect(result).toMatchObject({ kind: "unknown", reason: "ref-id-already-exists", errorCode: "transaction/ref-id-already-exists" });
+    expect(result).toMatchObject({
+      kind: "unknown",
+      reason: "ref-id-already-exists",
+      errorCode: "transaction/ref-id-already-exists",
+    });
   });
 
   it("when the credentials are wrong or the product unknown, then the order failed with the code", async () => {
-    const wrong = await createTopupClient({ baseUrl: sandbox.url, mitraId: MITRA, secretKey: "wrong", timeoutMs: 5000 }).order(req("TGAUTH"));
-    expect(wrong).toEqual({ kind: "failed", reason: "provider-error", errorCode: "auth/invalid-credentials", errorMsg: "invalid partner credentials" });
+    const wrong = await createTopupClient({
+      baseUrl: sandbox.url,
+      mitraId: MITRA,
+      secretKey: "wrong",
+      timeoutMs: 5000,
+    }).order(req("TGAUTH"));
+    expect(wrong).toEqual({
+      kind: "failed",
+      reason: "provider-error",
+      errorCode: "auth/invalid-credentials",
+      errorMsg: "invalid partner credentials",
+    });
     const unknownProduct = await client().order(req("TGNOPE", { itemCode: "NOPE" }));
     expect(unknownProduct).toMatchObject({ kind: "failed", errorCode: "product/not-found" });
   });
@@ -126,8 +177,15 @@ describe("provider client against faulty providers", () => {
   });
 
   it("when a 200 carries an error body, then the order failed (the body decides)", async () => {
-    const result = await orderAgainst(json(200, { status: 0, error_code: "product/out-of-stock", error_msg: "Stok habis" }));
-    expect(result).toEqual({ kind: "failed", reason: "provider-error", errorCode: "product/out-of-stock", errorMsg: "Stok habis" });
+    const result = await orderAgainst(
+      json(200, { status: 0, error_code: "product/out-of-stock", error_msg: "Stok habis" }),
+    );
+    expect(result).toEqual({
+      kind: "failed",
+      reason: "provider-error",
+      errorCode: "product/out-of-stock",
+      errorMsg: "Stok habis",
+    });
   });
 
   it("when a 500 carries a success body, then it is a success (the body decides)", async () => {
@@ -136,7 +194,9 @@ describe("provider client against faulty providers", () => {
 
   it("when error_msg is not text, then the error code is kept and the message left out", async () => {
     for (const errorMsg of [{ detail: "x" }, null, ["a"], 42]) {
-      const result = await orderAgainst(json(200, { status: 0, error_code: "system/maintenance", error_msg: errorMsg }));
+      const result = await orderAgainst(
+        json(200, { status: 0, error_code: "system/maintenance", error_msg: errorMsg }),
+      );
       expect(result).toEqual({ kind: "failed", reason: "provider-error", errorCode: "system/maintenance" });
     }
   });
@@ -147,10 +207,14 @@ describe("provider client against faulty providers", () => {
   });
 
   it("when the body stalls half-way, then the timeout still applies", async () => {
-    const result = await orderAgainst((_req, res) => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.write('{"status":1,');
-    }, "TGSTALL", 300);
+    const result = await orderAgainst(
+      (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"status":1,');
+      },
+      "TGSTALL",
+      300,
+    );
     expect(result).toMatchObject({ kind: "unknown", reason: "timeout" });
   });
 
@@ -163,7 +227,9 @@ describe("provider client against faulty providers", () => {
     const provider = await faultyProvider(() => undefined);
     const url = provider.url;
     await provider.close();
-    const result = await createTopupClient({ baseUrl: url, mitraId: MITRA, secretKey: SECRET, timeoutMs: 2000 }).order(req("TGREFUSED"));
+    const result = await createTopupClient({ baseUrl: url, mitraId: MITRA, secretKey: SECRET, timeoutMs: 2000 }).order(
+      req("TGREFUSED"),
+    );
     expect(result).toMatchObject({ kind: "failed", reason: "not-sent" });
     expect(JSON.stringify(result)).toContain("ECONNREFUSED");
     expect(JSON.stringify(result)).not.toContain(SECRET);
@@ -172,10 +238,20 @@ describe("provider client against faulty providers", () => {
   it("when a success lacks a field or its data is not an object, then the result is unknown: malformed", async () => {
     const noSn = successBody("TGREF1");
     delete (noSn.data as Record<string, unknown>).sn;
-    expect(await orderAgainst(json(200, noSn))).toMatchObject({ kind: "unknown", reason: "malformed", trxId: "TRX-231123-42" });
-    expect(await orderAgainst(json(200, { status: 1, data: "ok" }))).toMatchObject({ kind: "unknown", reason: "malformed" });
+    expect(await orderAgainst(json(200, noSn))).toMatchObject({
+      kind: "unknown",
+      reason: "malformed",
+      trxId: "TRX-231123-42",
+    });
+    expect(await orderAgainst(json(200, { status: 1, data: "ok" }))).toMatchObject({
+      kind: "unknown",
+      reason: "malformed",
+    });
     expect(await orderAgainst(json(200, { status: 1 }))).toMatchObject({ kind: "unknown", reason: "malformed" });
-    expect(await orderAgainst(json(200, successBody("TGREF1", { last_balance: "lots" })))).toMatchObject({ kind: "unknown", reason: "malformed" });
+    expect(await orderAgainst(json(200, successBody("TGREF1", { last_balance: "lots" })))).toMatchObject({
+      kind: "unknown",
+      reason: "malformed",
+    });
   });
 
   it("when the body is JSON but not an answer, then the result is unknown: malformed", async () => {
@@ -187,18 +263,47 @@ describe("provider client against faulty providers", () => {
   it("when product_detail.status is not SUKSES, then the result is unknown and keeps what the provider said", async () => {
     for (const status of ["PENDING", "GAGAL", "sukses"]) {
       const result = await orderAgainst(json(200, successBody("TGREF1", {}, { status })));
-      expect(result).toMatchObject({ kind: "unknown", reason: "status-not-sukses", trxId: "TRX-231123-42", sn: "1234567890", productDetail: { status } });
+      expect(result).toMatchObject({
+        kind: "unknown",
+        reason: "status-not-sukses",
+        trxId: "TRX-231123-42",
+        sn: "1234567890",
+        productDetail: { status },
+      });
     }
   });
 
   it("when the answer echoes another ref_id, then it is not taken as this order's success", async () => {
-    expect(await orderAgainst(json(200, successBody("TGSOMEONEELSE")))).toMatchObject({ kind: "unknown", reason: "malformed" });
+    expect(await orderAgainst(json(200, successBody("TGSOMEONEELSE")))).toMatchObject({
+      kind: "unknown",
+      reason: "malformed",
+    });
   });
 
   it("when numbers arrive as numeric strings, then they are accepted as numbers", async () => {
-    const body = { status: "1", data: { ...successBody("TGREF1").data, sn: 1234567890, last_balance: "15000", product_detail: { name: "86 Diamonds", code: "ML86", price: "19500", rate: "1", priceRp: "19500", status: "SUKSES" } } };
+    const body = {
+      status: "1",
+      data: {
+        ...successBody("TGREF1").data,
+        sn: 1234567890,
+        last_balance: "15000",
+        product_detail: {
+          name: "86 Diamonds",
+          code: "ML86",
+          price: "19500",
+          rate: "1",
+          priceRp: "19500",
+          status: "SUKSES",
+        },
+      },
+    };
     const result = await orderAgainst(json(200, body));
-    expect(result).toMatchObject({ kind: "success", sn: "1234567890", lastBalance: 15000, productDetail: { price: 19500, rate: 1, priceRp: 19500 } });
+    expect(result).toMatchObject({
+      kind: "success",
+      sn: "1234567890",
+      lastBalance: 15000,
+      productDetail: { price: 19500, rate: 1, priceRp: 19500 },
+    });
   });
 
   it("when the request is made, then it is one GET on /v1/transaction/partner with all five parameters", async () => {
@@ -210,12 +315,20 @@ describe("provider client against faulty providers", () => {
     expect(seen).toHaveLength(1);
     const url = new URL(seen[0]!.split(" ")[1]!, "http://x");
     expect(seen[0]!.startsWith("GET /v1/transaction/partner?")).toBe(true);
-    expect(Object.fromEntries(url.searchParams)).toEqual({ destination: "12345678(1234)", ref_id: "TGREF1", item_code: "ML86", secret_key: SECRET, mitra_id: MITRA });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      destination: "12345678(1234)",
+      ref_id: "TGREF1",
+      item_code: "ML86",
+      secret_key: SECRET,
+      mitra_id: MITRA,
+    });
   });
 
   it("when the provider says the ref_id exists in another spelling, then it is still unknown, never failed", async () => {
     for (const code of ["transaction/ref-id-already-exists", " Transaction/Ref-Id-Already-Exists "]) {
-      const result = await orderAgainst(json(200, { status: "0", error_code: code, error_msg: "ref_id already exists" }));
+      const result = await orderAgainst(
+        json(200, { status: "0", error_code: code, error_msg: "ref_id already exists" }),
+      );
       expect(result).toMatchObject({ kind: "unknown", reason: "ref-id-already-exists" });
     }
   });
@@ -226,10 +339,18 @@ describe("provider client against faulty providers", () => {
   });
 
   it("when error_msg echoes our request or is huge, then the secret is scrubbed and the text capped", async () => {
-    const echo = await orderAgainst(json(200, { status: 0, error_code: "request/bad", error_msg: `bad request /v1/transaction/partner?ref_id=x&secret_key=${SECRET}&mitra_id=${MITRA}` }));
+    const echo = await orderAgainst(
+      json(200, {
+        status: 0,
+        error_code: "request/bad",
+        error_msg: `bad request /v1/transaction/partner?ref_id=x&secret_key=${SECRET}&mitra_id=${MITRA}`,
+      }),
+    );
     expect(echo).toMatchObject({ kind: "failed", errorCode: "request/bad" });
     expect(echo.kind === "failed" && echo.errorMsg).toContain("secret_key=***");
-    const huge = await orderAgainst(json(200, { status: 0, error_code: "request/bad", error_msg: `line\n${"x".repeat(5000)}` }));
+    const huge = await orderAgainst(
+      json(200, { status: 0, error_code: "request/bad", error_msg: `line\n${"x".repeat(5000)}` }),
+    );
     expect(huge.kind === "failed" && huge.errorMsg?.length).toBeLessThanOrEqual(300);
     expect(huge.kind === "failed" && huge.errorMsg).not.toContain("\n");
   });
@@ -249,7 +370,12 @@ describe("provider client against faulty providers", () => {
   });
 
   it("when the provider host does not exist, then the order failed: not sent", async () => {
-    const result = await createTopupClient({ baseUrl: "http://no-such-provider.invalid", mitraId: MITRA, secretKey: SECRET, timeoutMs: 5000 }).order(req("TGDNS"));
+    const result = await createTopupClient({
+      baseUrl: "http://no-such-provider.invalid",
+      mitraId: MITRA,
+      secretKey: SECRET,
+      timeoutMs: 5000,
+    }).order(req("TGDNS"));
     expect(result).toMatchObject({ kind: "failed", reason: "not-sent" });
     expect(JSON.stringify(result)).toMatch(/ENOTFOUND|EAI_AGAIN/);
     expect(JSON.stringify(result)).not.toContain(SECRET);
@@ -257,7 +383,9 @@ describe("provider client against faulty providers", () => {
 
   it("when two orders are made, then each goes on a fresh connection (no stale keep-alive socket)", async () => {
     let connections = 0;
-    const provider = await faultyProvider((request, res) => json(200, successBody(new URL(request.url!, "http://x").searchParams.get("ref_id")!))(request, res));
+    const provider = await faultyProvider((request, res) =>
+      json(200, successBody(new URL(request.url!, "http://x").searchParams.get("ref_id")!))(request, res),
+    );
     servers.push(provider);
     provider.server.on("connection", () => connections++);
     const client = createTopupClient({ baseUrl: provider.url, mitraId: MITRA, secretKey: SECRET, timeoutMs: 2000 });
@@ -280,7 +408,10 @@ describe("provider client against faulty providers", () => {
 
 describe("the provider URL", () => {
   it("when values need encoding, then they are encoded, and the redacted form hides the secret", () => {
-    const url = buildTopupUrl({ baseUrl: "https://p.example.com/", mitraId: MITRA, secretKey: SECRET }, req("TG1", { destination: "12&34 (5)" }));
+    const url = buildTopupUrl(
+      { baseUrl: "https://p.example.com/", mitraId: MITRA, secretKey: SECRET },
+      req("TG1", { destination: "12&34 (5)" }),
+    );
     expect(url.pathname).toBe("/v1/transaction/partner");
     expect(url.searchParams.get("destination")).toBe("12&34 (5)");
     expect(url.searchParams.get("secret_key")).toBe(SECRET);
@@ -291,24 +422,43 @@ describe("the provider URL", () => {
   });
 
   it("when the URL is built, then all five parameters are there and encoded in the raw text", () => {
-    const url = buildTopupUrl({ baseUrl: "https://p.example.com/api/", mitraId: MITRA, secretKey: "a&b=c" }, req("TG 2", { destination: "12345678(1234)&x=1", itemCode: "ML86" }));
+    const url = buildTopupUrl(
+      { baseUrl: "https://p.example.com/api/", mitraId: MITRA, secretKey: "a&b=c" },
+      req("TG 2", { destination: "12345678(1234)&x=1", itemCode: "ML86" }),
+    );
     expect(url.origin + url.pathname).toBe("https://p.example.com/api/v1/transaction/partner");
     expect(url.search).not.toContain("&x=1");
     expect(url.search).toContain("destination=12345678%281234%29%26x%3D1");
-    expect(Object.fromEntries(url.searchParams)).toEqual({ destination: "12345678(1234)&x=1", ref_id: "TG 2", item_code: "ML86", secret_key: "a&b=c", mitra_id: MITRA });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      destination: "12345678(1234)&x=1",
+      ref_id: "TG 2",
+      item_code: "ML86",
+      secret_key: "a&b=c",
+      mitra_id: MITRA,
+    });
     expect(redactUrl(url)).not.toContain("a%26b");
     expect(redactUrl(url.toString())).toContain(`mitra_id=${MITRA}`);
   });
 
   it("when a URL carries user info, then redactUrl hides it too", () => {
-    expect(redactUrl("https://user:pw-123@p.example.com/v1?secret_key=zz")).toBe("https://***@p.example.com/v1?secret_key=***");
+    expect(redactUrl("https://user:pw-123@p.example.com/v1?secret_key=zz")).toBe(
+      "https://***@p.example.com/v1?secret_key=***",
+    );
   });
 
   it("when the client is configured with a bad base URL or timeout, then it refuses at creation without echoing the URL", () => {
-    expect(() => createTopupClient({ baseUrl: "not a url secret", mitraId: MITRA, secretKey: SECRET, timeoutMs: 1000 })).toThrow(/baseUrl/);
-    expect(() => createTopupClient({ baseUrl: "not a url secret", mitraId: MITRA, secretKey: SECRET, timeoutMs: 1000 })).not.toThrow(/secret/);
-    expect(() => createTopupClient({ baseUrl: "https://p.example.com/?a=1", mitraId: MITRA, secretKey: SECRET, timeoutMs: 1000 })).toThrow(/baseUrl/);
-    expect(() => createTopupClient({ baseUrl: "https://p.example.com", mitraId: MITRA, secretKey: SECRET, timeoutMs: 0 })).toThrow(/timeoutMs/);
+    expect(() =>
+      createTopupClient({ baseUrl: "not a url secret", mitraId: MITRA, secretKey: SECRET, timeoutMs: 1000 }),
+    ).toThrow(/baseUrl/);
+    expect(() =>
+      createTopupClient({ baseUrl: "not a url secret", mitraId: MITRA, secretKey: SECRET, timeoutMs: 1000 }),
+    ).not.toThrow(/secret/);
+    expect(() =>
+      createTopupClient({ baseUrl: "https://p.example.com/?a=1", mitraId: MITRA, secretKey: SECRET, timeoutMs: 1000 }),
+    ).toThrow(/baseUrl/);
+    expect(() =>
+      createTopupClient({ baseUrl: "https://p.example.com", mitraId: MITRA, secretKey: SECRET, timeoutMs: 0 }),
+    ).toThrow(/timeoutMs/);
   });
 });
 
@@ -316,13 +466,23 @@ describe("parsing an answer without HTTP", () => {
   const r = req("TGP1");
   it("when a success body comes with any HTTP status, then the body decides", () => {
     for (const status of [200, 201, 404, 500, 503]) {
-      expect(parseTopupAnswer(JSON.stringify(successBody("TGP1")), status, r)).toMatchObject({ kind: "success", refId: "TGP1", lastBalance: 980000 });
+      expect(parseTopupAnswer(JSON.stringify(successBody("TGP1")), status, r)).toMatchObject({
+        kind: "success",
+        refId: "TGP1",
+        lastBalance: 980000,
+      });
     }
   });
 
   it("when an answer is not SUKSES, then the detail is short and names the status", () => {
     const result = parseTopupAnswer(JSON.stringify(successBody("TGP1", {}, { status: "PENDING" })), 200, r);
-    expect(result).toMatchObject({ kind: "unknown", reason: "status-not-sukses", detail: "HTTP 200, product_detail.status is PENDING", lastBalance: 980000, destinationName: "Budi" });
+    expect(result).toMatchObject({
+      kind: "unknown",
+      reason: "status-not-sukses",
+      detail: "HTTP 200, product_detail.status is PENDING",
+      lastBalance: 980000,
+      destinationName: "Budi",
+    });
   });
 
   it("when status 1 comes with a mistyped product detail, then it is malformed and names the field, not its value", () => {
@@ -333,6 +493,10 @@ describe("parsing an answer without HTTP", () => {
   });
 
   it("when the body is empty, then it is unknown: not JSON", () => {
-    expect(parseTopupAnswer("", 200, r)).toMatchObject({ kind: "unknown", reason: "not-json", detail: "HTTP 200, body is not JSON" });
+    expect(parseTopupAnswer("", 200, r)).toMatchObject({
+      kind: "unknown",
+      reason: "not-json",
+      detail: "HTTP 200, body is not JSON",
+    });
   });
 });

@@ -5,13 +5,18 @@ import { createSandboxProvider, sandboxPlayerName, type SandboxProvider } from "
 describe("sandbox provider, over real HTTP", () => {
   let sandbox: SandboxProvider;
   beforeAll(async () => {
-    sandbox = createSandboxProvider({ mitraId: "M1", secretKey: "s3", products: [{ code: "FF70", name: "70 Diamonds", priceRp: 9500 }], initialBalance: 100000 });
+    sandbox = createSandboxProvider({
+      mitraId: "M1",
+      secretKey: "s3",
+      products: [{ code: "FF70", name: "70 Diamonds", priceRp: 9500 }],
+      initialBalance: 100000,
+    });
     await sandbox.listen(0, "127.0.0.1");
   });
   afterAll(() => sandbox.close());
 
   const get = async (path: string, params: Record<string, string>) => {
-    const res = await request(`${sandbox.url}${path}?${new URLSearchParams(params)}`);
+    const res = await request(`${sandbox.url}${path}?${new URLSearchParams(params).toString()}`);
     return { status: res.statusCode, body: (await res.body.json()) as any };
   };
   const full = { destination: "123456789", ref_id: "R1", item_code: "ff70", secret_key: "s3", mitra_id: "M1" };
@@ -21,25 +26,54 @@ describe("sandbox provider, over real HTTP", () => {
       const params = { ...full, ref_id: `MISS-${missing}` } as Record<string, string>;
       delete params[missing];
       const { body } = await get("/v1/transaction/partner", params);
-      expect(body).toEqual({ status: 0, error_code: "request/missing-parameter", error_msg: `missing parameter: ${missing}` });
+      expect(body).toEqual({
+        status: 0,
+        error_code: "request/missing-parameter",
+        error_msg: `missing parameter: ${missing}`,
+      });
     }
   });
 
   it("when the credentials are wrong, then it refuses without echoing the secret", async () => {
     const { body } = await get("/v1/transaction/partner", { ...full, ref_id: "BAD", secret_key: "guess" });
-    expect(body).toEqual({ status: 0, error_code: "auth/invalid-credentials", error_msg: "invalid partner credentials" });
+    expect(body).toEqual({
+      status: 0,
+      error_code: "auth/invalid-credentials",
+      error_msg: "invalid partner credentials",
+    });
   });
 
   it("when an order is valid, then the answer has the shape of topup-api.md 2.2 and the balance drops by the price", async () => {
     const { body } = await get("/v1/transaction/partner", full);
     expect(body.status).toBe(1);
-    expect(Object.keys(body.data).sort()).toEqual(["destination", "destination_name", "last_balance", "message", "product_detail", "ref_id", "sn", "trx_id"]);
-    expect(body.data).toMatchObject({ ref_id: "R1", destination: "123456789", last_balance: 90500, destination_name: sandboxPlayerName("123456789") });
+    expect(Object.keys(body.data).sort()).toEqual([
+      "destination",
+      "destination_name",
+      "last_balance",
+      "message",
+      "product_detail",
+      "ref_id",
+      "sn",
+      "trx_id",
+    ]);
+    expect(body.data).toMatchObject({
+      ref_id: "R1",
+      destination: "123456789",
+      last_balance: 90500,
+      destination_name: sandboxPlayerName("123456789"),
+    });
     expect(body.data.trx_id).toMatch(/^[A-Za-z]+-\d{6}-\d+$/);
     expect(body.data.sn).toMatch(/^\d+$/);
     expect(body.data.message).toContain(body.data.sn);
     expect(body.data.message).toContain(body.data.destination_name);
-    expect(body.data.product_detail).toEqual({ name: "70 Diamonds", code: "FF70", price: 9500, rate: 1, priceRp: 9500, status: "SUKSES" });
+    expect(body.data.product_detail).toEqual({
+      name: "70 Diamonds",
+      code: "FF70",
+      price: 9500,
+      rate: 1,
+      priceRp: 9500,
+      status: "SUKSES",
+    });
     expect(sandbox.balance()).toBe(90500);
   });
 
@@ -61,7 +95,10 @@ describe("sandbox provider, over real HTTP", () => {
   });
 
   it("when the method is not GET, then it is a 405 with a status 0 body", async () => {
-    const res = await request(`${sandbox.url}/v1/transaction/partner?${new URLSearchParams({ ...full, ref_id: "POST1" })}`, { method: "POST" });
+    const res = await request(
+      `${sandbox.url}/v1/transaction/partner?${new URLSearchParams({ ...full, ref_id: "POST1" }).toString()}`,
+      { method: "POST" },
+    );
     expect(res.statusCode).toBe(405);
     expect(await res.body.json()).toMatchObject({ status: 0, error_code: "request/method-not-allowed" });
     expect(sandbox.balance()).toBe(90500);
@@ -69,7 +106,11 @@ describe("sandbox provider, over real HTTP", () => {
 
   it("when the mitra_id is wrong, then it refuses like a wrong secret", async () => {
     const { body } = await get("/v1/transaction/partner", { ...full, ref_id: "BADM", mitra_id: "M2" });
-    expect(body).toEqual({ status: 0, error_code: "auth/invalid-credentials", error_msg: "invalid partner credentials" });
+    expect(body).toEqual({
+      status: 0,
+      error_code: "auth/invalid-credentials",
+      error_msg: "invalid partner credentials",
+    });
   });
 
   it("when the product is unknown, then it answers product/not-found and charges nothing", async () => {
@@ -80,7 +121,11 @@ describe("sandbox provider, over real HTTP", () => {
 
   it("when a destination has characters to encode, then it is echoed exactly and the name follows it", async () => {
     const { body } = await get("/v1/transaction/partner", { ...full, ref_id: "R-ENC", destination: "12345678(1234)" });
-    expect(body.data).toMatchObject({ ref_id: "R-ENC", destination: "12345678(1234)", destination_name: sandboxPlayerName("12345678(1234)") });
+    expect(body.data).toMatchObject({
+      ref_id: "R-ENC",
+      destination: "12345678(1234)",
+      destination_name: sandboxPlayerName("12345678(1234)"),
+    });
   });
 
   it("when every request is made, then each one is recorded with its outcome, errors included", () => {
@@ -100,23 +145,40 @@ describe("sandbox provider, over real HTTP", () => {
 });
 
 describe("sandbox provider, money and identity", () => {
-  const params = (ref: string, destination = "555555555") => ({ destination, ref_id: ref, item_code: "GI60", secret_key: "k", mitra_id: "m" });
+  const params = (ref: string, destination = "555555555") => ({
+    destination,
+    ref_id: ref,
+    item_code: "GI60",
+    secret_key: "k",
+    mitra_id: "m",
+  });
   const started: SandboxProvider[] = [];
   afterAll(async () => {
     for (const s of started) await s.close();
   });
   const start = async (initialBalance: number, latencyMs = 0) => {
-    const s = createSandboxProvider({ mitraId: "m", secretKey: "k", products: [{ code: "GI60", name: "60 Genesis Crystals", priceRp: 16000 }], initialBalance, latencyMs });
+    const s = createSandboxProvider({
+      mitraId: "m",
+      secretKey: "k",
+      products: [{ code: "GI60", name: "60 Genesis Crystals", priceRp: 16000 }],
+      initialBalance,
+      latencyMs,
+    });
     started.push(s);
     await s.listen(0, "127.0.0.1");
     return s;
   };
-  const order = async (s: SandboxProvider, p: Record<string, string>) => (await request(`${s.url}/v1/transaction/partner?${new URLSearchParams(p)}`)).body.json() as Promise<any>;
+  const order = async (s: SandboxProvider, p: Record<string, string>) =>
+    (await request(`${s.url}/v1/transaction/partner?${new URLSearchParams(p).toString()}`)).body.json() as Promise<any>;
 
   it("when the balance does not cover the price, then it answers balance/insufficient and keeps the balance", async () => {
     const s = await start(20000);
     expect(await order(s, params("A1"))).toMatchObject({ status: 1, data: { last_balance: 4000 } });
-    expect(await order(s, params("A2"))).toEqual({ status: 0, error_code: "balance/insufficient", error_msg: "insufficient balance" });
+    expect(await order(s, params("A2"))).toEqual({
+      status: 0,
+      error_code: "balance/insufficient",
+      error_msg: "insufficient balance",
+    });
     expect(s.balance()).toBe(4000);
   });
 
@@ -158,6 +220,8 @@ describe("sandbox provider, money and identity", () => {
   });
 
   it("when a product price is not a positive integer, then the sandbox refuses to start", () => {
-    expect(() => createSandboxProvider({ mitraId: "m", secretKey: "k", products: [{ code: "X", name: "x", priceRp: 10.5 }] })).toThrow(/priceRp/);
+    expect(() =>
+      createSandboxProvider({ mitraId: "m", secretKey: "k", products: [{ code: "X", name: "x", priceRp: 10.5 }] }),
+    ).toThrow(/priceRp/);
   });
 });

@@ -10,7 +10,11 @@ export function balanceFeature(deps: { orders: OrderService; timeZone: string })
     const seen = await deps.orders.lastBalance();
     if (seen === undefined) return void (await ctx.reply(ctx.tr("balance-none")));
     await ctx.reply(
-      ctx.tr("balance-known", { balance: formatNumber(seen.balance, ctx.lang), time: formatTime(seen.at, ctx.lang, deps.timeZone), refId: seen.refId }),
+      ctx.tr("balance-known", {
+        balance: formatNumber(seen.balance, ctx.lang),
+        time: formatTime(seen.at, ctx.lang, deps.timeZone),
+        refId: seen.refId,
+      }),
     );
   });
   return composer;

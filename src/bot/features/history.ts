@@ -51,7 +51,9 @@ export function historyFeature(deps: { orders: OrderService; timeZone: string })
     if (data.scope === "all" && !isAdmin(ctx)) return refuseNonAdmin(ctx);
     await answerQuery(ctx);
     const { text, keyboard } = await render(ctx, data.scope, data.page);
-    await ctx.editMessageText(text, keyboard === undefined ? {} : { reply_markup: keyboard }).catch((err: unknown) => ctx.log.debug({ err }, "history page not edited"));
+    await ctx
+      .editMessageText(text, keyboard === undefined ? {} : { reply_markup: keyboard })
+      .catch((err: unknown) => ctx.log.debug({ err }, "history page not edited"));
   });
   return composer;
 }

@@ -20,7 +20,10 @@ export function languageFeature(deps: { texts: I18n; prefs: UserPrefs }): Compos
     await deps.prefs.setLanguage(ctx.from.id, lang);
     const text = translator(deps.texts, lang)("language-set");
     await answerQuery(ctx, { text });
-    await ctx.editMessageText(text).catch(() => ctx.reply(text));
+    await ctx.editMessageText(text).catch(async (err: unknown) => {
+      ctx.log.debug({ err }, "language menu not edited; answering with a new message");
+      await ctx.reply(text);
+    });
   });
   return composer;
 }

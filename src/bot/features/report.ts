@@ -8,7 +8,11 @@ import type { BotContext } from "../context.js";
 import { formatRupiah } from "../format.js";
 
 /** /report [YYYY-MM-DD] for admins: the day's sales from the ledger, and its orders as CSV. */
-export function reportFeature(deps: { orders: OrderService; timeZone: string; now?: () => Date }): Composer<BotContext> {
+export function reportFeature(deps: {
+  orders: OrderService;
+  timeZone: string;
+  now?: () => Date;
+}): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   const now = deps.now ?? (() => new Date());
 
@@ -22,7 +26,13 @@ export function reportFeature(deps: { orders: OrderService; timeZone: string; no
     if (report.total === 0) return void (await ctx.reply(`${title}\n${t("report-empty", { date: day })}`));
     const rp = (n: number) => formatRupiah(n, ctx.lang);
     const line = (l: ReportLine) =>
-      t("report-line", { name: l.name, count: String(l.count), selling: rp(l.selling), provider: rp(l.provider), margin: rp(l.selling - l.provider) });
+      t("report-line", {
+        name: l.name,
+        count: String(l.count),
+        selling: rp(l.selling),
+        provider: rp(l.provider),
+        margin: rp(l.selling - l.provider),
+      });
     const text = [
       title,
       t("report-counts", {
@@ -32,24 +42,35 @@ export function reportFeature(deps: { orders: OrderService; timeZone: string; no
         unknown: String(report.byState.unknown),
         submitting: String(report.byState.submitting),
       }),
-      t("report-totals", { selling: rp(report.selling), provider: rp(report.provider), margin: rp(report.selling - report.provider) }),
+      t("report-totals", {
+        selling: rp(report.selling),
+        provider: rp(report.provider),
+        margin: rp(report.selling - report.provider),
+      }),
       ...(report.byProduct.length === 0 ? [] : ["", t("report-by-product"), ...report.byProduct.map(line)]),
       ...(report.byUser.length === 0 ? [] : ["", t("report-by-user"), ...report.byUser.map(line)]),
     ].join("\n");
-    await ctx.reply(text, { reply_markup: new InlineKeyboard().text(t("report-csv-button", { date: day }), Callback.reportCsv.encode(day)) });
+    await ctx.reply(text, {
+      reply_markup: new InlineKeyboard().text(t("report-csv-button", { date: day }), Callback.reportCsv.encode(day)),
+    });
   });
 
   onCallback(
     composer,
     Callback.reportCsv,
     async (ctx, day) => {
-    const range = dayRange(day, deps.timeZone);
-    if (range === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
-    await answerQuery(ctx);
-    const orders = (await deps.orders.submittedBetween(range.fromMs, range.toMs)).filter((o) => o.state !== "draft" && o.state !== "cancelled");
-    await ctx.replyWithDocument(new InputFile(Buffer.from(reportCsv(orders, deps.timeZone), "utf8"), `orders-${day}.csv`), {
-      caption: ctx.tr("report-csv-caption", { date: day, count: String(orders.length) }),
-    });
+      const range = dayRange(day, deps.timeZone);
+      if (range === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
+      await answerQuery(ctx);
+      const orders = (await deps.orders.submittedBetween(range.fromMs, range.toMs)).filter(
+        (o) => o.state !== "draft" && o.state !== "cancelled",
+      );
+      await ctx.replyWithDocument(
+        new InputFile(Buffer.from(reportCsv(orders, deps.timeZone), "utf8"), `orders-${day}.csv`),
+        {
+          caption: ctx.tr("report-csv-caption", { date: day, count: String(orders.length) }),
+        },
+      );
     },
     adminOnly,
   );

@@ -7,12 +7,16 @@ import type { UserPrefs } from "../user-prefs.js";
 export function startFeature(deps: { catalog: Catalog; prefs: UserPrefs }): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   const firstGame = deps.catalog.games[0]!;
-  const example = { exampleCode: firstGame.products[0]!.code, examplePlayer: firstGame.destination?.example ?? "123456789" };
+  const example = {
+    exampleCode: firstGame.products[0]!.code,
+    examplePlayer: firstGame.destination?.example ?? "123456789",
+  };
 
   composer.command("start", async (ctx) => {
     const userId = ctx.from?.id ?? 0;
     const greeting = ctx.tr("start-greeting", { name: ctx.from?.first_name ?? "" });
-    const menu = ctx.role !== undefined ? ctx.tr("start-menu", example) : ctx.tr("access-refused", { userId: String(userId) });
+    const menu =
+      ctx.role !== undefined ? ctx.tr("start-menu", example) : ctx.tr("access-refused", { userId: String(userId) });
     // Remember the Telegram language: messages sent to this user later (an admin's notices) use it.
     if (ctx.from !== undefined) await deps.prefs.sawTelegramLanguage(ctx.from.id, ctx.from.language_code);
     await ctx.reply(`${greeting}\n\n${menu}`);

@@ -21,7 +21,12 @@ export function usersFeature(deps: { access: Access; timeZone: string }): Compos
     const userId = userIdArg(ctx.match);
     if (userId === undefined) return void (await ctx.reply(ctx.tr("deny-usage")));
     const outcome = await deps.access.deny(userId);
-    const key = { denied: "deny-done", "not-listed": "deny-not-listed", "is-admin": "deny-is-admin", "from-env": "deny-from-env" }[outcome];
+    const key = {
+      denied: "deny-done",
+      "not-listed": "deny-not-listed",
+      "is-admin": "deny-is-admin",
+      "from-env": "deny-from-env",
+    }[outcome];
     await ctx.reply(ctx.tr(key, { userId: String(userId) }));
   });
 

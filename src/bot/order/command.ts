@@ -7,11 +7,16 @@ import type { BotContext } from "../context.js";
 import { ORDER_DIALOGUE, type OrderPreset } from "./dialogue.js";
 import { draftInput, sendSummary } from "./summary.js";
 
-type OrderPlan = { kind: "quick"; match: ProductMatch; playerId: string } | { kind: "dialogue"; preset: OrderPreset; unknownCode?: string };
+type OrderPlan =
+  | { kind: "quick"; match: ProductMatch; playerId: string }
+  | { kind: "dialogue"; preset: OrderPreset; unknownCode?: string };
 
 /** What `/order [CODE [PLAYER_ID]]` asks for. */
 export function planOrder(catalog: Catalog, args: string): OrderPlan {
-  const [code, ...rest] = args.trim().split(/\s+/).filter((p) => p !== "");
+  const [code, ...rest] = args
+    .trim()
+    .split(/\s+/)
+    .filter((p) => p !== "");
   if (code === undefined) return { kind: "dialogue", preset: {} };
   const match = findProduct(catalog, code);
   if (match === undefined) return { kind: "dialogue", preset: {}, unknownCode: code };
@@ -39,7 +44,8 @@ export function orderCommands(deps: { catalog: Catalog; orders: OrderService }):
       await sendSummary(ctx, await orders.createDraft(draftInput(ctx, plan.match, plan.playerId)));
       return;
     }
-    if (plan.unknownCode !== undefined) await ctx.reply(ctx.tr("order-unknown-code", { code: plan.unknownCode.slice(0, 40) }));
+    if (plan.unknownCode !== undefined)
+      await ctx.reply(ctx.tr("order-unknown-code", { code: plan.unknownCode.slice(0, 40) }));
     await ctx.conversation.enter(ORDER_DIALOGUE, plan.preset);
   });
 
@@ -47,7 +53,10 @@ export function orderCommands(deps: { catalog: Catalog; orders: OrderService }):
     const active = ctx.conversation.active(ORDER_DIALOGUE) > 0;
     await ctx.conversation.exit(ORDER_DIALOGUE);
     const draftRef = await orders.openDraftOf(ctx.chat.id, ctx.from!.id);
-    const cancelled = draftRef === undefined ? undefined : await orders.cancel({ refId: draftRef, userId: ctx.from!.id, chatId: ctx.chat.id });
+    const cancelled =
+      draftRef === undefined
+        ? undefined
+        : await orders.cancel({ refId: draftRef, userId: ctx.from!.id, chatId: ctx.chat.id });
     if (active || cancelled?.kind === "cancelled") await ctx.reply(ctx.tr("order-cancelled"));
     else if (cancelled?.kind === "too-late") await ctx.reply(ctx.tr("order-cancel-too-late"));
     else await ctx.reply(ctx.tr("cancel-nothing"));
@@ -57,7 +66,9 @@ export function orderCommands(deps: { catalog: Catalog; orders: OrderService }):
     const match = findProduct(catalog, code);
     if (match === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
     await answerQuery(ctx);
-    await ctx.editMessageText(ctx.tr("order-chosen", { code: match.product.code, product: match.product.name })).catch((err: unknown) => ctx.log.debug({ err }, "menu not edited"));
+    await ctx
+      .editMessageText(ctx.tr("order-chosen", { code: match.product.code, product: match.product.name }))
+      .catch((err: unknown) => ctx.log.debug({ err }, "menu not edited"));
     await ctx.conversation.enter(ORDER_DIALOGUE, { code: match.product.code });
   });
 

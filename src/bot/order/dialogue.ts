@@ -37,7 +37,9 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
     const onlyGame = catalog.games.length === 1;
     // Game and "back" buttons are handled outside (order/menu.ts): they change no state.
     const menuId = onlyGame
-      ? await io.say(t("order-choose-product", { game: catalog.games[0]!.name }), { reply_markup: productsKeyboard(catalog, 0, t) })
+      ? await io.say(t("order-choose-product", { game: catalog.games[0]!.name }), {
+          reply_markup: productsKeyboard(catalog, 0, t),
+        })
       : await io.say(t("order-choose-game"), { reply_markup: gamesKeyboard(catalog) });
     for (;;) {
       const next = await conversation.wait();
@@ -51,7 +53,10 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
       const match = findProduct(catalog, code);
       if (match !== undefined) {
         if (query !== undefined) await io.answer(query.id);
-        await io.edit(query?.message?.message_id ?? menuId, t("order-chosen", { code: match.product.code, product: match.product.name }));
+        await io.edit(
+          query?.message?.message_id ?? menuId,
+          t("order-chosen", { code: match.product.code, product: match.product.name }),
+        );
         return match;
       }
       if (query !== undefined) await io.answer(query.id, t("callback-invalid"));
@@ -59,7 +64,12 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
     }
   }
 
-  async function askPlayerId(conversation: BotConversation, ctx: InnerContext, match: ProductMatch, badInput: string | undefined) {
+  async function askPlayerId(
+    conversation: BotConversation,
+    ctx: InnerContext,
+    match: ProductMatch,
+    badInput: string | undefined,
+  ) {
     const t = ctx.tr;
     const io = dialogueIo(conversation, ctx, deps.api);
     const { game, product } = match;
@@ -71,7 +81,9 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
     else {
       const vars = { code: product.code, product: product.name, game: game.name };
       await io.say(
-        game.destination === undefined ? t("order-ask-player-any", vars) : t("order-ask-player", { ...vars, example: game.destination.example }),
+        game.destination === undefined
+          ? t("order-ask-player-any", vars)
+          : t("order-ask-player", { ...vars, example: game.destination.example }),
       );
     }
     for (;;) {
@@ -92,7 +104,12 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
   return async function order(conversation: BotConversation, ctx: InnerContext, preset: OrderPreset = {}) {
     const presetMatch = preset.code === undefined ? undefined : findProduct(catalog, preset.code);
     const match = presetMatch ?? (await chooseProduct(conversation, ctx));
-    const playerId = await askPlayerId(conversation, ctx, match, presetMatch === undefined ? undefined : preset.badPlayerId);
+    const playerId = await askPlayerId(
+      conversation,
+      ctx,
+      match,
+      presetMatch === undefined ? undefined : preset.badPlayerId,
+    );
     const input = draftInput(ctx, match, playerId);
     // The ref_id is made and the draft written here, once: replays get the stored result back.
     const draft = await conversation.external(() => orders.createDraft(input));

@@ -15,7 +15,9 @@ export function orderMenu(deps: { catalog: Catalog }): Composer<BotContext> {
   const show = async (ctx: BotContext, text: string, keyboard: ReturnType<typeof gamesKeyboard>) => {
     await answerQuery(ctx);
     // "message is not modified" after a double tap is harmless.
-    await ctx.editMessageText(text, { reply_markup: keyboard }).catch((err: unknown) => ctx.log.debug({ err }, "menu not edited"));
+    await ctx
+      .editMessageText(text, { reply_markup: keyboard })
+      .catch((err: unknown) => ctx.log.debug({ err }, "menu not edited"));
   };
   onCallback(composer, Callback.game, async (ctx, index) => {
     const game = catalog.games[index];

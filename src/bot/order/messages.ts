@@ -48,7 +48,8 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
   if (order.state === "success") {
     lines.push(t(order.settledBy === undefined ? "order-success" : "order-success-settled"));
     add("line-product", product);
-    if (r.destinationName !== undefined) add("line-player", { playerName: r.destinationName, playerId: order.playerId });
+    if (r.destinationName !== undefined)
+      add("line-player", { playerName: r.destinationName, playerId: order.playerId });
     else add("line-player-id", { playerId: order.playerId });
     if (r.sn !== undefined) add("line-sn", { sn: r.sn });
     if (r.lastBalance !== undefined) add("line-balance", { balance: formatNumber(r.lastBalance, lang) });
@@ -80,7 +81,8 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
 
 export function renderReason(t: Translate, order: OrderRecord): string {
   const reason = order.result?.reason ?? "interrupted";
-  if (reason === "status-not-sukses") return t("reason-status-not-sukses", { status: order.result?.productDetail?.status ?? "?" });
+  if (reason === "status-not-sukses")
+    return t("reason-status-not-sukses", { status: order.result?.productDetail?.status ?? "?" });
   if (reason === "provider-error" || reason === "not-sent" || reason === "settled") return t("reason-malformed");
   return t(`reason-${reason}`);
 }
@@ -102,7 +104,12 @@ export function renderState(t: Translate, order: OrderRecord): string {
 }
 
 /** The message text for an outcome, with a heading when it is a reminder or a settlement. */
-export function outcomeText(t: Translate, order: OrderRecord, heading?: "already" | "settled", lang = order.lang): string {
+export function outcomeText(
+  t: Translate,
+  order: OrderRecord,
+  heading?: "already" | "settled",
+  lang = order.lang,
+): string {
   const body = renderOutcome(t, order, lang);
   if (heading === "already") return `${t("order-already-heading")}\n\n${body}`;
   if (heading === "settled") return `${t("order-settled-heading")}\n\n${body}`;
@@ -112,8 +119,11 @@ export function outcomeText(t: Translate, order: OrderRecord, heading?: "already
 /** A short line for a callback answer (at most 200 characters) about an order that already ran. */
 export function renderOutcomeToast(t: Translate, order: OrderRecord): string {
   if (order.state === "success") {
-    return order.result?.sn === undefined ? t("callback-already-success-no-sn") : t("callback-already-success", { sn: order.result.sn });
+    return order.result?.sn === undefined
+      ? t("callback-already-success-no-sn")
+      : t("callback-already-success", { sn: order.result.sn });
   }
-  if (order.state === "failed") return t("callback-already-failed", { errorCode: order.result?.errorCode ?? order.result?.reason ?? "–" });
+  if (order.state === "failed")
+    return t("callback-already-failed", { errorCode: order.result?.errorCode ?? order.result?.reason ?? "–" });
   return t("callback-already-unknown");
 }

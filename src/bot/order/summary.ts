@@ -11,7 +11,11 @@ export async function sendSummary(ctx: InnerContext, order: OrderRecord): Promis
 }
 
 /** The draft of an order from the chat it is made in: who, where, what and for whom. */
-export function draftInput(ctx: Pick<InnerContext, "chat" | "from" | "lang">, match: ProductMatch, playerId: string): DraftInput {
+export function draftInput(
+  ctx: Pick<InnerContext, "chat" | "from" | "lang">,
+  match: ProductMatch,
+  playerId: string,
+): DraftInput {
   const from = ctx.from!;
   return {
     chatId: ctx.chat!.id,

@@ -23,7 +23,12 @@ export function settleReply(t: Translate, refId: string, outcome: SettleOutcome)
  * (failed), then settles once. Commands and buttons pass on to their own handlers.
  */
 export function createSettleDialogue(deps: { orders: OrderService; api: Api }) {
-  return async function settle(conversation: BotConversation, ctx: InnerContext, refId: string, outcome: "success" | "failed") {
+  return async function settle(
+    conversation: BotConversation,
+    ctx: InnerContext,
+    refId: string,
+    outcome: "success" | "failed",
+  ) {
     const t = ctx.tr;
     const io = dialogueIo(conversation, ctx, deps.api);
     await io.say(t(outcome === "success" ? "settle-ask-sn" : "settle-ask-reason", { refId }));
@@ -41,7 +46,11 @@ export function createSettleDialogue(deps: { orders: OrderService; api: Api }) {
       }
       const adminId = next.from!.id;
       const result = await conversation.external(() =>
-        deps.orders.settle({ refId, adminId, outcome: outcome === "success" ? { state: "success", sn: text } : { state: "failed", reason: text } }),
+        deps.orders.settle({
+          refId,
+          adminId,
+          outcome: outcome === "success" ? { state: "success", sn: text } : { state: "failed", reason: text },
+        }),
       );
       await io.say(settleReply(t, refId, result));
       return;
