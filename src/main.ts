@@ -3,6 +3,7 @@ import { buildApp, StartupError } from "./app.js";
 import { parseConfig } from "./config.js";
 import { watchLauncher } from "./launcher.js";
 import { createLogger } from "./logger.js";
+import { staleBuildWarning } from "./stale-build.js";
 
 /** Stops at start with a short message and exit code 1: no stack trace for an operator's mistake. */
 function fail(title: string, lines: string[]): never {
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
   const parsed = parseConfig(process.env);
   if (!parsed.ok) fail("Configuration error: the bot cannot start.", parsed.errors);
   const logger = createLogger(parsed.config.logLevel);
+  const stale = import.meta.url.endsWith("/dist/main.js") ? staleBuildWarning(import.meta.url) : undefined;
+  if (stale !== undefined) logger.warn(stale);
   const app = await buildApp(parsed.config, { logger });
 
   const stop = (reason: string) => {

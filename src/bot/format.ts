@@ -7,16 +7,19 @@ export function escapeHtml(text: string): string {
 
 const LOCALES: Record<Lang, string> = { en: "en-US", id: "id-ID" };
 
-// Intl formatters are costly to build and safe to share: one per language (and time zone).
-const numberFormats: Record<Lang, Intl.NumberFormat> = {
-  en: new Intl.NumberFormat(LOCALES.en, { maximumFractionDigits: 0 }),
-  id: new Intl.NumberFormat(LOCALES.id, { maximumFractionDigits: 0 }),
-};
+// Intl formatters are costly to build and safe to share: one per language (and time zone), each
+// built the first time it is needed (a bot that has not answered anyone has not loaded the data).
+const numberFormats = new Map<Lang, Intl.NumberFormat>();
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Whole numbers grouped per language: `20.000` in Indonesian, `20,000` in English. */
 export function formatNumber(amount: number, lang: Lang): string {
-  return numberFormats[lang].format(amount);
+  let format = numberFormats.get(lang);
+  if (format === undefined) {
+    format = new Intl.NumberFormat(LOCALES[lang], { maximumFractionDigits: 0 });
+    numberFormats.set(lang, format);
+  }
+  return format.format(amount);
 }
 
 /** Rupiah at the edge only: `Rp 20.000` (id) or `Rp 20,000` (en). */

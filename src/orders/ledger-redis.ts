@@ -20,6 +20,13 @@ import type { BalanceSeen, DraftFields, OrderRecord, OrderState } from "./order.
 
 const HGETALL = "redis.call('HGETALL', KEYS[1])";
 
+const SAVE_DRAFT = luaScript(`
+redis.call('HSET', KEYS[1], 'd', ARGV[1], 'u', ARGV[2], 's', 'draft')
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[3])
+return 0
+`);
+
 const CLAIM = luaScript(`
 local s = redis.call('HGET', KEYS[1], 's')
 if not s then return {'not-found'} end
@@ -144,12 +151,11 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
 
   return {
     async saveDraft(order, ttlMs) {
-      await redis
-        .multi()
-        .hSet(orderKey(order.refId), { d: draftJson(order), u: String(order.userId), s: order.state })
-        .pExpire(orderKey(order.refId), ttlMs)
-        .set(openDraftKey(order.chatId, order.userId), order.refId, { PX: ttlMs })
-        .exec();
+      await SAVE_DRAFT(
+        redis,
+        [orderKey(order.refId), openDraftKey(order.chatId, order.userId)],
+        [draftJson(order), order.userId, ttlMs, order.refId],
+      );
     },
 
     async get(refId) {

@@ -1,4 +1,4 @@
-import { Agent, request, type Dispatcher } from "undici";
+import type { Dispatcher, request as undiciRequest } from "undici";
 import { z } from "zod";
 import type { ProductDetail, TopupClient, TopupRequest, TopupResult, TopupUnknown } from "./types.js";
 
@@ -314,21 +314,40 @@ export function createTopupClient(cfg: TopupClientConfig): TopupClient {
     throw new TypeError("TopupClientConfig.baseUrl must be an absolute http(s) URL without query or fragment");
   }
 
-  const dispatcher =
-    cfg.dispatcher ??
-    new Agent({
-      // No keep-alive: a fresh connection per order, so a reset can never be a stale pooled socket
-      // that the provider closed, and "connection lost" really means "the request went out".
-      pipelining: 0,
-      // Shorter than the whole call, so an unreachable provider is "not sent", not "timeout".
-      connect: { timeout: Math.max(1, Math.min(10_000, Math.floor(cfg.timeoutMs / 2))) },
-      // The abort signal below is the timeout; these only back it up and must not fire first.
-      headersTimeout: cfg.timeoutMs + 1_000,
-      bodyTimeout: cfg.timeoutMs + 1_000,
-    });
+  // undici is loaded with the first order, not at start: a bot that has not ordered yet does not
+  // carry the HTTP client's code (a few MB of memory and ~80 ms of start-up).
+  let client: Promise<{ request: typeof undiciRequest; dispatcher: Dispatcher }> | undefined;
+  const undici = () =>
+    (client ??= import("undici").then(({ Agent, request }) => ({
+      request,
+      dispatcher:
+        cfg.dispatcher ??
+        new Agent({
+          // No keep-alive: a fresh connection per order, so a reset can never be a stale pooled socket
+          // that the provider closed, and "connection lost" really means "the request went out".
+          pipelining: 0,
+          // Shorter than the whole call, so an unreachable provider is "not sent", not "timeout".
+          connect: { timeout: Math.max(1, Math.min(10_000, Math.floor(cfg.timeoutMs / 2))) },
+          // The abort signal below is the timeout; these only back it up and must not fire first.
+          headersTimeout: cfg.timeoutMs + 1_000,
+          bodyTimeout: cfg.timeoutMs + 1_000,
+        }),
+    })));
 
   return {
     async order(req) {
+      let http: { request: typeof undiciRequest; dispatcher: Dispatcher };
+      try {
+        http = await undici();
+      } catch (err) {
+        // Nothing left this machine: the order was not sent.
+        return {
+          kind: "failed",
+          reason: "not-sent",
+          detail: `the HTTP client could not be loaded (${errorFacts(err).code ?? "no code"})`,
+        };
+      }
+      const { request, dispatcher } = http;
       const signal = AbortSignal.timeout(cfg.timeoutMs);
       let httpStatus: number;
       let body: string;
