@@ -27,6 +27,7 @@ import {
   type FakeUser,
   type SentMessage,
 } from "../test/e2e/fake-bot-api.js";
+import { startArgs } from "../test/e2e/bot-process.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DOC = `${ROOT}docs/benchmarks.md`;
@@ -108,8 +109,19 @@ interface Proc {
 
 const live = new Set<Proc>();
 
+/** The bot's node flags, as `npm start` has them (BENCH_BOT_FLAGS overrides them, to compare). */
+const BOT_FLAGS =
+  process.env.BENCH_BOT_FLAGS !== undefined
+    ? process.env.BENCH_BOT_FLAGS.split(/\s+/).filter((f) => f !== "")
+    : startArgs().slice(0, -1);
+
 function startProc(script: string, env: Record<string, string>, opts: { probe: boolean; flags?: string[] }): Proc {
-  const args = [...(opts.probe ? ["--import", PROBE] : []), ...(opts.flags ?? []), script];
+  const args = [
+    ...(opts.probe ? ["--import", PROBE] : []),
+    ...(script === MAIN ? BOT_FLAGS : []),
+    ...(opts.flags ?? []),
+    script,
+  ];
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -486,7 +498,13 @@ async function orderFlow(watch: Watch, user: FakeUser, lat?: Latencies): Promise
   await timed(
     lat,
     () => fake.tapButton(user, products, "p:ML86"),
-    () => watch.wait(chat, () => newer(fake, chat, base, (m) => /Send the player id/.test(m.text)), "player id prompt"),
+    // The question is the menu, edited (a tapped product), or a new message (the bot may do either).
+    () =>
+      watch.wait(
+        chat,
+        () => newer(fake, chat, menu.message_id - 1, (m) => /Send the player id/.test(m.text)),
+        "player id prompt",
+      ),
   );
   const summary = await timed(
     lat,
@@ -559,6 +577,10 @@ function botEnv(fake: FakeBotApi, prefix: string, users: FakeUser[]): Record<str
     TOPUP_MITRA_ID: "bench",
     TOPUP_SECRET_KEY: "bench-secret",
     LOG_LEVEL: "info",
+    // For experiments only (never in a recorded run): BENCH_BOT_ENV='{"LOG_LEVEL":"warn"}'.
+    ...(process.env.BENCH_BOT_ENV === undefined
+      ? {}
+      : (JSON.parse(process.env.BENCH_BOT_ENV) as Record<string, string>)),
   };
 }
 

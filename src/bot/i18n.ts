@@ -31,8 +31,15 @@ export function loadTexts(): I18n {
  * become "123,456"), and no user or provider text can inject HTML.
  */
 export function translator(texts: I18n, lang: Lang): Translate {
+  // A text without variables never changes: translated once (the plugin negotiates the language
+  // on every call, a good part of the cost of a reply).
+  const fixed = new Map<string, string>();
   return (key, vars) => {
-    if (vars === undefined) return texts.t(lang, key);
+    if (vars === undefined) {
+      let text = fixed.get(key);
+      if (text === undefined) fixed.set(key, (text = texts.t(lang, key)));
+      return text;
+    }
     const safe: Record<string, string> = {};
     for (const [k, v] of Object.entries(vars)) safe[k] = escapeHtml(String(v));
     return texts.t(lang, key, safe);

@@ -100,6 +100,8 @@ export function createMemoryLedger(now: () => number = Date.now): OrderLedger {
       o.state = outcome.state;
       o.result = structuredClone(outcome.result);
       o.finishedAt = outcome.at;
+      // A late answer replaces the unknown the user was told: they are to be told again.
+      if (late) delete o.notifiedAt;
       inflight.delete(refId);
       if (outcome.state === "unknown") unknown.add(refId);
       else unknown.delete(refId);

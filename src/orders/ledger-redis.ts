@@ -10,8 +10,8 @@ import type { BalanceSeen, DraftFields, OrderRecord, OrderState } from "./order.
  *   open-draft:CHAT:USER   the ref id of the draft shown in that chat (expires with the draft)
  *   orders-by-time, orders-by-user:USER   sorted sets of submitted ref ids, scored by submit time
  *   orders-inflight, orders-unknown       sets of ref ids
- *   balance, balance-seq                  balances seen, scored by a sequence taken in the same
- *                                         step that records the sale: the last one recorded wins
+ *   balances                              the balances seen, newest first: pushed in the same
+ *                                         step that records the sale, so the last one recorded wins
  *   low-balance-alerted                   set while the balance is below the alert threshold
  *
  * State changes are Lua scripts: each checks the state it starts from and writes the record and
@@ -27,18 +27,22 @@ redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[3])
 return 0
 `);
 
+// One HMGET reads what the step needs; the claimed order is built from the draft it returns.
 const CLAIM = luaScript(`
-local s = redis.call('HGET', KEYS[1], 's')
-if not s then return {'not-found'} end
-if redis.call('HGET', KEYS[1], 'u') ~= ARGV[1] then return {'not-yours'} end
-if s ~= 'draft' then return {'taken', ${HGETALL}} end
-redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2])
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'm', ARGV[5]) end
+local f = redis.call('HMGET', KEYS[1], 's', 'u', 'd')
+if not f[1] then return {'not-found'} end
+if f[2] ~= ARGV[1] then return {'not-yours'} end
+if f[1] ~= 'draft' then return {'taken', ${HGETALL}} end
+if ARGV[5] ~= '' then
+  redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2], 'm', ARGV[5])
+else
+  redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2])
+end
 redis.call('PERSIST', KEYS[1])
 redis.call('SADD', KEYS[2], ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
 redis.call('ZADD', KEYS[4], ARGV[3], ARGV[4])
-return {'claimed', ${HGETALL}}
+return {'claimed', f[3]}
 `);
 
 const CANCEL = luaScript(`
@@ -53,27 +57,32 @@ if s == 'draft' or s == 'cancelled' then return {'cancelled', ${HGETALL}} end
 return {'taken', ${HGETALL}}
 `);
 
+// A late answer (the order was marked unknown by recovery, nobody settled it) replaces that
+// unknown; the user is then told again. The balance log keeps its newest 100 (trimmed now and then).
 const FINISH = luaScript(`
-local s = redis.call('HGET', KEYS[1], 's')
-if not s then return {'not-found'} end
-local late = s == 'unknown' and ARGV[8] == '1' and redis.call('HEXISTS', KEYS[1], 'sb') == 0
-if s ~= 'submitting' and not late then return {'stale', 0, ${HGETALL}} end
+local f = redis.call('HMGET', KEYS[1], 's', 'sb', 'd', 'sa', 'm')
+if not f[1] then return {'not-found'} end
+local late = f[1] == 'unknown' and ARGV[8] == '1' and not f[2]
+if f[1] ~= 'submitting' and not late then return {'stale', 0, ${HGETALL}} end
 redis.call('HSET', KEYS[1], 's', ARGV[1], 'r', ARGV[2], 'fa', ARGV[3])
-redis.call('SREM', KEYS[2], ARGV[4])
-if ARGV[1] == 'unknown' then redis.call('SADD', KEYS[3], ARGV[4]) else redis.call('SREM', KEYS[3], ARGV[4]) end
+if late then redis.call('HDEL', KEYS[1], 'na') else redis.call('SREM', KEYS[2], ARGV[4]) end
+if ARGV[1] == 'unknown' then
+  redis.call('SADD', KEYS[3], ARGV[4])
+elseif late then
+  redis.call('SREM', KEYS[3], ARGV[4])
+end
 local low = 0
 if ARGV[5] ~= '' then
-  redis.call('ZADD', KEYS[4], redis.call('INCR', KEYS[5]), ARGV[5])
-  redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -101)
+  if redis.call('LPUSH', KEYS[4], ARGV[5]) > 150 then redis.call('LTRIM', KEYS[4], 0, 99) end
   if ARGV[7] ~= '' then
     if tonumber(ARGV[6]) < tonumber(ARGV[7]) then
-      if redis.call('SET', KEYS[6], ARGV[6], 'NX') then low = 1 end
+      if redis.call('SET', KEYS[5], ARGV[6], 'NX') then low = 1 end
     else
-      redis.call('DEL', KEYS[6])
+      redis.call('DEL', KEYS[5])
     end
   end
 end
-return {'finished', low, ${HGETALL}}
+return {'finished', low, f[3], f[4] or '', f[5] or ''}
 `);
 
 const SETTLE = luaScript(`
@@ -84,11 +93,6 @@ redis.call('HSET', KEYS[1], 's', ARGV[1], 'r', ARGV[2], 'st', ARGV[3], 'sb', ARG
 redis.call('HDEL', KEYS[1], 'na')
 redis.call('SREM', KEYS[2], ARGV[5])
 return {'settled', ${HGETALL}}
-`);
-
-const MARK_NOTIFIED = luaScript(`
-if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'na', ARGV[1]) end
-return 0
 `);
 
 /** A hash as HGETALL gives it (an object, or a flat list from a script) → the order, if it exists. */
@@ -133,15 +137,19 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
   const byUserKey = (userId: number) => `${prefix}orders-by-user:${userId}`;
   const inflightKey = `${prefix}orders-inflight`;
   const unknownKey = `${prefix}orders-unknown`;
-  const balanceKey = `${prefix}balance`;
-  const balanceSeqKey = `${prefix}balance-seq`;
+  const balanceKey = `${prefix}balances`;
   const lowBalanceKey = `${prefix}low-balance-alerted`;
 
-  /** A script's answer: [kind, ...numbers, hash] → kind, the numbers and the order. */
+  /** A script's answer: [kind, ...] → kind, the flag (second element 1), the order of a trailing hash. */
   const reply = (raw: unknown) => {
     const list = raw as Array<string | number | string[]>;
     const hash = list.at(-1);
-    return { kind: list[0] as string, flag: list[1] === 1, order: Array.isArray(hash) ? toOrder(hash) : undefined };
+    return {
+      kind: list[0] as string,
+      flag: list[1] === 1,
+      order: Array.isArray(hash) ? toOrder(hash) : undefined,
+      list,
+    };
   };
 
   const getMany = async (refIds: readonly string[]) => {
@@ -176,8 +184,13 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
           [by.userId, by.at, Date.parse(by.at), refId, by.summaryMessageId ?? ""],
         ),
       );
-      if ((r.kind === "claimed" || r.kind === "taken") && r.order !== undefined)
-        return { kind: r.kind, order: r.order };
+      if (r.kind === "claimed") {
+        const draft = JSON.parse(r.list[1] as string) as DraftFields;
+        const order: OrderRecord = { ...draft, state: "submitting", submittedAt: by.at };
+        if (by.summaryMessageId !== undefined) order.summaryMessageId = by.summaryMessageId;
+        return { kind: "claimed", order };
+      }
+      if (r.kind === "taken" && r.order !== undefined) return { kind: "taken", order: r.order };
       return { kind: r.kind === "not-yours" ? "not-yours" : "not-found" };
     },
 
@@ -195,7 +208,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
       const r = reply(
         await FINISH(
           redis,
-          [orderKey(refId), inflightKey, unknownKey, balanceKey, balanceSeqKey, lowBalanceKey],
+          [orderKey(refId), inflightKey, unknownKey, balanceKey, lowBalanceKey],
           [
             outcome.state,
             JSON.stringify(outcome.result),
@@ -208,10 +221,16 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
           ],
         ),
       );
-      if (r.order === undefined) return { kind: "not-found" };
-      return r.kind === "finished"
-        ? { kind: "finished", order: r.order, lowBalance: r.flag }
-        : { kind: "stale", order: r.order };
+      if (r.kind === "finished") {
+        const [, , draft, submittedAt, messageId] = r.list as [string, number, string, string, string];
+        const order: OrderRecord = { ...(JSON.parse(draft) as DraftFields), state: outcome.state };
+        if (submittedAt !== "") order.submittedAt = submittedAt;
+        if (messageId !== "") order.summaryMessageId = Number(messageId);
+        order.finishedAt = outcome.at;
+        order.result = outcome.result;
+        return { kind: "finished", order, lowBalance: r.flag };
+      }
+      return r.order === undefined ? { kind: "not-found" } : { kind: "stale", order: r.order };
     },
 
     async settle(refId, outcome): Promise<SettleResult> {
@@ -227,7 +246,8 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
     },
 
     async markNotified(refId, at) {
-      await MARK_NOTIFIED(redis, [orderKey(refId)], [at]);
+      // A plain HSET: it is only ever called for an order that was claimed, and those are kept.
+      await redis.hSet(orderKey(refId), "na", at);
     },
 
     async history(scope, page, pageSize) {
@@ -253,8 +273,8 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
     },
 
     async lastBalance() {
-      const [latest] = await redis.zRange(balanceKey, 0, 0, { REV: true });
-      return latest === undefined ? undefined : (JSON.parse(latest) as BalanceSeen);
+      const latest = await redis.lIndex(balanceKey, 0);
+      return latest === null ? undefined : (JSON.parse(latest) as BalanceSeen);
     },
   };
 }

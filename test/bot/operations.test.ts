@@ -69,6 +69,8 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
     const answered = await post(port, tap, "hook-secret_123");
     expect(answered.status).toBe(200);
     expect(world.fake.messagesTo(ADMIN.id).some((m) => /Top-up successful/.test(m.text))).toBe(false);
+    // Telegram sends an update again only after the bot answered its query (or gave up on it).
+    await world.fake.waitFor(() => world.fake.callbackAnswers.some((a) => /Processing/.test(a.text ?? "")));
     await post(port, tap, "hook-secret_123");
     await post(port, world.fake.redeliver(tap), "hook-secret_123");
     await world.waitText(ADMIN, /Top-up successful/);

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { validate } from "dockerfile-utils";
 import { describe, expect, it } from "vitest";
+import { startArgs } from "../e2e/bot-process.js";
 import { parse } from "yaml";
 
 // Docker is not available on the development machines: the Dockerfile, .dockerignore and
@@ -176,7 +177,8 @@ describe("Dockerfile (linted and parsed, not built)", () => {
 
   it("when the command is read, then it is the exec form running the compiled bot, and SIGTERM stops it", () => {
     const cmd = inFinal("CMD").at(-1)!;
-    expect(execForm(cmd.rest)).toEqual(["node", "dist/main.js"]);
+    // The image runs the bot exactly as `npm start` does (the same node flags and entry point).
+    expect(execForm(cmd.rest)).toEqual(["node", ...startArgs()]);
     expect(inFinal("ENTRYPOINT")).toEqual([]);
     expect(inFinal("STOPSIGNAL").map((s) => s.rest)).toEqual(["SIGTERM"]);
   });

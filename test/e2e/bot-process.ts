@@ -1,7 +1,23 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * What `npm start` runs after `node`: the node flags and the entry point, read from package.json,
+ * so tests and the benchmark start the bot exactly as it ships (the Dockerfile's CMD is checked
+ * against the same script).
+ */
+export function startArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    scripts: { start: string };
+  };
+  const [node, ...args] = pkg.scripts.start.trim().split(/\s+/);
+  if (node !== "node" || args.at(-1) !== "dist/main.js")
+    throw new Error(`npm start is not "node [flags] dist/main.js": ${pkg.scripts.start}`);
+  return args;
+}
 
 export interface BotProcess {
   /** Everything the process printed so far (stdout and stderr). */
@@ -19,7 +35,7 @@ export interface BotProcess {
  * nothing of the test runner's environment leaks in except PATH/HOME.
  */
 export function startBotProcess(env: Record<string, string>): BotProcess {
-  const child = spawn(process.execPath, ["dist/main.js"], {
+  const child = spawn(process.execPath, startArgs(), {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "test", ...env },
     stdio: ["ignore", "pipe", "pipe"],

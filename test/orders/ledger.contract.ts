@@ -93,6 +93,9 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       expect(results.filter((r) => r.kind === "claimed")).toHaveLength(1);
       expect(results.filter((r) => r.kind === "taken")).toHaveLength(19);
       const stored = await ledger.get(order.refId);
+      // The claim answers with the order as the ledger now holds it.
+      const claimed = results.find((r) => r.kind === "claimed");
+      expect(claimed?.kind === "claimed" && claimed.order).toEqual(stored);
       expect(stored).toMatchObject({ state: "submitting", summaryMessageId: 7 });
       expect(stored?.submittedAt).toBeTypeOf("string");
       expect((await ledger.inFlight()).map((o) => o.refId)).toEqual([order.refId]);
@@ -144,6 +147,8 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       const order = await submitted();
       const first = await ledger.finish(order.refId, success(900));
       expect(first.kind).toBe("finished");
+      // What the step answers is what the ledger holds.
+      expect(first.kind === "finished" && first.order).toEqual(await ledger.get(order.refId));
       const second = await ledger.finish(order.refId, {
         state: "failed",
         at: at(),
@@ -159,8 +164,12 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
 
     it("when recovery marked an order unknown and the provider's answer arrives late, then the answer replaces it unless an admin settled it", async () => {
       const late = await unknownOrder();
+      await ledger.markNotified(late.refId, at()); // the user was told "unknown"
       expect((await ledger.finish(late.refId, success())).kind).toBe("stale"); // without acceptLate
-      expect((await ledger.finish(late.refId, success(), { acceptLate: true })).kind).toBe("finished");
+      const replaced = await ledger.finish(late.refId, success(), { acceptLate: true });
+      expect(replaced.kind).toBe("finished");
+      expect(replaced.kind === "finished" && replaced.order).toEqual(await ledger.get(late.refId));
+      expect((await ledger.get(late.refId))?.notifiedAt).toBeUndefined(); // to be told again
       expect(await ledger.pending()).toEqual([]);
       const settled = await unknownOrder();
       await ledger.settle(settled.refId, {

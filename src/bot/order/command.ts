@@ -66,10 +66,11 @@ export function orderCommands(deps: { catalog: Catalog; orders: OrderService }):
     const match = findProduct(catalog, code);
     if (match === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
     await answerQuery(ctx);
-    await ctx
-      .editMessageText(ctx.tr("order-chosen", { code: match.product.code, product: match.product.name }))
-      .catch((err: unknown) => ctx.log.debug({ err }, "menu not edited"));
-    await ctx.conversation.enter(ORDER_DIALOGUE, { code: match.product.code });
+    const menuMessageId = ctx.callbackQuery.message?.message_id;
+    await ctx.conversation.enter(ORDER_DIALOGUE, {
+      code: match.product.code,
+      ...(menuMessageId === undefined ? {} : { menuMessageId }),
+    });
   });
 
   return composer;

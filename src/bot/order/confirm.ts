@@ -7,6 +7,9 @@ import type { BotContext } from "../context.js";
 import type { Notifier } from "../notifier.js";
 import { renderOutcomeToast, renderSummaryAfter } from "./messages.js";
 
+/** How long a provider call may take before the summary says it is being processed. */
+const PROCESSING_NOTICE_MS = 1000;
+
 /**
  * Confirm and Cancel on a summary. Both carry the order's ref_id and act on that order only; the
  * ledger decides, in one atomic step, which tap wins. They need no conversation state, so they
@@ -27,17 +30,25 @@ export function confirmButtons(deps: { orders: OrderService; notifier: Notifier 
 
   onCallback(composer, Callback.confirm, async (ctx, refId) => {
     const t = ctx.tr;
+    // A slow provider: the summary says "processing" (and loses its buttons) while the user waits.
+    // A fast one answers before that, and the summary goes straight to the outcome.
+    let processing: NodeJS.Timeout | undefined;
+    let shown: Promise<void> = Promise.resolve();
     const outcome = await orders.confirm({
       refId,
       userId: ctx.from.id,
       ...(ctx.callbackQuery.message === undefined ? {} : { summaryMessageId: ctx.callbackQuery.message.message_id }),
       // Answered at once (Telegram gives up on a query after ~10 s; a provider call can take
-      // longer), and the buttons go only now that the order is claimed.
+      // longer); the buttons go only once the order is claimed (and the call is slow).
       onClaimed: async (order) => {
+        processing = setTimeout(() => {
+          shown = retire(ctx, order);
+        }, PROCESSING_NOTICE_MS);
         await answerQuery(ctx, { text: t("callback-processing") });
-        await retire(ctx, order);
       },
     });
+    clearTimeout(processing);
+    await shown; // the outcome's edit of the summary must come after this one
     switch (outcome.kind) {
       case "submitted":
         await notifier.deliverOutcome(outcome.order);

@@ -14,6 +14,8 @@ export interface OrderPreset {
   code?: string;
   /** A player id typed with `/order CODE ID` that did not pass the game's rule. */
   badPlayerId?: string;
+  /** The menu message whose product button was tapped: it becomes the question for the player id. */
+  menuMessageId?: number;
 }
 
 /**
@@ -31,7 +33,11 @@ export interface OrderPreset {
 export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderService; api: Api }) {
   const { catalog, orders } = deps;
 
-  async function chooseProduct(conversation: BotConversation, ctx: InnerContext): Promise<ProductMatch> {
+  /** The product, and the menu message to turn into the next question when a button chose it. */
+  async function chooseProduct(
+    conversation: BotConversation,
+    ctx: InnerContext,
+  ): Promise<{ match: ProductMatch; menuMessageId?: number }> {
     const t = ctx.tr;
     const io = dialogueIo(conversation, ctx, deps.api);
     const onlyGame = catalog.games.length === 1;
@@ -52,12 +58,13 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
       }
       const match = findProduct(catalog, code);
       if (match !== undefined) {
-        if (query !== undefined) await io.answer(query.id);
-        await io.edit(
-          query?.message?.message_id ?? menuId,
-          t("order-chosen", { code: match.product.code, product: match.product.name }),
-        );
-        return match;
+        if (query !== undefined) {
+          await io.answer(query.id);
+          return { match, menuMessageId: query.message?.message_id ?? menuId };
+        }
+        // Typed: the menu says what was chosen, the question comes below the user's message.
+        await io.edit(menuId, t("order-chosen", { code: match.product.code, product: match.product.name }));
+        return { match };
       }
       if (query !== undefined) await io.answer(query.id, t("callback-invalid"));
       else await io.say(t("order-unknown-code", { code: code.trim().slice(0, 40) }));
@@ -68,11 +75,12 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
     conversation: BotConversation,
     ctx: InnerContext,
     match: ProductMatch,
-    badInput: string | undefined,
+    opts: { badInput?: string | undefined; menuMessageId?: number | undefined },
   ) {
     const t = ctx.tr;
     const io = dialogueIo(conversation, ctx, deps.api);
     const { game, product } = match;
+    const badInput = opts.badInput;
     const badText = (input: string) =>
       game.destination === undefined
         ? t("order-bad-player-any", { input: input.slice(0, 64) })
@@ -80,11 +88,13 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
     if (badInput !== undefined) await io.say(badText(badInput));
     else {
       const vars = { code: product.code, product: product.name, game: game.name };
-      await io.say(
+      const question =
         game.destination === undefined
           ? t("order-ask-player-any", vars)
-          : t("order-ask-player", { ...vars, example: game.destination.example }),
-      );
+          : t("order-ask-player", { ...vars, example: game.destination.example });
+      // The menu a button was tapped on becomes the question: one message fewer in the chat.
+      if (opts.menuMessageId !== undefined) await io.edit(opts.menuMessageId, question);
+      else await io.say(question);
     }
     for (;;) {
       const next = await conversation.wait();
@@ -103,14 +113,15 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
 
   return async function order(conversation: BotConversation, ctx: InnerContext, preset: OrderPreset = {}) {
     const presetMatch = preset.code === undefined ? undefined : findProduct(catalog, preset.code);
-    const match = presetMatch ?? (await chooseProduct(conversation, ctx));
-    const playerId = await askPlayerId(
-      conversation,
-      ctx,
-      match,
-      presetMatch === undefined ? undefined : preset.badPlayerId,
-    );
-    const input = draftInput(ctx, match, playerId);
+    const chosen =
+      presetMatch === undefined
+        ? await chooseProduct(conversation, ctx)
+        : { match: presetMatch, menuMessageId: preset.menuMessageId };
+    const playerId = await askPlayerId(conversation, ctx, chosen.match, {
+      badInput: presetMatch === undefined ? undefined : preset.badPlayerId,
+      menuMessageId: chosen.menuMessageId,
+    });
+    const input = draftInput(ctx, chosen.match, playerId);
     // The ref_id is made and the draft written here, once: replays get the stored result back.
     const draft = await conversation.external(() => orders.createDraft(input));
     await sendSummary(ctx, draft);
