@@ -96,7 +96,7 @@ export function createSubmission(deps: {
 
       const order = claim.order;
       logger.info({ refId: order.refId, state: "submitting", product: order.productCode }, "order state changed");
-      const shown = req
+      await req
         .onClaimed?.(order)
         .catch((err: unknown) => logger.warn({ err, refId: order.refId }, "claimed order not shown"));
       const answer = await deps.topup.order({
@@ -107,7 +107,6 @@ export function createSubmission(deps: {
       // Recorded straight away, without another await in between: the ledger's sequence of sales
       // is the order in which their answers arrived.
       const finished = await record(order, { ...fromTopupResult(answer), at: now().toISOString() });
-      await shown;
       if (finished.kind !== "finished") {
         // An admin settled it while the call ran (it had been reported interrupted): theirs stands.
         logger.warn(
