@@ -139,11 +139,17 @@ export function webhookRefusal(webhookUrl: string, botApiRoot: string): string |
   if (new URL(botApiRoot).hostname !== new URL(TELEGRAM_API_ROOT).hostname) return undefined;
   const url = new URL(webhookUrl);
   if (url.protocol !== "https:") {
-    return "must be an https:// URL: Telegram's Bot API server (api.telegram.org) posts webhooks over https only (a self-hosted Bot API server, BOT_API_ROOT, also takes http)";
+    return (
+      "must be an https:// URL: Telegram's Bot API server (api.telegram.org) posts webhooks over https only " +
+      "(a self-hosted Bot API server, BOT_API_ROOT, also takes http)"
+    );
   }
   const port = url.port === "" ? "443" : url.port;
   if (!TELEGRAM_WEBHOOK_PORTS.has(port)) {
-    return `uses port ${port}: Telegram's Bot API server (api.telegram.org) posts webhooks only to ports 443, 80, 88 and 8443 (a self-hosted Bot API server, BOT_API_ROOT, takes any port)`;
+    return (
+      `uses port ${port}: Telegram's Bot API server (api.telegram.org) posts webhooks only to ports 443, 80, 88 ` +
+      "and 8443 (a self-hosted Bot API server, BOT_API_ROOT, takes any port)"
+    );
   }
   return undefined;
 }

@@ -24,7 +24,7 @@ import { createSettleDialogue, SETTLE_DIALOGUE } from "./features/pending/settle
 import { reportFeature } from "./features/report.js";
 import { startFeature } from "./features/start.js";
 import { usersFeature } from "./features/users.js";
-import { languageOf, translator, type Translate } from "./i18n.js";
+import { translator, type Translate } from "./i18n.js";
 import type { Notifier } from "./notifier.js";
 import { orderCommands } from "./order/command.js";
 import { confirmButtons } from "./order/confirm.js";
@@ -109,9 +109,14 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
       limit: 30,
       keyGenerator: (ctx) => (ctx.callbackQuery !== undefined ? undefined : ctx.from?.id.toString()),
       onLimitExceeded: (ctx) => {
-        if (ctx.chat === undefined) return;
-        const t: Translate = translators[languageOf(ctx.from?.language_code)];
-        ctx.reply(t("rate-limited")).catch((err: unknown) => logger.debug({ err }, "flood notice not sent"));
+        if (ctx.chat === undefined || ctx.from === undefined) return;
+        const notice = async (userId: number, telegramCode: string | undefined) => {
+          const t: Translate = translators[await deps.prefs.languageFor(userId, telegramCode)];
+          await ctx.reply(t("rate-limited"));
+        };
+        notice(ctx.from.id, ctx.from.language_code).catch((err: unknown) =>
+          logger.debug({ err }, "flood notice not sent"),
+        );
       },
     }),
   );

@@ -23,7 +23,10 @@ export interface NotifierDeps {
 }
 
 export interface Notifier extends OrderEvents {
-  /** Tells the user the outcome (a reply to the summary, which is brought up to date too), then records that they were told. */
+  /**
+   * Tells the user the outcome (a reply to the summary, which is brought up to date too), then
+   * records that they were told.
+   */
   deliverOutcome(order: OrderRecord, heading?: "already" | "settled"): Promise<void>;
   /** After a restart: the order's user learns that it was in flight and what happens now. */
   interrupted(order: OrderRecord): Promise<void>;

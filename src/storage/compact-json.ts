@@ -13,15 +13,17 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 const TAG = "z1:";
 const DICTIONARY_V1 = Buffer.from(
   [
-    '{"version":[0,2],"state":{"order":[{"args":"[{}]","interrupts":[2],"replay":{"send":[{"payload":"wait"},{"payload":"external"},',
-    '{"payload":"wait"}],"receive":[{"send":0,"returnValue":{"update_id":1,"message":{"message_id":1,"date":1795461884,',
-    '"chat":{"id":1001,"type":"private","first_name":"","last_name":"","username":""},"from":{"is_bot":false,"id":1001,',
-    '"first_name":"","last_name":"","username":"","language_code":"id"},"text":"/order","entities":[{"type":"bot_command",',
-    '"offset":0,"length":6}]}}},{"send":1,"returnValue":{"ok":true,"ret":2}}]}}]}}',
-    '{"callback_query":{"id":"","from":{"id":,"is_bot":false,"first_name":""},"message":{"message_id":,"from":{"id":,"is_bot":true,',
-    '"first_name":"","username":"_bot"},"chat":{"id":-100,"title":"","type":"supergroup"},"date":,"text":"","entities":[{"offset":0,',
-    '"length":,"type":"bold"}],"reply_markup":{"inline_keyboard":[[{"text":"","callback_data":"p:"}]]}},"chat_instance":"","data":"p:"}',
-    '"settle":[{"args":"[\\"TG\\",\\"success\\"]","returnValue":{"ok":true,"ret":undefined}},{"ok":true,"ret":{"refId":"TG"}}',
+    '{"version":[0,2],"state":{"order":[{"args":"[{}]","interrupts":[2],"replay":{"send":[{"payload":',
+    '"wait"},{"payload":"external"},{"payload":"wait"}],"receive":[{"send":0,"returnValue":{"update_i',
+    'd":1,"message":{"message_id":1,"date":1795461884,"chat":{"id":1001,"type":"private","first_name"',
+    ':"","last_name":"","username":""},"from":{"is_bot":false,"id":1001,"first_name":"","last_name":"',
+    '","username":"","language_code":"id"},"text":"/order","entities":[{"type":"bot_command","offset"',
+    ':0,"length":6}]}}},{"send":1,"returnValue":{"ok":true,"ret":2}}]}}]}}{"callback_query":{"id":"",',
+    '"from":{"id":,"is_bot":false,"first_name":""},"message":{"message_id":,"from":{"id":,"is_bot":tr',
+    'ue,"first_name":"","username":"_bot"},"chat":{"id":-100,"title":"","type":"supergroup"},"date":,',
+    '"text":"","entities":[{"offset":0,"length":,"type":"bold"}],"reply_markup":{"inline_keyboard":[[',
+    '{"text":"","callback_data":"p:"}]]}},"chat_instance":"","data":"p:"}"settle":[{"args":"[\\"TG\\",\\',
+    '"success\\"]","returnValue":{"ok":true,"ret":undefined}},{"ok":true,"ret":{"refId":"TG"}}',
   ].join(""),
 );
 

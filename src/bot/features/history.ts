@@ -32,7 +32,8 @@ export function historyFeature(deps: { orders: OrderService; timeZone: string })
       return line;
     });
     const scopeName = t(scope === "all" ? "history-scope-all" : "history-scope-mine");
-    const text = `${t("history-title", { scope: scopeName, page: String(page + 1), pages: String(pages), total: String(total) })}\n\n${lines.join("\n\n")}`;
+    const title = t("history-title", { scope: scopeName, page: page + 1, pages, total });
+    const text = `${title}\n\n${lines.join("\n\n")}`;
     const keyboard = new InlineKeyboard();
     if (page > 0) keyboard.text(t("history-newer"), Callback.history.encode({ scope, page: page - 1 }));
     if (page + 1 < pages) keyboard.text(t("history-older"), Callback.history.encode({ scope, page: page + 1 }));
