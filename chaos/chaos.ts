@@ -9,7 +9,7 @@ import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadCatalog } from "../src/catalog/catalog.js";
 import type { OrderRecord } from "../src/orders/order.js";
-import { createOrderLedger } from "../src/orders/ledger.js";
+import { createLedger } from "../src/orders/ledger.js";
 import { createStorage } from "../src/storage/storage.js";
 import { createSandboxProvider } from "../src/topup/sandbox.js";
 import { startBotProcess, type BotProcess } from "../test/e2e/bot-process.js";
@@ -197,7 +197,7 @@ async function main() {
   for (const p of started) await p.kill("SIGKILL"); // none may outlive the run
   const storage = await createStorage({ redisUrl: redis.url, prefix: "topup:" });
   const ledger = new Map<string, OrderRecord>();
-  const records = createOrderLedger(storage);
+  const records = createLedger(storage).orders;
   for (const ref of new Set([...confirmed, ...sandbox.calls.map((c) => c.refId)])) {
     const order = await records.get(ref);
     if (order) ledger.set(ref, order);

@@ -61,6 +61,15 @@ order-summary =
     Price: { $price }
     Order ref: <code>{ $refId }</code>
 order-summary-hint = Tap <b>Confirm</b> to order. Nothing is ordered before that.
+order-summary-reseller =
+    <b>Please check your order</b>
+    Product: <b>{ $code }</b> · { $product } ({ $game })
+    Player id: <code>{ $playerId }</code>
+    Your price: <b>{ $price }</b>
+    Order ref: <code>{ $refId }</code>
+order-summary-saldo = Your saldo: { $saldo } → after this order { $after }
+order-summary-saldo-short = Your saldo: { $saldo }
+order-summary-hint-short = ⚠️ Your saldo is less than { $price }: ask the shop's admin for a deposit, then tap <b>Confirm</b>. Nothing is ordered before that.
 order-price-none = not set
 button-confirm = ✅ Confirm
 button-cancel = ✖ Cancel
@@ -83,6 +92,9 @@ line-sn = SN: <code>{ $sn }</code>
 line-balance = Balance left: { $balance }
 line-trx = Trx id: <code>{ $trxId }</code>
 line-ref = Ref id: <code>{ $refId }</code>
+line-saldo = Saldo left: { $saldo }
+line-saldo-released = The price ({ $price }) is back in your saldo: { $saldo }
+line-saldo-held = { $price } stays held from your saldo until the result is known.
 line-error-code = Error code: <code>{ $errorCode }</code>
 line-error-msg = Message: { $errorMsg }
 line-reason = Reason: { $reason }
@@ -110,6 +122,8 @@ callback-already-success-no-sn = Already ordered: success.
 callback-already-failed = Already ordered: it failed ({ $errorCode }).
 callback-already-unknown = Already ordered: the result is unknown (pending).
 callback-cancelled = This order was cancelled. Send /order to start again.
+callback-saldo-short = Not enough saldo: you have { $saldo }, this order costs { $price }. Nothing was ordered.
+order-saldo-short = ⚠️ Not enough saldo: you have <b>{ $saldo }</b>, this order costs <b>{ $price }</b>. Nothing was ordered. Ask the shop's admin for a deposit, then tap <b>Confirm</b> again.
 callback-expired = This order has expired. Send /order to start again.
 callback-not-yours = This button belongs to someone else's order.
 callback-invalid = This button is no longer valid.
@@ -135,7 +149,9 @@ command-users = Who may order
 command-allow = Allow a user to order
 command-deny = Take ordering rights away
 command-settle = Settle an order with an unknown result
-
+command-saldo = Your saldo (resellers) / a reseller's saldo
+command-deposit = Credit a reseller's deposit
+command-tier = A reseller's price tier
 ## Outcomes (short)
 outcome-success = ✅ success
 outcome-failed = ❌ failed
@@ -157,6 +173,17 @@ notice-order =
     Balance after: { $balance }
     Ref id: <code>{ $refId }</code>
 notice-settled = Settled by admin <code>{ $adminId }</code>.
+notice-reseller = Reseller (tier { $tier }), paid from saldo: { $price }
+notice-reseller-margin = Reseller (tier { $tier }) paid { $price } · provider price { $cost } · margin { $margin }
+deposit-credited =
+    💰 <b>Deposit credited</b>: { $amount }
+    Your saldo: <b>{ $saldo }</b>
+    Ref: <code>{ $id }</code>
+deposit-corrected =
+    💰 <b>Saldo corrected</b>: − { $amount }
+    Your saldo: <b>{ $saldo }</b>
+    Ref: <code>{ $id }</code>
+deposit-note = Note: { $note }
 low-balance-alert = ⚠️ <b>Low balance</b>: { $balance } after order <code>{ $refId }</code>, below the threshold of { $threshold }. Top up the partner balance.
 
 ## /balance
@@ -192,6 +219,8 @@ report-totals =
 report-by-product = <b>By product</b> (successful sales)
 report-by-user = <b>By user</b> (successful sales)
 report-line = { $name }: { $count } × · { $selling } − { $provider } = { $margin }
+report-by-reseller = <b>Resellers</b> (sales at their price, profit, deposits)
+report-reseller-line = { $name }, tier { $tier }: { $count } × · sales { $sales } · profit { $profit } · deposits { $deposits }
 report-csv-button = 📄 CSV of { $date }
 report-csv-caption = Orders of { $date }: { $count }
 
@@ -216,18 +245,76 @@ settle-not-pending = Order <code>{ $refId }</code> is not pending (it is { $outc
 order-settled-heading = An admin checked this order with the provider. Final result:
 order-failed-settled = ❌ <b>Order failed</b> (checked by an admin with the provider).
 ## /allow, /deny, /users
-allow-usage = Use <code>/allow USER_ID</code>: the user sees their id when they send /start.
+allow-usage = Use <code>/allow USER_ID</code> (staff: they order on the shop's account) or <code>/allow USER_ID reseller</code> (they pay from their own saldo). The user sees their id when they send /start.
 deny-usage = Use <code>/deny USER_ID</code>.
-allow-done = User <code>{ $userId }</code> may order now.
-allow-already = User <code>{ $userId }</code> may already order.
+allow-done = User <code>{ $userId }</code> may order now, as staff (on the shop's account).
+allow-done-reseller = User <code>{ $userId }</code> is a reseller now (tier reseller, saldo Rp 0): take a deposit with /deposit.
+allow-changed-reseller = User <code>{ $userId }</code> is a reseller now instead of staff.
+allow-changed-staff = User <code>{ $userId }</code> is staff now instead of a reseller (their saldo stays in the books).
+allow-already = User <code>{ $userId }</code> may already order, in that role.
+allow-from-env = User <code>{ $userId }</code> has another role from the environment (ADMIN_IDS, ALLOWED_USER_IDS or RESELLER_IDS); change it there.
 deny-done = User <code>{ $userId }</code> may no longer order.
 deny-not-listed = User <code>{ $userId }</code> was not allowed in the chat; nothing changed.
 deny-is-admin = User <code>{ $userId }</code> is an admin (ADMIN_IDS) and cannot be denied here.
-deny-from-env = User <code>{ $userId }</code> is allowed by ALLOWED_USER_IDS; remove them there.
+deny-from-env = User <code>{ $userId }</code> is allowed by ALLOWED_USER_IDS or RESELLER_IDS; remove them there.
 users-title = <b>Who may order</b>
-users-admin = <code>{ $userId }</code>: admin (ADMIN_IDS)
-users-env = <code>{ $userId }</code>: allowed (ALLOWED_USER_IDS)
-users-chat = <code>{ $userId }</code>: allowed in the chat by <code>{ $addedBy }</code>, { $time }
+users-line = <code>{ $userId }</code>: { $role }
+users-from-admin-ids = ADMIN_IDS
+users-from-allowed-ids = ALLOWED_USER_IDS
+users-from-reseller-ids = RESELLER_IDS
+users-from-chat = allowed in the chat by <code>{ $addedBy }</code>, { $time }
+users-reseller = tier { $tier } · saldo { $saldo }
+role-admin = admin
+role-staff = staff
+role-reseller = reseller
+
+## Resellers: /saldo, /deposit, /tier
+saldo-own =
+    💰 <b>Your saldo</b>: { $saldo }
+    Held for orders whose result is not known yet: { $held }
+saldo-of =
+    💰 <b>Saldo of <code>{ $userId }</code></b>: { $saldo }
+    Held for orders whose result is not known yet: { $held }
+saldo-movements-title = <b>Last movements</b>
+saldo-no-movements = No movements yet.
+saldo-movement = { $time } · { $kind } { $amount } · <code>{ $ref }</code> · saldo { $saldo }
+movement-deposit = deposit
+movement-correction = correction
+movement-hold = held for order
+movement-spend = spent on order
+movement-release = given back
+saldo-not-reseller = /saldo is for resellers: they pay from a saldo of their own. /balance shows the shop's balance with the provider.
+saldo-usage = Use <code>/saldo USER_ID</code> for one reseller, or <code>/saldo all</code> for every reseller.
+saldo-all-title = <b>Resellers' saldo</b>
+saldo-all-line = <code>{ $userId }</code> ({ $tier }): saldo { $saldo } · held { $held }
+saldo-all-no-longer = no longer allowed
+saldo-all-none = No reseller has a saldo yet.
+saldo-all-total = The shop owes resellers <b>{ $total }</b> in all (saldo { $saldo } + held { $held }).
+deposit-usage = Use <code>/deposit USER_ID AMOUNT [NOTE]</code>, e.g. <code>/deposit 123456789 50000 transfer BCA</code>. A negative amount corrects a mistake: <code>/deposit 123456789 -5000 typo</code>.
+deposit-bad-amount = The amount must be a whole number of rupiah, not 0, at most { $max } (e.g. 50000, 50.000 or -5000).
+deposit-bad-note = The note can be at most 200 characters.
+deposit-not-reseller = User <code>{ $userId }</code> is not a reseller. Make them one with <code>/allow { $userId } reseller</code>.
+deposit-below-zero = A saldo never goes below Rp 0: this correction is larger than the saldo ({ $saldo }). Nothing changed.
+deposit-summary =
+    <b>Deposit</b> for reseller <code>{ $userId }</code>: <b>{ $amount }</b>
+    Saldo now: { $before } → after: <b>{ $after }</b>
+    Ref: <code>{ $id }</code>
+
+    Tap <b>Confirm</b> once you have received the money.
+correction-summary =
+    <b>Correction</b> of reseller <code>{ $userId }</code>'s saldo: <b>{ $amount }</b>
+    Saldo now: { $before } → after: <b>{ $after }</b>
+    Ref: <code>{ $id }</code>
+
+    Tap <b>Confirm</b> to apply it.
+deposit-done = ✅ Credited to <code>{ $userId }</code>: { $amount }. Saldo now <b>{ $saldo }</b> (ref <code>{ $id }</code>). The reseller has been told.
+deposit-done-toast = Credited.
+deposit-already = This deposit was already credited.
+deposit-cancelled = ✖ Cancelled: nothing was credited.
+deposit-expired = This deposit has expired. Send /deposit again.
+tier-usage = Use <code>/tier USER_ID NAME</code>. Tiers in the catalogue: { $tiers }.
+tier-unknown = There is no tier <b>{ $tier }</b> in the catalogue's prices. Tiers: { $tiers }.
+tier-set = Reseller <code>{ $userId }</code>: tier { $old } → <b>{ $tier }</b>. New summaries use its prices.
 
 ## /language
 language-choose = Choose your language:

@@ -61,6 +61,15 @@ order-summary =
     Harga: { $price }
     Ref pesanan: <code>{ $refId }</code>
 order-summary-hint = Ketuk <b>Konfirmasi</b> untuk memesan. Tidak ada yang dipesan sebelum itu.
+order-summary-reseller =
+    <b>Periksa pesanan Anda</b>
+    Produk: <b>{ $code }</b> · { $product } ({ $game })
+    ID pemain: <code>{ $playerId }</code>
+    Harga Anda: <b>{ $price }</b>
+    Ref pesanan: <code>{ $refId }</code>
+order-summary-saldo = Saldo Anda: { $saldo } → setelah pesanan ini { $after }
+order-summary-saldo-short = Saldo Anda: { $saldo }
+order-summary-hint-short = ⚠️ Saldo Anda kurang dari { $price }: minta deposit ke admin toko, lalu ketuk <b>Konfirmasi</b>. Tidak ada yang dipesan sebelum itu.
 order-price-none = belum ditentukan
 button-confirm = ✅ Konfirmasi
 button-cancel = ✖ Batal
@@ -83,6 +92,9 @@ line-sn = SN: <code>{ $sn }</code>
 line-balance = Sisa saldo: { $balance }
 line-trx = ID transaksi: <code>{ $trxId }</code>
 line-ref = Ref ID: <code>{ $refId }</code>
+line-saldo = Sisa saldo Anda: { $saldo }
+line-saldo-released = Harga ({ $price }) sudah kembali ke saldo Anda: { $saldo }
+line-saldo-held = { $price } tetap ditahan dari saldo Anda sampai hasilnya diketahui.
 line-error-code = Kode error: <code>{ $errorCode }</code>
 line-error-msg = Pesan: { $errorMsg }
 line-reason = Alasan: { $reason }
@@ -110,6 +122,8 @@ callback-already-success-no-sn = Sudah dipesan: berhasil.
 callback-already-failed = Sudah dipesan: gagal ({ $errorCode }).
 callback-already-unknown = Sudah dipesan: hasil belum diketahui (pending).
 callback-cancelled = Pesanan ini sudah dibatalkan. Kirim /order untuk mulai lagi.
+callback-saldo-short = Saldo tidak cukup: saldo Anda { $saldo }, pesanan ini { $price }. Tidak ada yang dipesan.
+order-saldo-short = ⚠️ Saldo tidak cukup: saldo Anda <b>{ $saldo }</b>, pesanan ini <b>{ $price }</b>. Tidak ada yang dipesan. Minta deposit ke admin toko, lalu ketuk <b>Konfirmasi</b> lagi.
 callback-expired = Pesanan ini sudah kedaluwarsa. Kirim /order untuk mulai lagi.
 callback-not-yours = Tombol ini milik pesanan orang lain.
 callback-invalid = Tombol ini sudah tidak berlaku.
@@ -135,7 +149,9 @@ command-users = Siapa yang boleh memesan
 command-allow = Izinkan pengguna memesan
 command-deny = Cabut izin memesan
 command-settle = Selesaikan pesanan yang hasilnya belum diketahui
-
+command-saldo = Saldo Anda (reseller) / saldo reseller
+command-deposit = Catat deposit reseller
+command-tier = Tier harga reseller
 ## Hasil (singkat)
 outcome-success = ✅ berhasil
 outcome-failed = ❌ gagal
@@ -157,6 +173,17 @@ notice-order =
     Saldo setelahnya: { $balance }
     Ref ID: <code>{ $refId }</code>
 notice-settled = Diselesaikan oleh admin <code>{ $adminId }</code>.
+notice-reseller = Reseller (tier { $tier }), dibayar dari saldo: { $price }
+notice-reseller-margin = Reseller (tier { $tier }) membayar { $price } · harga provider { $cost } · margin { $margin }
+deposit-credited =
+    💰 <b>Deposit masuk</b>: { $amount }
+    Saldo Anda: <b>{ $saldo }</b>
+    Ref: <code>{ $id }</code>
+deposit-corrected =
+    💰 <b>Koreksi saldo</b>: − { $amount }
+    Saldo Anda: <b>{ $saldo }</b>
+    Ref: <code>{ $id }</code>
+deposit-note = Catatan: { $note }
 low-balance-alert = ⚠️ <b>Saldo menipis</b>: { $balance } setelah pesanan <code>{ $refId }</code>, di bawah batas { $threshold }. Segera isi saldo mitra.
 
 ## /balance
@@ -192,6 +219,8 @@ report-totals =
 report-by-product = <b>Per produk</b> (penjualan berhasil)
 report-by-user = <b>Per pengguna</b> (penjualan berhasil)
 report-line = { $name }: { $count } × · { $selling } − { $provider } = { $margin }
+report-by-reseller = <b>Reseller</b> (penjualan dengan harga mereka, laba, deposit)
+report-reseller-line = { $name }, tier { $tier }: { $count } × · penjualan { $sales } · laba { $profit } · deposit { $deposits }
 report-csv-button = 📄 CSV { $date }
 report-csv-caption = Pesanan { $date }: { $count }
 
@@ -216,18 +245,76 @@ settle-not-pending = Pesanan <code>{ $refId }</code> tidak sedang pending (statu
 order-settled-heading = Admin sudah memeriksa pesanan ini ke provider. Hasil akhirnya:
 order-failed-settled = ❌ <b>Pesanan gagal</b> (sudah diperiksa admin ke provider).
 ## /allow, /deny, /users
-allow-usage = Gunakan <code>/allow USER_ID</code>: pengguna melihat ID-nya saat mengirim /start.
+allow-usage = Gunakan <code>/allow USER_ID</code> (staf: memesan dengan akun toko) atau <code>/allow USER_ID reseller</code> (membayar dari saldo sendiri). Pengguna melihat ID-nya saat mengirim /start.
 deny-usage = Gunakan <code>/deny USER_ID</code>.
-allow-done = Pengguna <code>{ $userId }</code> sekarang boleh memesan.
-allow-already = Pengguna <code>{ $userId }</code> sudah boleh memesan.
+allow-done = Pengguna <code>{ $userId }</code> sekarang boleh memesan, sebagai staf (akun toko).
+allow-done-reseller = Pengguna <code>{ $userId }</code> sekarang reseller (tier reseller, saldo Rp 0): terima deposit dengan /deposit.
+allow-changed-reseller = Pengguna <code>{ $userId }</code> sekarang reseller, bukan staf lagi.
+allow-changed-staff = Pengguna <code>{ $userId }</code> sekarang staf, bukan reseller lagi (saldonya tetap tercatat).
+allow-already = Pengguna <code>{ $userId }</code> sudah boleh memesan, dengan peran itu.
+allow-from-env = Pengguna <code>{ $userId }</code> punya peran lain dari konfigurasi (ADMIN_IDS, ALLOWED_USER_IDS atau RESELLER_IDS); ubah di sana.
 deny-done = Pengguna <code>{ $userId }</code> tidak boleh memesan lagi.
-deny-not-listed = Pengguna <code>{ $userId }</code> tidak diizinkan lewat chat; tidak ada yang diubah.
+deny-not-listed = Pengguna <code>{ $userId }</code> tidak diizinkan lewat chat; tidak ada yang berubah.
 deny-is-admin = Pengguna <code>{ $userId }</code> adalah admin (ADMIN_IDS) dan tidak bisa dicabut di sini.
-deny-from-env = Pengguna <code>{ $userId }</code> diizinkan oleh ALLOWED_USER_IDS; hapus dari sana.
+deny-from-env = Pengguna <code>{ $userId }</code> diizinkan oleh ALLOWED_USER_IDS atau RESELLER_IDS; hapus di sana.
 users-title = <b>Siapa yang boleh memesan</b>
-users-admin = <code>{ $userId }</code>: admin (ADMIN_IDS)
-users-env = <code>{ $userId }</code>: diizinkan (ALLOWED_USER_IDS)
-users-chat = <code>{ $userId }</code>: diizinkan lewat chat oleh <code>{ $addedBy }</code>, { $time }
+users-line = <code>{ $userId }</code>: { $role }
+users-from-admin-ids = ADMIN_IDS
+users-from-allowed-ids = ALLOWED_USER_IDS
+users-from-reseller-ids = RESELLER_IDS
+users-from-chat = diizinkan lewat chat oleh <code>{ $addedBy }</code>, { $time }
+users-reseller = tier { $tier } · saldo { $saldo }
+role-admin = admin
+role-staff = staf
+role-reseller = reseller
+
+## Reseller: /saldo, /deposit, /tier
+saldo-own =
+    💰 <b>Saldo Anda</b>: { $saldo }
+    Ditahan untuk pesanan yang hasilnya belum diketahui: { $held }
+saldo-of =
+    💰 <b>Saldo <code>{ $userId }</code></b>: { $saldo }
+    Ditahan untuk pesanan yang hasilnya belum diketahui: { $held }
+saldo-movements-title = <b>Mutasi terakhir</b>
+saldo-no-movements = Belum ada mutasi.
+saldo-movement = { $time } · { $kind } { $amount } · <code>{ $ref }</code> · saldo { $saldo }
+movement-deposit = deposit
+movement-correction = koreksi
+movement-hold = ditahan untuk pesanan
+movement-spend = dipakai untuk pesanan
+movement-release = dikembalikan
+saldo-not-reseller = /saldo untuk reseller: mereka membayar dari saldo sendiri. /balance menampilkan saldo toko di provider.
+saldo-usage = Gunakan <code>/saldo USER_ID</code> untuk satu reseller, atau <code>/saldo all</code> untuk semua reseller.
+saldo-all-title = <b>Saldo reseller</b>
+saldo-all-line = <code>{ $userId }</code> ({ $tier }): saldo { $saldo } · ditahan { $held }
+saldo-all-no-longer = tidak diizinkan lagi
+saldo-all-none = Belum ada reseller yang punya saldo.
+saldo-all-total = Utang toko ke reseller seluruhnya <b>{ $total }</b> (saldo { $saldo } + ditahan { $held }).
+deposit-usage = Gunakan <code>/deposit USER_ID JUMLAH [CATATAN]</code>, contoh <code>/deposit 123456789 50000 transfer BCA</code>. Jumlah negatif mengoreksi kesalahan: <code>/deposit 123456789 -5000 salah ketik</code>.
+deposit-bad-amount = Jumlah harus bilangan bulat rupiah, bukan 0, paling banyak { $max } (contoh 50000, 50.000 atau -5000).
+deposit-bad-note = Catatan paling banyak 200 karakter.
+deposit-not-reseller = Pengguna <code>{ $userId }</code> bukan reseller. Jadikan reseller dengan <code>/allow { $userId } reseller</code>.
+deposit-below-zero = Saldo tidak pernah di bawah Rp 0: koreksi ini lebih besar dari saldonya ({ $saldo }). Tidak ada yang berubah.
+deposit-summary =
+    <b>Deposit</b> untuk reseller <code>{ $userId }</code>: <b>{ $amount }</b>
+    Saldo sekarang: { $before } → sesudahnya: <b>{ $after }</b>
+    Ref: <code>{ $id }</code>
+
+    Ketuk <b>Konfirmasi</b> setelah uangnya Anda terima.
+correction-summary =
+    <b>Koreksi</b> saldo reseller <code>{ $userId }</code>: <b>{ $amount }</b>
+    Saldo sekarang: { $before } → sesudahnya: <b>{ $after }</b>
+    Ref: <code>{ $id }</code>
+
+    Ketuk <b>Konfirmasi</b> untuk menerapkannya.
+deposit-done = ✅ Masuk ke <code>{ $userId }</code>: { $amount }. Saldo sekarang <b>{ $saldo }</b> (ref <code>{ $id }</code>). Reseller sudah diberi tahu.
+deposit-done-toast = Masuk.
+deposit-already = Deposit ini sudah masuk.
+deposit-cancelled = ✖ Dibatalkan: tidak ada yang masuk.
+deposit-expired = Deposit ini sudah kedaluwarsa. Kirim /deposit lagi.
+tier-usage = Gunakan <code>/tier USER_ID NAMA</code>. Tier di katalog: { $tiers }.
+tier-unknown = Tidak ada tier <b>{ $tier }</b> di harga katalog. Tier: { $tiers }.
+tier-set = Reseller <code>{ $userId }</code>: tier { $old } → <b>{ $tier }</b>. Ringkasan baru memakai harganya.
 
 ## /language
 language-choose = Pilih bahasa Anda:

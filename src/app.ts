@@ -4,7 +4,7 @@ import { Api, GrammyError, HttpError, type Bot } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
 import { createAccess } from "./access/access.js";
 import { createUserList } from "./access/user-list.js";
-import { setCommandMenus } from "./bot/commands.js";
+import { commandMenus } from "./bot/commands.js";
 import type { BotContext } from "./bot/context.js";
 import { createTelegramBot, installBot } from "./bot/create-bot.js";
 import { loadTexts } from "./bot/i18n.js";
@@ -13,7 +13,9 @@ import { createUserPrefs } from "./bot/user-prefs.js";
 import { loadCatalog, type Catalog } from "./catalog/catalog.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./logger.js";
-import { createOrderLedger, type OrderLedger } from "./orders/ledger.js";
+import { createDeposits } from "./orders/deposits.js";
+import { createLedger, type OrderLedger } from "./orders/ledger.js";
+import type { Wallets } from "./orders/wallet.js";
 import { createOrderService, type OrderService } from "./orders/order-service.js";
 import { createHttpServer, type HttpServer } from "./server/http-server.js";
 import { StoreUnavailableError } from "./storage/redis.js";
@@ -48,6 +50,7 @@ export interface App {
   bot: Bot<BotContext>;
   storage: Storage;
   ledger: OrderLedger;
+  wallets: Wallets;
   orders: OrderService;
   notifier: Notifier;
   catalog: Catalog;
@@ -129,7 +132,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
 
   const texts = loadTexts();
   const prefs = createUserPrefs(storage, (err) => logger.warn({ err }, "preferences not read"));
-  const ledger = createOrderLedger(storage);
+  const { orders: ledger, wallets } = createLedger(storage);
   const bot = createTelegramBot({ token: config.botToken, apiRoot: config.botApiRoot });
   const notifier = createNotifier({
     api: bot.api,
@@ -155,11 +158,17 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     users: createUserList(storage),
     adminIds: config.adminIds,
     allowedUserIds: config.allowedUserIds,
+    resellerIds: config.resellerIds,
     now,
   });
+  const deposits = createDeposits({ wallets, logger, events: notifier, now });
+  const menus = commandMenus(bot.api, texts, logger);
   const updates = createTaskTracker();
   installBot(bot, {
     catalog,
+    wallets,
+    deposits,
+    menus,
     orders,
     access,
     prefs,
@@ -244,6 +253,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     bot,
     storage,
     ledger,
+    wallets,
     orders,
     notifier,
     catalog,
@@ -286,7 +296,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       background = (async () => {
         for (const order of leftInFlight) await notifier.interrupted(order);
         await recover();
-        await setCommandMenus(bot.api, texts, config.adminIds, logger);
+        const resellers = (await access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
+        await menus.setAll({ admins: config.adminIds, resellers });
       })();
       recoveryTimer = setInterval(
         () => void recover(),

@@ -15,6 +15,8 @@ export interface Config {
   redisKeyPrefix: string;
   adminIds: number[];
   allowedUserIds: number[];
+  /** Prepaid resellers (contract section 7). */
+  resellerIds: number[];
   catalogFile: string;
   refIdPrefix: string;
   lowBalanceThreshold: number | undefined;
@@ -77,6 +79,7 @@ const schema = z.object({
   REDIS_KEY_PREFIX: optional(z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, "must be 1 to 64 letters, digits or : _ . -")),
   ADMIN_IDS: optional(userIdList),
   ALLOWED_USER_IDS: optional(userIdList),
+  RESELLER_IDS: optional(userIdList),
   CATALOG_FILE: optional(z.string().trim()),
   REF_ID_PREFIX: optional(
     z
@@ -186,6 +189,19 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     const refused = webhookRefusal(e.WEBHOOK_URL, apiRoot);
     if (refused !== undefined) errors.push(`WEBHOOK_URL ${refused}`);
   }
+  // One role per user: an id in two lists is a mistake the operator should see, not a guess.
+  const lists: Array<[string, number[]]> = [
+    ["ADMIN_IDS", e.ADMIN_IDS ?? []],
+    ["ALLOWED_USER_IDS", e.ALLOWED_USER_IDS ?? []],
+    ["RESELLER_IDS", e.RESELLER_IDS ?? []],
+  ];
+  for (const [i, [name, ids]] of lists.entries()) {
+    for (const [otherName, other] of lists.slice(i + 1)) {
+      const both = ids.filter((id) => other.includes(id));
+      if (both.length > 0)
+        errors.push(`${otherName} lists ${both.join(", ")}, also in ${name}: give each user one role`);
+    }
+  }
   if (e.WEBHOOK_URL !== undefined && e.PORT === undefined) {
     errors.push("PORT is required when WEBHOOK_URL is set (the port the webhook server listens on)");
   }
@@ -204,6 +220,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       redisKeyPrefix: e.REDIS_KEY_PREFIX ?? "topup:",
       adminIds: e.ADMIN_IDS ?? [],
       allowedUserIds: e.ALLOWED_USER_IDS ?? [],
+      resellerIds: e.RESELLER_IDS ?? [],
       catalogFile: e.CATALOG_FILE ?? "catalog.json",
       refIdPrefix: e.REF_ID_PREFIX ?? "TG",
       lowBalanceThreshold: e.LOW_BALANCE_THRESHOLD,

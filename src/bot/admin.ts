@@ -3,7 +3,7 @@ import { answerQuery } from "./answer.js";
 import type { BotContext } from "./context.js";
 
 /** The one test for "is this an admin": the role the access middleware found for this update. */
-export const isAdmin = (ctx: Pick<BotContext, "role">): boolean => ctx.role === "admin";
+export const isAdmin = (ctx: Pick<BotContext, "buyer">): boolean => ctx.buyer?.role === "admin";
 
 /** Tells someone who is not an admin that this is for admins (an alert for a button). */
 export async function refuseNonAdmin(ctx: BotContext): Promise<void> {

@@ -74,6 +74,9 @@ export const Callback = {
     (lang) => lang,
     (rest) => (rest === "en" || rest === "id" ? rest : undefined),
   ),
+  /** Confirm and Cancel of a deposit's summary, bound to its id. */
+  depositConfirm: kind<string>("dc", (id) => id, refId),
+  depositCancel: kind<string>("dx", (id) => id, refId),
 } as const;
 
 const KINDS: ReadonlyArray<CallbackKind<unknown>> = Object.values(Callback);

@@ -3,27 +3,30 @@ import type { I18n } from "@grammyjs/i18n";
 import type { Logger } from "../logger.js";
 
 const USER_COMMANDS = ["start", "order", "cancel", "balance", "history", "language", "help"] as const;
-const ADMIN_COMMANDS = [...USER_COMMANDS, "report", "pending", "settle", "users", "allow", "deny"] as const;
+const RESELLER_COMMANDS = [...USER_COMMANDS, "saldo"] as const;
+const ADMIN_COMMANDS = [
+  ...USER_COMMANDS,
+  "report",
+  "pending",
+  "settle",
+  "users",
+  "allow",
+  "deny",
+  "deposit",
+  "saldo",
+  "tier",
+] as const;
+
+type Scope = NonNullable<Parameters<Api["setMyCommands"]>[1]>["scope"];
 
 /**
- * The command menus: everyone sees the user commands, each admin (in their private chat) the
- * admin ones too; each in English and, for Indonesian Telegram clients, in Bahasa Indonesia.
- * An admin who has never opened the bot cannot get a chat-scoped menu: that is logged, not fatal.
+ * The command menus, each in English and, for Indonesian Telegram clients, in Bahasa Indonesia.
+ * A chat that has never opened the bot cannot get a chat-scoped menu: that is logged, not fatal.
  */
-export async function setCommandMenus(
-  api: Api,
-  texts: I18n,
-  adminIds: readonly number[],
-  logger: Logger,
-): Promise<void> {
+export function commandMenus(api: Api, texts: I18n, logger: Logger) {
   const menu = (lang: "en" | "id", names: readonly string[]) =>
     names.map((command) => ({ command, description: texts.t(lang, `command-${command}`) }));
-  type Scope = NonNullable<Parameters<Api["setMyCommands"]>[1]>["scope"];
-  const targets: Array<{ scope: Scope; names: readonly string[] }> = [
-    { scope: { type: "default" }, names: USER_COMMANDS },
-    ...adminIds.map((chat_id) => ({ scope: { type: "chat" as const, chat_id }, names: ADMIN_COMMANDS })),
-  ];
-  for (const { scope, names } of targets) {
+  async function set(scope: Scope, names: readonly string[]) {
     for (const lang of ["en", "id"] as const) {
       try {
         await api.setMyCommands(menu(lang, names), { scope, ...(lang === "id" ? { language_code: "id" } : {}) });
@@ -32,4 +35,16 @@ export async function setCommandMenus(
       }
     }
   }
+  return {
+    /** Everyone sees the user commands; each admin and reseller (in their private chat) their own too. */
+    async setAll(people: { admins: readonly number[]; resellers: readonly number[] }): Promise<void> {
+      await set({ type: "default" }, USER_COMMANDS);
+      for (const chat_id of people.resellers) await set({ type: "chat", chat_id }, RESELLER_COMMANDS);
+      for (const chat_id of people.admins) await set({ type: "chat", chat_id }, ADMIN_COMMANDS);
+    },
+    /** A user who just became a reseller gets /saldo in their menu at once. */
+    reseller: (userId: number) => set({ type: "chat", chat_id: userId }, RESELLER_COMMANDS),
+  };
 }
+
+export type CommandMenus = ReturnType<typeof commandMenus>;

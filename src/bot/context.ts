@@ -1,6 +1,6 @@
 import type { Conversation, ConversationFlavor } from "@grammyjs/conversations";
 import type { Context } from "grammy";
-import type { Role } from "../access/access.js";
+import type { Buyer } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
 import type { Lang } from "../orders/order.js";
 import type { Translate } from "./i18n.js";
@@ -15,15 +15,18 @@ export interface TextsFlavor {
   tr: Translate;
 }
 
-/** Set for every update by the access middleware: undefined for someone who may not order. */
-export interface RoleFlavor {
-  role: Role | undefined;
+/**
+ * Set for every update by the access middleware: the user's role (and a reseller's price tier),
+ * undefined for someone who may not order.
+ */
+export interface BuyerFlavor {
+  buyer: Buyer | undefined;
 }
 
 /** The context inside conversations: fresh objects, with the texts installed again via `plugins`. */
-export type InnerContext = Context & TextsFlavor;
+export type InnerContext = Context & TextsFlavor & BuyerFlavor;
 
 /** The one context type of the outside middleware tree. */
-export type BotContext = ConversationFlavor<Context & TextsFlavor & RoleFlavor>;
+export type BotContext = ConversationFlavor<Context & TextsFlavor & BuyerFlavor>;
 
 export type BotConversation = Conversation<BotContext, InnerContext>;

@@ -7,14 +7,17 @@ import type { UserFromGetMe } from "grammy/types";
 import type { Access } from "../access/access.js";
 import type { Catalog } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
+import type { Deposits } from "../orders/deposits.js";
 import type { OrderService } from "../orders/order-service.js";
+import type { Wallets } from "../orders/wallet.js";
 import { keyvStorageAdapter } from "../storage/storage-adapter.js";
 import type { TaskTracker } from "../tasks.js";
 import type { Storage } from "../storage/storage.js";
 import { answerQuery } from "./answer.js";
 import { configureApi } from "./api.js";
+import type { CommandMenus } from "./commands.js";
 import type { BotContext, InnerContext, TextsFlavor } from "./context.js";
-import { accessGuard, resolveRole } from "./features/access.js";
+import { accessGuard, resolveBuyer } from "./features/access.js";
 import { balanceFeature } from "./features/balance.js";
 import { fallbackFeature } from "./features/fallback.js";
 import { historyFeature } from "./features/history.js";
@@ -22,6 +25,7 @@ import { languageFeature } from "./features/language.js";
 import { pendingFeature } from "./features/pending/pending.js";
 import { createSettleDialogue, SETTLE_DIALOGUE } from "./features/pending/settle-dialogue.js";
 import { reportFeature } from "./features/report.js";
+import { resellersFeature } from "./features/resellers.js";
 import { startFeature } from "./features/start.js";
 import { usersFeature } from "./features/users.js";
 import { translator, type Translate } from "./i18n.js";
@@ -45,6 +49,9 @@ export function createTelegramBot(opts: { token: string; apiRoot: string; botInf
 export interface BotDeps {
   catalog: Catalog;
   orders: OrderService;
+  wallets: Wallets;
+  deposits: Deposits;
+  menus: CommandMenus;
   access: Access;
   prefs: UserPrefs;
   texts: I18n;
@@ -74,10 +81,11 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
     ctx.tr = translators[ctx.lang];
     await next();
   };
-  /** Contexts inside a dialogue are fresh objects: the texts and the Api configuration again. */
+  /** Contexts inside a dialogue are fresh objects: the Api configuration, texts and buyer again. */
+  const buyer = resolveBuyer(deps.access);
   const inner = async (ctx: InnerContext, next: () => Promise<void>) => {
     configureApi(ctx.api);
-    await texts(ctx, next);
+    await texts(ctx, () => buyer(ctx, next));
   };
 
   // 1. Every update is tracked (shutdown lets it finish) and logged in one line, with its time.
@@ -122,7 +130,7 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
   );
   // 4. The user's language and role.
   bot.use(texts);
-  bot.use(resolveRole(deps.access));
+  bot.use(resolveBuyer(deps.access));
   // 5. Open to anyone.
   bot.use(startFeature({ catalog, prefs: deps.prefs }));
   bot.use(languageFeature({ texts: deps.texts, prefs: deps.prefs }));
@@ -131,10 +139,19 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
   // 7. What needs no dialogue state: Confirm and Cancel above all, so no waiting step can hold them.
   bot.use(confirmButtons({ orders, notifier: deps.notifier }));
   bot.use(orderMenu({ catalog }));
+  bot.use(
+    resellersFeature({
+      access: deps.access,
+      wallets: deps.wallets,
+      deposits: deps.deposits,
+      catalog,
+      timeZone: deps.timeZone,
+    }),
+  );
   bot.use(balanceFeature({ orders, timeZone: deps.timeZone }));
   bot.use(historyFeature({ orders, timeZone: deps.timeZone }));
-  bot.use(reportFeature({ orders, timeZone: deps.timeZone }));
-  bot.use(usersFeature({ access: deps.access, timeZone: deps.timeZone }));
+  bot.use(reportFeature({ orders, wallets: deps.wallets, timeZone: deps.timeZone }));
+  bot.use(usersFeature({ access: deps.access, wallets: deps.wallets, menus: deps.menus, timeZone: deps.timeZone }));
   // 8. The dialogues, their state in storage per chat and user for a day.
   bot.use(
     conversations<BotContext, InnerContext>({
@@ -148,10 +165,14 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
       plugins: [inner],
     }),
   );
-  bot.use(createConversation(createOrderDialogue({ catalog, orders, api: bot.api }), { id: ORDER_DIALOGUE }));
+  bot.use(
+    createConversation(createOrderDialogue({ catalog, orders, wallets: deps.wallets, api: bot.api }), {
+      id: ORDER_DIALOGUE,
+    }),
+  );
   bot.use(createConversation(createSettleDialogue({ orders, api: bot.api }), { id: SETTLE_DIALOGUE }));
   // 9. What enters or leaves a dialogue: commands a waiting step passed on arrive here.
-  bot.use(orderCommands({ catalog, orders }));
+  bot.use(orderCommands({ catalog, orders, wallets: deps.wallets }));
   bot.use(pendingFeature({ orders, timeZone: deps.timeZone }));
   // 10. Whatever is left gets an answer.
   bot.use(fallbackFeature({ orders }));

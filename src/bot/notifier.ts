@@ -3,7 +3,10 @@ import type { I18n } from "@grammyjs/i18n";
 import type { Logger } from "../logger.js";
 import type { Lang, OrderRecord } from "../orders/order.js";
 import type { OrderLedger } from "../orders/ledger.js";
+import type { DepositEvents } from "../orders/deposits.js";
 import type { FinishedHow, OrderEvents } from "../orders/order-service.js";
+import { paidFromSaldo } from "../orders/order.js";
+import type { Deposit } from "../orders/wallet.js";
 import { formatNumber, formatRupiah } from "./format.js";
 import { translator, type Translate } from "./i18n.js";
 import { outcomeText, renderState, renderSummaryAfter } from "./order/messages.js";
@@ -22,7 +25,7 @@ export interface NotifierDeps {
   now?: () => Date;
 }
 
-export interface Notifier extends OrderEvents {
+export interface Notifier extends OrderEvents, DepositEvents {
   /**
    * Tells the user the outcome (a reply to the summary, which is brought up to date too), then
    * records that they were told.
@@ -103,6 +106,16 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         balance: r.lastBalance === undefined ? t("value-none") : formatNumber(r.lastBalance, lang),
         refId: order.refId,
       })}`;
+      if (paidFromSaldo(order)) {
+        // The reseller's price, and what the shop made on it (known once the provider named its price).
+        const cost = order.state === "success" ? r.productDetail?.priceRp : undefined;
+        text += `\n${t(cost === undefined ? "notice-reseller" : "notice-reseller-margin", {
+          tier: order.tier ?? "",
+          price: formatRupiah(order.price!, lang),
+          cost: cost === undefined ? "" : formatRupiah(Math.round(cost), lang),
+          margin: cost === undefined ? "" : formatRupiah(order.price! - Math.round(cost), lang),
+        })}`;
+      }
       if (order.settledBy !== undefined) text += `\n${t("notice-settled", { adminId: String(order.settledBy) })}`;
       await sendTo(adminId, text);
     }
@@ -148,5 +161,21 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       );
     },
     idle: () => tasks.idle(),
+    /** The reseller learns of a deposit or a correction of their saldo. */
+    credited: (deposit: Deposit, saldo: number) =>
+      track(
+        (async () => {
+          const lang = await deps.prefs.languageFor(deposit.resellerId);
+          const t = tFor(lang);
+          const key = deposit.amount >= 0 ? "deposit-credited" : "deposit-corrected";
+          const note = deposit.note === "" ? "" : `\n${t("deposit-note", { note: deposit.note })}`;
+          const text = t(key, {
+            amount: formatRupiah(Math.abs(deposit.amount), lang),
+            saldo: formatRupiah(saldo, lang),
+            id: deposit.id,
+          });
+          await sendTo(deposit.resellerId, `${text}${note}`);
+        })(),
+      ),
   };
 }

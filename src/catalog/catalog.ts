@@ -1,11 +1,45 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 
-/** A product the operator sells; `price` is the selling price in whole rupiah, when the operator set one. */
+/**
+ * A product the operator sells. `price` is the selling price in whole rupiah, when the operator
+ * set one; `prices` the prices per reseller tier (contract section 7).
+ */
 export interface Product {
   code: string;
   name: string;
   price: number | undefined;
+  prices: Readonly<Record<string, number>>;
+}
+
+/** Who is buying: staff and admins order on the shop's account, resellers pay their tier's price. */
+export type Buyer = { role: "admin" | "staff" } | { role: "reseller"; tier: string };
+
+/** The tier every new reseller is in. */
+export const DEFAULT_TIER = "reseller";
+
+/**
+ * What this buyer pays for the product, in rupiah: a reseller their tier's price, else the
+ * product's price, and `undefined` when neither is set (the product is not for sale to them);
+ * staff the shop's selling price (`null` when the catalogue has none: they order on the shop's
+ * account anyway).
+ */
+export function priceFor(product: Product, buyer: Buyer): number | null | undefined {
+  if (buyer.role === "reseller") return product.prices[buyer.tier] ?? product.price;
+  return product.price ?? null;
+}
+
+/** Whether this buyer may order the product (a reseller only at a price). */
+export function offeredTo(product: Product, buyer: Buyer): boolean {
+  return priceFor(product, buyer) !== undefined;
+}
+
+/** Every tier named in the catalogue's prices, plus the default one. */
+export function tiersOf(catalog: Catalog): Set<string> {
+  const tiers = new Set([DEFAULT_TIER]);
+  for (const game of catalog.games)
+    for (const p of game.products) for (const tier of Object.keys(p.prices)) tiers.add(tier);
+  return tiers;
 }
 
 export interface Game {
@@ -28,6 +62,12 @@ const text = (max: number) =>
     .min(1, "must not be empty")
     .max(max, `must be at most ${max} characters`);
 
+const rupiah = z
+  .number({ error: "must be a number of rupiah" })
+  .int("must be a whole number of rupiah")
+  .positive("must be more than 0")
+  .max(1_000_000_000, "is implausibly large");
+
 const productSchema = z.object({
   // Codes travel in callback data (64 bytes at most), so keep them short and free of spaces.
   code: z
@@ -35,11 +75,18 @@ const productSchema = z.object({
     .trim()
     .regex(/^[A-Za-z0-9._-]{1,32}$/, "must be 1 to 32 letters, digits, dots, dashes or underscores"),
   name: text(64),
-  price: z
-    .number({ error: "must be a number of rupiah" })
-    .int("must be a whole number of rupiah")
-    .positive("must be more than 0")
-    .max(1_000_000_000, "is implausibly large")
+  price: rupiah.optional(),
+  prices: z
+    .record(
+      z
+        .string()
+        .regex(
+          /^[a-z][a-z0-9_-]{0,31}$/,
+          "a tier name is 1 to 32 lowercase letters, digits, _ or -, starting with a letter",
+        ),
+      rupiah,
+      { error: 'must be an object of tier prices such as { "reseller": 19000 }' },
+    )
     .optional(),
 });
 
@@ -119,7 +166,7 @@ export function parseCatalog(json: unknown, source: string): CatalogResult {
       games: parsed.data.games.map((game) => ({
         name: game.name,
         destination: game.destination,
-        products: game.products.map((p) => ({ code: p.code, name: p.name, price: p.price })),
+        products: game.products.map((p) => ({ code: p.code, name: p.name, price: p.price, prices: p.prices ?? {} })),
       })),
     },
   };
@@ -153,6 +200,18 @@ export interface ProductMatch {
   game: Game;
   gameIndex: number;
   product: Product;
+}
+
+/** A product this buyer may order, and the price they pay (see {@link priceFor}). */
+export interface OfferedMatch extends ProductMatch {
+  price: number | null;
+}
+
+/** Finds a product by code for this buyer: undefined when there is none or it is not for sale to them. */
+export function findOffered(catalog: Catalog, code: string, buyer: Buyer): OfferedMatch | undefined {
+  const match = findProduct(catalog, code);
+  const price = match === undefined ? undefined : priceFor(match.product, buyer);
+  return match === undefined || price === undefined ? undefined : { ...match, price };
 }
 
 /** Finds a product by code, case-insensitively, as the contract promises. */

@@ -1,5 +1,6 @@
-import type { OrderLedger } from "./ledger.js";
-import type { BalanceSeen, OrderRecord } from "./order.js";
+import type { Ledger, OrderLedger } from "./ledger.js";
+import { paidFromSaldo, type BalanceSeen, type OrderRecord } from "./order.js";
+import { emptyWallet, type Deposit, type Movement, type MovementKind, type Wallet, type Wallets } from "./wallet.js";
 
 /**
  * The ledger in process memory (no REDIS_URL: lost at restart, for trying the bot out). Every
@@ -7,7 +8,7 @@ import type { BalanceSeen, OrderRecord } from "./order.js";
  * process as a Lua script is in Redis. Records are copied in and out: a caller never holds the
  * stored object.
  */
-export function createMemoryLedger(now: () => number = Date.now): OrderLedger {
+export function createMemoryLedger(now: () => number = Date.now): Ledger {
   const orders = new Map<string, { order: OrderRecord; expiresAt: number | undefined }>();
   const openDrafts = new Map<string, { refId: string; expiresAt: number }>();
   const byTime = new Map<string, number>();
@@ -15,8 +16,12 @@ export function createMemoryLedger(now: () => number = Date.now): OrderLedger {
   const unknown = new Set<string>();
   const balances: BalanceSeen[] = [];
   let lowBalanceAlerted = false;
+  const walletOf = new Map<number, Wallet>();
+  const statements = new Map<number, Movement[]>();
+  const deposits = new Map<string, { deposit: Deposit; expiresAt: number | undefined }>();
+  const depositTimes = new Map<string, number>();
 
-  const copy = (o: OrderRecord): OrderRecord => structuredClone(o);
+  const copy = <T>(o: T): T => structuredClone(o);
   const live = (refId: string): OrderRecord | undefined => {
     const entry = orders.get(refId);
     if (entry === undefined) return undefined;
@@ -26,12 +31,22 @@ export function createMemoryLedger(now: () => number = Date.now): OrderLedger {
     }
     return entry.order;
   };
+  const liveDeposit = (id: string): Deposit | undefined => {
+    const entry = deposits.get(id);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt !== undefined && entry.expiresAt <= now()) {
+      deposits.delete(id);
+      return undefined;
+    }
+    return entry.deposit;
+  };
   const draftKey = (chatId: number, userId: number) => `${chatId}:${userId}`;
   const sweep = () => {
     // Expired drafts go when new ones come, so an idle bot holds nothing it no longer needs.
     const t = now();
     for (const [refId, e] of orders) if (e.expiresAt !== undefined && e.expiresAt <= t) orders.delete(refId);
     for (const [k, e] of openDrafts) if (e.expiresAt <= t) openDrafts.delete(k);
+    for (const [id, e] of deposits) if (e.expiresAt !== undefined && e.expiresAt <= t) deposits.delete(id);
   };
   let writes = 0;
   const getMany = (refIds: readonly string[]) =>
@@ -45,7 +60,34 @@ export function createMemoryLedger(now: () => number = Date.now): OrderLedger {
       .map(([refId]) => live(refId))
       .filter((o): o is OrderRecord => o !== undefined && filter(o));
 
-  return {
+  const wallet = (userId: number): Wallet => {
+    let w = walletOf.get(userId);
+    if (w === undefined) walletOf.set(userId, (w = emptyWallet(userId)));
+    return w;
+  };
+  const move = (userId: number, at: string, kind: MovementKind, ref: string, amount: number) => {
+    const w = wallet(userId);
+    const lines = statements.get(userId) ?? [];
+    statements.set(userId, lines);
+    lines.push({ at, kind, ref, amount, saldo: w.saldo, held: w.held });
+  };
+  /** The held price of a reseller's order, once its fate is known (see ledger-redis.ts). */
+  const settleHold = (o: OrderRecord, state: OrderRecord["state"], at: string) => {
+    if (!paidFromSaldo(o) || state === "unknown") return;
+    const hold = o.price!;
+    const w = wallet(o.userId);
+    w.held -= hold;
+    if (state === "success") {
+      w.spent += hold;
+      move(o.userId, at, "spend", o.refId, hold);
+    } else {
+      w.saldo += hold;
+      move(o.userId, at, "release", o.refId, hold);
+    }
+    o.saldoAfter = w.saldo;
+  };
+
+  const ledger: OrderLedger = {
     async saveDraft(order, ttlMs) {
       if (++writes % 1000 === 0) sweep();
       const expiresAt = now() + ttlMs;
@@ -70,6 +112,14 @@ export function createMemoryLedger(now: () => number = Date.now): OrderLedger {
       if (o === undefined) return { kind: "not-found" };
       if (o.userId !== by.userId) return { kind: "not-yours" };
       if (o.state !== "draft") return { kind: "taken", order: copy(o) };
+      if (paidFromSaldo(o)) {
+        const w = wallet(o.userId);
+        if (w.saldo < o.price!) return { kind: "short", saldo: w.saldo };
+        w.saldo -= o.price!;
+        w.held += o.price!;
+        move(o.userId, by.at, "hold", refId, -o.price!);
+        o.saldoAfter = w.saldo;
+      }
       o.state = "submitting";
       o.submittedAt = by.at;
       if (by.summaryMessageId !== undefined) o.summaryMessageId = by.summaryMessageId;
@@ -92,19 +142,21 @@ export function createMemoryLedger(now: () => number = Date.now): OrderLedger {
       return o.state === "cancelled" ? { kind: "cancelled", order: copy(o) } : { kind: "taken", order: copy(o) };
     },
 
-    async finish(refId, outcome, opts = {}) {
-      const o = live(refId);
+    async finish(order, outcome, opts = {}) {
+      const o = live(order.refId);
       if (o === undefined) return { kind: "not-found" };
+      if (o.userId !== order.userId) throw new Error("finish: the order belongs to another user");
       const late = o.state === "unknown" && opts.acceptLate === true && o.settledBy === undefined;
       if (o.state !== "submitting" && !late) return { kind: "stale", order: copy(o) };
       o.state = outcome.state;
-      o.result = structuredClone(outcome.result);
+      o.result = copy(outcome.result);
       o.finishedAt = outcome.at;
       // A late answer replaces the unknown the user was told: they are to be told again.
       if (late) delete o.notifiedAt;
-      inflight.delete(refId);
-      if (outcome.state === "unknown") unknown.add(refId);
-      else unknown.delete(refId);
+      inflight.delete(order.refId);
+      if (outcome.state === "unknown") unknown.add(order.refId);
+      else unknown.delete(order.refId);
+      settleHold(o, outcome.state, outcome.at);
       let lowBalance = false;
       if (opts.balance !== undefined) {
         balances.push({ ...opts.balance });
@@ -121,16 +173,18 @@ export function createMemoryLedger(now: () => number = Date.now): OrderLedger {
       return { kind: "finished", order: copy(o), lowBalance };
     },
 
-    async settle(refId, outcome) {
-      const o = live(refId);
+    async settle(order, outcome) {
+      const o = live(order.refId);
       if (o === undefined) return { kind: "not-found" };
+      if (o.userId !== order.userId) throw new Error("settle: the order belongs to another user");
       if (o.state !== "unknown") return { kind: "not-pending", order: copy(o) };
       o.state = outcome.state;
-      o.result = structuredClone(outcome.result);
+      o.result = copy(outcome.result);
       o.settledAt = outcome.at;
       o.settledBy = outcome.adminId;
       delete o.notifiedAt;
-      unknown.delete(refId);
+      unknown.delete(order.refId);
+      settleHold(o, outcome.state, outcome.at);
       return { kind: "settled", order: copy(o) };
     },
 
@@ -166,4 +220,55 @@ export function createMemoryLedger(now: () => number = Date.now): OrderLedger {
       return latest === undefined ? undefined : { ...latest };
     },
   };
+
+  const wallets: Wallets = {
+    get: async (userId) => copy(walletOf.get(userId) ?? emptyWallet(userId)),
+    statement: async (userId, last = 10) => copy((statements.get(userId) ?? []).slice(-last)),
+    all: async () => [...walletOf.values()].sort((a, b) => a.userId - b.userId).map(copy),
+    async saveDeposit(deposit, ttlMs) {
+      if (++writes % 1000 === 0) sweep();
+      deposits.set(deposit.id, { deposit: copy(deposit), expiresAt: now() + ttlMs });
+    },
+    async getDeposit(id) {
+      const d = liveDeposit(id);
+      return d === undefined ? undefined : copy(d);
+    },
+    async confirmDeposit(id, by) {
+      const d = liveDeposit(id);
+      if (d === undefined) return { kind: "not-found" };
+      if (d.state !== "draft") return { kind: "taken", deposit: copy(d) };
+      const w = wallet(d.resellerId);
+      if (w.saldo + d.amount < 0) return { kind: "short", deposit: copy(d), saldo: w.saldo };
+      w.saldo += d.amount;
+      if (d.amount >= 0) w.deposits += d.amount;
+      else w.corrections += d.amount;
+      move(d.resellerId, by.at, d.amount >= 0 ? "deposit" : "correction", id, d.amount);
+      d.state = "done";
+      d.doneAt = by.at;
+      d.doneBy = by.adminId;
+      d.saldoAfter = w.saldo;
+      deposits.get(id)!.expiresAt = undefined;
+      depositTimes.set(id, Date.parse(by.at));
+      return { kind: "done", deposit: copy(d), wallet: copy(w) };
+    },
+    async cancelDeposit(id, at) {
+      const d = liveDeposit(id);
+      if (d === undefined) return { kind: "not-found" };
+      if (d.state === "draft") {
+        d.state = "cancelled";
+        d.doneAt = at;
+      }
+      return { kind: d.state === "cancelled" ? "cancelled" : "taken", deposit: copy(d) };
+    },
+    async depositsBetween(fromMs, toMs) {
+      return [...depositTimes]
+        .filter(([, t]) => t >= fromMs && t <= toMs)
+        .sort(([, a], [, b]) => a - b)
+        .map(([id]) => liveDeposit(id))
+        .filter((d): d is Deposit => d !== undefined)
+        .map(copy);
+    },
+  };
+
+  return { orders: ledger, wallets };
 }

@@ -1,38 +1,72 @@
 import { luaScript, type RedisClient } from "../storage/redis.js";
-import type { CancelResult, ClaimResult, FinishResult, OrderLedger, SettleResult } from "./ledger.js";
-import type { BalanceSeen, DraftFields, OrderRecord, OrderState } from "./order.js";
+import type { CancelResult, ClaimResult, FinishResult, Ledger, OrderLedger, SettleResult } from "./ledger.js";
+import { paidFromSaldo, type BalanceSeen, type DraftFields, type OrderRecord, type OrderState } from "./order.js";
+import type { Deposit, DepositConfirmResult, Movement, Wallet, Wallets } from "./wallet.js";
 
 /*
  * Layout (every key starts with the prefix):
  *   o:REF            hash: d = the draft's JSON (never changes), u = user id, s = state,
- *                    sa/fa/na = submitted/finished/notified at, m = summary message id,
- *                    r = result JSON, sb/st = settled by/at
+ *                    h = the amount a reseller's order holds, sa/fa/na = submitted/finished/notified
+ *                    at, m = summary message id, r = result JSON, sb/st = settled by/at,
+ *                    ws = the reseller's saldo after the order's last movement
  *   open-draft:CHAT:USER   the ref id of the draft shown in that chat (expires with the draft)
  *   orders-by-time, orders-by-user:USER   sorted sets of submitted ref ids, scored by submit time
  *   orders-inflight, orders-unknown       sets of ref ids
  *   balances                              the balances seen, newest first: pushed in the same
  *                                         step that records the sale, so the last one recorded wins
  *   low-balance-alerted                   set while the balance is below the alert threshold
+ *   wallet:USER      hash: saldo, held, deposits, corrections, spent (whole rupiah)
+ *   statement:USER   list of movements (JSON), oldest first, appended in the step that moves money
+ *   wallets          set of the resellers who have a wallet
+ *   dep:ID           hash: d = the deposit's JSON, s = state, w = reseller, a = amount,
+ *                    db/da = confirmed by/at, ws = saldo after
+ *   deposits-by-time sorted set of credited deposit ids, scored by the time they were credited
  *
- * State changes are Lua scripts: each checks the state it starts from and writes the record and
- * its indexes in one atomic step, so a crash can never leave one without the other.
+ * State changes are Lua scripts: each checks the state it starts from and writes the record, its
+ * indexes and the money it moves in one atomic step, so a crash can never leave one without the
+ * others, and two steps that race each other can never both move the same rupiah.
  */
 
 const HGETALL = "redis.call('HGETALL', KEYS[1])";
 
+/**
+ * Lua that appends one movement to a statement (KEYS[stmt]) and returns nothing. Every value in it
+ * is a number, an ISO time or an id of letters and digits: the JSON can be put together as text.
+ */
+const MOVEMENT = `
+local function movement(stmtKey, at, kind, ref, amount, saldo, held)
+  redis.call('RPUSH', stmtKey, '{"at":"' .. at .. '","kind":"' .. kind .. '","ref":"' .. ref .. '","amount":' ..
+    string.format('%d', amount) .. ',"saldo":' .. string.format('%d', saldo) .. ',"held":' .. string.format('%d', held) .. '}')
+end
+`;
+
 const SAVE_DRAFT = luaScript(`
 redis.call('HSET', KEYS[1], 'd', ARGV[1], 'u', ARGV[2], 's', 'draft')
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'h', ARGV[5]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[3])
 return 0
 `);
 
-// One HMGET reads what the step needs; the claimed order is built from the draft it returns.
-const CLAIM = luaScript(`
-local f = redis.call('HMGET', KEYS[1], 's', 'u', 'd')
+// One HMGET reads what the step needs; the claimed order is built from the draft it returns. A
+// reseller's order holds its price from the saldo in this same step, or is not claimed at all.
+// KEYS: order, inflight, by-time, by-user, wallet, statement, wallets; ARGV: user, at, score, ref, message id
+const CLAIM = luaScript(`${MOVEMENT}
+local f = redis.call('HMGET', KEYS[1], 's', 'u', 'd', 'h')
 if not f[1] then return {'not-found'} end
 if f[2] ~= ARGV[1] then return {'not-yours'} end
 if f[1] ~= 'draft' then return {'taken', ${HGETALL}} end
+local hold = tonumber(f[4] or '0')
+local saldo = ''
+if hold > 0 then
+  local have = tonumber(redis.call('HGET', KEYS[5], 'saldo') or '0')
+  if have < hold then return {'short', string.format('%d', have)} end
+  saldo = redis.call('HINCRBY', KEYS[5], 'saldo', -hold)
+  local held = redis.call('HINCRBY', KEYS[5], 'held', hold)
+  redis.call('SADD', KEYS[7], ARGV[1])
+  movement(KEYS[6], ARGV[2], 'hold', ARGV[4], -hold, saldo, held)
+  redis.call('HSET', KEYS[1], 'ws', saldo)
+end
 if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2], 'm', ARGV[5])
 else
@@ -42,7 +76,7 @@ redis.call('PERSIST', KEYS[1])
 redis.call('SADD', KEYS[2], ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
 redis.call('ZADD', KEYS[4], ARGV[3], ARGV[4])
-return {'claimed', f[3]}
+return {'claimed', f[3], tostring(saldo)}
 `);
 
 const CANCEL = luaScript(`
@@ -57,11 +91,37 @@ if s == 'draft' or s == 'cancelled' then return {'cancelled', ${HGETALL}} end
 return {'taken', ${HGETALL}}
 `);
 
+/**
+ * The money a reseller's order held, once its fate is known: spent on success, released on
+ * failure, kept while it is unknown. Called from the outcome and the settlement steps, each of
+ * which changes the order's state once, so each hold is spent or released at most once.
+ */
+const SETTLE_HOLD = `
+local function settleHold(orderKey, walletKey, stmtKey, state, hold, at, ref)
+  if hold <= 0 or state == 'unknown' then return nil end
+  local held = redis.call('HINCRBY', walletKey, 'held', -hold)
+  local saldo
+  if state == 'success' then
+    redis.call('HINCRBY', walletKey, 'spent', hold)
+    saldo = tonumber(redis.call('HGET', walletKey, 'saldo') or '0')
+    movement(stmtKey, at, 'spend', ref, hold, saldo, held)
+  else
+    saldo = redis.call('HINCRBY', walletKey, 'saldo', hold)
+    movement(stmtKey, at, 'release', ref, hold, saldo, held)
+  end
+  redis.call('HSET', orderKey, 'ws', saldo)
+  return saldo
+end
+`;
+
 // A late answer (the order was marked unknown by recovery, nobody settled it) replaces that
 // unknown; the user is then told again. The balance log keeps its newest 100 (trimmed now and then).
-const FINISH = luaScript(`
-local f = redis.call('HMGET', KEYS[1], 's', 'sb', 'd', 'sa', 'm')
+// KEYS: order, inflight, unknown, balances, low-balance flag, wallet, statement
+// ARGV: state, result, at, ref, balance entry, balance, threshold, accept late, user
+const FINISH = luaScript(`${MOVEMENT}${SETTLE_HOLD}
+local f = redis.call('HMGET', KEYS[1], 's', 'sb', 'd', 'sa', 'm', 'h', 'u')
 if not f[1] then return {'not-found'} end
+if f[7] ~= ARGV[9] then return redis.error_reply('finish: the order belongs to another user') end
 local late = f[1] == 'unknown' and ARGV[8] == '1' and not f[2]
 if f[1] ~= 'submitting' and not late then return {'stale', 0, ${HGETALL}} end
 redis.call('HSET', KEYS[1], 's', ARGV[1], 'r', ARGV[2], 'fa', ARGV[3])
@@ -71,6 +131,7 @@ if ARGV[1] == 'unknown' then
 elseif late then
   redis.call('SREM', KEYS[3], ARGV[4])
 end
+local ws = settleHold(KEYS[1], KEYS[6], KEYS[7], ARGV[1], tonumber(f[6] or '0'), ARGV[3], ARGV[4])
 local low = 0
 if ARGV[5] ~= '' then
   if redis.call('LPUSH', KEYS[4], ARGV[5]) > 150 then redis.call('LTRIM', KEYS[4], 0, 99) end
@@ -82,23 +143,70 @@ if ARGV[5] ~= '' then
     end
   end
 end
-return {'finished', low, f[3], f[4] or '', f[5] or ''}
+return {'finished', low, f[3], f[4] or '', f[5] or '', ws and string.format('%d', ws) or ''}
 `);
 
-const SETTLE = luaScript(`
-local s = redis.call('HGET', KEYS[1], 's')
-if not s then return {'not-found'} end
-if s ~= 'unknown' then return {'not-pending', ${HGETALL}} end
+// KEYS: order, unknown, wallet, statement; ARGV: state, result, at, admin, ref, user
+const SETTLE = luaScript(`${MOVEMENT}${SETTLE_HOLD}
+local f = redis.call('HMGET', KEYS[1], 's', 'h', 'u')
+if not f[1] then return {'not-found'} end
+if f[3] ~= ARGV[6] then return redis.error_reply('settle: the order belongs to another user') end
+if f[1] ~= 'unknown' then return {'not-pending', ${HGETALL}} end
 redis.call('HSET', KEYS[1], 's', ARGV[1], 'r', ARGV[2], 'st', ARGV[3], 'sb', ARGV[4])
 redis.call('HDEL', KEYS[1], 'na')
 redis.call('SREM', KEYS[2], ARGV[5])
+settleHold(KEYS[1], KEYS[3], KEYS[4], ARGV[1], tonumber(f[2] or '0'), ARGV[3], ARGV[5])
 return {'settled', ${HGETALL}}
 `);
 
+const SAVE_DEPOSIT = luaScript(`
+redis.call('HSET', KEYS[1], 'd', ARGV[1], 's', 'draft', 'w', ARGV[2], 'a', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 0
+`);
+
+// Credits a deposit once; a correction that would take the saldo below 0 changes nothing.
+// KEYS: deposit, wallet, statement, wallets, deposits-by-time; ARGV: admin, at, score, id, reseller
+const CONFIRM_DEPOSIT = luaScript(`${MOVEMENT}
+local f = redis.call('HMGET', KEYS[1], 's', 'w', 'a')
+if not f[1] then return {'not-found'} end
+if f[2] ~= ARGV[5] then return redis.error_reply('deposit: another reseller') end
+if f[1] ~= 'draft' then return {'taken', ${HGETALL}} end
+local amount = tonumber(f[3])
+local have = tonumber(redis.call('HGET', KEYS[2], 'saldo') or '0')
+if have + amount < 0 then return {'short', string.format('%d', have)} end
+local saldo = redis.call('HINCRBY', KEYS[2], 'saldo', amount)
+local kind = 'deposit'
+if amount < 0 then kind = 'correction' end
+redis.call('HINCRBY', KEYS[2], kind == 'deposit' and 'deposits' or 'corrections', amount)
+local held = tonumber(redis.call('HGET', KEYS[2], 'held') or '0')
+movement(KEYS[3], ARGV[2], kind, ARGV[4], amount, saldo, held)
+redis.call('SADD', KEYS[4], ARGV[5])
+redis.call('HSET', KEYS[1], 's', 'done', 'db', ARGV[1], 'da', ARGV[2], 'ws', saldo)
+redis.call('PERSIST', KEYS[1])
+redis.call('ZADD', KEYS[5], ARGV[3], ARGV[4])
+return {'done', ${HGETALL}}
+`);
+
+const CANCEL_DEPOSIT = luaScript(`
+local s = redis.call('HGET', KEYS[1], 's')
+if not s then return {'not-found'} end
+if s == 'draft' then redis.call('HSET', KEYS[1], 's', 'cancelled', 'da', ARGV[1]) end
+if s == 'draft' or s == 'cancelled' then return {'cancelled', ${HGETALL}} end
+return {'taken', ${HGETALL}}
+`);
+
+/** A flat list of field, value, field, value… (HGETALL from a script) → an object. */
+function pairs(hash: Record<string, string> | string[]): Record<string, string> {
+  if (!Array.isArray(hash)) return hash;
+  const h: Record<string, string> = {};
+  for (let i = 0; i + 1 < hash.length; i += 2) h[hash[i]!] = hash[i + 1]!;
+  return h;
+}
+
 /** A hash as HGETALL gives it (an object, or a flat list from a script) → the order, if it exists. */
 function toOrder(hash: Record<string, string> | string[]): OrderRecord | undefined {
-  const h: Record<string, string> = Array.isArray(hash) ? {} : hash;
-  if (Array.isArray(hash)) for (let i = 0; i + 1 < hash.length; i += 2) h[hash[i]!] = hash[i + 1]!;
+  const h = pairs(hash);
   if (h.d === undefined || h.s === undefined) return undefined;
   const order: OrderRecord = { ...(JSON.parse(h.d) as DraftFields), state: h.s as OrderState };
   if (h.sa !== undefined) order.submittedAt = h.sa;
@@ -107,8 +215,31 @@ function toOrder(hash: Record<string, string> | string[]): OrderRecord | undefin
   if (h.m !== undefined) order.summaryMessageId = Number(h.m);
   if (h.sb !== undefined) order.settledBy = Number(h.sb);
   if (h.st !== undefined) order.settledAt = h.st;
+  if (h.ws !== undefined) order.saldoAfter = Number(h.ws);
   if (h.r !== undefined) order.result = JSON.parse(h.r) as OrderRecord["result"];
   return order;
+}
+
+function toDeposit(hash: Record<string, string> | string[]): Deposit | undefined {
+  const h = pairs(hash);
+  if (h.d === undefined || h.s === undefined) return undefined;
+  const deposit: Deposit = { ...(JSON.parse(h.d) as Deposit), state: h.s as Deposit["state"] };
+  if (h.da !== undefined) deposit.doneAt = h.da;
+  if (h.db !== undefined) deposit.doneBy = Number(h.db);
+  if (h.ws !== undefined) deposit.saldoAfter = Number(h.ws);
+  return deposit;
+}
+
+function toWallet(userId: number, h: Record<string, string>): Wallet {
+  const n = (k: string) => Number(h[k] ?? 0);
+  return {
+    userId,
+    saldo: n("saldo"),
+    held: n("held"),
+    deposits: n("deposits"),
+    corrections: n("corrections"),
+    spent: n("spent"),
+  };
 }
 
 function draftJson(order: OrderRecord): string {
@@ -127,10 +258,12 @@ function draftJson(order: OrderRecord): string {
     playerId,
     createdAt,
   };
+  if (order.role !== undefined) draft.role = order.role;
+  if (order.tier !== undefined) draft.tier = order.tier;
   return JSON.stringify(draft);
 }
 
-export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedger {
+export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
   const orderKey = (refId: string) => `${prefix}o:${refId}`;
   const openDraftKey = (chatId: number, userId: number) => `${prefix}open-draft:${chatId}:${userId}`;
   const byTimeKey = `${prefix}orders-by-time`;
@@ -139,6 +272,11 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
   const unknownKey = `${prefix}orders-unknown`;
   const balanceKey = `${prefix}balances`;
   const lowBalanceKey = `${prefix}low-balance-alerted`;
+  const walletKey = (userId: number) => `${prefix}wallet:${userId}`;
+  const statementKey = (userId: number) => `${prefix}statement:${userId}`;
+  const walletsKey = `${prefix}wallets`;
+  const depositKey = (id: string) => `${prefix}dep:${id}`;
+  const depositsByTimeKey = `${prefix}deposits-by-time`;
 
   /** A script's answer: [kind, ...] → kind, the flag (second element 1), the order of a trailing hash. */
   const reply = (raw: unknown) => {
@@ -157,17 +295,17 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
     return hashes.map((h) => toOrder(h as Record<string, string>)).filter((o): o is OrderRecord => o !== undefined);
   };
 
-  return {
+  const orders: OrderLedger = {
     async saveDraft(order, ttlMs) {
       await SAVE_DRAFT(
         redis,
         [orderKey(order.refId), openDraftKey(order.chatId, order.userId)],
-        [draftJson(order), order.userId, ttlMs, order.refId],
+        [draftJson(order), order.userId, ttlMs, order.refId, paidFromSaldo(order) ? order.price! : ""],
       );
     },
 
     async get(refId) {
-      return toOrder(await redis.hGetAll(orderKey(refId)));
+      return toOrder((await redis.hGetAll(orderKey(refId))) as Record<string, string>);
     },
 
     getMany,
@@ -180,16 +318,26 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
       const r = reply(
         await CLAIM(
           redis,
-          [orderKey(refId), inflightKey, byTimeKey, byUserKey(by.userId)],
+          [
+            orderKey(refId),
+            inflightKey,
+            byTimeKey,
+            byUserKey(by.userId),
+            walletKey(by.userId),
+            statementKey(by.userId),
+            walletsKey,
+          ],
           [by.userId, by.at, Date.parse(by.at), refId, by.summaryMessageId ?? ""],
         ),
       );
       if (r.kind === "claimed") {
-        const draft = JSON.parse(r.list[1] as string) as DraftFields;
-        const order: OrderRecord = { ...draft, state: "submitting", submittedAt: by.at };
+        const [, draft, saldo] = r.list as [string, string, string];
+        const order: OrderRecord = { ...(JSON.parse(draft) as DraftFields), state: "submitting", submittedAt: by.at };
         if (by.summaryMessageId !== undefined) order.summaryMessageId = by.summaryMessageId;
+        if (saldo !== "") order.saldoAfter = Number(saldo);
         return { kind: "claimed", order };
       }
+      if (r.kind === "short") return { kind: "short", saldo: Number(r.list[1]) };
       if (r.kind === "taken" && r.order !== undefined) return { kind: "taken", order: r.order };
       return { kind: r.kind === "not-yours" ? "not-yours" : "not-found" };
     },
@@ -203,42 +351,52 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
       return { kind: r.kind === "not-yours" ? "not-yours" : "not-found" };
     },
 
-    async finish(refId, outcome, opts = {}): Promise<FinishResult> {
+    async finish(order, outcome, opts = {}): Promise<FinishResult> {
       const balance = opts.balance;
       const r = reply(
         await FINISH(
           redis,
-          [orderKey(refId), inflightKey, unknownKey, balanceKey, lowBalanceKey],
+          [
+            orderKey(order.refId),
+            inflightKey,
+            unknownKey,
+            balanceKey,
+            lowBalanceKey,
+            walletKey(order.userId),
+            statementKey(order.userId),
+          ],
           [
             outcome.state,
             JSON.stringify(outcome.result),
             outcome.at,
-            refId,
+            order.refId,
             balance === undefined ? "" : JSON.stringify(balance),
             balance === undefined ? "" : balance.balance,
             opts.lowBalanceThreshold ?? "",
             opts.acceptLate === true ? "1" : "0",
+            order.userId,
           ],
         ),
       );
       if (r.kind === "finished") {
-        const [, , draft, submittedAt, messageId] = r.list as [string, number, string, string, string];
-        const order: OrderRecord = { ...(JSON.parse(draft) as DraftFields), state: outcome.state };
-        if (submittedAt !== "") order.submittedAt = submittedAt;
-        if (messageId !== "") order.summaryMessageId = Number(messageId);
-        order.finishedAt = outcome.at;
-        order.result = outcome.result;
-        return { kind: "finished", order, lowBalance: r.flag };
+        const [, , draft, submittedAt, messageId, saldo] = r.list as [string, number, string, string, string, string];
+        const finished: OrderRecord = { ...(JSON.parse(draft) as DraftFields), state: outcome.state };
+        if (submittedAt !== "") finished.submittedAt = submittedAt;
+        if (messageId !== "") finished.summaryMessageId = Number(messageId);
+        finished.finishedAt = outcome.at;
+        if (saldo !== "") finished.saldoAfter = Number(saldo);
+        finished.result = outcome.result;
+        return { kind: "finished", order: finished, lowBalance: r.flag };
       }
       return r.order === undefined ? { kind: "not-found" } : { kind: "stale", order: r.order };
     },
 
-    async settle(refId, outcome): Promise<SettleResult> {
+    async settle(order, outcome): Promise<SettleResult> {
       const r = reply(
         await SETTLE(
           redis,
-          [orderKey(refId), unknownKey],
-          [outcome.state, JSON.stringify(outcome.result), outcome.at, outcome.adminId, refId],
+          [orderKey(order.refId), unknownKey, walletKey(order.userId), statementKey(order.userId)],
+          [outcome.state, JSON.stringify(outcome.result), outcome.at, outcome.adminId, order.refId, order.userId],
         ),
       );
       if (r.order === undefined) return { kind: "not-found" };
@@ -268,8 +426,8 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
     },
 
     async pending() {
-      const orders = await getMany(await redis.sMembers(unknownKey));
-      return orders.filter((o) => o.state === "unknown").sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+      const found = await getMany(await redis.sMembers(unknownKey));
+      return found.filter((o) => o.state === "unknown").sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     },
 
     async lastBalance() {
@@ -277,4 +435,68 @@ export function createRedisLedger(redis: RedisClient, prefix: string): OrderLedg
       return latest === null ? undefined : (JSON.parse(latest) as BalanceSeen);
     },
   };
+
+  const wallets: Wallets = {
+    async get(userId) {
+      return toWallet(userId, (await redis.hGetAll(walletKey(userId))) as Record<string, string>);
+    },
+
+    async statement(userId, last = 10) {
+      const lines = await redis.lRange(statementKey(userId), -last, -1);
+      return lines.map((l) => JSON.parse(l) as Movement);
+    },
+
+    async all() {
+      const ids = (await redis.sMembers(walletsKey)).map(Number).sort((a, b) => a - b);
+      return Promise.all(ids.map((id) => wallets.get(id)));
+    },
+
+    async saveDeposit(deposit, ttlMs) {
+      await SAVE_DEPOSIT(
+        redis,
+        [depositKey(deposit.id)],
+        [JSON.stringify(deposit), deposit.resellerId, deposit.amount, ttlMs],
+      );
+    },
+
+    async getDeposit(id) {
+      return toDeposit((await redis.hGetAll(depositKey(id))) as Record<string, string>);
+    },
+
+    async confirmDeposit(id, by): Promise<DepositConfirmResult> {
+      const deposit = await wallets.getDeposit(id);
+      if (deposit === undefined) return { kind: "not-found" };
+      const raw = (await CONFIRM_DEPOSIT(
+        redis,
+        [
+          depositKey(id),
+          walletKey(deposit.resellerId),
+          statementKey(deposit.resellerId),
+          walletsKey,
+          depositsByTimeKey,
+        ],
+        [by.adminId, by.at, Date.parse(by.at), id, deposit.resellerId],
+      )) as Array<string | string[]>;
+      const kind = raw[0] as string;
+      if (kind === "short") return { kind: "short", deposit, saldo: Number(raw[1]) };
+      if (kind === "not-found") return { kind: "not-found" };
+      const current = toDeposit(raw.at(-1) as string[])!;
+      if (kind === "taken") return { kind: "taken", deposit: current };
+      return { kind: "done", deposit: current, wallet: await wallets.get(deposit.resellerId) };
+    },
+
+    async cancelDeposit(id, at) {
+      const raw = (await CANCEL_DEPOSIT(redis, [depositKey(id)], [at])) as Array<string | string[]>;
+      if (raw[0] === "not-found") return { kind: "not-found" };
+      return { kind: raw[0] === "cancelled" ? "cancelled" : "taken", deposit: toDeposit(raw.at(-1) as string[])! };
+    },
+
+    async depositsBetween(fromMs, toMs) {
+      const ids = await redis.zRangeByScore(depositsByTimeKey, fromMs, toMs);
+      const found = await Promise.all(ids.map((id) => wallets.getDeposit(id)));
+      return found.filter((d): d is Deposit => d !== undefined);
+    },
+  };
+
+  return { orders, wallets };
 }

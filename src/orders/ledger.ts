@@ -1,4 +1,5 @@
 import type { Storage } from "../storage/storage.js";
+import type { Wallets } from "./wallet.js";
 import type { BalanceSeen, FinalState, OrderRecord, OrderResult } from "./order.js";
 import { createMemoryLedger } from "./ledger-memory.js";
 import { createRedisLedger } from "./ledger-redis.js";
@@ -6,6 +7,8 @@ import { createRedisLedger } from "./ledger-redis.js";
 /** What a claim on an order found. Only `claimed` allows a call to the provider. */
 export type ClaimResult =
   | { kind: "claimed"; order: OrderRecord }
+  /** A reseller's saldo is less than the price: nothing was held, nothing may be sent. */
+  | { kind: "short"; saldo: number }
   /** Not a draft any more: cancelled, being sent, or finished. */
   | { kind: "taken"; order: OrderRecord }
   | { kind: "not-yours" }
@@ -48,7 +51,8 @@ export interface OrderLedger {
   openDraftOf(chatId: number, userId: number): Promise<string | undefined>;
   /**
    * The submit-once step: a draft of this user becomes `submitting`, is kept for good, and enters
-   * the time, user and in-flight indexes, all at once. Whoever claims first wins, forever.
+   * the time, user and in-flight indexes, all at once. Whoever claims first wins, forever. A
+   * reseller's order holds its price from their saldo in this same step, or is not claimed.
    */
   claim(refId: string, by: { userId: number; at: string; summaryMessageId?: number }): Promise<ClaimResult>;
   /** A draft of this user becomes `cancelled` (and stops being the open draft), unless it was claimed. */
@@ -61,12 +65,15 @@ export interface OrderLedger {
    * `unknown` that recovery wrote while the call was running; recovery itself never passes it.
    */
   finish(
-    refId: string,
+    order: Pick<OrderRecord, "refId" | "userId">,
     outcome: Outcome,
     opts?: { balance?: BalanceSeen; lowBalanceThreshold?: number; acceptLate?: boolean },
   ): Promise<FinishResult>;
-  /** An admin's verdict on an `unknown` order; once per order. */
-  settle(refId: string, outcome: Outcome & { adminId: number }): Promise<SettleResult>;
+  /**
+   * An admin's verdict on an `unknown` order; once per order. A reseller's held price is spent
+   * (success) or released (failed) in the same step; so it is by `finish`, for a known outcome.
+   */
+  settle(order: Pick<OrderRecord, "refId" | "userId">, outcome: Outcome & { adminId: number }): Promise<SettleResult>;
   /** The user has been told the outcome. */
   markNotified(refId: string, at: string): Promise<void>;
   /** Submitted orders of a user (or everyone's), newest first, one page. */
@@ -81,6 +88,12 @@ export interface OrderLedger {
   lastBalance(): Promise<BalanceSeen | undefined>;
 }
 
-export function createOrderLedger(storage: Storage): OrderLedger {
+/** The orders and the resellers' wallets: one store, because money moves in the orders' own steps. */
+export interface Ledger {
+  orders: OrderLedger;
+  wallets: Wallets;
+}
+
+export function createLedger(storage: Storage): Ledger {
   return storage.kind === "redis" ? createRedisLedger(storage.redis, storage.prefix) : createMemoryLedger();
 }

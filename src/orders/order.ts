@@ -1,3 +1,4 @@
+import type { Role } from "../access/access.js";
 import type { ProductDetail, UnknownReason } from "../topup/types.js";
 
 export type OrderState = "draft" | "cancelled" | "submitting" | "success" | "failed" | "unknown";
@@ -29,11 +30,22 @@ export interface DraftFields {
   gameName: string;
   productCode: string;
   productName: string;
-  /** The operator's selling price in rupiah, `null` when the catalogue has none. */
+  /**
+   * What the buyer pays, in rupiah: a reseller their tier's price (held from their saldo at
+   * Confirm), staff the shop's selling price (`null` when the catalogue has none).
+   */
   price: number | null;
   playerId: string;
   createdAt: string;
+  /** The buyer's role when the draft was made; orders written before roles existed are staff. */
+  role?: Role;
+  /** A reseller's price tier. */
+  tier?: string;
 }
+
+/** A reseller's order: the price is paid from their saldo. */
+export const paidFromSaldo = (order: Pick<DraftFields, "role" | "price">): boolean =>
+  order.role === "reseller" && order.price !== null;
 
 /**
  * One ledger entry. Times are ISO strings: the ledger stores plain JSON, and a Date would come
@@ -47,6 +59,8 @@ export interface OrderRecord extends DraftFields {
   notifiedAt?: string;
   /** The summary message Confirm was tapped on, brought up to date with the outcome. */
   summaryMessageId?: number;
+  /** A reseller's saldo after this order's last movement (hold, spend or release). */
+  saldoAfter?: number;
   /** An admin who settled an `unknown` order after checking with the provider. */
   settledBy?: number;
   settledAt?: string;

@@ -24,7 +24,7 @@ export function createRecovery(deps: {
 
   /** Marks one stale order interrupted; undefined when it finished meanwhile. */
   async function markInterrupted(order: OrderRecord): Promise<OrderRecord | undefined> {
-    const r = await ledger.finish(order.refId, {
+    const r = await ledger.finish(order, {
       state: "unknown",
       at: now().toISOString(),
       result: {

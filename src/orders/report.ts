@@ -1,4 +1,5 @@
-import type { OrderRecord, OrderState } from "./order.js";
+import { paidFromSaldo, type OrderRecord, type OrderState } from "./order.js";
+import type { Deposit } from "./wallet.js";
 
 /** `YYYY-MM-DD` of an instant in a time zone. */
 export function dayIn(timeZone: string, at: Date): string {
@@ -46,16 +47,41 @@ export interface DayReport {
   provider: number;
   byProduct: ReportLine[];
   byUser: ReportLine[];
+  /** Each reseller who bought or deposited that day. */
+  byReseller: ResellerLine[];
+}
+
+/** A reseller's day: sales at their price, the shop's profit on them, the money they deposited. */
+export interface ResellerLine {
+  userId: number;
+  name: string;
+  tier: string;
+  count: number;
+  /** What they paid the shop for the day's successful orders. */
+  sales: number;
+  provider: number;
+  /** Deposits less corrections credited that day. */
+  deposits: number;
 }
 
 /**
  * Sums a day's orders. Money counts only for successful sales: the selling price from the
  * catalogue, the provider price from the provider's `priceRp`, the margin between them.
  */
-export function buildReport(orders: OrderRecord[]): DayReport {
+export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): DayReport {
   const byState = { success: 0, failed: 0, unknown: 0, submitting: 0 };
   const products = new Map<string, ReportLine>();
   const users = new Map<string, ReportLine & { seenAt: string }>();
+  const resellers = new Map<number, ResellerLine & { seenAt: string }>();
+  const reseller = (userId: number) => {
+    let line = resellers.get(userId);
+    if (line === undefined) {
+      line = { userId, name: String(userId), tier: "", count: 0, sales: 0, provider: 0, deposits: 0, seenAt: "" };
+      resellers.set(userId, line);
+    }
+    return line;
+  };
+  for (const d of deposits) if (d.state === "done") reseller(d.resellerId).deposits += d.amount;
   let selling = 0;
   let provider = 0;
   const add = (line: ReportLine, sell: number, cost: number) => {
@@ -89,6 +115,17 @@ export function buildReport(orders: OrderRecord[]): DayReport {
       user.name = `${order.userName} (${order.userId})`;
     }
     add(user, sell, cost);
+    if (paidFromSaldo(order)) {
+      const line = reseller(order.userId);
+      if (when >= line.seenAt) {
+        line.seenAt = when;
+        line.name = order.userName;
+        line.tier = order.tier ?? "";
+      }
+      line.count += 1;
+      line.sales += sell;
+      line.provider += cost;
+    }
   }
   const bySelling = (a: ReportLine, b: ReportLine) => b.selling - a.selling || a.name.localeCompare(b.name);
   return {
@@ -98,6 +135,9 @@ export function buildReport(orders: OrderRecord[]): DayReport {
     provider,
     byProduct: [...products.values()].sort(bySelling),
     byUser: [...users.values()].map(({ seenAt: _seenAt, ...line }) => line).sort(bySelling),
+    byReseller: [...resellers.values()]
+      .map(({ seenAt: _seenAt, ...line }) => line)
+      .sort((a, b) => b.sales - a.sales || b.deposits - a.deposits || a.userId - b.userId),
   };
 }
 
@@ -111,7 +151,10 @@ export const CSV_HEADER = [
   "product_name",
   "player_id",
   "player_name",
+  "buyer_role",
+  "buyer_tier",
   "price",
+  "price_paid",
   "provider_price",
   "sn",
   "trx_id",
@@ -143,7 +186,12 @@ export function reportCsv(orders: OrderRecord[], timeZone: string): string {
         o.productName,
         o.playerId,
         o.result?.destinationName,
+        o.role ?? "staff",
+        o.tier,
         o.price,
+        // What the buyer paid from their saldo: a reseller's successful order (a held or released
+        // price was not paid).
+        paidFromSaldo(o) && o.state === "success" ? o.price : undefined,
         o.result?.productDetail?.priceRp,
         o.result?.sn,
         o.result?.trxId,

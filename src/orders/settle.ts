@@ -25,7 +25,7 @@ export function createSettlement(deps: { ledger: OrderLedger; logger: Logger; ev
           ? { ...order.result, sn: req.outcome.sn, reason: undefined, detail: undefined }
           : { ...order.result, reason: "settled", errorMsg: req.outcome.reason };
       // The ledger settles an order once, even when two admins tap at the same moment.
-      const r = await ledger.settle(req.refId, {
+      const r = await ledger.settle(order, {
         state: req.outcome.state,
         result,
         adminId: req.adminId,

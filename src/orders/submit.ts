@@ -21,6 +21,8 @@ export type ConfirmOutcome =
   | { kind: "already"; order: OrderRecord }
   | { kind: "in-progress"; order: OrderRecord }
   | { kind: "cancelled"; order: OrderRecord }
+  /** A reseller's saldo is less than the price: nothing was sent. */
+  | { kind: "short"; order: OrderRecord; saldo: number }
   | { kind: "not-yours" }
   | { kind: "not-found" };
 
@@ -58,7 +60,7 @@ export function createSubmission(deps: {
     };
     for (let attempt = 1; ; attempt++) {
       try {
-        return await ledger.finish(order.refId, outcome, opts);
+        return await ledger.finish(order, outcome, opts);
       } catch (err) {
         if (attempt >= 3) {
           logger.error(
@@ -92,6 +94,10 @@ export function createSubmission(deps: {
         ...(req.summaryMessageId === undefined ? {} : { summaryMessageId: req.summaryMessageId }),
       });
       if (claim.kind === "not-found" || claim.kind === "not-yours") return claim;
+      if (claim.kind === "short") {
+        const draft = await ledger.get(req.refId);
+        return draft === undefined ? { kind: "not-found" } : { kind: "short", order: draft, saldo: claim.saldo };
+      }
       if (claim.kind === "taken") return describeTaken(claim.order);
 
       const order = claim.order;

@@ -33,12 +33,12 @@ for (const [name, make] of implementations) {
     it("when an admin allows a user in one process, then another process lets them order at once, and /deny takes it back", async () => {
       const one = createAccess({ users: users(), adminIds: [1], allowedUserIds: [2] });
       const other = createAccess({ users: users(), adminIds: [1], allowedUserIds: [2] });
-      expect(await other.roleOf(3)).toBeUndefined();
+      expect(await other.buyerOf(3)).toBeUndefined();
       expect(await one.allow(3, 1)).toBe("allowed");
-      expect(await other.roleOf(3)).toBe("staff");
+      expect(await other.buyerOf(3)).toEqual({ role: "staff" });
       expect(await one.allow(3, 1)).toBe("already");
       expect(await other.deny(3)).toBe("denied");
-      expect(await one.roleOf(3)).toBeUndefined();
+      expect(await one.buyerOf(3)).toBeUndefined();
     });
 
     it("when two admins allow the same user at once, then they are listed once", async () => {
@@ -53,8 +53,8 @@ for (const [name, make] of implementations) {
       expect(await access.deny(1)).toBe("is-admin");
       expect(await access.deny(2)).toBe("from-env");
       expect(await access.deny(9)).toBe("not-listed");
-      expect(await access.roleOf(1)).toBe("admin");
-      expect(await access.roleOf(2)).toBe("staff");
+      expect(await access.buyerOf(1)).toEqual({ role: "admin" });
+      expect(await access.buyerOf(2)).toEqual({ role: "staff" });
       await access.allow(5, 1);
       expect((await access.list()).map((e) => [e.userId, e.role, e.source, e.addedBy])).toEqual([
         [1, "admin", "admin", undefined],

@@ -184,9 +184,9 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
 
     world.fake.sendText(ADMIN, "/users");
     const users = await world.waitText(ADMIN, /Who may order/);
-    expect(users.text).toContain("<code>1001</code>: admin (ADMIN_IDS)");
-    expect(users.text).toContain("<code>1002</code>: allowed (ALLOWED_USER_IDS)");
-    expect(users.text).toMatch(/<code>4004<\/code>: allowed in the chat by <code>1001<\/code>/);
+    expect(users.text).toContain("<code>1001</code>: admin · ADMIN_IDS");
+    expect(users.text).toContain("<code>1002</code>: staff · ALLOWED_USER_IDS");
+    expect(users.text).toMatch(/<code>4004<\/code>: staff · allowed in the chat by <code>1001<\/code>/);
 
     world.fake.sendText(ADMIN, "/deny 1001");
     await world.waitText(ADMIN, /is an admin \(ADMIN_IDS\) and cannot be denied/);

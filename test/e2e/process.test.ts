@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createOrderLedger } from "../../src/orders/ledger.js";
+import { createLedger } from "../../src/orders/ledger.js";
 import { createStorage } from "../../src/storage/storage.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
 import { freePort } from "../helpers/redis.js";
@@ -130,7 +130,7 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     expect(world.fake.messagesTo(ADMIN.id).some((m) => /Top-up successful/.test(m.text))).toBe(true);
     const storage = await createStorage({ redisUrl: world.env.REDIS_URL!, prefix: world.env.REDIS_KEY_PREFIX! });
     try {
-      const order = await createOrderLedger(storage).get(refId);
+      const order = await createLedger(storage).orders.get(refId);
       expect(order?.state).toBe("success");
       expect(order?.result?.sn).toMatch(/^\d+$/);
     } finally {

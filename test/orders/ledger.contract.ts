@@ -66,7 +66,7 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
     };
     const unknownOrder = async () => {
       const order = await submitted();
-      await ledger.finish(order.refId, {
+      await ledger.finish(order, {
         state: "unknown",
         at: at(),
         result: { reason: "timeout", detail: "no answer" },
@@ -145,11 +145,11 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
 
     it("when an outcome is recorded twice, then the first stands", async () => {
       const order = await submitted();
-      const first = await ledger.finish(order.refId, success(900));
+      const first = await ledger.finish(order, success(900));
       expect(first.kind).toBe("finished");
       // What the step answers is what the ledger holds.
       expect(first.kind === "finished" && first.order).toEqual(await ledger.get(order.refId));
-      const second = await ledger.finish(order.refId, {
+      const second = await ledger.finish(order, {
         state: "failed",
         at: at(),
         result: { reason: "provider-error" },
@@ -159,26 +159,26 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       expect(await ledger.inFlight()).toEqual([]);
       const notSubmitted = draft();
       await ledger.saveDraft(notSubmitted, HOUR);
-      expect((await ledger.finish(notSubmitted.refId, success())).kind).toBe("stale");
+      expect((await ledger.finish(notSubmitted, success())).kind).toBe("stale");
     });
 
     it("when recovery marked an order unknown and the provider's answer arrives late, then the answer replaces it unless an admin settled it", async () => {
       const late = await unknownOrder();
       await ledger.markNotified(late.refId, at()); // the user was told "unknown"
-      expect((await ledger.finish(late.refId, success())).kind).toBe("stale"); // without acceptLate
-      const replaced = await ledger.finish(late.refId, success(), { acceptLate: true });
+      expect((await ledger.finish(late, success())).kind).toBe("stale"); // without acceptLate
+      const replaced = await ledger.finish(late, success(), { acceptLate: true });
       expect(replaced.kind).toBe("finished");
       expect(replaced.kind === "finished" && replaced.order).toEqual(await ledger.get(late.refId));
       expect((await ledger.get(late.refId))?.notifiedAt).toBeUndefined(); // to be told again
       expect(await ledger.pending()).toEqual([]);
       const settled = await unknownOrder();
-      await ledger.settle(settled.refId, {
+      await ledger.settle(settled, {
         state: "failed",
         at: at(),
         adminId: 1,
         result: { reason: "settled", errorMsg: "refunded" },
       });
-      expect((await ledger.finish(settled.refId, success(), { acceptLate: true })).kind).toBe("stale");
+      expect((await ledger.finish(settled, success(), { acceptLate: true })).kind).toBe("stale");
       expect((await ledger.get(settled.refId))?.state).toBe("failed");
     });
 
@@ -186,7 +186,7 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       const orders = await Promise.all(Array.from({ length: 30 }, () => submitted()));
       await Promise.all(
         orders.map((o, i) =>
-          ledger.finish(o.refId, success(1_000_000 - i), {
+          ledger.finish(o, success(1_000_000 - i), {
             balance: { balance: 1_000_000 - i, at: at(), refId: o.refId },
           }),
         ),
@@ -198,7 +198,7 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       const flags: boolean[] = [];
       for (const balance of [80_000, 40_000, 30_000, 60_000, 45_000]) {
         const o = await submitted();
-        const r = await ledger.finish(o.refId, success(balance), {
+        const r = await ledger.finish(o, success(balance), {
           balance: { balance, at: at(), refId: o.refId },
           lowBalanceThreshold: 50_000,
         });
@@ -206,14 +206,14 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       }
       expect(flags).toEqual([false, true, false, false, true]);
       const above = await submitted();
-      await ledger.finish(above.refId, success(90_000), {
+      await ledger.finish(above, success(90_000), {
         balance: { balance: 90_000, at: at(), refId: above.refId },
         lowBalanceThreshold: 50_000,
       });
       const racing = await Promise.all([submitted(), submitted(), submitted()]);
       const results = await Promise.all(
         racing.map((o, i) =>
-          ledger.finish(o.refId, success(40_000 - i), {
+          ledger.finish(o, success(40_000 - i), {
             balance: { balance: 40_000 - i, at: at(), refId: o.refId },
             lowBalanceThreshold: 50_000,
           }),
@@ -226,8 +226,8 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       const order = await unknownOrder();
       expect((await ledger.pending()).map((o) => o.refId)).toEqual([order.refId]);
       const [a, b] = await Promise.all([
-        ledger.settle(order.refId, { state: "success", at: at(), adminId: 1, result: { sn: "111" } }),
-        ledger.settle(order.refId, {
+        ledger.settle(order, { state: "success", at: at(), adminId: 1, result: { sn: "111" } }),
+        ledger.settle(order, {
           state: "failed",
           at: at(),
           adminId: 2,
@@ -238,7 +238,7 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       const stored = await ledger.get(order.refId);
       expect(stored?.settledBy).toBe(a.kind === "settled" ? 1 : 2);
       expect(await ledger.pending()).toEqual([]);
-      expect((await ledger.settle("TGMISSING", { state: "success", at: at(), adminId: 1, result: {} })).kind).toBe(
+      expect((await ledger.settle({ refId: "TGMISSING", userId: 501 }, { state: "success", at: at(), adminId: 1, result: {} })).kind).toBe(
         "not-found",
       );
     });
@@ -247,7 +247,7 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       const order = await unknownOrder();
       await ledger.markNotified(order.refId, at());
       expect((await ledger.get(order.refId))?.notifiedAt).toBeTypeOf("string");
-      await ledger.settle(order.refId, { state: "success", at: at(), adminId: 1, result: { sn: "1" } });
+      await ledger.settle(order, { state: "success", at: at(), adminId: 1, result: { sn: "1" } });
       expect((await ledger.get(order.refId))?.notifiedAt).toBeUndefined();
       await ledger.markNotified("TGMISSING", at());
       expect(await ledger.get("TGMISSING")).toBeUndefined();

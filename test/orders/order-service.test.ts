@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createOrderLedger } from "../../src/orders/ledger.js";
+import { createLedger } from "../../src/orders/ledger.js";
 import type { OrderRecord } from "../../src/orders/order.js";
 import {
   createOrderService,
@@ -66,7 +66,7 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
 
   const service = (overrides: Partial<OrderServiceDeps> = {}) =>
     createOrderService({
-      ledger: createOrderLedger(storage),
+      ledger: createLedger(storage).orders,
       topup: createTopupClient({ baseUrl: sandbox.url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 5000 }),
       refIdPrefix: "TG",
       timeoutMs: 5000,

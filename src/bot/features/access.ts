@@ -3,10 +3,10 @@ import type { Access } from "../../access/access.js";
 import { answerQuery } from "../answer.js";
 import type { BotContext } from "../context.js";
 
-/** Finds the role of the user behind every update, once: `ctx.role`. */
-export function resolveRole(access: Access) {
-  return async (ctx: BotContext, next: () => Promise<void>) => {
-    ctx.role = ctx.from === undefined ? undefined : await access.roleOf(ctx.from.id);
+/** Finds who the user behind every update is (role, a reseller's tier), once: `ctx.buyer`. */
+export function resolveBuyer(access: Access) {
+  return async (ctx: Pick<BotContext, "from" | "buyer">, next: () => Promise<void>) => {
+    ctx.buyer = ctx.from === undefined ? undefined : await access.buyerOf(ctx.from.id);
     await next();
   };
 }
@@ -18,7 +18,7 @@ export function resolveRole(access: Access) {
 export function accessGuard(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.use(async (ctx, next) => {
-    if (ctx.role !== undefined) return next();
+    if (ctx.buyer !== undefined) return next();
     const userId = ctx.from?.id;
     if (userId === undefined) return; // channel posts and the like: nobody to answer
     if (ctx.callbackQuery !== undefined) {

@@ -1,5 +1,6 @@
 import { Composer, InlineKeyboard, InputFile } from "grammy";
 import type { OrderService } from "../../orders/order-service.js";
+import type { Wallets } from "../../orders/wallet.js";
 import { buildReport, dayIn, dayRange, reportCsv, type ReportLine } from "../../orders/report.js";
 import { adminOnly } from "../admin.js";
 import { answerQuery } from "../answer.js";
@@ -10,6 +11,7 @@ import { formatRupiah } from "../format.js";
 /** /report [YYYY-MM-DD] for admins: the day's sales from the ledger, and its orders as CSV. */
 export function reportFeature(deps: {
   orders: OrderService;
+  wallets: Wallets;
   timeZone: string;
   now?: () => Date;
 }): Composer<BotContext> {
@@ -21,9 +23,14 @@ export function reportFeature(deps: {
     const day = ctx.match.trim() === "" ? dayIn(deps.timeZone, now()) : ctx.match.trim();
     const range = dayRange(day, deps.timeZone);
     if (range === undefined) return void (await ctx.reply(t("report-usage")));
-    const report = buildReport(await deps.orders.submittedBetween(range.fromMs, range.toMs));
+    const [orders, deposits] = await Promise.all([
+      deps.orders.submittedBetween(range.fromMs, range.toMs),
+      deps.wallets.depositsBetween(range.fromMs, range.toMs),
+    ]);
+    const report = buildReport(orders, deposits);
     const title = t("report-title", { date: day, tz: deps.timeZone });
-    if (report.total === 0) return void (await ctx.reply(`${title}\n${t("report-empty", { date: day })}`));
+    if (report.total === 0 && report.byReseller.length === 0)
+      return void (await ctx.reply(`${title}\n${t("report-empty", { date: day })}`));
     const rp = (n: number) => formatRupiah(n, ctx.lang);
     const line = (l: ReportLine) =>
       t("report-line", {
@@ -49,6 +56,22 @@ export function reportFeature(deps: {
       }),
       ...(report.byProduct.length === 0 ? [] : ["", t("report-by-product"), ...report.byProduct.map(line)]),
       ...(report.byUser.length === 0 ? [] : ["", t("report-by-user"), ...report.byUser.map(line)]),
+      ...(report.byReseller.length === 0
+        ? []
+        : [
+            "",
+            t("report-by-reseller"),
+            ...report.byReseller.map((r) =>
+              t("report-reseller-line", {
+                name: `${r.name} (${r.userId})`,
+                tier: r.tier === "" ? "–" : r.tier,
+                count: String(r.count),
+                sales: rp(r.sales),
+                profit: rp(r.sales - r.provider),
+                deposits: rp(r.deposits),
+              }),
+            ),
+          ]),
     ].join("\n");
     await ctx.reply(text, {
       reply_markup: new InlineKeyboard().text(t("report-csv-button", { date: day }), Callback.reportCsv.encode(day)),

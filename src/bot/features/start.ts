@@ -16,7 +16,7 @@ export function startFeature(deps: { catalog: Catalog; prefs: UserPrefs }): Comp
     const userId = ctx.from?.id ?? 0;
     const greeting = ctx.tr("start-greeting", { name: ctx.from?.first_name ?? "" });
     const menu =
-      ctx.role !== undefined ? ctx.tr("start-menu", example) : ctx.tr("access-refused", { userId: String(userId) });
+      ctx.buyer !== undefined ? ctx.tr("start-menu", example) : ctx.tr("access-refused", { userId: String(userId) });
     // Remember the Telegram language: messages sent to this user later (an admin's notices) use it.
     if (ctx.from !== undefined) await deps.prefs.sawTelegramLanguage(ctx.from.id, ctx.from.language_code);
     await ctx.reply(`${greeting}\n\n${menu}`);

@@ -1,25 +1,50 @@
 import { Composer } from "grammy";
-import type { Access } from "../../access/access.js";
+import type { Access, AccessEntry } from "../../access/access.js";
+import type { Wallets } from "../../orders/wallet.js";
+import type { CommandMenus } from "../commands.js";
 import { adminOnly } from "../admin.js";
 import type { BotContext } from "../context.js";
-import { formatTime } from "../format.js";
+import { formatRupiah, formatTime } from "../format.js";
+import type { Translate } from "../i18n.js";
 
-const userIdArg = (match: string) => (/^[1-9][0-9]{0,15}$/.test(match.trim()) ? Number(match.trim()) : undefined);
+const USER_ID = /^[1-9][0-9]{0,15}$/;
 
-/** /allow, /deny and /users: admins manage who may order, effective at once in every process. */
-export function usersFeature(deps: { access: Access; timeZone: string }): Composer<BotContext> {
+/**
+ * /allow, /deny and /users: admins manage who may order, as staff or as resellers, effective at
+ * once in every process; /users shows each user's role, where it comes from, a reseller's tier
+ * and saldo.
+ */
+export function usersFeature(deps: {
+  access: Access;
+  wallets: Wallets;
+  menus: Pick<CommandMenus, "reseller">;
+  timeZone: string;
+}): Composer<BotContext> {
   const composer = new Composer<BotContext>();
 
   composer.command("allow", adminOnly, async (ctx) => {
-    const userId = userIdArg(ctx.match);
-    if (userId === undefined) return void (await ctx.reply(ctx.tr("allow-usage")));
-    const outcome = await deps.access.allow(userId, ctx.from!.id);
-    await ctx.reply(ctx.tr(outcome === "allowed" ? "allow-done" : "allow-already", { userId: String(userId) }));
+    const m = /^(\S+)(?:\s+(\S+))?$/.exec(ctx.match.trim());
+    const role = m?.[2]?.toLowerCase();
+    if (m === null || !USER_ID.test(m[1]!) || (role !== undefined && role !== "reseller" && role !== "staff")) {
+      return void (await ctx.reply(ctx.tr("allow-usage")));
+    }
+    const userId = Number(m[1]);
+    const as = role === "reseller" ? "reseller" : "staff";
+    const outcome = await deps.access.allow(userId, ctx.from!.id, as);
+    const key = {
+      allowed: as === "reseller" ? "allow-done-reseller" : "allow-done",
+      changed: as === "reseller" ? "allow-changed-reseller" : "allow-changed-staff",
+      already: "allow-already",
+      "from-env": "allow-from-env",
+    }[outcome];
+    await ctx.reply(ctx.tr(key, { userId: String(userId) }));
+    if (as === "reseller" && (outcome === "allowed" || outcome === "changed")) await deps.menus.reseller(userId);
   });
 
   composer.command("deny", adminOnly, async (ctx) => {
-    const userId = userIdArg(ctx.match);
-    if (userId === undefined) return void (await ctx.reply(ctx.tr("deny-usage")));
+    const arg = ctx.match.trim();
+    if (!USER_ID.test(arg)) return void (await ctx.reply(ctx.tr("deny-usage")));
+    const userId = Number(arg);
     const outcome = await deps.access.deny(userId);
     const key = {
       denied: "deny-done",
@@ -32,18 +57,27 @@ export function usersFeature(deps: { access: Access; timeZone: string }): Compos
 
   composer.command("users", adminOnly, async (ctx) => {
     const t = ctx.tr;
-    const lines = (await deps.access.list()).map((e) =>
-      e.source === "admin"
-        ? t("users-admin", { userId: String(e.userId) })
-        : e.source === "env"
-          ? t("users-env", { userId: String(e.userId) })
-          : t("users-chat", {
-              userId: String(e.userId),
-              addedBy: String(e.addedBy ?? "?"),
-              time: e.addedAt === undefined ? "?" : formatTime(e.addedAt, ctx.lang, deps.timeZone),
-            }),
-    );
+    const entries = await deps.access.list();
+    const saldos = new Map((await deps.wallets.all()).map((w) => [w.userId, w]));
+    const lines = entries.map((e) => userLine(t, e, ctx.lang, deps.timeZone, saldos.get(e.userId)?.saldo ?? 0));
     await ctx.reply([t("users-title"), ...lines].join("\n"));
   });
   return composer;
+}
+
+function userLine(t: Translate, e: AccessEntry, lang: "en" | "id", timeZone: string, saldo: number): string {
+  const role = t(`role-${e.role}`);
+  const source =
+    e.source === "admin"
+      ? t("users-from-admin-ids")
+      : e.source === "env"
+        ? t(e.role === "reseller" ? "users-from-reseller-ids" : "users-from-allowed-ids")
+        : t("users-from-chat", {
+            addedBy: String(e.addedBy ?? "?"),
+            time: e.addedAt === undefined || e.addedAt === "" ? "?" : formatTime(e.addedAt, lang, timeZone),
+          });
+  const reseller =
+    e.role === "reseller" ? ` · ${t("users-reseller", { tier: e.tier ?? "", saldo: formatRupiah(saldo, lang) })}` : "";
+  // Fragments, each a whole translation (the source has markup of its own, so it is not a variable).
+  return `${t("users-line", { userId: String(e.userId), role })} · ${source}${reseller}`;
 }

@@ -1,24 +1,25 @@
 import { Composer } from "grammy";
-import { checkPlayerId, findProduct, type Catalog, type ProductMatch } from "../../catalog/catalog.js";
+import { checkPlayerId, findOffered, type Buyer, type Catalog, type OfferedMatch } from "../../catalog/catalog.js";
 import type { OrderService } from "../../orders/order-service.js";
+import type { Wallets } from "../../orders/wallet.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
 import type { BotContext } from "../context.js";
 import { ORDER_DIALOGUE, type OrderPreset } from "./dialogue.js";
-import { draftInput, sendSummary } from "./summary.js";
+import { draftInput, saldoForSummary, sendSummary } from "./summary.js";
 
 type OrderPlan =
-  | { kind: "quick"; match: ProductMatch; playerId: string }
+  | { kind: "quick"; match: OfferedMatch; playerId: string }
   | { kind: "dialogue"; preset: OrderPreset; unknownCode?: string };
 
-/** What `/order [CODE [PLAYER_ID]]` asks for. */
-export function planOrder(catalog: Catalog, args: string): OrderPlan {
+/** What `/order [CODE [PLAYER_ID]]` asks of this buyer (a product not for sale to them is unknown). */
+export function planOrder(catalog: Catalog, args: string, buyer: Buyer): OrderPlan {
   const [code, ...rest] = args
     .trim()
     .split(/\s+/)
     .filter((p) => p !== "");
   if (code === undefined) return { kind: "dialogue", preset: {} };
-  const match = findProduct(catalog, code);
+  const match = findOffered(catalog, code, buyer);
   if (match === undefined) return { kind: "dialogue", preset: {}, unknownCode: code };
   const playerInput = rest.join(" ");
   if (playerInput === "") return { kind: "dialogue", preset: { code: match.product.code } };
@@ -31,17 +32,22 @@ export function planOrder(catalog: Catalog, args: string): OrderPlan {
  * /order and /cancel, and a product button of a menu whose dialogue is over (it starts a new one).
  * Installed after the dialogues: a waiting dialogue passes commands on to here.
  */
-export function orderCommands(deps: { catalog: Catalog; orders: OrderService }): Composer<BotContext> {
+export function orderCommands(deps: {
+  catalog: Catalog;
+  orders: OrderService;
+  wallets: Wallets;
+}): Composer<BotContext> {
   const { catalog, orders } = deps;
   const composer = new Composer<BotContext>();
 
   composer.command("order", async (ctx) => {
     // A new /order replaces whatever order dialogue this user had open.
     await ctx.conversation.exit(ORDER_DIALOGUE);
-    const plan = planOrder(catalog, ctx.match);
+    const plan = planOrder(catalog, ctx.match, ctx.buyer!);
     if (plan.kind === "quick") {
       // Straight to the summary: no dialogue to keep.
-      await sendSummary(ctx, await orders.createDraft(draftInput(ctx, plan.match, plan.playerId)));
+      const draft = await orders.createDraft(draftInput(ctx, plan.match, plan.playerId));
+      await sendSummary(ctx, draft, await saldoForSummary(deps.wallets, draft));
       return;
     }
     if (plan.unknownCode !== undefined)
@@ -63,7 +69,7 @@ export function orderCommands(deps: { catalog: Catalog; orders: OrderService }):
   });
 
   onCallback(composer, Callback.product, async (ctx, code) => {
-    const match = findProduct(catalog, code);
+    const match = findOffered(catalog, code, ctx.buyer!);
     if (match === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
     await answerQuery(ctx);
     const menuMessageId = ctx.callbackQuery.message?.message_id;

@@ -4,6 +4,7 @@ import type { OrderService } from "../../orders/order-service.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
 import type { BotContext } from "../context.js";
+import { formatRupiah } from "../format.js";
 import type { Notifier } from "../notifier.js";
 import { renderOutcomeToast, renderSummaryAfter } from "./messages.js";
 
@@ -65,6 +66,16 @@ export function confirmButtons(deps: { orders: OrderService; notifier: Notifier 
       case "cancelled":
         await answerQuery(ctx, { text: t("callback-cancelled"), show_alert: true });
         return;
+      case "short": {
+        // Nothing was held and nothing sent; the summary keeps its buttons for after a deposit.
+        const vars = {
+          saldo: formatRupiah(outcome.saldo, ctx.lang),
+          price: formatRupiah(outcome.order.price ?? 0, ctx.lang),
+        };
+        await answerQuery(ctx, { text: t("callback-saldo-short", vars), show_alert: true });
+        await ctx.reply(t("order-saldo-short", vars));
+        return;
+      }
       case "not-yours":
         await answerQuery(ctx, { text: t("callback-not-yours"), show_alert: true });
         return;

@@ -1,11 +1,12 @@
 import type { Api } from "grammy";
-import { checkPlayerId, findProduct, type Catalog, type ProductMatch } from "../../catalog/catalog.js";
+import { checkPlayerId, findOffered, type Catalog, type OfferedMatch } from "../../catalog/catalog.js";
 import type { OrderService } from "../../orders/order-service.js";
+import type { Wallets } from "../../orders/wallet.js";
 import { Callback } from "../callback-data.js";
 import type { BotConversation, InnerContext } from "../context.js";
 import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
 import { dialogueIo, passOn, typedText } from "../dialogue-io.js";
-import { draftInput, sendSummary } from "./summary.js";
+import { draftInput, saldoForSummary, sendSummary } from "./summary.js";
 
 export const ORDER_DIALOGUE = "order";
 
@@ -30,23 +31,24 @@ export interface OrderPreset {
  * chat left in the middle of an order would cost in Redis. Commands and buttons that are not for
  * the dialogue pass on to their own handlers (`skip`), so a waiting step never swallows them.
  */
-export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderService; api: Api }) {
+export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderService; wallets: Wallets; api: Api }) {
   const { catalog, orders } = deps;
 
   /** The product, and the menu message to turn into the next question when a button chose it. */
   async function chooseProduct(
     conversation: BotConversation,
     ctx: InnerContext,
-  ): Promise<{ match: ProductMatch; menuMessageId?: number }> {
+  ): Promise<{ match: OfferedMatch; menuMessageId?: number }> {
     const t = ctx.tr;
+    const buyer = ctx.buyer!;
     const io = dialogueIo(conversation, ctx, deps.api);
     const onlyGame = catalog.games.length === 1;
     // Game and "back" buttons are handled outside (order/menu.ts): they change no state.
     const menuId = onlyGame
       ? await io.say(t("order-choose-product", { game: catalog.games[0]!.name }), {
-          reply_markup: productsKeyboard(catalog, 0, t),
+          reply_markup: productsKeyboard(catalog, 0, t, buyer),
         })
-      : await io.say(t("order-choose-game"), { reply_markup: gamesKeyboard(catalog) });
+      : await io.say(t("order-choose-game"), { reply_markup: gamesKeyboard(catalog, buyer) });
     for (;;) {
       const next = await conversation.wait();
       const query = next.callbackQuery;
@@ -56,7 +58,7 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
         if (next.message !== undefined) await io.say(t("order-expect-choice"));
         continue;
       }
-      const match = findProduct(catalog, code);
+      const match = findOffered(catalog, code, buyer);
       if (match !== undefined) {
         if (query !== undefined) {
           await io.answer(query.id);
@@ -74,7 +76,7 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
   async function askPlayerId(
     conversation: BotConversation,
     ctx: InnerContext,
-    match: ProductMatch,
+    match: OfferedMatch,
     opts: { badInput?: string | undefined; menuMessageId?: number | undefined },
   ) {
     const t = ctx.tr;
@@ -112,7 +114,7 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
   }
 
   return async function order(conversation: BotConversation, ctx: InnerContext, preset: OrderPreset = {}) {
-    const presetMatch = preset.code === undefined ? undefined : findProduct(catalog, preset.code);
+    const presetMatch = preset.code === undefined ? undefined : findOffered(catalog, preset.code, ctx.buyer!);
     const chosen =
       presetMatch === undefined
         ? await chooseProduct(conversation, ctx)
@@ -124,6 +126,7 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
     const input = draftInput(ctx, chosen.match, playerId);
     // The ref_id is made and the draft written here, once: replays get the stored result back.
     const draft = await conversation.external(() => orders.createDraft(input));
-    await sendSummary(ctx, draft);
+    const saldo = await conversation.external(() => saldoForSummary(deps.wallets, draft));
+    await sendSummary(ctx, draft, saldo);
   };
 }

@@ -22,8 +22,14 @@ export function orderMenu(deps: { catalog: Catalog }): Composer<BotContext> {
   onCallback(composer, Callback.game, async (ctx, index) => {
     const game = catalog.games[index];
     if (game === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
-    await show(ctx, ctx.tr("order-choose-product", { game: game.name }), productsKeyboard(catalog, index, ctx.tr));
+    await show(
+      ctx,
+      ctx.tr("order-choose-product", { game: game.name }),
+      productsKeyboard(catalog, index, ctx.tr, ctx.buyer!),
+    );
   });
-  onCallback(composer, Callback.games, async (ctx) => show(ctx, ctx.tr("order-choose-game"), gamesKeyboard(catalog)));
+  onCallback(composer, Callback.games, async (ctx) =>
+    show(ctx, ctx.tr("order-choose-game"), gamesKeyboard(catalog, ctx.buyer!)),
+  );
   return composer;
 }

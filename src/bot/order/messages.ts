@@ -1,21 +1,38 @@
-import type { OrderRecord } from "../../orders/order.js";
+import { paidFromSaldo, type OrderRecord } from "../../orders/order.js";
 import { formatNumber, formatRupiah } from "../format.js";
 import type { Translate } from "../i18n.js";
 
-function summaryBody(t: Translate, order: OrderRecord): string {
-  return t("order-summary", {
+/** The summary's body; a reseller's shows their price, and their saldo when it is known. */
+function summaryBody(t: Translate, order: OrderRecord, saldo?: number): string {
+  const vars = {
     code: order.productCode,
     product: order.productName,
     game: order.gameName,
     playerId: order.playerId,
     price: order.price === null ? t("order-price-none") : formatRupiah(order.price, order.lang),
     refId: order.refId,
-  });
+  };
+  if (!paidFromSaldo(order)) return t("order-summary", vars);
+  const body = t("order-summary-reseller", vars);
+  if (saldo === undefined) return body;
+  const after = saldo - order.price!;
+  const line =
+    after >= 0
+      ? t("order-summary-saldo", { saldo: formatRupiah(saldo, order.lang), after: formatRupiah(after, order.lang) })
+      : t("order-summary-saldo-short", { saldo: formatRupiah(saldo, order.lang) });
+  return `${body}\n${line}`;
 }
 
-/** The summary shown with Confirm and Cancel. */
-export function renderSummary(t: Translate, order: OrderRecord): string {
-  return `${summaryBody(t, order)}\n\n${t("order-summary-hint")}`;
+/**
+ * The summary shown with Confirm and Cancel. With too little saldo it says so instead of inviting
+ * a tap (a tap then orders nothing: the ledger checks the saldo again when it holds the price).
+ */
+export function renderSummary(t: Translate, order: OrderRecord, saldo?: number): string {
+  const short = paidFromSaldo(order) && saldo !== undefined && saldo < order.price!;
+  const hint = short
+    ? t("order-summary-hint-short", { price: formatRupiah(order.price!, order.lang) })
+    : t("order-summary-hint");
+  return `${summaryBody(t, order, saldo)}\n\n${hint}`;
 }
 
 /** The summary once Confirm was tapped: the same text, no buttons, and where the order stands. */
@@ -52,7 +69,10 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
       add("line-player", { playerName: r.destinationName, playerId: order.playerId });
     else add("line-player-id", { playerId: order.playerId });
     if (r.sn !== undefined) add("line-sn", { sn: r.sn });
-    if (r.lastBalance !== undefined) add("line-balance", { balance: formatNumber(r.lastBalance, lang) });
+    // A reseller sees their own saldo, never the shop's balance with the provider.
+    if (paidFromSaldo(order)) {
+      if (order.saldoAfter !== undefined) add("line-saldo", { saldo: formatRupiah(order.saldoAfter, lang) });
+    } else if (r.lastBalance !== undefined) add("line-balance", { balance: formatNumber(r.lastBalance, lang) });
     if (r.trxId !== undefined) add("line-trx", { trxId: r.trxId });
     add("line-ref", { refId: order.refId });
     return lines.join("\n");
@@ -69,6 +89,12 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
       add("line-error-msg", { errorMsg: r.errorMsg ?? t("order-failed-no-message") });
     }
     add("line-ref", { refId: order.refId });
+    if (paidFromSaldo(order) && order.saldoAfter !== undefined) {
+      add("line-saldo-released", {
+        price: formatRupiah(order.price!, lang),
+        saldo: formatRupiah(order.saldoAfter, lang),
+      });
+    }
     lines.push(t(r.reason === "not-sent" ? "order-try-again" : "order-order-again"));
     return lines.join("\n");
   }
@@ -76,6 +102,7 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
   add("line-product", product);
   add("line-player-id", { playerId: order.playerId });
   add("line-ref", { refId: order.refId });
+  if (paidFromSaldo(order)) add("line-saldo-held", { price: formatRupiah(order.price!, lang) });
   return lines.join("\n");
 }
 

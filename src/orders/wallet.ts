@@ -1,0 +1,91 @@
+/**
+ * A reseller's money with the shop, in whole rupiah. `saldo` is what they can spend now; `held`
+ * is taken from it for orders whose result is not known yet. At every moment
+ * saldo = deposits + corrections − spent − held.
+ */
+export interface Wallet {
+  userId: number;
+  saldo: number;
+  held: number;
+  deposits: number;
+  corrections: number;
+  spent: number;
+}
+
+export type MovementKind = "deposit" | "correction" | "hold" | "spend" | "release";
+
+/**
+ * One line of a reseller's statement, appended in the same atomic step as the change it records.
+ * `amount` is what the movement did: + for a deposit or a release, − for a correction downwards or
+ * a hold, and for a spend the amount that left the held money for good.
+ */
+export interface Movement {
+  at: string;
+  kind: MovementKind;
+  /** The order's ref id, or the deposit's id. */
+  ref: string;
+  amount: number;
+  /** The saldo and the held amount after the movement. */
+  saldo: number;
+  held: number;
+}
+
+/** A deposit (or, negative, a correction) an admin prepared; credited once when confirmed. */
+export interface Deposit {
+  id: string;
+  resellerId: number;
+  amount: number;
+  note: string;
+  /** The admin who prepared it, and the chat where its summary is. */
+  adminId: number;
+  chatId: number;
+  createdAt: string;
+  state: "draft" | "done" | "cancelled";
+  doneAt?: string;
+  doneBy?: number;
+  /** The reseller's saldo right after it was credited. */
+  saldoAfter?: number;
+}
+
+export type DepositConfirmResult =
+  | { kind: "done"; deposit: Deposit; wallet: Wallet }
+  | { kind: "taken"; deposit: Deposit }
+  /** A correction that would take the saldo below 0: nothing changed. */
+  | { kind: "short"; deposit: Deposit; saldo: number }
+  | { kind: "not-found" };
+
+export const emptyWallet = (userId: number): Wallet => ({
+  userId,
+  saldo: 0,
+  held: 0,
+  deposits: 0,
+  corrections: 0,
+  spent: 0,
+});
+
+/** The books balance: what an auditor checks for every reseller. */
+export function walletBalances(w: Wallet): boolean {
+  return w.saldo === w.deposits + w.corrections - w.spent - w.held && w.saldo >= 0 && w.held >= 0;
+}
+
+/**
+ * The reseller side of the ledger. Deposits are their own atomic steps; holds, spends and releases
+ * happen inside the order ledger's claim, outcome and settlement steps (one step each).
+ */
+export interface Wallets {
+  get(userId: number): Promise<Wallet>;
+  /** The newest `last` movements, oldest first. */
+  statement(userId: number, last?: number): Promise<Movement[]>;
+  /** Every reseller who ever had money with the shop. */
+  all(): Promise<Wallet[]>;
+  saveDeposit(deposit: Deposit, ttlMs: number): Promise<void>;
+  getDeposit(id: string): Promise<Deposit | undefined>;
+  /** Credits a deposit (or applies a correction) once, whoever taps Confirm and however often. */
+  confirmDeposit(id: string, by: { adminId: number; at: string }): Promise<DepositConfirmResult>;
+  cancelDeposit(
+    id: string,
+    at: string,
+  ): Promise<{ kind: "cancelled" | "taken"; deposit: Deposit } | { kind: "not-found" }>;
+  /** Deposits and corrections credited in [fromMs, toMs], oldest first. */
+  depositsBetween(fromMs: number, toMs: number): Promise<Deposit[]>;
+}
