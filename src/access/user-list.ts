@@ -40,7 +40,7 @@ function redisUserList(redis: RedisClient, prefix: string): UserList {
     if (json === null || json === undefined) return undefined;
     const stored = JSON.parse(json) as Partial<Stored>;
     // Entries written before roles existed are staff.
-    return { role: "staff", addedBy: 0, addedAt: "", ...stored, userId } as ListedUser;
+    return { role: "staff", addedBy: 0, addedAt: "", ...stored, userId };
   };
   return {
     async get(userId) {

@@ -305,7 +305,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
     },
 
     async get(refId) {
-      return toOrder((await redis.hGetAll(orderKey(refId))) as Record<string, string>);
+      return toOrder(await redis.hGetAll(orderKey(refId)));
     },
 
     getMany,
@@ -438,7 +438,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
 
   const wallets: Wallets = {
     async get(userId) {
-      return toWallet(userId, (await redis.hGetAll(walletKey(userId))) as Record<string, string>);
+      return toWallet(userId, await redis.hGetAll(walletKey(userId)));
     },
 
     async statement(userId, last = 10) {
@@ -460,7 +460,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
     },
 
     async getDeposit(id) {
-      return toDeposit((await redis.hGetAll(depositKey(id))) as Record<string, string>);
+      return toDeposit(await redis.hGetAll(depositKey(id)));
     },
 
     async confirmDeposit(id, by): Promise<DepositConfirmResult> {

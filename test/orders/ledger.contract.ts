@@ -238,9 +238,14 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       const stored = await ledger.get(order.refId);
       expect(stored?.settledBy).toBe(a.kind === "settled" ? 1 : 2);
       expect(await ledger.pending()).toEqual([]);
-      expect((await ledger.settle({ refId: "TGMISSING", userId: 501 }, { state: "success", at: at(), adminId: 1, result: {} })).kind).toBe(
-        "not-found",
-      );
+      expect(
+        (
+          await ledger.settle(
+            { refId: "TGMISSING", userId: 501 },
+            { state: "success", at: at(), adminId: 1, result: {} },
+          )
+        ).kind,
+      ).toBe("not-found");
     });
 
     it("when the user was told, then the order says so; a settlement makes it untold again", async () => {
