@@ -136,4 +136,13 @@ describe("configuration", () => {
       "WEBHOOK_URL must be a URL such as https://bot.example.com/telegram",
     ]);
   });
+
+  it("when resellers are listed, then they are read, and a user in two lists is refused with both names", () => {
+    const ok = parseConfig({ ...minimal, ADMIN_IDS: "1", ALLOWED_USER_IDS: "2", RESELLER_IDS: "3, 4" });
+    expect(ok.ok && ok.config.resellerIds).toEqual([3, 4]);
+    expect(errorsOf({ ...minimal, ADMIN_IDS: "1", ALLOWED_USER_IDS: "2,3", RESELLER_IDS: "3,1" })).toEqual([
+      "RESELLER_IDS lists 1, also in ADMIN_IDS: give each user one role",
+      "RESELLER_IDS lists 3, also in ALLOWED_USER_IDS: give each user one role",
+    ]);
+  });
 });

@@ -85,7 +85,12 @@ const productSchema = z.object({
           "a tier name is 1 to 32 lowercase letters, digits, _ or -, starting with a letter",
         ),
       rupiah,
-      { error: 'must be an object of tier prices such as { "reseller": 19000 }' },
+      {
+        error: (issue) =>
+          issue.code === "invalid_key"
+            ? "a tier name is 1 to 32 lowercase letters, digits, _ or -, starting with a letter"
+            : 'must be an object of tier prices such as { "reseller": 19000 }',
+      },
     )
     .optional(),
 });

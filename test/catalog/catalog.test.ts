@@ -2,7 +2,15 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkPlayerId, findProduct, loadCatalog, parseCatalog } from "../../src/catalog/catalog.js";
+import {
+  checkPlayerId,
+  findOffered,
+  findProduct,
+  loadCatalog,
+  parseCatalog,
+  priceFor,
+  tiersOf,
+} from "../../src/catalog/catalog.js";
 
 const ml = {
   name: "Mobile Legends",
@@ -94,5 +102,64 @@ describe("catalogue", () => {
     expect(checkPlayerId(anyGame!, "player_42")).toEqual({ ok: true, playerId: "player_42" });
     expect(checkPlayerId(anyGame!, "two words")).toEqual({ ok: false });
     expect(checkPlayerId(anyGame!, "x".repeat(65))).toEqual({ ok: false });
+  });
+
+  it("when products have tier prices, then each buyer pays theirs and a product without a price is not sold to resellers", () => {
+    const result = parseCatalog(
+      {
+        games: [
+          {
+            name: "ML",
+            products: [
+              { code: "ML86", name: "86", price: 20000, prices: { reseller: 19800, gold: 19700 } },
+              { code: "VIP", name: "gold only", prices: { gold: 140000 } },
+              { code: "OWN", name: "no price" },
+            ],
+          },
+        ],
+      },
+      "shop.json",
+    );
+    if (!result.ok) throw new Error(result.errors.join("\n"));
+    const c = result.catalog;
+    const [ml86, vip, own] = c.games[0]!.products as [never, never, never];
+    const reseller = { role: "reseller" as const, tier: "reseller" };
+    const gold = { role: "reseller" as const, tier: "gold" };
+    const silver = { role: "reseller" as const, tier: "silver" };
+    expect([
+      priceFor(ml86, reseller),
+      priceFor(ml86, gold),
+      priceFor(ml86, silver),
+      priceFor(ml86, { role: "staff" }),
+    ]).toEqual([19800, 19700, 20000, 20000]);
+    expect([priceFor(vip, reseller), priceFor(vip, gold), priceFor(vip, { role: "admin" })]).toEqual([
+      undefined,
+      140000,
+      null,
+    ]);
+    expect([priceFor(own, reseller), priceFor(own, { role: "staff" })]).toEqual([undefined, null]);
+    expect(findOffered(c, "vip", reseller)).toBeUndefined();
+    expect(findOffered(c, "vip", gold)?.price).toBe(140000);
+    expect([...tiersOf(c)].sort()).toEqual(["gold", "reseller"]);
+  });
+
+  it("when tier prices are malformed, then each is named by its path", () => {
+    const errors = errorsOf({
+      games: [
+        {
+          name: "ML",
+          products: [
+            { code: "A", name: "a", prices: { Gold: 100 } },
+            { code: "B", name: "b", prices: { gold: -5 } },
+            { code: "C", name: "c", prices: [100] },
+          ],
+        },
+      ],
+    });
+    expect(errors).toEqual([
+      "shop.json: games[0].products[0].prices.Gold: a tier name is 1 to 32 lowercase letters, digits, _ or -, starting with a letter",
+      "shop.json: games[0].products[1].prices.gold: must be more than 0",
+      'shop.json: games[0].products[2].prices: must be an object of tier prices such as { "reseller": 19000 }',
+    ]);
   });
 });

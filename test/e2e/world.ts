@@ -123,7 +123,7 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
     /** Quick order and Confirm; resolves with the result message. */
     async order(user: FakeUser, code: string, playerId: string) {
       const summary = await world.summaryFor(user, code, playerId);
-      const refId = /<code>([A-Z0-9]+)<\/code>\n\n/.exec(summary.text)?.[1] ?? "";
+      const refId = /(?:Order ref|Ref pesanan): <code>([A-Z0-9]+)<\/code>/.exec(summary.text)?.[1] ?? "";
       fake.tapButton(user, summary, button(summary, /^c:/));
       return fake.waitForMessage(
         user.id,

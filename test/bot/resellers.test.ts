@@ -1,0 +1,233 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CSV_HEADER } from "../../src/orders/report.js";
+import type { FakeUser } from "../e2e/fake-bot-api.js";
+import { button, createWorld, type World } from "../e2e/world.js";
+
+const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
+const STAFF: FakeUser = { id: 1002, first_name: "Sari", language_code: "en" };
+const RESELLER: FakeUser = { id: 5005, first_name: "Budi", language_code: "en" };
+const ENV_RESELLER: FakeUser = { id: 5006, first_name: "Dewi", language_code: "id" };
+
+describe("resellers through the bot: a saldo of their own, their prices, deposits credited once", () => {
+  let world: World;
+  const base = {
+    ADMIN_IDS: String(ADMIN.id),
+    ALLOWED_USER_IDS: String(STAFF.id),
+    RESELLER_IDS: String(ENV_RESELLER.id),
+  };
+
+  beforeEach(async () => {
+    world = await createWorld({ initialBalance: 1_000_000 });
+  });
+  afterEach(() => world.cleanup());
+
+  /** /deposit by the admin, Confirm tapped; resolves with the summary as it ends. */
+  async function deposit(userId: number, amount: string, note = "") {
+    const before = world.fake.messagesTo(ADMIN.id).length;
+    world.fake.sendText(ADMIN, `/deposit ${userId} ${amount} ${note}`.trim());
+    const summary = await world.fake.waitForMessage(
+      ADMIN.id,
+      (m) => /"dc:/.test(JSON.stringify(m.reply_markup ?? {})) && world.fake.messagesTo(ADMIN.id).indexOf(m) >= before,
+    );
+
+    world.fake.tapButton(ADMIN, summary, button(summary, /^dc:/));
+    return world.fake.waitForMessage(
+      ADMIN.id,
+      (m) => m.message_id === summary.message_id && /Credited to/.test(m.text),
+    );
+  }
+
+  const saldoOf = async (user: FakeUser) => {
+    const before = world.fake.messagesTo(user.id).length;
+    world.fake.sendText(user, "/saldo");
+    const answer = await world.fake.waitForMessage(
+      user.id,
+      (m) => /Your saldo|Saldo Anda/.test(m.text) && world.fake.messagesTo(user.id).indexOf(m) >= before,
+    );
+    return answer.text;
+  };
+
+  it("when a new reseller orders with no saldo, then the summary says so and Confirm orders nothing", async () => {
+    await world.run(base);
+    world.fake.sendText(ADMIN, "/allow 5005 reseller");
+    await world.waitText(ADMIN, /<code>5005<\/code> is a reseller now/);
+    const summary = await world.summaryFor(RESELLER, "ML86", "12345678(1234)");
+    expect(summary.text).toContain("Your price: <b>Rp 19,800</b>");
+    expect(summary.text).toContain("Your saldo: Rp 0");
+    expect(summary.text).toMatch(/less than Rp 19,800/);
+    world.fake.tapButton(RESELLER, summary, button(summary, /^c:/));
+    await world.waitText(RESELLER, /Not enough saldo: you have <b>Rp 0<\/b>, this order costs <b>Rp 19,800<\/b>/);
+    expect(world.fake.callbackAnswers.some((a) => /Not enough saldo/.test(a.text ?? ""))).toBe(true);
+    expect(world.sandbox.calls).toHaveLength(0);
+
+    // After a deposit the same summary orders.
+    await deposit(5005, "50.000", "transfer BCA");
+    const told = await world.waitText(RESELLER, /Deposit credited/);
+    expect(told.text).toContain("Rp 50,000");
+    expect(told.text).toContain("Note: transfer BCA");
+    world.fake.tapButton(RESELLER, summary, button(summary, /^c:/));
+    const result = await world.waitText(RESELLER, /Top-up successful/);
+    expect(result.text).toContain("Saldo left: Rp 30,200");
+    // A reseller never sees the shop's balance with the provider.
+    expect(result.text).not.toMatch(/Balance left/);
+    expect(world.sandbox.calls).toHaveLength(1);
+  });
+
+  it("when an admin taps Confirm on a deposit twice at once and Telegram sends it again, then it is credited once", async () => {
+    await world.run(base);
+    // Dewi has opened the bot once: the bot knows her language for messages it starts itself.
+    world.fake.sendText(ENV_RESELLER, "/start");
+    await world.waitText(ENV_RESELLER, /Halo Dewi/);
+    world.fake.sendText(ADMIN, "/deposit 5006 75000 cash");
+    const summary = await world.waitText(ADMIN, /for reseller <code>5006<\/code>/);
+    expect(summary.text).toContain("Saldo now: Rp 0 → after: <b>Rp 75,000</b>");
+    const data = button(summary, /^dc:/);
+    let tap: ReturnType<typeof world.fake.tapButton> | undefined;
+    world.fake.batch(() => {
+      tap = world.fake.tapButton(ADMIN, summary, data);
+      world.fake.tapButton(ADMIN, summary, data);
+    });
+    await world.fake.waitForMessage(ADMIN.id, (m) => m.message_id === summary.message_id && /Credited/.test(m.text));
+    world.fake.redeliver(tap!);
+    await world.fake.waitFor(
+      () => world.fake.callbackAnswers.filter((a) => /already credited/.test(a.text ?? "")).length >= 2,
+    );
+    await world.waitText(ENV_RESELLER, /Deposit masuk/);
+    await world.fake.waitForIdle();
+    const dewi = await saldoOf(ENV_RESELLER);
+    expect(dewi).toContain("Saldo Anda</b>: Rp 75.000");
+    expect(world.fake.messagesTo(ENV_RESELLER.id).filter((m) => /Deposit masuk/.test(m.text))).toHaveLength(1);
+  });
+
+  it("when a reseller's order fails or its result is unknown, then the price is released once or held until settled", async () => {
+    await world.run({ ...base, TOPUP_BASE_URL: await world.flakyProvider() });
+    await deposit(5006, "100000");
+    // Unknown (the provider answers HTML 502 for player ids starting with 777): the price stays held.
+    const unknown = await world.order(ENV_RESELLER, "FF70", "777000111");
+    expect(unknown.text).toContain("Hasil belum diketahui");
+    expect(unknown.text).toContain("Rp 9.800 tetap ditahan");
+    expect(await saldoOf(ENV_RESELLER)).toMatch(
+      /Rp 90\.200[\s\S]*Ditahan untuk pesanan yang hasilnya belum diketahui: Rp 9\.800/,
+    );
+    const refId = /Ref ID: <code>([A-Z0-9]+)<\/code>/.exec(unknown.text)![1]!;
+    // The admin settles it as failed: the price comes back, once.
+    world.fake.sendText(ADMIN, `/settle ${refId} failed refunded by provider`);
+    await world.waitText(ADMIN, new RegExp(`<code>${refId}</code> is settled as ❌ failed`));
+    const told = await world.waitText(ENV_RESELLER, /Admin sudah memeriksa/);
+    expect(told.text).toContain("Harga (Rp 9.800) sudah kembali ke saldo Anda: Rp 100.000");
+    world.fake.sendText(ADMIN, `/settle ${refId} failed again`);
+    await world.waitText(ADMIN, /is not pending/);
+    expect(await saldoOf(ENV_RESELLER)).toMatch(/Saldo Anda<\/b>: Rp 100\.000[\s\S]*: Rp 0\n/);
+
+    // A refusal by the provider (status 0): the price comes back at once.
+    world.sandbox.deposit(-world.sandbox.balance());
+    const failed = await world.order(ENV_RESELLER, "FF140", "123456789");
+    expect(failed.text).toContain("Pesanan gagal");
+    expect(failed.text).toContain("sudah kembali ke saldo Anda: Rp 100.000");
+    const statement = await saldoOf(ENV_RESELLER);
+    expect(statement).toMatch(/ditahan untuk pesanan − Rp 19\.200/);
+    expect(statement).toMatch(/dikembalikan \+ Rp 19\.200/);
+  });
+
+  it("when a reseller looks around, then they see their own saldo and prices, never the shop's balance", async () => {
+    await world.run(base);
+    await deposit(5006, "40000");
+    await world.order(ENV_RESELLER, "ML86", "12345678(1234)");
+    // /balance of a reseller is their saldo; staff see the provider balance.
+    world.fake.sendText(ENV_RESELLER, "/balance");
+    const balance = await world.waitText(ENV_RESELLER, /Saldo Anda<\/b>/);
+    expect(balance.text).toContain("Rp 20.200");
+    expect(balance.text).not.toMatch(/Partner|mitra/i);
+    expect(balance.text).toMatch(/deposit \+ Rp 40\.000/);
+    expect(balance.text).toMatch(/dipakai untuk pesanan Rp 19\.800/);
+    world.fake.sendText(STAFF, "/balance");
+    await world.waitText(STAFF, /Partner balance/);
+    world.fake.sendText(STAFF, "/saldo");
+    await world.waitText(STAFF, /\/saldo is for resellers/);
+    world.fake.sendText(ENV_RESELLER, "/history all");
+    await world.waitText(ENV_RESELLER, /khusus admin/);
+    world.fake.sendText(ENV_RESELLER, "/deposit 5006 1000000");
+    await world.fake.waitFor(
+      () => world.fake.messagesTo(ENV_RESELLER.id).filter((m) => /khusus admin/.test(m.text)).length === 2,
+    );
+    // The admin's notice of the sale names the reseller's price and the margin.
+    const notice = await world.waitText(ADMIN, /Reseller \(tier reseller\) paid/);
+    expect(notice.text).toContain("paid Rp 19,800 · provider price Rp 19,500 · margin Rp 300");
+  });
+
+  it("when an admin sets a reseller's tier, then new summaries use its price; a product with no price for them is not offered", async () => {
+    await world.run({ ...base, CATALOG_FILE: "test/bot/fixtures/tiers-catalog.json" });
+    world.fake.sendText(ENV_RESELLER, "/order MLVIP 12345678(1234)");
+    await world.waitText(ENV_RESELLER, /Tidak ada produk dengan kode <b>MLVIP<\/b>/);
+    world.fake.sendText(ENV_RESELLER, "/order");
+    const menu = await world.waitText(ENV_RESELLER, /Pilih game/);
+    // Only the game with something for them; in it, only what they may buy.
+    expect(JSON.stringify(menu.reply_markup)).not.toContain("Staff only");
+    world.fake.sendText(ADMIN, "/tier 5006 platinum");
+    await world.waitText(ADMIN, /There is no tier <b>platinum<\/b>.*reseller, gold/);
+    world.fake.sendText(ADMIN, "/tier 5006 gold");
+    await world.waitText(ADMIN, /tier reseller → <b>gold<\/b>/);
+    const summary = await world.summaryFor(ENV_RESELLER, "MLVIP", "12345678(1234)");
+    expect(summary.text).toContain("Harga Anda: <b>Rp 140.000</b>");
+    const ml = await world.summaryFor(ENV_RESELLER, "ML86", "12345678(1234)");
+    expect(ml.text).toContain("Harga Anda: <b>Rp 19.700</b>");
+    world.fake.sendText(ADMIN, "/tier 1002 gold");
+    await world.waitText(ADMIN, /<code>1002<\/code> is not a reseller/);
+  });
+
+  it("when a correction would take a saldo below 0, then it is refused; /saldo all and /users show what the shop owes", async () => {
+    await world.run(base);
+    world.fake.sendText(ADMIN, "/allow 5005 reseller");
+    await world.waitText(ADMIN, /is a reseller now/);
+    await deposit(5005, "30000");
+    await deposit(5006, "20000");
+    world.fake.sendText(ADMIN, "/deposit 5005 -50000 oops");
+    await world.waitText(ADMIN, /never goes below Rp 0: this correction is larger than the saldo \(Rp 30,000\)/);
+    const corrected = await deposit(5005, "-5000", "typo");
+    expect(corrected.text).toContain("− Rp 5,000");
+    await world.waitText(RESELLER, /Saldo corrected<\/b>: − Rp 5,000/);
+    world.fake.sendText(ADMIN, "/deposit 1002 1000");
+    await world.waitText(ADMIN, /<code>1002<\/code> is not a reseller/);
+    world.fake.sendText(ADMIN, "/deposit 5005 lots");
+    await world.waitText(ADMIN, /Use <code>\/deposit USER_ID AMOUNT \[NOTE\]<\/code>/);
+    world.fake.sendText(ADMIN, "/saldo all");
+    const all = await world.waitText(ADMIN, /Resellers' saldo/);
+    expect(all.text).toContain("<code>5005</code> (reseller): saldo Rp 25,000 · held Rp 0");
+    expect(all.text).toContain("owes resellers <b>Rp 45,000</b>");
+    world.fake.sendText(ADMIN, "/saldo 5005");
+    const one = await world.waitText(ADMIN, /Saldo of <code>5005<\/code>/);
+    expect(one.text).toMatch(/correction − Rp 5,000/);
+    world.fake.sendText(ADMIN, "/users");
+    const users = await world.waitText(ADMIN, /Who may order/);
+    expect(users.text).toContain("<code>5006</code>: reseller · RESELLER_IDS · tier reseller · saldo Rp 20,000");
+    expect(users.text).toMatch(
+      /<code>5005<\/code>: reseller · allowed in the chat by <code>1001<\/code>[^\n]* · tier reseller · saldo Rp 25,000/,
+    );
+  });
+
+  it("when the day is reported, then each reseller's sales, profit and deposits are there and the CSV says who bought", async () => {
+    await world.run(base);
+    await deposit(5006, "50000");
+    await world.order(ENV_RESELLER, "ML86", "12345678(1234)"); // 19,800 paid; provider 19,500
+    await world.order(STAFF, "FF70", "123456789"); // staff: 10,000 selling; provider 9,500
+    world.fake.sendText(ADMIN, "/report");
+    const report = await world.waitText(ADMIN, /Sales report/);
+    expect(report.text).toContain("<b>Resellers</b>");
+    expect(report.text).toContain(
+      "Dewi (5006), tier reseller: 1 × · sales Rp 19,800 · profit Rp 300 · deposits Rp 50,000",
+    );
+    world.fake.tapButton(ADMIN, report, button(report, /CSV/));
+    const csv = await world.fake.waitForMessage(ADMIN.id, (m) => m.document !== undefined);
+    const [header, ...rows] = csv.document!.content.trim().split("\r\n");
+    expect(header).toBe(CSV_HEADER.join(","));
+    const col = (row: string, name: (typeof CSV_HEADER)[number]) => row.split(",")[CSV_HEADER.indexOf(name)];
+    const resellerRow = rows.find((r) => r.includes(",ML86,"))!;
+    expect([col(resellerRow, "buyer_role"), col(resellerRow, "buyer_tier"), col(resellerRow, "price_paid")]).toEqual([
+      "reseller",
+      "reseller",
+      "19800",
+    ]);
+    const staffRow = rows.find((r) => r.includes(",FF70,"))!;
+    expect([col(staffRow, "buyer_role"), col(staffRow, "price_paid")]).toEqual(["staff", ""]);
+  });
+});
