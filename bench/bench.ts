@@ -27,6 +27,8 @@ import {
   type FakeUser,
   type SentMessage,
 } from "../test/e2e/fake-bot-api.js";
+import { createLedger } from "../src/orders/ledger.js";
+import { createStorage } from "../src/storage/storage.js";
 import { startArgs } from "../test/e2e/bot-process.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -591,12 +593,13 @@ async function launch(
   kind: Kind,
   users: FakeUser[],
   prefix: string,
-  opts: { probe: boolean; profile?: boolean },
+  opts: { probe: boolean; profile?: boolean; resellers?: FakeUser[] },
 ): Promise<{ watch: Watch; proc: Proc }> {
   const fake = createFakeBotApi();
   await fake.start();
   const watch = new Watch(fake);
   const env = kind === "ours" ? botEnv(fake, prefix, users) : { BOT_TOKEN: fake.token, BOT_API_ROOT: fake.url };
+  if (opts.resellers !== undefined) env.RESELLER_IDS = opts.resellers.map((u) => u.id).join(",");
   if (opts.probe) Object.assign(env, { BENCH_REDIS_PORT: new URL(REDIS_URL).port || "6379" });
   const flags =
     opts.profile === true && PROFILE_DIR !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
@@ -808,13 +811,21 @@ interface ConfirmResult {
   byName: Array<Record<string, number>>;
 }
 
-/** One chat, nothing else going on: Redis round trips and commands of the Confirm update. */
-async function confirmProbe(): Promise<ConfirmResult> {
-  const user: FakeUser = { id: 600_000, first_name: "Probe", language_code: "en" };
-  const warm = userRange(600_001, 3);
-  const run = await launch("ours", [user, ...warm], `${RUN_PREFIX}confirm:`, { probe: true });
+/**
+ * One chat, nothing else going on: Redis round trips and commands of the Confirm update, of a staff
+ * member's order or of a reseller's (paid from a saldo credited through the ledger beforehand).
+ */
+async function confirmProbe(buyer: "staff" | "reseller" = "staff"): Promise<ConfirmResult> {
+  const user: FakeUser = { id: buyer === "staff" ? 600_000 : 610_000, first_name: "Probe", language_code: "en" };
+  const warm = userRange(user.id + 1, 3);
+  const prefix = `${RUN_PREFIX}confirm-${buyer}:`;
+  const run = await launch("ours", buyer === "staff" ? [user, ...warm] : warm, prefix, {
+    probe: true,
+    ...(buyer === "reseller" ? { resellers: [user] } : {}),
+  });
   const { watch, proc } = run;
   const { fake } = watch;
+  if (buyer === "reseller") await creditSaldo(prefix, user.id, 10_000_000);
   for (const u of warm) await orderFlow(watch, u);
   const res: ConfirmResult = { roundTrips: [], commands: [], byName: [] };
   for (let i = 0; i < CONFIRM_SAMPLES; i++) {
@@ -846,6 +857,24 @@ async function confirmProbe(): Promise<ConfirmResult> {
   }
   await shutdown(run);
   return res;
+}
+
+/** A deposit for a reseller, through the ledger's own API (as /deposit and its Confirm do). */
+async function creditSaldo(prefix: string, userId: number, amount: number): Promise<void> {
+  const storage = await createStorage({ redisUrl: REDIS_URL, prefix });
+  try {
+    const { wallets } = createLedger(storage);
+    const at = new Date().toISOString();
+    const id = `DPBENCH${Date.now()}`;
+    await wallets.saveDeposit(
+      { id, resellerId: userId, amount, note: "bench", adminId: 1, chatId: 1, createdAt: at, state: "draft" },
+      60_000,
+    );
+    const done = await wallets.confirmDeposit(id, { adminId: 1, at });
+    if (done.kind !== "done") throw new Error(`bench deposit not credited: ${done.kind}`);
+  } finally {
+    await storage.close();
+  }
 }
 
 interface IdleResult {
@@ -974,6 +1003,7 @@ interface Report {
   starts: Record<Kind, StartResult>;
   rounds: Array<{ ours: RoundResult; bare: RoundResult }>;
   confirm: ConfirmResult;
+  confirmReseller: ConfirmResult;
   idle: Record<Kind, IdleResult>;
   redisVersion: string;
   minutes: number;
@@ -987,7 +1017,7 @@ const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : "n/a");
 const mark = (ok: boolean | undefined) => (ok === undefined ? "–" : ok ? "✅" : "❌");
 
 function targetRows(rep: Report): string[][] {
-  const { starts, rounds, confirm, idle } = rep;
+  const { starts, rounds, confirm, confirmReseller, idle } = rep;
   const r100 = rounds.find((r) => r.ours.chats === 100);
   const idleRss = median(starts.ours.idleRss);
   const bareIdleRss = median(starts.bare.idleRss);
@@ -1058,6 +1088,13 @@ function targetRows(rep: Report): string[][] {
       "0 / 0",
       `≤ ${TARGETS.commandsPerUpdate} / ≤ ${TARGETS.confirmRoundTrips}`,
       mark(commands <= TARGETS.commandsPerUpdate && confirmTrips <= TARGETS.confirmRoundTrips),
+    ],
+    [
+      "Redis round trips of the Confirm update: a reseller's order (paid from the saldo) / a staff order",
+      `${f(median(confirmReseller.roundTrips), 0)} / ${f(confirmTrips, 0)} (reseller Confirm: ${f(median(confirmReseller.commands), 0)} commands)`,
+      "–",
+      "reseller ≤ staff + 1",
+      mark(median(confirmReseller.roundTrips) <= confirmTrips + 1),
     ],
   ];
 }
@@ -1246,6 +1283,8 @@ RSS ~2 s after start (MB): bot ${starts.ours.idleRss.map((x) => f(x / MB)).join(
 ## Redis commands
 
 The Confirm update with one chat (${CONFIRM_SAMPLES} orders): Redis round trips ${confirm.roundTrips.join(", ")}; Redis commands ${confirm.commands.join(", ")}.
+The same for a reseller's order (its price held from the saldo in the claim's own script, spent in the outcome's):
+round trips ${rep.confirmReseller.roundTrips.join(", ")}; Redis commands ${rep.confirmReseller.commands.join(", ")}.
 By command (\`INFO commandstats\`; Redis counts the commands a Lua script runs as commands too, besides the EVALSHA
 itself): per order in the ${rep.rounds[0]?.ours.chats ?? "first"}-chat round, and in one Confirm update (the sample with the median count).
 
@@ -1347,8 +1386,13 @@ async function main() {
   }
 
   process.stdout.write(`${at()} the Confirm update, one chat\n`);
-  const confirm = await confirmProbe();
+  const confirm = await confirmProbe("staff");
   process.stdout.write(`  round trips ${confirm.roundTrips.join(", ")}; commands ${confirm.commands.join(", ")}\n`);
+  process.stdout.write(`${at()} the Confirm update of a reseller's order, one chat\n`);
+  const confirmReseller = await confirmProbe("reseller");
+  process.stdout.write(
+    `  round trips ${confirmReseller.roundTrips.join(", ")}; commands ${confirmReseller.commands.join(", ")}\n`,
+  );
 
   process.stdout.write(`${at()} ${IDLE_CHATS} chats left mid-order\n`);
   const idle = { ours: await idleChats("ours"), bare: await idleChats("bare") };
@@ -1359,6 +1403,7 @@ async function main() {
     starts,
     rounds,
     confirm,
+    confirmReseller,
     idle,
     redisVersion,
     minutes: (performance.now() - began) / 60_000,
