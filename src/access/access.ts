@@ -39,17 +39,19 @@ export function createAccess(deps: {
   const envRole = (userId: number): Role | undefined =>
     admins.has(userId) ? "admin" : envResellers.has(userId) ? "reseller" : envStaff.has(userId) ? "staff" : undefined;
 
+  /** The user as a buyer (a reseller with their tier), or undefined for someone who may not order. */
+  async function buyerOf(userId: number): Promise<Buyer | undefined> {
+    const fromEnv = envRole(userId);
+    if (fromEnv === "admin" || fromEnv === "staff") return { role: fromEnv };
+    const { user, tier } = await users.lookup(userId);
+    const role = fromEnv ?? user?.role;
+    if (role === undefined) return undefined;
+    return role === "reseller" ? { role, tier: tier ?? DEFAULT_TIER } : { role };
+  }
+
   return {
     isAdmin: (userId: number) => admins.has(userId),
-    /** The user as a buyer (a reseller with their tier), or undefined for someone who may not order. */
-    async buyerOf(userId: number): Promise<Buyer | undefined> {
-      const fromEnv = envRole(userId);
-      if (fromEnv === "admin" || fromEnv === "staff") return { role: fromEnv };
-      const { user, tier } = await users.lookup(userId);
-      const role = fromEnv ?? user?.role;
-      if (role === undefined) return undefined;
-      return role === "reseller" ? { role, tier: tier ?? DEFAULT_TIER } : { role };
-    },
+    buyerOf,
     async allow(userId: number, adminId: number, role: "staff" | "reseller" = "staff"): Promise<AllowOutcome> {
       const fromEnv = envRole(userId);
       if (fromEnv !== undefined) return fromEnv === role ? "already" : "from-env";
@@ -64,7 +66,7 @@ export function createAccess(deps: {
     },
     /** Sets a reseller's tier; the old one comes back, or "not-reseller". */
     async setTier(userId: number, tier: string): Promise<{ kind: "set"; old: string } | { kind: "not-reseller" }> {
-      const buyer = await this.buyerOf(userId);
+      const buyer = await buyerOf(userId);
       if (buyer?.role !== "reseller") return { kind: "not-reseller" };
       return { kind: "set", old: (await users.setTier(userId, tier)) ?? DEFAULT_TIER };
     },

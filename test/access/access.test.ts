@@ -48,6 +48,24 @@ for (const [name, make] of implementations) {
       expect((await access.list()).filter((e) => e.userId === 5)).toHaveLength(1);
     });
 
+    it("when a user is allowed as a reseller, then they buy in tier reseller until an admin sets another; a role can change", async () => {
+      const access = createAccess({ users: users(), adminIds: [1], allowedUserIds: [2], resellerIds: [3] });
+      expect(await access.buyerOf(3)).toEqual({ role: "reseller", tier: "reseller" });
+      expect(await access.allow(4, 1, "reseller")).toBe("allowed");
+      expect(await access.buyerOf(4)).toEqual({ role: "reseller", tier: "reseller" });
+      expect(await access.setTier(4, "gold")).toEqual({ kind: "set", old: "reseller" });
+      expect(await access.setTier(3, "gold")).toEqual({ kind: "set", old: "reseller" });
+      expect(await access.buyerOf(3)).toEqual({ role: "reseller", tier: "gold" });
+      expect(await access.setTier(2, "gold")).toEqual({ kind: "not-reseller" });
+      expect(await access.allow(4, 1, "staff")).toBe("changed");
+      expect(await access.buyerOf(4)).toEqual({ role: "staff" });
+      expect(await access.allow(3, 1, "staff")).toBe("from-env");
+      expect(await access.allow(2, 1, "reseller")).toBe("from-env");
+      expect(
+        (await access.list()).filter((e) => e.role === "reseller").map((e) => [e.userId, e.tier, e.source]),
+      ).toEqual([[3, "gold", "env"]]);
+    });
+
     it("when /deny names an env entry, then the env lists stay the floor and /users says where each right comes from", async () => {
       const access = createAccess({ users: users(), adminIds: [1], allowedUserIds: [2] });
       expect(await access.deny(1)).toBe("is-admin");
