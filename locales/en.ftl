@@ -307,7 +307,7 @@ correction-summary =
     Ref: <code>{ $id }</code>
 
     Tap <b>Confirm</b> to apply it.
-deposit-done = ✅ Credited to <code>{ $userId }</code>: { $amount }. Saldo now <b>{ $saldo }</b> (ref <code>{ $id }</code>). The reseller has been told.
+deposit-done = ✅ Credited to <code>{ $userId }</code>: { $amount }. Saldo now <b>{ $saldo }</b> (ref <code>{ $id }</code>). A message to the reseller is on its way.
 deposit-done-toast = Credited.
 deposit-already = This deposit was already credited.
 deposit-cancelled = ✖ Cancelled: nothing was credited.

@@ -307,7 +307,7 @@ correction-summary =
     Ref: <code>{ $id }</code>
 
     Ketuk <b>Konfirmasi</b> untuk menerapkannya.
-deposit-done = ✅ Masuk ke <code>{ $userId }</code>: { $amount }. Saldo sekarang <b>{ $saldo }</b> (ref <code>{ $id }</code>). Reseller sudah diberi tahu.
+deposit-done = ✅ Masuk ke <code>{ $userId }</code>: { $amount }. Saldo sekarang <b>{ $saldo }</b> (ref <code>{ $id }</code>). Pesan untuk reseller sedang dikirim.
 deposit-done-toast = Masuk.
 deposit-already = Deposit ini sudah masuk.
 deposit-cancelled = ✖ Dibatalkan: tidak ada yang masuk.

@@ -137,6 +137,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   const notifier = createNotifier({
     api: bot.api,
     ledger,
+    wallets,
     texts,
     prefs,
     adminIds: config.adminIds,
@@ -295,6 +296,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       // ones whose call must be over, set the command menus; then look again now and then.
       background = (async () => {
         for (const order of leftInFlight) await notifier.interrupted(order);
+        // Deposits credited by a run that stopped before their reseller was told.
+        for (const deposit of await wallets.untoldDeposits()) await notifier.credited(deposit, deposit.saldoAfter ?? 0);
         await recover();
         const resellers = (await access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
         await menus.setAll({ admins: config.adminIds, resellers });

@@ -144,6 +144,7 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
       access: deps.access,
       wallets: deps.wallets,
       deposits: deps.deposits,
+      notifier: deps.notifier,
       catalog,
       timeZone: deps.timeZone,
     }),

@@ -6,7 +6,7 @@ import type { OrderLedger } from "../orders/ledger.js";
 import type { DepositEvents } from "../orders/deposits.js";
 import type { FinishedHow, OrderEvents } from "../orders/order-service.js";
 import { paidFromSaldo } from "../orders/order.js";
-import type { Deposit } from "../orders/wallet.js";
+import type { Deposit, Wallets } from "../orders/wallet.js";
 import { formatNumber, formatRupiah } from "./format.js";
 import { translator, type Translate } from "./i18n.js";
 import { outcomeText, renderState, renderSummaryAfter } from "./order/messages.js";
@@ -17,6 +17,7 @@ export interface NotifierDeps {
   api: Api;
   /** Where "the user was told" is recorded. */
   ledger: Pick<OrderLedger, "markNotified">;
+  wallets: Pick<Wallets, "markDepositTold">;
   texts: I18n;
   prefs: UserPrefs;
   adminIds: readonly number[];
@@ -174,7 +175,10 @@ export function createNotifier(deps: NotifierDeps): Notifier {
             saldo: formatRupiah(saldo, lang),
             id: deposit.id,
           });
-          await sendTo(deposit.resellerId, `${text}${note}`);
+          // Recorded once it went out: a crash before that is told at the next start, or at the next tap.
+          if (await sendTo(deposit.resellerId, `${text}${note}`)) {
+            await deps.wallets.markDepositTold(deposit.id, now().toISOString());
+          }
         })(),
       ),
   };

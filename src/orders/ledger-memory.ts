@@ -20,6 +20,7 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
   const statements = new Map<number, Movement[]>();
   const deposits = new Map<string, { deposit: Deposit; expiresAt: number | undefined }>();
   const depositTimes = new Map<string, number>();
+  const untold = new Set<string>();
 
   const copy = <T>(o: T): T => structuredClone(o);
   const live = (refId: string): OrderRecord | undefined => {
@@ -249,6 +250,7 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
       d.saldoAfter = w.saldo;
       deposits.get(id)!.expiresAt = undefined;
       depositTimes.set(id, Date.parse(by.at));
+      untold.add(id);
       return { kind: "done", deposit: copy(d), wallet: copy(w) };
     },
     async cancelDeposit(id, at) {
@@ -259,6 +261,17 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
         d.doneAt = at;
       }
       return { kind: d.state === "cancelled" ? "cancelled" : "taken", deposit: copy(d) };
+    },
+    async markDepositTold(id, at) {
+      const d = liveDeposit(id);
+      if (d !== undefined) d.toldAt = at;
+      untold.delete(id);
+    },
+    async untoldDeposits() {
+      return [...untold]
+        .map((id) => liveDeposit(id))
+        .filter((d): d is Deposit => d !== undefined && d.state === "done" && d.toldAt === undefined)
+        .map(copy);
     },
     async depositsBetween(fromMs, toMs) {
       return [...depositTimes]

@@ -19,8 +19,9 @@ import type { Deposit, DepositConfirmResult, Movement, Wallet, Wallets } from ".
  *   statement:USER   list of movements (JSON), oldest first, appended in the step that moves money
  *   wallets          set of the resellers who have a wallet
  *   dep:ID           hash: d = the deposit's JSON, s = state, w = reseller, a = amount,
- *                    db/da = confirmed by/at, ws = saldo after
+ *                    db/da = confirmed by/at, ws = saldo after, na = reseller told at
  *   deposits-by-time sorted set of credited deposit ids, scored by the time they were credited
+ *   deposits-untold  set of credited deposit ids whose reseller has not been told yet
  *
  * State changes are Lua scripts: each checks the state it starts from and writes the record, its
  * indexes and the money it moves in one atomic step, so a crash can never leave one without the
@@ -166,7 +167,7 @@ return 0
 `);
 
 // Credits a deposit once; a correction that would take the saldo below 0 changes nothing.
-// KEYS: deposit, wallet, statement, wallets, deposits-by-time; ARGV: admin, at, score, id, reseller
+// KEYS: deposit, wallet, statement, wallets, deposits-by-time, untold; ARGV: admin, at, score, id, reseller
 const CONFIRM_DEPOSIT = luaScript(`${MOVEMENT}
 local f = redis.call('HMGET', KEYS[1], 's', 'w', 'a')
 if not f[1] then return {'not-found'} end
@@ -185,6 +186,7 @@ redis.call('SADD', KEYS[4], ARGV[5])
 redis.call('HSET', KEYS[1], 's', 'done', 'db', ARGV[1], 'da', ARGV[2], 'ws', saldo)
 redis.call('PERSIST', KEYS[1])
 redis.call('ZADD', KEYS[5], ARGV[3], ARGV[4])
+redis.call('SADD', KEYS[6], ARGV[4])
 return {'done', ${HGETALL}}
 `);
 
@@ -227,6 +229,7 @@ function toDeposit(hash: Record<string, string> | string[]): Deposit | undefined
   if (h.da !== undefined) deposit.doneAt = h.da;
   if (h.db !== undefined) deposit.doneBy = Number(h.db);
   if (h.ws !== undefined) deposit.saldoAfter = Number(h.ws);
+  if (h.na !== undefined) deposit.toldAt = h.na;
   return deposit;
 }
 
@@ -277,6 +280,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
   const walletsKey = `${prefix}wallets`;
   const depositKey = (id: string) => `${prefix}dep:${id}`;
   const depositsByTimeKey = `${prefix}deposits-by-time`;
+  const untoldKey = `${prefix}deposits-untold`;
 
   /** A script's answer: [kind, ...] → kind, the flag (second element 1), the order of a trailing hash. */
   const reply = (raw: unknown) => {
@@ -474,6 +478,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
           statementKey(deposit.resellerId),
           walletsKey,
           depositsByTimeKey,
+          untoldKey,
         ],
         [by.adminId, by.at, Date.parse(by.at), id, deposit.resellerId],
       )) as Array<string | string[]>;
@@ -489,6 +494,15 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
       const raw = (await CANCEL_DEPOSIT(redis, [depositKey(id)], [at])) as Array<string | string[]>;
       if (raw[0] === "not-found") return { kind: "not-found" };
       return { kind: raw[0] === "cancelled" ? "cancelled" : "taken", deposit: toDeposit(raw.at(-1) as string[])! };
+    },
+
+    async markDepositTold(id, at) {
+      await redis.multi().hSet(depositKey(id), "na", at).sRem(untoldKey, id).exec();
+    },
+
+    async untoldDeposits() {
+      const found = await Promise.all((await redis.sMembers(untoldKey)).map((id) => wallets.getDeposit(id)));
+      return found.filter((d): d is Deposit => d !== undefined && d.state === "done" && d.toldAt === undefined);
     },
 
     async depositsBetween(fromMs, toMs) {

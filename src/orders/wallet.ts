@@ -45,6 +45,8 @@ export interface Deposit {
   doneBy?: number;
   /** The reseller's saldo right after it was credited. */
   saldoAfter?: number;
+  /** When the reseller was told it was credited (a crash in between is told at the next start). */
+  toldAt?: string;
 }
 
 export type DepositConfirmResult =
@@ -88,4 +90,8 @@ export interface Wallets {
   ): Promise<{ kind: "cancelled" | "taken"; deposit: Deposit } | { kind: "not-found" }>;
   /** Deposits and corrections credited in [fromMs, toMs], oldest first. */
   depositsBetween(fromMs: number, toMs: number): Promise<Deposit[]>;
+  /** The reseller has been told of this credited deposit. */
+  markDepositTold(id: string, at: string): Promise<void>;
+  /** Credited deposits whose reseller has not been told yet (the bot stopped in between). */
+  untoldDeposits(): Promise<Deposit[]>;
 }

@@ -99,6 +99,34 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     expect(world.fake.messagesTo(ENV_RESELLER.id).filter((m) => /Deposit masuk/.test(m.text))).toHaveLength(1);
   });
 
+  it("when the reseller could not be told of a deposit, then they are told at the next tap or the next start", async () => {
+    const first = await world.run(base);
+    world.fake.sendText(ENV_RESELLER, "/start");
+    await world.waitText(ENV_RESELLER, /Halo Dewi/);
+    // Telegram refuses the notice (as when the bot stops between the credit and the message).
+    world.fake.blockChat(ENV_RESELLER.id);
+    const summary = await deposit(5006, "20000");
+    await world.fake.waitFor(() => /notice not delivered/.test(first.output()));
+    world.fake.unblockChat(ENV_RESELLER.id);
+    // The admin taps the old Confirm again: nothing more is credited, the reseller is told now.
+    const id = /ref <code>(DP[A-Z0-9]+)<\/code>/.exec(summary.text)![1]!;
+    world.fake.tapButton(ADMIN, summary, `dc:${id}`);
+    await world.waitText(ENV_RESELLER, /Deposit masuk/);
+    expect(await saldoOf(ENV_RESELLER)).toContain("Rp 20.000");
+
+    // Once more, and this time the bot restarts: the new one tells the reseller at start.
+    world.fake.blockChat(ENV_RESELLER.id);
+    await deposit(5006, "5000");
+    await world.fake.waitFor(() => (first.output().match(/notice not delivered/g) ?? []).length >= 2);
+    await first.kill();
+    world.fake.unblockChat(ENV_RESELLER.id);
+    await world.run(base);
+    await world.fake.waitFor(
+      () => world.fake.messagesTo(ENV_RESELLER.id).filter((m) => /Deposit masuk/.test(m.text)).length === 2,
+    );
+    expect(world.fake.messagesTo(ENV_RESELLER.id).at(-1)?.text).toContain("Rp 25.000");
+  });
+
   it("when a reseller's order fails or its result is unknown, then the price is released once or held until settled", async () => {
     await world.run({ ...base, TOPUP_BASE_URL: await world.flakyProvider() });
     await deposit(5006, "100000");

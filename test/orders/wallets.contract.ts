@@ -216,6 +216,16 @@ export function describeWalletContract(name: string, factory: FullLedgerFactory)
       expect((await ledger.wallets.all()).map((w) => w.userId)).toEqual(expect.arrayContaining(resellers));
     });
 
+    it("when a deposit is credited, then it waits to be told until marked; a second confirm does not ask again", async () => {
+      const d = await credit(3_000);
+      expect((await ledger.wallets.untoldDeposits()).map((x) => x.id)).toEqual([d.id]);
+      await ledger.wallets.confirmDeposit(d.id, { adminId: 2, at: at() });
+      expect((await ledger.wallets.untoldDeposits()).map((x) => x.id)).toEqual([d.id]);
+      await ledger.wallets.markDepositTold(d.id, at());
+      expect(await ledger.wallets.untoldDeposits()).toEqual([]);
+      expect((await ledger.wallets.getDeposit(d.id))?.toldAt).toBeTypeOf("string");
+    });
+
     it("when deposits are credited, then a day's range holds exactly those of that day", async () => {
       const first = await credit(1_000);
       const second = await credit(2_000);

@@ -9,6 +9,7 @@ import { Callback, onCallback } from "../callback-data.js";
 import type { BotContext } from "../context.js";
 import { formatRupiah, formatTime } from "../format.js";
 import type { Translate } from "../i18n.js";
+import type { Notifier } from "../notifier.js";
 
 const USER_ID = /^[1-9][0-9]{0,15}$/;
 /** 50000, 50.000, 50,000, -5000, +75.000: whole rupiah, with or without thousands separators. */
@@ -37,10 +38,11 @@ export function resellersFeature(deps: {
   access: Access;
   wallets: Wallets;
   deposits: Deposits;
+  notifier: Pick<Notifier, "credited">;
   catalog: Catalog;
   timeZone: string;
 }): Composer<BotContext> {
-  const { access, wallets, deposits } = deps;
+  const { access, wallets, deposits, notifier } = deps;
   const composer = new Composer<BotContext>();
   const tiers = tiersOf(deps.catalog);
 
@@ -165,7 +167,12 @@ export function resellersFeature(deps: {
       }
       if (r.kind === "taken") {
         const key = r.deposit.state === "done" ? "deposit-already" : "deposit-cancelled";
-        return answerQuery(ctx, { text: t(key), show_alert: true });
+        await answerQuery(ctx, { text: t(key), show_alert: true });
+        // Credited by a tap whose bot stopped before the reseller was told: tell them now.
+        if (r.deposit.state === "done" && r.deposit.toldAt === undefined) {
+          await notifier.credited(r.deposit, r.deposit.saldoAfter ?? 0);
+        }
+        return;
       }
       await answerQuery(ctx, { text: t("deposit-done-toast") });
       const line = t("deposit-done", {
