@@ -297,7 +297,11 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       background = (async () => {
         for (const order of leftInFlight) await notifier.interrupted(order);
         // Deposits credited by a run that stopped before their reseller was told.
-        for (const deposit of await wallets.untoldDeposits()) await notifier.credited(deposit, deposit.saldoAfter ?? 0);
+        for (const untold of await wallets.untoldDeposits()) {
+          // Read again just before: an admin's tap may have told the reseller meanwhile.
+          const deposit = await wallets.getDeposit(untold.id);
+          if (deposit?.toldAt === undefined) await notifier.credited(untold, untold.saldoAfter ?? 0);
+        }
         await recover();
         const resellers = (await access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
         await menus.setAll({ admins: config.adminIds, resellers });

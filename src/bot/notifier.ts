@@ -47,6 +47,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const tFor = (lang: Lang): Translate => translator(deps.texts, lang);
   const now = deps.now ?? (() => new Date());
   const tasks = createTaskTracker();
+  const telling = new Set<string>();
 
   const track = <T>(work: Promise<T>): Promise<T> => tasks.track(work);
 
@@ -163,8 +164,11 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     },
     idle: () => tasks.idle(),
     /** The reseller learns of a deposit or a correction of their saldo. */
-    credited: (deposit: Deposit, saldo: number) =>
-      track(
+    credited: (deposit: Deposit, saldo: number) => {
+      // One message at a time per deposit in this process (the start and an admin's tap may meet).
+      if (telling.has(deposit.id)) return Promise.resolve();
+      telling.add(deposit.id);
+      return track(
         (async () => {
           const lang = await deps.prefs.languageFor(deposit.resellerId);
           const t = tFor(lang);
@@ -179,7 +183,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
           if (await sendTo(deposit.resellerId, `${text}${note}`)) {
             await deps.wallets.markDepositTold(deposit.id, now().toISOString());
           }
-        })(),
-      ),
+        })().finally(() => telling.delete(deposit.id)),
+      );
+    },
   };
 }

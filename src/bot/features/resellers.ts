@@ -147,6 +147,14 @@ export function resellersFeature(deps: {
     return d.note === "" ? body : `${body}\n${t("deposit-note", { note: d.note })}`;
   }
 
+  const doneLine = (t: Translate, lang: "en" | "id", d: Deposit, saldo: number) =>
+    t("deposit-done", {
+      userId: String(d.resellerId),
+      amount: signed(d.amount, lang),
+      saldo: formatRupiah(saldo, lang),
+      id: d.id,
+    });
+
   /** The summary without its buttons, with how it ended. Failures are cosmetic. */
   const retire = async (ctx: BotContext, line: string) => {
     const message = ctx.callbackQuery?.message;
@@ -168,20 +176,17 @@ export function resellersFeature(deps: {
       if (r.kind === "taken") {
         const key = r.deposit.state === "done" ? "deposit-already" : "deposit-cancelled";
         await answerQuery(ctx, { text: t(key), show_alert: true });
-        // Credited by a tap whose bot stopped before the reseller was told: tell them now.
-        if (r.deposit.state === "done" && r.deposit.toldAt === undefined) {
-          await notifier.credited(r.deposit, r.deposit.saldoAfter ?? 0);
+        if (r.deposit.state === "done") {
+          // The summary may still have its buttons (its bot stopped before it was brought up to date).
+          const saldo = r.deposit.saldoAfter ?? 0;
+          await retire(ctx, doneLine(t, ctx.lang, r.deposit, saldo));
+          // Credited by a tap whose bot stopped before the reseller was told: tell them now.
+          if (r.deposit.toldAt === undefined) await notifier.credited(r.deposit, saldo);
         }
         return;
       }
       await answerQuery(ctx, { text: t("deposit-done-toast") });
-      const line = t("deposit-done", {
-        userId: String(r.deposit.resellerId),
-        amount: signed(r.deposit.amount, ctx.lang),
-        saldo: formatRupiah(r.wallet.saldo, ctx.lang),
-        id: r.deposit.id,
-      });
-      await retire(ctx, line);
+      await retire(ctx, doneLine(t, ctx.lang, r.deposit, r.wallet.saldo));
     },
     adminOnly,
   );
