@@ -1,5 +1,5 @@
 import type { Api } from "grammy";
-import type { I18n } from "@grammyjs/i18n";
+import type { Texts } from "./i18n.js";
 import type { Logger } from "../logger.js";
 
 const USER_COMMANDS = ["start", "order", "cancel", "balance", "history", "language", "help"] as const;
@@ -23,7 +23,7 @@ type Scope = NonNullable<Parameters<Api["setMyCommands"]>[1]>["scope"];
  * The command menus, each in English and, for Indonesian Telegram clients, in Bahasa Indonesia.
  * A chat that has never opened the bot cannot get a chat-scoped menu: that is logged, not fatal.
  */
-export function commandMenus(api: Api, texts: I18n, logger: Logger) {
+export function commandMenus(api: Api, texts: Texts, logger: Logger) {
   const menu = (lang: "en" | "id", names: readonly string[]) =>
     names.map((command) => ({ command, description: texts.t(lang, `command-${command}`) }));
   async function set(scope: Scope, names: readonly string[]) {

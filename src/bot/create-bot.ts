@@ -1,5 +1,5 @@
 import { conversations, createConversation } from "@grammyjs/conversations";
-import type { I18n } from "@grammyjs/i18n";
+import type { Texts } from "./i18n.js";
 import { limit } from "@grammyjs/ratelimiter";
 import { sequentialize } from "@grammyjs/runner";
 import { Bot, GrammyError, HttpError } from "grammy";
@@ -54,7 +54,7 @@ export interface BotDeps {
   menus: CommandMenus;
   access: Access;
   prefs: UserPrefs;
-  texts: I18n;
+  texts: Texts;
   notifier: Notifier;
   storage: Storage;
   logger: Logger;

@@ -1,5 +1,6 @@
-import { I18n } from "@grammyjs/i18n";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { FluentBundle, FluentResource } from "@fluent/bundle";
 import type { Lang } from "../orders/order.js";
 import { escapeHtml } from "./format.js";
 
@@ -8,31 +9,49 @@ export const LOCALES_DIR = fileURLToPath(new URL("../../locales", import.meta.ur
 /** Translates a key with variables; every variable is escaped for HTML. */
 export type Translate = (key: string, vars?: Record<string, string | number>) => string;
 
+/** The bot's texts: a message of `locales/<lang>.ftl` with its variables. */
+export interface Texts {
+  t(lang: Lang, key: string, vars?: Record<string, string>): string;
+}
+
 /** Indonesian for Telegram language `id` (and `id-…`), English for everyone else. */
 export function languageOf(languageCode: string | undefined): Lang {
   return languageCode?.toLowerCase().split("-")[0] === "id" ? "id" : "en";
 }
 
 /**
- * The texts of `locales/*.ftl`, loaded once. Fluent's Unicode isolation marks are turned off:
- * they would end up inside copied serial numbers and player ids.
+ * The texts of `locales/*.ftl`, loaded once into Fluent bundles (@fluent/bundle, the library the
+ * grammY i18n plugin is built on; the bot resolves the language itself, per update, so the
+ * plugin's middleware and its Deno shims are not needed). A message missing in Indonesian falls
+ * back to English; a key missing in both shows as `{key}`. Fluent's Unicode isolation marks are
+ * turned off: they would end up inside copied serial numbers and player ids.
  */
-export function loadTexts(): I18n {
-  return new I18n({
-    defaultLocale: "en",
-    directory: LOCALES_DIR,
-    useSession: false,
-    fluentBundleOptions: { useIsolating: false },
-  });
+export function loadTexts(dir = LOCALES_DIR): Texts {
+  const bundles = new Map<Lang, FluentBundle>();
+  for (const lang of ["en", "id"] as const) {
+    const bundle = new FluentBundle(lang === "en" ? "en-US" : "id-ID", { useIsolating: false });
+    const errors = bundle.addResource(new FluentResource(readFileSync(`${dir}/${lang}.ftl`, "utf8")));
+    if (errors.length > 0) throw new Error(`locales/${lang}.ftl: ${errors.map((e) => e.message).join("; ")}`);
+    bundles.set(lang, bundle);
+  }
+  const format = (bundle: FluentBundle, key: string, vars?: Record<string, string>) => {
+    const message = bundle.getMessage(key);
+    return message?.value === undefined || message.value === null
+      ? undefined
+      : bundle.formatPattern(message.value, vars);
+  };
+  return {
+    t: (lang, key, vars) =>
+      format(bundles.get(lang)!, key, vars) ?? format(bundles.get("en")!, key, vars) ?? `{${key}}`,
+  };
 }
 
 /**
  * The one translate helper. Numbers are formatted by the caller on purpose (a user id must not
- * become "123,456"), and no user or provider text can inject HTML.
+ * become "123,456"), and no user or provider text can inject HTML. Texts without variables are
+ * formatted once.
  */
-export function translator(texts: I18n, lang: Lang): Translate {
-  // A text without variables never changes: translated once (the plugin negotiates the language
-  // on every call, a good part of the cost of a reply).
+export function translator(texts: Texts, lang: Lang): Translate {
   const fixed = new Map<string, string>();
   return (key, vars) => {
     if (vars === undefined) {

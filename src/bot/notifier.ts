@@ -1,5 +1,5 @@
 import { GrammyError, type Api } from "grammy";
-import type { I18n } from "@grammyjs/i18n";
+import type { Texts } from "./i18n.js";
 import type { Logger } from "../logger.js";
 import type { Lang, OrderRecord } from "../orders/order.js";
 import type { OrderLedger } from "../orders/ledger.js";
@@ -18,7 +18,7 @@ export interface NotifierDeps {
   /** Where "the user was told" is recorded. */
   ledger: Pick<OrderLedger, "markNotified">;
   wallets: Pick<Wallets, "markDepositTold">;
-  texts: I18n;
+  texts: Texts;
   prefs: UserPrefs;
   adminIds: readonly number[];
   logger: Logger;

@@ -3,11 +3,11 @@ import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
 import type { BotContext } from "../context.js";
 import { translator } from "../i18n.js";
-import type { I18n } from "@grammyjs/i18n";
+import type { Texts } from "../i18n.js";
 import type { UserPrefs } from "../user-prefs.js";
 
 /** /language for anyone: the choice is kept per user and wins over the Telegram language. */
-export function languageFeature(deps: { texts: I18n; prefs: UserPrefs }): Composer<BotContext> {
+export function languageFeature(deps: { texts: Texts; prefs: UserPrefs }): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command("language", async (ctx) => {
     await ctx.reply(ctx.tr("language-choose"), {
