@@ -13,6 +13,7 @@ start-menu =
     /order: order a top-up step by step
     /order CODE PLAYER_ID: order in one line, e.g. <code>/order { $exampleCode } { $examplePlayer }</code>
     /cancel: stop the current order
+    /pricelist: the products and your prices
     /help: help
 help =
     <b>How to order</b>
@@ -322,3 +323,102 @@ language-set = Language: English.
 
 ## Flood
 rate-limited = Too many messages at once. Please wait a few seconds; I will answer again.
+
+## The shop from a phone (catalogue, prices, pause)
+command-pricelist = Products and your prices
+command-price = Set a product's price
+command-disable = Hide a product
+command-enable = Offer a hidden product again
+command-catalog = The catalogue as a file, to edit
+command-pause = Pause all orders
+command-resume = Open orders again
+price-not-set = not set
+pricelist-title = <b>Price list</b>
+pricelist-title-tier = <b>Price list</b> (your prices, tier <b>{ $tier }</b>)
+pricelist-empty = There is nothing for sale to you right now.
+pricelist-disabled = <i>Hidden (/enable CODE offers it again): { $codes }</i>
+price-usage =
+    Usage: <code>/price CODE AMOUNT</code> for the selling price, or <code>/price CODE AMOUNT TIER</code> for a reseller tier's price.
+    Example: <code>/price ML86 21000</code> or <code>/price ML86 19500 gold</code>
+price-bad-amount = The amount must be whole rupiah, more than 0 and at most { $max }, e.g. <code>21000</code> or <code>21.000</code>.
+price-bad-tier = A tier name is 1 to 32 lowercase letters, digits, _ or -, starting with a letter (e.g. <code>gold</code>).
+shop-unknown-code = There is no product with the code <b>{ $code }</b>. /pricelist shows the codes.
+price-changed = ✏️ <b>{ $code }</b> · { $product }: price { $from } → <b>{ $to }</b>. New summaries use it now; summaries already shown keep their price.
+price-same = <b>{ $code }</b> · { $product }: the price is already { $to }. Nothing changed.
+price-tier-changed = ✏️ <b>{ $code }</b> · { $product }: price for tier <b>{ $tier }</b> { $from } → <b>{ $to }</b>. New summaries use it now; summaries already shown keep their price.
+price-tier-same = <b>{ $code }</b> · { $product }: the price for tier <b>{ $tier }</b> is already { $to }. Nothing changed.
+disable-usage = Usage: <code>/disable CODE</code>, e.g. <code>/disable ML86</code>
+enable-usage = Usage: <code>/enable CODE</code>, e.g. <code>/enable ML86</code>
+disable-done = ⛔ <b>{ $code }</b> · { $product }: offered → <b>hidden</b>. Nobody can order it now; a summary already shown orders nothing at Confirm. /enable { $code } offers it again.
+disable-already = <b>{ $code }</b> · { $product } is already hidden. Nothing changed.
+enable-done = ✅ <b>{ $code }</b> · { $product }: hidden → <b>offered</b>.
+enable-already = <b>{ $code }</b> · { $product } is already offered. Nothing changed.
+catalog-source-file = The catalogue in use: from the file (not edited in the chat yet).
+catalog-source-chat = The catalogue in use: edited in the chat (version { $version }, { $time } by <code>{ $by }</code>).
+catalog-how = To change it: edit this file and send it back to me as a document. I check it and show what changes before anything is applied.
+catalog-upload-admin-only = Only an admin can change the catalogue with a file. Nothing was changed.
+catalog-upload-not-json = <b>{ $name }</b> is not a JSON file. Send the catalogue as a <code>.json</code> document (/catalog gives you the current one).
+catalog-upload-too-large = <b>{ $name }</b> is too large ({ $size } KB; at most { $max } KB). Nothing was changed.
+catalog-upload-download-failed = I could not fetch the file from Telegram. Please send it again.
+catalog-upload-invalid = ❌ <b>{ $name }</b> is not a valid catalogue ({ $count } problems). Nothing was changed. Fix these and send it again:
+catalog-upload-more-errors = … and { $count } more.
+catalog-upload-no-changes = <b>{ $name }</b> is the same as the catalogue in use. Nothing to change.
+catalog-diff-title = <b>Check the new catalogue</b> ({ $name }, { $count } changes):
+catalog-diff-added = ➕ <b>{ $code }</b> · { $product } ({ $game }), price { $price }
+catalog-diff-removed = ➖ <b>{ $code }</b> · { $product } ({ $game }) removed
+catalog-diff-price = ✏️ <b>{ $code }</b>: price { $from } → { $to }
+catalog-diff-price-tier = ✏️ <b>{ $code }</b>: tier { $tier } price { $from } → { $to }
+catalog-diff-renamed = 🔤 <b>{ $code }</b>: name "{ $from }" → "{ $to }"
+catalog-diff-moved = 🎮 <b>{ $code }</b>: game { $from } → { $to }
+catalog-diff-disabled = ⛔ <b>{ $code }</b>: offered → hidden
+catalog-diff-enabled = ✅ <b>{ $code }</b>: hidden → offered
+catalog-diff-rule = 🆔 { $game }: player id rule changed
+catalog-diff-more = … and { $count } more changes.
+catalog-diff-confirm = Tap <b>Confirm</b> to apply it now (no restart). Summaries already shown keep their prices.
+catalog-upload-applied = ✅ The new catalogue is in use.
+catalog-upload-applied-alert = The new catalogue is in use.
+catalog-upload-cancelled = ✖ Cancelled. The catalogue was not changed.
+catalog-upload-was-applied = This catalogue was already applied.
+catalog-upload-was-cancelled = This change was cancelled.
+catalog-upload-was-stale = The catalogue changed after this file was checked; it was not applied.
+catalog-upload-stale-alert = The catalogue changed meanwhile: nothing was applied.
+catalog-upload-stale = ⚠️ The catalogue was changed by someone else after this file was checked, so it was not applied (it would undo their change). Send /catalog for the current one, edit it, and send it again.
+pause-done = ⏸ <b>Orders are paused.</b> Nobody can start or confirm an order; orders already sent finish normally. Users are told: { $reason }. /resume opens orders again.
+pause-changed = ⏸ Orders are still paused; users are told now: { $reason }. /resume opens orders again.
+pause-no-reason = (no reason given)
+pause-reason-too-long = The reason is too long: at most 200 characters.
+resume-done = ▶️ <b>Orders are open again</b> (paused since { $time } by <code>{ $by }</code>).
+resume-not-paused = Orders are not paused. Nothing changed.
+orders-paused = ⏸ Orders are paused for now. Nothing was ordered. Please try again later.
+orders-paused-reason = ⏸ Orders are paused for now: { $reason }. Nothing was ordered. Please try again later.
+callback-paused = Orders are paused for now. Nothing was ordered.
+callback-paused-reason = Orders are paused: { $reason }. Nothing was ordered.
+order-product-gone = ⛔ <b>{ $code }</b> · { $product } is not for sale any more. Nothing was ordered. /order shows what is.
+callback-product-gone = { $code } is not for sale any more. Nothing was ordered.
+
+## broadcast
+command-broadcast = Send a message to every user
+broadcast-usage =
+    Use <code>/broadcast TEXT</code>: the text (several lines are fine) goes to everyone who may order and has started the bot, after a preview with <b>Confirm</b>.
+broadcast-too-long = The message has { $length } characters; a broadcast can have at most { $max }. Nothing was sent.
+broadcast-nobody = Nobody would receive it: no one who may order has started the bot yet. Nothing was sent.
+broadcast-message =
+    📢 <b>Announcement</b>
+
+    { $text }
+broadcast-preview-title = <b>Broadcast preview</b>: exactly this goes to <b>{ $count }</b> users, one message each: everyone who may order and has started the bot, admins (you too) included.
+broadcast-title = <b>Broadcast</b> to <b>{ $count }</b> users:
+broadcast-title-cancelled = <b>Broadcast</b> (cancelled):
+broadcast-preview-confirm = Tap <b>Confirm</b> to send it.
+broadcast-status-sending = ⏳ Sending to { $total } users…
+broadcast-status-progress = ⏳ Sending: { $processed } of { $total } (delivered { $delivered }, blocked { $blocked }, failed { $failed })
+broadcast-status-done = ✅ Sent to { $total } users: delivered { $delivered }, blocked { $blocked }, failed { $failed }.
+broadcast-status-cancelled = ✖ Cancelled: nothing was sent.
+broadcast-report = 📢 Broadcast finished: <b>{ $delivered }</b> delivered, { $blocked } blocked the bot, { $failed } failed (of { $total }).
+broadcast-report-interrupted = { $interrupted } of the failed were being sent when the bot stopped: they were not sent again, so nobody got it twice.
+broadcast-started-toast = Sending…
+broadcast-cancelled-toast = Cancelled.
+broadcast-already-sending = This broadcast is already being sent: { $processed } of { $total } so far.
+broadcast-already-done = This broadcast was already sent: { $delivered } delivered, { $blocked } blocked, { $failed } failed.
+broadcast-already-cancelled = This broadcast was cancelled. Send /broadcast again for a new one.
+broadcast-expired = This preview has expired. Send /broadcast again.

@@ -13,6 +13,7 @@ start-menu =
     /order: pesan top-up langkah demi langkah
     /order KODE ID_PEMAIN: pesan dalam satu baris, mis. <code>/order { $exampleCode } { $examplePlayer }</code>
     /cancel: batalkan pesanan yang sedang berjalan
+    /pricelist: daftar produk dan harga Anda
     /help: bantuan
 help =
     <b>Cara memesan</b>
@@ -322,3 +323,102 @@ language-set = Bahasa: Bahasa Indonesia.
 
 ## Banjir pesan
 rate-limited = Terlalu banyak pesan sekaligus. Mohon tunggu beberapa detik; saya akan menjawab lagi.
+
+## The shop from a phone (catalogue, prices, pause)
+command-pricelist = Produk dan harga Anda
+command-price = Ubah harga produk
+command-disable = Sembunyikan produk
+command-enable = Tawarkan lagi produk yang disembunyikan
+command-catalog = Katalog sebagai file, untuk diedit
+command-pause = Hentikan sementara semua pesanan
+command-resume = Buka lagi pesanan
+price-not-set = belum diatur
+pricelist-title = <b>Daftar harga</b>
+pricelist-title-tier = <b>Daftar harga</b> (harga Anda, tier <b>{ $tier }</b>)
+pricelist-empty = Saat ini tidak ada produk yang dijual untuk Anda.
+pricelist-disabled = <i>Disembunyikan (/enable KODE menawarkannya lagi): { $codes }</i>
+price-usage =
+    Cara pakai: <code>/price KODE JUMLAH</code> untuk harga jual, atau <code>/price KODE JUMLAH TIER</code> untuk harga satu tier reseller.
+    Contoh: <code>/price ML86 21000</code> atau <code>/price ML86 19500 gold</code>
+price-bad-amount = Jumlah harus rupiah bulat, lebih dari 0 dan paling banyak { $max }, mis. <code>21000</code> atau <code>21.000</code>.
+price-bad-tier = Nama tier 1 sampai 32 huruf kecil, angka, _ atau -, diawali huruf (mis. <code>gold</code>).
+shop-unknown-code = Tidak ada produk dengan kode <b>{ $code }</b>. /pricelist menampilkan kodenya.
+price-changed = ✏️ <b>{ $code }</b> · { $product }: harga { $from } → <b>{ $to }</b>. Ringkasan baru langsung memakainya; ringkasan yang sudah tampil tetap dengan harganya.
+price-same = <b>{ $code }</b> · { $product }: harganya sudah { $to }. Tidak ada yang berubah.
+price-tier-changed = ✏️ <b>{ $code }</b> · { $product }: harga tier <b>{ $tier }</b> { $from } → <b>{ $to }</b>. Ringkasan baru langsung memakainya; ringkasan yang sudah tampil tetap dengan harganya.
+price-tier-same = <b>{ $code }</b> · { $product }: harga tier <b>{ $tier }</b> sudah { $to }. Tidak ada yang berubah.
+disable-usage = Cara pakai: <code>/disable KODE</code>, mis. <code>/disable ML86</code>
+enable-usage = Cara pakai: <code>/enable KODE</code>, mis. <code>/enable ML86</code>
+disable-done = ⛔ <b>{ $code }</b> · { $product }: ditawarkan → <b>disembunyikan</b>. Tidak ada yang bisa memesannya sekarang; ringkasan yang sudah tampil tidak memesan apa pun saat Konfirmasi. /enable { $code } menawarkannya lagi.
+disable-already = <b>{ $code }</b> · { $product } sudah disembunyikan. Tidak ada yang berubah.
+enable-done = ✅ <b>{ $code }</b> · { $product }: disembunyikan → <b>ditawarkan</b>.
+enable-already = <b>{ $code }</b> · { $product } sudah ditawarkan. Tidak ada yang berubah.
+catalog-source-file = Katalog yang dipakai: dari file (belum diedit lewat chat).
+catalog-source-chat = Katalog yang dipakai: diedit lewat chat (versi { $version }, { $time } oleh <code>{ $by }</code>).
+catalog-how = Untuk mengubahnya: edit file ini lalu kirim kembali ke saya sebagai dokumen. Saya memeriksanya dan menunjukkan perubahannya sebelum diterapkan.
+catalog-upload-admin-only = Hanya admin yang bisa mengubah katalog dengan file. Tidak ada yang diubah.
+catalog-upload-not-json = <b>{ $name }</b> bukan file JSON. Kirim katalog sebagai dokumen <code>.json</code> (/catalog memberi Anda yang sekarang).
+catalog-upload-too-large = <b>{ $name }</b> terlalu besar ({ $size } KB; paling besar { $max } KB). Tidak ada yang diubah.
+catalog-upload-download-failed = Saya tidak bisa mengambil file dari Telegram. Silakan kirim lagi.
+catalog-upload-invalid = ❌ <b>{ $name }</b> bukan katalog yang valid ({ $count } masalah). Tidak ada yang diubah. Perbaiki ini lalu kirim lagi:
+catalog-upload-more-errors = … dan { $count } lagi.
+catalog-upload-no-changes = <b>{ $name }</b> sama dengan katalog yang dipakai. Tidak ada yang diubah.
+catalog-diff-title = <b>Periksa katalog baru</b> ({ $name }, { $count } perubahan):
+catalog-diff-added = ➕ <b>{ $code }</b> · { $product } ({ $game }), harga { $price }
+catalog-diff-removed = ➖ <b>{ $code }</b> · { $product } ({ $game }) dihapus
+catalog-diff-price = ✏️ <b>{ $code }</b>: harga { $from } → { $to }
+catalog-diff-price-tier = ✏️ <b>{ $code }</b>: harga tier { $tier } { $from } → { $to }
+catalog-diff-renamed = 🔤 <b>{ $code }</b>: nama "{ $from }" → "{ $to }"
+catalog-diff-moved = 🎮 <b>{ $code }</b>: game { $from } → { $to }
+catalog-diff-disabled = ⛔ <b>{ $code }</b>: ditawarkan → disembunyikan
+catalog-diff-enabled = ✅ <b>{ $code }</b>: disembunyikan → ditawarkan
+catalog-diff-rule = 🆔 { $game }: aturan ID pemain berubah
+catalog-diff-more = … dan { $count } perubahan lagi.
+catalog-diff-confirm = Ketuk <b>Konfirmasi</b> untuk menerapkannya sekarang (tanpa restart). Ringkasan yang sudah tampil tetap dengan harganya.
+catalog-upload-applied = ✅ Katalog baru sudah dipakai.
+catalog-upload-applied-alert = Katalog baru sudah dipakai.
+catalog-upload-cancelled = ✖ Dibatalkan. Katalog tidak diubah.
+catalog-upload-was-applied = Katalog ini sudah diterapkan.
+catalog-upload-was-cancelled = Perubahan ini sudah dibatalkan.
+catalog-upload-was-stale = Katalog berubah setelah file ini diperiksa; file ini tidak diterapkan.
+catalog-upload-stale-alert = Katalog berubah sementara itu: tidak ada yang diterapkan.
+catalog-upload-stale = ⚠️ Katalog diubah orang lain setelah file ini diperiksa, jadi tidak diterapkan (akan membatalkan perubahan mereka). Kirim /catalog untuk yang sekarang, edit, lalu kirim lagi.
+pause-done = ⏸ <b>Pesanan dihentikan sementara.</b> Tidak ada yang bisa memulai atau mengonfirmasi pesanan; pesanan yang sudah terkirim selesai seperti biasa. Pengguna diberi tahu: { $reason }. /resume membuka pesanan lagi.
+pause-changed = ⏸ Pesanan masih dihentikan; pengguna sekarang diberi tahu: { $reason }. /resume membuka pesanan lagi.
+pause-no-reason = (tanpa alasan)
+pause-reason-too-long = Alasannya terlalu panjang: paling banyak 200 karakter.
+resume-done = ▶️ <b>Pesanan dibuka lagi</b> (dihentikan sejak { $time } oleh <code>{ $by }</code>).
+resume-not-paused = Pesanan tidak sedang dihentikan. Tidak ada yang berubah.
+orders-paused = ⏸ Pesanan sedang dihentikan sementara. Tidak ada yang dipesan. Silakan coba lagi nanti.
+orders-paused-reason = ⏸ Pesanan sedang dihentikan sementara: { $reason }. Tidak ada yang dipesan. Silakan coba lagi nanti.
+callback-paused = Pesanan sedang dihentikan sementara. Tidak ada yang dipesan.
+callback-paused-reason = Pesanan dihentikan sementara: { $reason }. Tidak ada yang dipesan.
+order-product-gone = ⛔ <b>{ $code }</b> · { $product } tidak dijual lagi. Tidak ada yang dipesan. /order menampilkan yang dijual.
+callback-product-gone = { $code } tidak dijual lagi. Tidak ada yang dipesan.
+
+## broadcast
+command-broadcast = Kirim pesan ke semua pengguna
+broadcast-usage =
+    Gunakan <code>/broadcast TEKS</code>: teksnya (boleh beberapa baris) dikirim ke semua yang boleh memesan dan sudah memulai bot, setelah pratinjau dengan <b>Konfirmasi</b>.
+broadcast-too-long = Pesan ini { $length } karakter; broadcast paling banyak { $max }. Tidak ada yang dikirim.
+broadcast-nobody = Tidak ada yang akan menerimanya: belum ada yang boleh memesan yang sudah memulai bot. Tidak ada yang dikirim.
+broadcast-message =
+    📢 <b>Pengumuman</b>
+
+    { $text }
+broadcast-preview-title = <b>Pratinjau broadcast</b>: persis ini dikirim ke <b>{ $count }</b> pengguna, satu pesan masing-masing: semua yang boleh memesan dan sudah memulai bot, termasuk para admin (Anda juga).
+broadcast-title = <b>Broadcast</b> ke <b>{ $count }</b> pengguna:
+broadcast-title-cancelled = <b>Broadcast</b> (dibatalkan):
+broadcast-preview-confirm = Ketuk <b>Konfirmasi</b> untuk mengirimnya.
+broadcast-status-sending = ⏳ Mengirim ke { $total } pengguna…
+broadcast-status-progress = ⏳ Mengirim: { $processed } dari { $total } (terkirim { $delivered }, diblokir { $blocked }, gagal { $failed })
+broadcast-status-done = ✅ Terkirim ke { $total } pengguna: terkirim { $delivered }, diblokir { $blocked }, gagal { $failed }.
+broadcast-status-cancelled = ✖ Dibatalkan: tidak ada yang dikirim.
+broadcast-report = 📢 Broadcast selesai: <b>{ $delivered }</b> terkirim, { $blocked } memblokir bot, { $failed } gagal (dari { $total }).
+broadcast-report-interrupted = { $interrupted } dari yang gagal sedang dikirim saat bot berhenti: tidak dikirim ulang, jadi tidak ada yang menerimanya dua kali.
+broadcast-started-toast = Mengirim…
+broadcast-cancelled-toast = Dibatalkan.
+broadcast-already-sending = Broadcast ini sedang dikirim: { $processed } dari { $total } sejauh ini.
+broadcast-already-done = Broadcast ini sudah dikirim: { $delivered } terkirim, { $blocked } diblokir, { $failed } gagal.
+broadcast-already-cancelled = Broadcast ini sudah dibatalkan. Kirim /broadcast lagi untuk yang baru.
+broadcast-expired = Pratinjau ini sudah kedaluwarsa. Kirim /broadcast lagi.

@@ -3,6 +3,9 @@ import { run, type RunnerHandle } from "@grammyjs/runner";
 import { Api, GrammyError, HttpError, type Bot } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
 import { createAccess } from "./access/access.js";
+import { createAudience } from "./broadcast/audience.js";
+import { createBroadcastStore } from "./broadcast/broadcast-store.js";
+import { createBroadcastApi, createBroadcaster } from "./broadcast/sender.js";
 import { createUserList } from "./access/user-list.js";
 import { commandMenus } from "./bot/commands.js";
 import type { BotContext } from "./bot/context.js";
@@ -10,7 +13,11 @@ import { createTelegramBot, installBot } from "./bot/create-bot.js";
 import { loadTexts } from "./bot/i18n.js";
 import { createNotifier, type Notifier } from "./bot/notifier.js";
 import { createUserPrefs } from "./bot/user-prefs.js";
-import { loadCatalog, type Catalog } from "./catalog/catalog.js";
+import { request } from "undici";
+import { findProduct, loadCatalog, type Catalog } from "./catalog/catalog.js";
+import { TooLargeError } from "./bot/features/shop.js";
+import { createShop, type Shop } from "./shop/shop.js";
+import { createCatalogUploads } from "./shop/uploads.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./logger.js";
 import { createDeposits } from "./orders/deposits.js";
@@ -53,7 +60,10 @@ export interface App {
   wallets: Wallets;
   orders: OrderService;
   notifier: Notifier;
+  /** The catalogue of CATALOG_FILE (the one in use until an admin edits one in the chat: `shop`). */
   catalog: Catalog;
+  /** The catalogue in use and the pause, as admins change them in the chat. */
+  shop: Shop;
   /** The built-in provider when TOPUP_BASE_URL is unset. */
   sandbox: SandboxProvider | undefined;
   /** /healthz (and the webhook) when PORT or WEBHOOK_URL is set. */
@@ -101,6 +111,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     );
   }
 
+  const shop = createShop({ storage, fileCatalog: catalog, now });
+
   // The sandbox gets its address when it starts listening (in start()); the client follows it.
   let sandbox: SandboxProvider | undefined;
   let topup: TopupClient;
@@ -111,6 +123,13 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       products: catalog.games.flatMap((g) =>
         g.products.map((p) => ({ code: p.code, name: p.name, priceRp: p.price ?? 10_000 })),
       ),
+      lookup: (code) => {
+        // Products an admin added in the chat, at their selling price.
+        const match = findProduct(shop.cachedCatalog(), code);
+        return match === undefined
+          ? undefined
+          : { code: match.product.code, name: match.product.name, priceRp: match.product.price ?? 10_000 };
+      },
     });
     sandbox = sb;
     let client: TopupClient | undefined;
@@ -130,6 +149,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     logger.info({ provider: redactUrl(config.topup.baseUrl) }, "provider configured");
   }
 
+  const uploads = createCatalogUploads(storage);
   const texts = loadTexts();
   const prefs = createUserPrefs(storage, (err) => logger.warn({ err }, "preferences not read"));
   const { orders: ledger, wallets } = createLedger(storage);
@@ -165,8 +185,51 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   const deposits = createDeposits({ wallets, logger, events: notifier, now });
   const menus = commandMenus(bot.api, texts, logger);
   const updates = createTaskTracker();
+  const broadcastStore = createBroadcastStore(storage);
+  const broadcaster = createBroadcaster({
+    store: broadcastStore,
+    api: bot.api,
+    sendApi: createBroadcastApi(config.botToken, config.botApiRoot),
+    texts,
+    prefs,
+    logger,
+    intervalMs: config.broadcastIntervalMs,
+    now,
+  });
+  /** A file a user sent, fetched from the Bot API's file URL (which holds the token: never logged). */
+  const download = async (fileId: string, maxBytes: number): Promise<string> => {
+    const file = await bot.api.getFile(fileId);
+    if (file.file_size !== undefined && file.file_size > maxBytes) throw new TooLargeError(file.file_size);
+    if (file.file_path === undefined) throw new Error("Telegram gave no file path");
+    try {
+      const answer = await request(`${config.botApiRoot}/file/bot${config.botToken}/${file.file_path}`, {
+        headersTimeout: 15_000,
+        bodyTimeout: 15_000,
+      });
+      if (answer.statusCode !== 200) {
+        await answer.body.dump();
+        throw new Error(`file download answered HTTP ${answer.statusCode}`);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of answer.body) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) {
+          answer.body.destroy();
+          throw new TooLargeError(size);
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return Buffer.concat(chunks).toString("utf8");
+    } catch (err) {
+      if (err instanceof TooLargeError) throw err;
+      throw new Error(String(err instanceof Error ? err.message : err).replaceAll(config.botToken, "***"));
+    }
+  };
   installBot(bot, {
-    catalog,
+    shop,
+    uploads,
+    download,
     wallets,
     deposits,
     menus,
@@ -179,6 +242,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     logger,
     timeZone: config.timeZone,
     updates,
+    broadcasts: { store: broadcastStore, audience: createAudience({ store: broadcastStore, access }), broadcaster },
   });
 
   const webhook = config.webhook;
@@ -258,6 +322,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     orders,
     notifier,
     catalog,
+    shop,
     sandbox,
     http,
 
@@ -282,7 +347,24 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         logger.error({ err }, "in-flight orders not read");
         return [];
       });
-      const started = { bot: bot.botInfo.username, store: storage.kind, sandbox: sandbox !== undefined };
+      const inUse = await shop.state().catch((err: unknown) => {
+        logger.error({ err }, "catalogue in use not read");
+        return undefined;
+      });
+      const catalogInUse =
+        inUse === undefined || inUse.source.kind === "file"
+          ? `file ${config.catalogFile}`
+          : `edited in the chat (version ${inUse.source.version}, ${inUse.source.at} by ${inUse.source.by})`;
+      logger.info(
+        { catalog: catalogInUse, paused: inUse?.pause !== undefined },
+        `catalogue in use: ${catalogInUse}${inUse?.pause === undefined ? "" : "; orders are paused"}`,
+      );
+      const started = {
+        bot: bot.botInfo.username,
+        store: storage.kind,
+        sandbox: sandbox !== undefined,
+        catalog: catalogInUse,
+      };
       if (webhook !== undefined) {
         await bot.api.setWebhook(webhook.url, { secret_token: webhookSecret, allowed_updates: ALLOWED_UPDATES });
         logger.info({ ...started, mode: "webhook" }, "bot started (webhook)");
@@ -295,6 +377,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       // Beside the first updates: tell the users of orders a crash left in flight, settle the
       // ones whose call must be over, set the command menus; then look again now and then.
       background = (async () => {
+        // Broadcasts a stop interrupted go on (nobody is sent one twice); stop() waits for them.
+        await broadcaster.resume().catch((err: unknown) => logger.error({ err }, "broadcasts not resumed"));
         for (const order of leftInFlight) await notifier.interrupted(order);
         // Deposits credited by a run that stopped before their reseller was told.
         for (const untold of await wallets.untoldDeposits()) {
@@ -320,6 +404,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         // No new updates; then the ones being handled (polling or webhook) finish.
         if (runner?.isRunning()) await runner.stop();
         await updates.idle();
+        // A long broadcast stops after the message in flight; the next start goes on with it.
+        await broadcaster.stop();
         await background;
         await notifier.idle();
         await http?.close();

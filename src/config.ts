@@ -24,6 +24,8 @@ export interface Config {
   port: number | undefined;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   timeZone: string;
+  /** The pause between two messages of a /broadcast (milliseconds; 50 = at most 20 a second). */
+  broadcastIntervalMs: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -127,6 +129,13 @@ const schema = z.object({
       }
     }, "is not a time zone name such as Asia/Jakarta"),
   ),
+  BROADCAST_INTERVAL_MS: optional(
+    z
+      .string()
+      .regex(/^[0-9]+$/, "must be a whole number of milliseconds (0 or more)")
+      .transform(Number)
+      .refine((n) => n <= 60_000, "must be at most 60000 milliseconds"),
+  ),
 });
 
 const TELEGRAM_API_ROOT = "https://api.telegram.org";
@@ -228,6 +237,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       port: e.PORT,
       logLevel: e.LOG_LEVEL ?? "info",
       timeZone: e.TZ ?? "Asia/Jakarta",
+      broadcastIntervalMs: e.BROADCAST_INTERVAL_MS ?? 50,
     },
   };
 }

@@ -77,6 +77,12 @@ export const Callback = {
   /** Confirm and Cancel of a deposit's summary, bound to its id. */
   depositConfirm: kind<string>("dc", (id) => id, refId),
   depositCancel: kind<string>("dx", (id) => id, refId),
+  /** Confirm and Cancel of an edited catalogue's diff, bound to the upload's id. */
+  catalogConfirm: kind<string>("kc", (id) => id, refId),
+  catalogCancel: kind<string>("kx", (id) => id, refId),
+  /** Confirm and Cancel of a broadcast's preview, bound to its id. */
+  broadcastConfirm: kind<string>("bc", (id) => id, refId),
+  broadcastCancel: kind<string>("bx", (id) => id, refId),
 } as const;
 
 const KINDS: ReadonlyArray<CallbackKind<unknown>> = Object.values(Callback);

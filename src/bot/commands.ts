@@ -2,7 +2,7 @@ import type { Api } from "grammy";
 import type { Texts } from "./i18n.js";
 import type { Logger } from "../logger.js";
 
-const USER_COMMANDS = ["start", "order", "cancel", "balance", "history", "language", "help"] as const;
+const USER_COMMANDS = ["start", "order", "cancel", "pricelist", "balance", "history", "language", "help"] as const;
 const RESELLER_COMMANDS = [...USER_COMMANDS, "saldo"] as const;
 const ADMIN_COMMANDS = [
   ...USER_COMMANDS,
@@ -15,6 +15,13 @@ const ADMIN_COMMANDS = [
   "deposit",
   "saldo",
   "tier",
+  "price",
+  "disable",
+  "enable",
+  "catalog",
+  "pause",
+  "resume",
+  "broadcast",
 ] as const;
 
 type Scope = NonNullable<Parameters<Api["setMyCommands"]>[1]>["scope"];

@@ -5,11 +5,15 @@ import { sequentialize } from "@grammyjs/runner";
 import { Bot, GrammyError, HttpError } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { Access } from "../access/access.js";
-import type { Catalog } from "../catalog/catalog.js";
+import type { Audience } from "../broadcast/audience.js";
+import type { BroadcastStore } from "../broadcast/broadcast-store.js";
+import type { Broadcaster } from "../broadcast/sender.js";
 import type { Logger } from "../logger.js";
 import type { Deposits } from "../orders/deposits.js";
 import type { OrderService } from "../orders/order-service.js";
 import type { Wallets } from "../orders/wallet.js";
+import type { Shop } from "../shop/shop.js";
+import type { CatalogUploads } from "../shop/uploads.js";
 import { keyvStorageAdapter } from "../storage/storage-adapter.js";
 import type { TaskTracker } from "../tasks.js";
 import type { Storage } from "../storage/storage.js";
@@ -19,6 +23,7 @@ import type { CommandMenus } from "./commands.js";
 import type { BotContext, InnerContext, TextsFlavor } from "./context.js";
 import { accessGuard, resolveBuyer } from "./features/access.js";
 import { balanceFeature } from "./features/balance.js";
+import { broadcastFeature, rememberStarted } from "./features/broadcast.js";
 import { fallbackFeature } from "./features/fallback.js";
 import { historyFeature } from "./features/history.js";
 import { languageFeature } from "./features/language.js";
@@ -26,6 +31,7 @@ import { pendingFeature } from "./features/pending/pending.js";
 import { createSettleDialogue, SETTLE_DIALOGUE } from "./features/pending/settle-dialogue.js";
 import { reportFeature } from "./features/report.js";
 import { resellersFeature } from "./features/resellers.js";
+import { shopFeature } from "./features/shop.js";
 import { startFeature } from "./features/start.js";
 import { usersFeature } from "./features/users.js";
 import { translator, type Translate } from "./i18n.js";
@@ -47,7 +53,10 @@ export function createTelegramBot(opts: { token: string; apiRoot: string; botInf
 }
 
 export interface BotDeps {
-  catalog: Catalog;
+  shop: Shop;
+  uploads: CatalogUploads;
+  /** Downloads a file a user sent, at most `maxBytes` (throws TooLargeError beyond). */
+  download: (fileId: string, maxBytes: number) => Promise<string>;
   orders: OrderService;
   wallets: Wallets;
   deposits: Deposits;
@@ -61,18 +70,20 @@ export interface BotDeps {
   timeZone: string;
   /** Every update being handled, polling or webhook: shutdown waits for them. */
   updates: TaskTracker;
+  /** /broadcast: the drafts and sends, who has started the bot, the sending loop. */
+  broadcasts: { store: BroadcastStore; audience: Audience; broadcaster: Pick<Broadcaster, "start"> };
 }
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Bump only together with a change of the dialogues' steps (stored dialogues become inactive). */
-const DIALOGUE_VERSION = 2;
+const DIALOGUE_VERSION = 3;
 
 /**
  * Installs the bot's middleware in one visible order. Nothing here reads the environment or
  * listens: app.ts builds and starts it, tests build it the same way.
  */
 export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
-  const { catalog, orders, logger } = deps;
+  const { shop, orders, logger } = deps;
   const translators = { en: translator(deps.texts, "en"), id: translator(deps.texts, "id") };
   /** The texts of one update: its user's language, the translate helper, the logger. */
   const texts = async (ctx: (BotContext | InnerContext) & Partial<TextsFlavor>, next: () => Promise<void>) => {
@@ -131,21 +142,31 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
   // 4. The user's language and role.
   bot.use(texts);
   bot.use(resolveBuyer(deps.access));
+  bot.use(rememberStarted(deps.broadcasts.audience));
   // 5. Open to anyone.
-  bot.use(startFeature({ catalog, prefs: deps.prefs }));
+  bot.use(startFeature({ shop, prefs: deps.prefs }));
   bot.use(languageFeature({ texts: deps.texts, prefs: deps.prefs }));
   // 6. Everything below is for those who may order.
   bot.use(accessGuard());
   // 7. What needs no dialogue state: Confirm and Cancel above all, so no waiting step can hold them.
-  bot.use(confirmButtons({ orders, notifier: deps.notifier }));
-  bot.use(orderMenu({ catalog }));
+  bot.use(confirmButtons({ orders, notifier: deps.notifier, shop }));
+  bot.use(orderMenu({ shop }));
   bot.use(
     resellersFeature({
       access: deps.access,
       wallets: deps.wallets,
       deposits: deps.deposits,
       notifier: deps.notifier,
-      catalog,
+      shop,
+      timeZone: deps.timeZone,
+    }),
+  );
+  bot.use(
+    shopFeature({
+      shop,
+      uploads: deps.uploads,
+      download: deps.download,
+      logger,
       timeZone: deps.timeZone,
     }),
   );
@@ -153,6 +174,7 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
   bot.use(historyFeature({ orders, timeZone: deps.timeZone }));
   bot.use(reportFeature({ orders, wallets: deps.wallets, timeZone: deps.timeZone }));
   bot.use(usersFeature({ access: deps.access, wallets: deps.wallets, menus: deps.menus, timeZone: deps.timeZone }));
+  bot.use(broadcastFeature(deps.broadcasts));
   // 8. The dialogues, their state in storage per chat and user for a day.
   bot.use(
     conversations<BotContext, InnerContext>({
@@ -167,13 +189,13 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
     }),
   );
   bot.use(
-    createConversation(createOrderDialogue({ catalog, orders, wallets: deps.wallets, api: bot.api }), {
+    createConversation(createOrderDialogue({ shop, orders, wallets: deps.wallets, api: bot.api }), {
       id: ORDER_DIALOGUE,
     }),
   );
   bot.use(createConversation(createSettleDialogue({ orders, api: bot.api }), { id: SETTLE_DIALOGUE }));
   // 9. What enters or leaves a dialogue: commands a waiting step passed on arrive here.
-  bot.use(orderCommands({ catalog, orders, wallets: deps.wallets }));
+  bot.use(orderCommands({ shop, orders, wallets: deps.wallets }));
   bot.use(pendingFeature({ orders, timeZone: deps.timeZone }));
   // 10. Whatever is left gets an answer.
   bot.use(fallbackFeature({ orders }));

@@ -22,6 +22,12 @@ export function dialogueIo(conversation: BotConversation, ctx: InnerContext, api
   return {
     say: (text: string, other: Parameters<Api["sendMessage"]>[2] = {}) =>
       conversation.external(async () => (await api.sendMessage(chatId, text, other)).message_id),
+    /** A message built from what is read now (the catalogue): built and sent once, never on replay. */
+    sayBuilt: (build: () => Promise<{ text: string; other?: Parameters<Api["sendMessage"]>[2] }>) =>
+      conversation.external(async () => {
+        const { text, other } = await build();
+        return (await api.sendMessage(chatId, text, other ?? {})).message_id;
+      }),
     edit: (messageId: number, text: string, other: Parameters<Api["editMessageText"]>[3] = {}) =>
       conversation.external(async () => {
         // "message is not modified" after a double tap, or a menu deleted by the user: harmless.

@@ -10,6 +10,8 @@ export interface Product {
   name: string;
   price: number | undefined;
   prices: Readonly<Record<string, number>>;
+  /** Hidden: not offered, cannot be ordered (contract section 8). */
+  disabled: boolean;
 }
 
 /** Who is buying: staff and admins order on the shop's account, resellers pay their tier's price. */
@@ -25,6 +27,7 @@ export const DEFAULT_TIER = "reseller";
  * account anyway).
  */
 export function priceFor(product: Product, buyer: Buyer): number | null | undefined {
+  if (product.disabled) return undefined;
   if (buyer.role === "reseller") return product.prices[buyer.tier] ?? product.price;
   return product.price ?? null;
 }
@@ -93,6 +96,7 @@ const productSchema = z.object({
       },
     )
     .optional(),
+  disabled: z.boolean({ error: "must be true or false" }).optional(),
 });
 
 const destinationSchema = z.object({
@@ -171,10 +175,47 @@ export function parseCatalog(json: unknown, source: string): CatalogResult {
       games: parsed.data.games.map((game) => ({
         name: game.name,
         destination: game.destination,
-        products: game.products.map((p) => ({ code: p.code, name: p.name, price: p.price, prices: p.prices ?? {} })),
+        products: game.products.map((p) => ({
+          code: p.code,
+          name: p.name,
+          price: p.price,
+          prices: p.prices ?? {},
+          disabled: p.disabled === true,
+        })),
       })),
     },
   };
+}
+
+/**
+ * The catalogue as `catalog.json` holds it (what /catalog sends and parseCatalog reads back):
+ * optional fields only where set, so a round trip changes nothing.
+ */
+export function toCatalogJson(catalog: Catalog): unknown {
+  return {
+    games: catalog.games.map((game) => ({
+      name: game.name,
+      ...(game.destination === undefined ? {} : { destination: game.destination }),
+      products: game.products.map((p) => ({
+        code: p.code,
+        name: p.name,
+        ...(p.price === undefined ? {} : { price: p.price }),
+        ...(Object.keys(p.prices).length === 0 ? {} : { prices: p.prices }),
+        ...(p.disabled ? { disabled: true } : {}),
+      })),
+    })),
+  };
+}
+
+/** Parses JSON text of a catalogue (a file or a document); `source` names it in every message. */
+export function parseCatalogText(raw: string, source: string): CatalogResult {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.replace(/^\uFEFF/, ""));
+  } catch (err) {
+    return { ok: false, errors: [`${source}: not valid JSON (${(err as Error).message})`] };
+  }
+  return parseCatalog(json, source);
 }
 
 /** Reads and parses the catalogue file; every problem, including a missing file, comes back as text. */
@@ -192,13 +233,7 @@ export async function loadCatalog(file: string): Promise<CatalogResult> {
           : `cannot be read (${code ?? "error"})`;
     return { ok: false, errors: [`${file}: ${why}`] };
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (err) {
-    return { ok: false, errors: [`${file}: not valid JSON (${(err as Error).message})`] };
-  }
-  return parseCatalog(json, file);
+  return parseCatalogText(raw, file);
 }
 
 export interface ProductMatch {

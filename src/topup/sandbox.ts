@@ -13,6 +13,8 @@ export interface SandboxOptions {
   mitraId: string;
   secretKey: string;
   products: SandboxProduct[];
+  /** Products not in `products` (added to the bot's catalogue later): looked up per order. */
+  lookup?: (code: string) => SandboxProduct | undefined;
   /** Integer rupiah; default 1,000,000. */
   initialBalance?: number;
   /** Delay before each answer (the order is already carried out), to kill a bot mid-call in tests. */
@@ -130,7 +132,7 @@ export function createSandboxProvider(opts: SandboxOptions): SandboxProvider {
     // a client that reuses a ref_id after an error meets the answer it must be ready for.
     if (usedRefIds.has(q.ref_id)) return refuse(200, "transaction/ref-id-already-exists", "ref_id already exists");
     usedRefIds.add(q.ref_id);
-    const product = products.get(q.item_code.trim().toUpperCase());
+    const product = products.get(q.item_code.trim().toUpperCase()) ?? opts.lookup?.(q.item_code.trim());
     if (product === undefined) return refuse(200, "product/not-found", "unknown item_code");
     if (balance < product.priceRp) return refuse(200, "balance/insufficient", "insufficient balance");
 

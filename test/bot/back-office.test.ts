@@ -272,10 +272,19 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
       menus
         .find((p) => JSON.stringify(p.scope) === JSON.stringify(scope) && p.language_code === lang)
         ?.commands.map((c: { command: string }) => c.command);
-    expect(find({ type: "default" })).toEqual(["start", "order", "cancel", "balance", "history", "language", "help"]);
+    expect(find({ type: "default" })).toEqual([
+      "start",
+      "order",
+      "cancel",
+      "pricelist",
+      "balance",
+      "history",
+      "language",
+      "help",
+    ]);
     expect(find({ type: "default" }, "id")).toEqual(find({ type: "default" }));
     expect(find({ type: "chat", chat_id: ADMIN.id })).toEqual(
-      expect.arrayContaining(["report", "pending", "settle", "users", "allow", "deny", "order"]),
+      expect.arrayContaining(["report", "pending", "settle", "users", "allow", "deny", "order", "price", "pause"]),
     );
     const idMenu = menus.find((p) => p.language_code === "id" && p.scope.type === "default");
     expect(idMenu.commands.find((c: { command: string }) => c.command === "order").description).toBe("Pesan top-up");

@@ -10,6 +10,7 @@ import {
   parseCatalog,
   priceFor,
   tiersOf,
+  toCatalogJson,
 } from "../../src/catalog/catalog.js";
 
 const ml = {
@@ -83,6 +84,26 @@ describe("catalogue", () => {
       expect(result.errors[0]).toMatch(
         new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: not valid JSON`),
       );
+  });
+
+  it("when a product is disabled, then nobody is offered it, a bad flag names its path, and the file form keeps it", async () => {
+    const parsed = parseCatalog(
+      { games: [{ ...ml, products: [{ code: "ML86", name: "86 Diamonds", price: 20000, disabled: true }] }] },
+      "c.json",
+    );
+    if (!parsed.ok) throw new Error(parsed.errors.join("\n"));
+    expect(priceFor(parsed.catalog.games[0]!.products[0]!, { role: "staff" })).toBeUndefined();
+    expect(findOffered(parsed.catalog, "ml86", { role: "reseller", tier: "reseller" })).toBeUndefined();
+    expect(findProduct(parsed.catalog, "ml86")?.product.disabled).toBe(true);
+    expect(parseCatalog(toCatalogJson(parsed.catalog), "again.json")).toEqual(parsed);
+    const bad = parseCatalog(
+      { games: [{ ...ml, products: [{ code: "ML86", name: "x", disabled: "yes" }] }] },
+      "c.json",
+    );
+    expect(bad).toEqual({ ok: false, errors: ["c.json: games[0].products[0].disabled: must be true or false"] });
+    const shipped = await loadCatalog("catalog.json");
+    if (!shipped.ok) throw new Error(shipped.errors.join("\n"));
+    expect(parseCatalog(toCatalogJson(shipped.catalog), "again.json")).toEqual(shipped);
   });
 
   it("when a code is typed in another case, then the product is found", () => {

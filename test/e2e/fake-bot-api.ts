@@ -89,6 +89,15 @@ export interface FakeBotApi {
   sendText(user: FakeUser, text: string, chatId?: number): Update;
   sendSticker(user: FakeUser, chatId?: number): Update;
   sendPhoto(user: FakeUser, chatId?: number): Update;
+  /**
+   * A document the user sends: getFile and the file URL (`/file/bot<token>/<file_path>`) serve its
+   * content. `size` overrides the size Telegram reports (a file too large to fetch).
+   */
+  sendDocument(
+    user: FakeUser,
+    doc: { fileName: string; content: string; mimeType?: string; size?: number },
+    chatId?: number,
+  ): Update;
   /** A callback_query with a fresh id, carrying the bot message as it is now (a number is a message_id in the user's private chat). */
   tapButton(user: FakeUser, message: SentMessage | number, callbackData: string): Update;
   /** The same update content again under a new update_id (a callback query's id is answerable again). */
@@ -197,6 +206,9 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
   let nextUpdateId = 1;
   let confirmed = 0;
   let callbackSeq = 0;
+  /** Documents users sent, by file id. */
+  const files = new Map<string, { content: string; size: number }>();
+  let fileSeq = 0;
   let lastActivityAt = Date.now();
   let server: Server | undefined;
   let url = "";
@@ -476,13 +488,23 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
         if (chatId === undefined) return bad("chat not found");
         return ok({ ...chatFor(chatId), accent_color_id: 0, max_reaction_count: 11 });
       }
-      case "getFile":
+      case "getFile": {
+        const file = files.get(String(payload.file_id));
+        if (file === undefined) {
+          return ok({
+            file_id: payload.file_id,
+            file_unique_id: String(payload.file_id),
+            file_size: 9,
+            file_path: `files/${payload.file_id}`,
+          });
+        }
         return ok({
           file_id: payload.file_id,
           file_unique_id: String(payload.file_id),
-          file_size: 9,
-          file_path: `files/${payload.file_id}`,
+          file_size: file.size,
+          file_path: `documents/${payload.file_id}`,
         });
+      }
       case "sendChatAction": {
         const chatId = chatIdOf(payload);
         if (chatId !== undefined && blocked.has(chatId))
@@ -536,9 +558,15 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       res.end(JSON.stringify(body));
     };
     const requestUrl = new URL(req.url ?? "/", "http://fake");
-    if (/^\/file\/bot[^/]+\//.test(requestUrl.pathname)) {
+    const fileMatch = /^\/file\/bot([^/]+)\/(.+)$/.exec(requestUrl.pathname);
+    if (fileMatch !== null) {
+      if (decodeURIComponent(fileMatch[1]!) !== token)
+        return reply(401, { ok: false, error_code: 401, description: "Unauthorized" });
+      const uploaded = /^documents\/(.+)$/.exec(fileMatch[2]!);
+      const content = uploaded === null ? "fake-file" : files.get(uploaded[1]!)?.content;
+      if (content === undefined) return reply(404, { ok: false, error_code: 404, description: "Not Found" });
       res.writeHead(200, { "content-type": "application/octet-stream" });
-      return void res.end("fake-file");
+      return void res.end(content);
     }
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(requestUrl.pathname);
     if (match === null) return reply(404, { ok: false, error_code: 404, description: "Not Found" });
@@ -618,6 +646,24 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
         emoji: "👍",
       };
       return userMessage(user, { sticker }, chatId);
+    },
+    sendDocument(user, doc, chatId) {
+      const fileId = `doc-${++fileSeq}`;
+      files.set(fileId, { content: doc.content, size: doc.size ?? Buffer.byteLength(doc.content) });
+      return userMessage(
+        user,
+        {
+          document: {
+            file_id: fileId,
+            file_unique_id: fileId,
+            file_name: doc.fileName,
+            mime_type:
+              doc.mimeType ?? (doc.fileName.endsWith(".json") ? "application/json" : "application/octet-stream"),
+            file_size: doc.size ?? Buffer.byteLength(doc.content),
+          },
+        },
+        chatId,
+      );
     },
     sendPhoto(user, chatId) {
       return userMessage(

@@ -1,6 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { Access } from "../../access/access.js";
-import { tiersOf, type Catalog } from "../../catalog/catalog.js";
+import { tiersOf } from "../../catalog/catalog.js";
+import type { Shop } from "../../shop/shop.js";
 import { MAX_DEPOSIT, type Deposits } from "../../orders/deposits.js";
 import type { Deposit, Movement, Wallet, Wallets } from "../../orders/wallet.js";
 import { adminOnly, isAdmin } from "../admin.js";
@@ -39,12 +40,11 @@ export function resellersFeature(deps: {
   wallets: Wallets;
   deposits: Deposits;
   notifier: Pick<Notifier, "credited">;
-  catalog: Catalog;
+  shop: Shop;
   timeZone: string;
 }): Composer<BotContext> {
   const { access, wallets, deposits, notifier } = deps;
   const composer = new Composer<BotContext>();
-  const tiers = tiersOf(deps.catalog);
 
   function movementLine(t: Translate, m: Movement, lang: "en" | "id"): string {
     return t("saldo-movement", {
@@ -207,6 +207,7 @@ export function resellersFeature(deps: {
 
   composer.command("tier", adminOnly, async (ctx) => {
     const t = ctx.tr;
+    const tiers = tiersOf(await deps.shop.catalog());
     const m = /^([1-9][0-9]{0,15})\s+(\S+)$/.exec(ctx.match.trim());
     if (m === null) return void (await ctx.reply(t("tier-usage", { tiers: [...tiers].join(", ") })));
     const userId = Number(m[1]);

@@ -1,29 +1,45 @@
 import { Composer } from "grammy";
-import type { Catalog } from "../../catalog/catalog.js";
+import { offeredTo } from "../../catalog/catalog.js";
+import type { Shop } from "../../shop/shop.js";
 import type { BotContext } from "../context.js";
 import type { UserPrefs } from "../user-prefs.js";
+import { pausedText } from "../order/gate.js";
 
 /** /start and /help answer anyone: a refused user learns their id here too. */
-export function startFeature(deps: { catalog: Catalog; prefs: UserPrefs }): Composer<BotContext> {
+export function startFeature(deps: { shop: Shop; prefs: UserPrefs }): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  const firstGame = deps.catalog.games[0]!;
-  const example = {
-    exampleCode: firstGame.products[0]!.code,
-    examplePlayer: firstGame.destination?.example ?? "123456789",
+  /** A product this user may order, for the example of a one-line order. */
+  const exampleFor = async (ctx: BotContext) => {
+    const { catalog, pause } = await deps.shop.state();
+    const buyer = ctx.buyer ?? { role: "staff" as const };
+    const game = catalog.games.find((g) => g.products.some((p) => offeredTo(p, buyer))) ?? catalog.games[0]!;
+    const example = {
+      exampleCode: (game.products.find((p) => offeredTo(p, buyer)) ?? game.products[0]!).code,
+      examplePlayer: game.destination?.example ?? "123456789",
+    };
+    // While orders are paused, the menu says so first.
+    return { example, paused: pause === undefined ? "" : `\n\n${pausedText(ctx.tr, pause)}` };
   };
 
   composer.command("start", async (ctx) => {
     const userId = ctx.from?.id ?? 0;
     const greeting = ctx.tr("start-greeting", { name: ctx.from?.first_name ?? "" });
-    const menu =
-      ctx.buyer !== undefined ? ctx.tr("start-menu", example) : ctx.tr("access-refused", { userId: String(userId) });
+    let menu = ctx.tr("access-refused", { userId: String(userId) });
+    if (ctx.buyer !== undefined) {
+      const { example, paused } = await exampleFor(ctx);
+      menu = `${ctx.tr("start-menu", example)}${paused}`;
+    }
     // Remember the Telegram language: messages sent to this user later (an admin's notices) use it.
     if (ctx.from !== undefined) await deps.prefs.sawTelegramLanguage(ctx.from.id, ctx.from.language_code);
     await ctx.reply(`${greeting}\n\n${menu}`);
   });
 
   composer.command("help", async (ctx) => {
-    const codes = deps.catalog.games.flatMap((g) => g.products.map((p) => p.code)).join(", ");
+    const buyer = ctx.buyer ?? { role: "staff" as const };
+    const catalog = await deps.shop.catalog();
+    const codes = catalog.games
+      .flatMap((g) => g.products.filter((p) => offeredTo(p, buyer)).map((p) => p.code))
+      .join(", ");
     await ctx.reply(`${ctx.tr("help")}\n\n${ctx.tr("help-products", { codes })}`);
   });
 

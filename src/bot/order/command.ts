@@ -2,10 +2,12 @@ import { Composer } from "grammy";
 import { checkPlayerId, findOffered, type Buyer, type Catalog, type OfferedMatch } from "../../catalog/catalog.js";
 import type { OrderService } from "../../orders/order-service.js";
 import type { Wallets } from "../../orders/wallet.js";
+import type { Shop } from "../../shop/shop.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
 import type { BotContext } from "../context.js";
 import { ORDER_DIALOGUE, type OrderPreset } from "./dialogue.js";
+import { pausedAlert, pausedText } from "./gate.js";
 import { draftInput, saldoForSummary, sendSummary } from "./summary.js";
 
 type OrderPlan =
@@ -32,17 +34,15 @@ export function planOrder(catalog: Catalog, args: string, buyer: Buyer): OrderPl
  * /order and /cancel, and a product button of a menu whose dialogue is over (it starts a new one).
  * Installed after the dialogues: a waiting dialogue passes commands on to here.
  */
-export function orderCommands(deps: {
-  catalog: Catalog;
-  orders: OrderService;
-  wallets: Wallets;
-}): Composer<BotContext> {
-  const { catalog, orders } = deps;
+export function orderCommands(deps: { shop: Shop; orders: OrderService; wallets: Wallets }): Composer<BotContext> {
+  const { shop, orders } = deps;
   const composer = new Composer<BotContext>();
 
   composer.command("order", async (ctx) => {
     // A new /order replaces whatever order dialogue this user had open.
     await ctx.conversation.exit(ORDER_DIALOGUE);
+    const { catalog, pause } = await shop.state();
+    if (pause !== undefined) return void (await ctx.reply(pausedText(ctx.tr, pause)));
     const plan = planOrder(catalog, ctx.match, ctx.buyer!);
     if (plan.kind === "quick") {
       // Straight to the summary: no dialogue to keep.
@@ -69,6 +69,11 @@ export function orderCommands(deps: {
   });
 
   onCallback(composer, Callback.product, async (ctx, code) => {
+    const { catalog, pause } = await shop.state();
+    if (pause !== undefined) {
+      await answerQuery(ctx, { text: pausedAlert(ctx.tr, pause), show_alert: true });
+      return;
+    }
     const match = findOffered(catalog, code, ctx.buyer!);
     if (match === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
     await answerQuery(ctx);

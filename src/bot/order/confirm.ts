@@ -1,4 +1,6 @@
 import { Composer } from "grammy";
+import { findProduct } from "../../catalog/catalog.js";
+import type { Shop } from "../../shop/shop.js";
 import type { OrderRecord } from "../../orders/order.js";
 import type { OrderService } from "../../orders/order-service.js";
 import { answerQuery } from "../answer.js";
@@ -6,6 +8,7 @@ import { Callback, onCallback } from "../callback-data.js";
 import type { BotContext } from "../context.js";
 import { formatRupiah } from "../format.js";
 import type { Notifier } from "../notifier.js";
+import { pausedAlert, pausedText } from "./gate.js";
 import { renderOutcomeToast, renderSummaryAfter } from "./messages.js";
 
 /** How long a provider call may take before the summary says it is being processed. */
@@ -16,8 +19,8 @@ const PROCESSING_NOTICE_MS = 1000;
  * ledger decides, in one atomic step, which tap wins. They need no conversation state, so they
  * run before the dialogues and no waiting step can swallow them.
  */
-export function confirmButtons(deps: { orders: OrderService; notifier: Notifier }): Composer<BotContext> {
-  const { orders, notifier } = deps;
+export function confirmButtons(deps: { orders: OrderService; notifier: Notifier; shop: Shop }): Composer<BotContext> {
+  const { orders, notifier, shop } = deps;
   const composer = new Composer<BotContext>();
 
   /** The summary without its buttons, saying where the order stands. Failures are cosmetic. */
@@ -31,6 +34,24 @@ export function confirmButtons(deps: { orders: OrderService; notifier: Notifier 
 
   onCallback(composer, Callback.confirm, async (ctx, refId) => {
     const t = ctx.tr;
+    // A draft of this user is sent only while orders are open and its product is still sold (the
+    // price it showed stands). Any other state goes to the ledger, which says what became of it.
+    const [state, draft] = await Promise.all([shop.state(), orders.get(refId)]);
+    if (draft?.state === "draft" && draft.userId === ctx.from.id) {
+      if (state.pause !== undefined) {
+        await answerQuery(ctx, { text: pausedAlert(t, state.pause), show_alert: true });
+        await ctx.reply(pausedText(t, state.pause));
+        return;
+      }
+      if (findProduct(state.catalog, draft.productCode)?.product.disabled !== false) {
+        const vars = { code: draft.productCode, product: draft.productName };
+        await answerQuery(ctx, { text: t("callback-product-gone", vars), show_alert: true });
+        const cancelled = await orders.cancel({ refId, userId: ctx.from.id, chatId: draft.chatId });
+        if (cancelled.kind === "cancelled") await retire(ctx, cancelled.order);
+        await ctx.reply(t("order-product-gone", vars));
+        return;
+      }
+    }
     // A slow provider: the summary says "processing" (and loses its buttons) while the user waits.
     // A fast one answers before that, and the summary goes straight to the outcome.
     let processing: NodeJS.Timeout | undefined;

@@ -1,11 +1,14 @@
 import type { Api } from "grammy";
-import { checkPlayerId, findOffered, type Catalog, type OfferedMatch } from "../../catalog/catalog.js";
+import { checkPlayerId, findOffered, findProduct, type Buyer, type OfferedMatch } from "../../catalog/catalog.js";
+import type { OrderRecord } from "../../orders/order.js";
 import type { OrderService } from "../../orders/order-service.js";
 import type { Wallets } from "../../orders/wallet.js";
+import type { Shop } from "../../shop/shop.js";
 import { Callback } from "../callback-data.js";
 import type { BotConversation, InnerContext } from "../context.js";
 import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
 import { dialogueIo, passOn, typedText } from "../dialogue-io.js";
+import { pausedText } from "./gate.js";
 import { draftInput, saldoForSummary, sendSummary } from "./summary.js";
 
 export const ORDER_DIALOGUE = "order";
@@ -31,8 +34,18 @@ export interface OrderPreset {
  * chat left in the middle of an order would cost in Redis. Commands and buttons that are not for
  * the dialogue pass on to their own handlers (`skip`), so a waiting step never swallows them.
  */
-export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderService; wallets: Wallets; api: Api }) {
-  const { catalog, orders } = deps;
+export function createOrderDialogue(deps: { shop: Shop; orders: OrderService; wallets: Wallets; api: Api }) {
+  const { shop, orders } = deps;
+
+  /**
+   * A product of the catalogue in use, read once (the catalogue may change between replays): the
+   * stored result keeps its game without the game's product list, which the dialogue never needs.
+   */
+  const lookup = (conversation: BotConversation, code: string, buyer: Buyer) =>
+    conversation.external(async (): Promise<OfferedMatch | null> => {
+      const match = findOffered(await shop.catalog(), code, buyer);
+      return match === undefined ? null : { ...match, game: { ...match.game, products: [] } };
+    });
 
   /** The product, and the menu message to turn into the next question when a button chose it. */
   async function chooseProduct(
@@ -42,13 +55,16 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
     const t = ctx.tr;
     const buyer = ctx.buyer!;
     const io = dialogueIo(conversation, ctx, deps.api);
-    const onlyGame = catalog.games.length === 1;
     // Game and "back" buttons are handled outside (order/menu.ts): they change no state.
-    const menuId = onlyGame
-      ? await io.say(t("order-choose-product", { game: catalog.games[0]!.name }), {
-          reply_markup: productsKeyboard(catalog, 0, t, buyer),
-        })
-      : await io.say(t("order-choose-game"), { reply_markup: gamesKeyboard(catalog, buyer) });
+    const menuId = await io.sayBuilt(async () => {
+      const catalog = await shop.catalog();
+      return catalog.games.length === 1
+        ? {
+            text: t("order-choose-product", { game: catalog.games[0]!.name }),
+            other: { reply_markup: productsKeyboard(catalog, 0, t, buyer) },
+          }
+        : { text: t("order-choose-game"), other: { reply_markup: gamesKeyboard(catalog, buyer) } };
+    });
     for (;;) {
       const next = await conversation.wait();
       const query = next.callbackQuery;
@@ -58,8 +74,8 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
         if (next.message !== undefined) await io.say(t("order-expect-choice"));
         continue;
       }
-      const match = findOffered(catalog, code, buyer);
-      if (match !== undefined) {
+      const match = await lookup(conversation, code, buyer);
+      if (match !== null) {
         if (query !== undefined) {
           await io.answer(query.id);
           return { match, menuMessageId: query.message?.message_id ?? menuId };
@@ -114,19 +130,33 @@ export function createOrderDialogue(deps: { catalog: Catalog; orders: OrderServi
   }
 
   return async function order(conversation: BotConversation, ctx: InnerContext, preset: OrderPreset = {}) {
-    const presetMatch = preset.code === undefined ? undefined : findOffered(catalog, preset.code, ctx.buyer!);
+    const presetMatch = preset.code === undefined ? null : await lookup(conversation, preset.code, ctx.buyer!);
     const chosen =
-      presetMatch === undefined
+      presetMatch === null
         ? await chooseProduct(conversation, ctx)
         : { match: presetMatch, menuMessageId: preset.menuMessageId };
     const playerId = await askPlayerId(conversation, ctx, chosen.match, {
-      badInput: presetMatch === undefined ? undefined : preset.badPlayerId,
+      badInput: presetMatch === null ? undefined : preset.badPlayerId,
       menuMessageId: chosen.menuMessageId,
     });
     const input = draftInput(ctx, chosen.match, playerId);
     // The ref_id is made and the draft written here, once: replays get the stored result back.
-    const draft = await conversation.external(() => orders.createDraft(input));
-    const saldo = await conversation.external(() => saldoForSummary(deps.wallets, draft));
-    await sendSummary(ctx, draft, saldo);
+    // Orders may have been paused, or the product disabled, while the player id was awaited.
+    const made = await conversation.external(
+      async (): Promise<
+        { kind: "draft"; draft: OrderRecord; saldo: number | undefined } | { kind: "refused"; text: string }
+      > => {
+        const state = await shop.state();
+        if (state.pause !== undefined) return { kind: "refused", text: pausedText(ctx.tr, state.pause) };
+        if (findProduct(state.catalog, input.productCode)?.product.disabled !== false) {
+          const vars = { code: input.productCode, product: input.productName };
+          return { kind: "refused", text: ctx.tr("order-product-gone", vars) };
+        }
+        const draft = await orders.createDraft(input);
+        return { kind: "draft", draft, saldo: await saldoForSummary(deps.wallets, draft) };
+      },
+    );
+    if (made.kind === "draft") await sendSummary(ctx, made.draft, made.saldo);
+    else await ctx.reply(made.text);
   };
 }

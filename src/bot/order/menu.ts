@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { Catalog } from "../../catalog/catalog.js";
+import type { Shop } from "../../shop/shop.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
 import type { BotContext } from "../context.js";
@@ -9,9 +9,11 @@ import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
  * Moving through the product menu: a game's products, and back to the games. The buttons carry
  * all there is to know, so this needs no state and reads none (it runs before the dialogues).
  */
-export function orderMenu(deps: { catalog: Catalog }): Composer<BotContext> {
-  const { catalog } = deps;
+export function orderMenu(deps: { shop: Shop }): Composer<BotContext> {
+  const { shop } = deps;
   const composer = new Composer<BotContext>();
+  // Browsing orders nothing: while storage is out of reach, the catalogue last read will do.
+  const browse = () => shop.catalog().catch(() => shop.cachedCatalog());
   const show = async (ctx: BotContext, text: string, keyboard: ReturnType<typeof gamesKeyboard>) => {
     await answerQuery(ctx);
     // "message is not modified" after a double tap is harmless.
@@ -20,6 +22,7 @@ export function orderMenu(deps: { catalog: Catalog }): Composer<BotContext> {
       .catch((err: unknown) => ctx.log.debug({ err }, "menu not edited"));
   };
   onCallback(composer, Callback.game, async (ctx, index) => {
+    const catalog = await browse();
     const game = catalog.games[index];
     if (game === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
     await show(
@@ -29,7 +32,7 @@ export function orderMenu(deps: { catalog: Catalog }): Composer<BotContext> {
     );
   });
   onCallback(composer, Callback.games, async (ctx) =>
-    show(ctx, ctx.tr("order-choose-game"), gamesKeyboard(catalog, ctx.buyer!)),
+    show(ctx, ctx.tr("order-choose-game"), gamesKeyboard(await browse(), ctx.buyer!)),
   );
   return composer;
 }

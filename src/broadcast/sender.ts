@@ -1,0 +1,278 @@
+import { autoRetry } from "@grammyjs/auto-retry";
+import { Api, GrammyError } from "grammy";
+import { translator, type Texts, type Translate } from "../bot/i18n.js";
+import type { UserPrefs } from "../bot/user-prefs.js";
+import type { Logger } from "../logger.js";
+import type { Lang } from "../orders/order.js";
+import type { Broadcast, BroadcastStore, RecipientOutcome } from "./broadcast-store.js";
+
+/**
+ * 50 ms between two messages: at most 20 a second, well below Telegram's ~30 a second for a bot
+ * (the admin's progress edits and the bot's other answers fit in the rest).
+ */
+export const DEFAULT_BROADCAST_INTERVAL_MS = 50;
+/** The admin's preview shows the progress every this many recipients. */
+export const PROGRESS_EVERY = 25;
+/** The longest text accepted: with the header it stays below Telegram's 4096 characters. */
+export const MAX_BROADCAST_LENGTH = 3500;
+/** Waits between attempts while the store does not answer (a Redis restart). */
+const STORE_RETRY_MS = 2_000;
+
+/**
+ * The Api that sends broadcast messages. Unlike bot.api it retries only what Telegram refused
+ * before sending (429 with retry_after, a few times, never over 5 s a wait): a network error or a
+ * 5xx may have delivered the message, so it is counted as failed and never sent again.
+ */
+export function createBroadcastApi(token: string, apiRoot: string): Api {
+  const api = new Api(token, { apiRoot });
+  api.config.use(
+    autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 5, rethrowHttpErrors: true, rethrowInternalServerErrors: true }),
+  );
+  return api;
+}
+
+/** What one recipient's message turns into: an outcome, or "not sent, try again after waitMs". */
+type SendResult = { kind: "outcome"; outcome: RecipientOutcome } | { kind: "again"; waitMs: number };
+
+const processedOf = (b: Broadcast) => b.counts.delivered + b.counts.blocked + b.counts.failed + b.counts.interrupted;
+
+/** The line under the preview that says where the broadcast stands. */
+export function broadcastStatus(t: Translate, b: Broadcast): string {
+  const counts = {
+    total: b.total,
+    delivered: b.counts.delivered,
+    blocked: b.counts.blocked,
+    failed: b.counts.failed + b.counts.interrupted,
+  };
+  switch (b.state) {
+    case "draft":
+      return t("broadcast-preview-confirm");
+    case "cancelled":
+      return t("broadcast-status-cancelled");
+    case "done":
+      return t("broadcast-status-done", counts);
+    case "sending": {
+      const processed = processedOf(b);
+      return processed === 0
+        ? t("broadcast-status-sending", { total: b.total })
+        : t("broadcast-status-progress", { ...counts, processed });
+    }
+  }
+}
+
+/**
+ * The admin's view of a broadcast: a heading with the number of recipients (for a draft, those it
+ * would reach now), the message exactly as users get it, and where it stands.
+ */
+export function broadcastView(t: Translate, b: Broadcast, recipients = b.total): string {
+  const title =
+    b.state === "draft"
+      ? t("broadcast-preview-title", { count: recipients })
+      : b.state === "cancelled"
+        ? t("broadcast-title-cancelled")
+        : t("broadcast-title", { count: b.total });
+  return `${title}\n\n${t("broadcast-message", { text: b.text })}\n\n${broadcastStatus(t, b)}`;
+}
+
+class Stopping extends Error {}
+
+export interface BroadcasterDeps {
+  store: BroadcastStore;
+  /** The bot's Api: the admin's preview, progress and final count. */
+  api: Api;
+  /** The Api the broadcast messages go through (createBroadcastApi). */
+  sendApi: Api;
+  texts: Texts;
+  prefs: Pick<UserPrefs, "languageFor">;
+  logger: Logger;
+  /** The pause after each message; 0 in tests. */
+  intervalMs?: number;
+  progressEvery?: number;
+  now?: () => Date;
+}
+
+/**
+ * Sends confirmed broadcasts, one recipient after the other at a steady pace. Each recipient is
+ * claimed in the store before their message goes out and their outcome recorded after, so a
+ * restart never sends anyone the same broadcast twice. stop() ends the loops between two sends.
+ */
+export function createBroadcaster(deps: BroadcasterDeps) {
+  const { store, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const intervalMs = deps.intervalMs ?? DEFAULT_BROADCAST_INTERVAL_MS;
+  const progressEvery = deps.progressEvery ?? PROGRESS_EVERY;
+  const translators: Record<Lang, Translate> = { en: translator(deps.texts, "en"), id: translator(deps.texts, "id") };
+  const running = new Map<string, Promise<void>>();
+  const sleepers = new Set<() => void>();
+  let stopping = false;
+  /** When the next message may go out: one pace for all the broadcasts of this process. */
+  let nextSendAt = 0;
+
+  /** Waits, unless stop() comes first. */
+  function pause(ms: number): Promise<void> {
+    if (ms <= 0 || stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      sleepers.add(wake);
+    });
+  }
+
+  /** Waits for this message's turn: messages `intervalMs` apart, however many broadcasts run. */
+  function pace(): Promise<void> {
+    const t = Date.now();
+    const at = Math.max(t, nextSendAt);
+    nextSendAt = at + intervalMs;
+    return pause(at - t);
+  }
+
+  /** A store step, tried again (every 2 s) while the store does not answer, until stop(). */
+  async function retrying<T>(what: string, id: string, step: () => Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        return await step();
+      } catch (err) {
+        logger.warn({ err, broadcast: id }, `broadcast: ${what} failed; trying again`);
+        if (stopping) throw new Stopping();
+        await pause(STORE_RETRY_MS);
+        if (stopping) throw new Stopping();
+      }
+    }
+  }
+
+  async function sendOne(b: Broadcast, userId: number): Promise<SendResult> {
+    const lang = await deps.prefs.languageFor(userId);
+    try {
+      await deps.sendApi.sendMessage(userId, translators[lang]("broadcast-message", { text: b.text }), {
+        parse_mode: "HTML",
+      });
+      return { kind: "outcome", outcome: "delivered" };
+    } catch (err) {
+      if (err instanceof GrammyError && err.error_code === 429) {
+        // Refused before sending (auto-retry gave up on a long wait): not sent, so safe to try again.
+        return { kind: "again", waitMs: Math.max(1, err.parameters.retry_after ?? 1) * 1000 };
+      }
+      const blocked = err instanceof GrammyError && err.error_code === 403;
+      logger.info(
+        {
+          broadcast: b.id,
+          userId,
+          code: err instanceof GrammyError ? err.error_code : undefined,
+          err: err instanceof GrammyError ? err.description : err,
+        },
+        blocked ? "broadcast: blocked by the user" : "broadcast: not delivered",
+      );
+      return { kind: "outcome", outcome: blocked ? "blocked" : "failed" };
+    }
+  }
+
+  async function adminT(b: Broadcast): Promise<Translate> {
+    return translators[await deps.prefs.languageFor(b.adminId)];
+  }
+
+  /** Brings the admin's preview up to date. Cosmetic: a failure is only logged. */
+  async function showStatus(b: Broadcast): Promise<void> {
+    if (b.previewMessageId === undefined) return;
+    const t = await adminT(b);
+    await deps.api
+      .editMessageText(b.chatId, b.previewMessageId, broadcastView(t, b))
+      .catch((err: unknown) => logger.debug({ err, broadcast: b.id }, "broadcast preview not edited"));
+  }
+
+  /** The final count to the admin, then recorded (a restart before that sends it again). */
+  async function report(b: Broadcast): Promise<void> {
+    await showStatus(b);
+    const t = await adminT(b);
+    const counts = {
+      total: b.total,
+      delivered: b.counts.delivered,
+      blocked: b.counts.blocked,
+      failed: b.counts.failed + b.counts.interrupted,
+    };
+    let text = t("broadcast-report", counts);
+    if (b.counts.interrupted > 0) {
+      text += `\n${t("broadcast-report-interrupted", { interrupted: b.counts.interrupted })}`;
+    }
+    try {
+      await deps.api.sendMessage(b.chatId, text);
+    } catch (err) {
+      logger.warn({ err, broadcast: b.id }, "broadcast count not sent to the admin");
+      // A network error: the next start tries again. Telegram's refusal would not change.
+      if (!(err instanceof GrammyError)) return;
+    }
+    await store.markReported(b.id, now().toISOString());
+    logger.info({ broadcast: b.id, total: b.total, ...b.counts }, "broadcast finished");
+  }
+
+  async function run(id: string, recover: boolean): Promise<void> {
+    if (recover) {
+      const interrupted = await retrying("recovery", id, () => store.interruptClaimed(id));
+      if (interrupted > 0)
+        logger.warn({ broadcast: id, interrupted }, "broadcast: sends interrupted by a stop, not repeated");
+    }
+    const b = await retrying("read", id, () => store.get(id));
+    if (b === undefined) return;
+    if (b.state === "done") return b.reportedAt === undefined ? report(b) : undefined;
+    for (;;) {
+      // The wait comes before the claim: a stop during it leaves nobody claimed and unsent.
+      await pace();
+      if (stopping) return;
+      const claim = await retrying("claim", id, () => store.claimNext(id, now().toISOString()));
+      if (claim.kind === "over" || claim.kind === "wait") return;
+      if (claim.kind === "finished") return report(claim.broadcast);
+      const result = await sendOne(b, claim.userId);
+      if (result.kind === "again") {
+        await retrying("release", id, () => store.release(id, claim.userId));
+        logger.warn({ broadcast: id, waitMs: result.waitMs }, "broadcast: Telegram asks to slow down");
+        // Every broadcast of this process holds back, not only this one.
+        nextSendAt = Math.max(nextSendAt, Date.now() + result.waitMs);
+        continue;
+      }
+      const after = await retrying("record", id, () => store.record(id, claim.userId, result.outcome));
+      if (after === undefined) return;
+      const processed = processedOf(after);
+      if (processed % progressEvery === 0 && processed < after.total) await showStatus(after);
+    }
+  }
+
+  function launch(id: string, recover: boolean): void {
+    if (stopping || running.has(id)) return;
+    const work = run(id, recover)
+      .catch((err: unknown) => {
+        if (!(err instanceof Stopping)) logger.error({ err, broadcast: id }, "broadcast stopped by an error");
+      })
+      .finally(() => running.delete(id));
+    running.set(id, work);
+  }
+
+  return {
+    /** Starts sending a broadcast Confirm has just turned to `sending` (once per process). */
+    start: (id: string) => launch(id, false),
+    /**
+     * After a restart: every broadcast left sending goes on (its interrupted claims counted, never
+     * sent again), and a finished one whose count the admin did not get is reported. Starts the
+     * sending and returns; stop() waits for it.
+     */
+    async resume(): Promise<void> {
+      for (const b of await store.active()) {
+        if (b.state === "sending" || b.state === "done") launch(b.id, b.state === "sending");
+      }
+    },
+    /** Ends every loop after the message in flight; resolves once they have stopped. */
+    async stop(): Promise<void> {
+      stopping = true;
+      for (const wake of [...sleepers]) wake();
+      while (running.size > 0) await Promise.allSettled([...running.values()]);
+    },
+    /** Resolves when no broadcast is being sent by this process (for tests). */
+    async idle(): Promise<void> {
+      while (running.size > 0) await Promise.allSettled([...running.values()]);
+    },
+  };
+}
+
+export type Broadcaster = ReturnType<typeof createBroadcaster>;
