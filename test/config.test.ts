@@ -80,6 +80,19 @@ describe("configuration", () => {
     ]);
   });
 
+  it("when BROADCAST_INTERVAL_MS is set, then it paces broadcasts, and a bad value is named", () => {
+    const parsed = parseConfig({ ...minimal, BROADCAST_INTERVAL_MS: "100" });
+    expect(parsed.ok && parsed.config.broadcastIntervalMs).toBe(100);
+    const defaults = parseConfig(minimal);
+    expect(defaults.ok && defaults.config.broadcastIntervalMs).toBe(50);
+    expect(errorsOf({ ...minimal, BROADCAST_INTERVAL_MS: "fast" })).toEqual([
+      expect.stringMatching(/^BROADCAST_INTERVAL_MS must be a whole number of milliseconds/),
+    ]);
+    expect(errorsOf({ ...minimal, BROADCAST_INTERVAL_MS: "999999" })).toEqual([
+      expect.stringMatching(/^BROADCAST_INTERVAL_MS must be at most 60000/),
+    ]);
+  });
+
   it("when the provider and lists are given with spaces, then they are read", () => {
     const result = parseConfig({
       ...minimal,
