@@ -409,6 +409,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         await background;
         await notifier.idle();
         await http?.close();
+        await shop.close();
         await storage.close();
         await sandbox?.close();
       })();

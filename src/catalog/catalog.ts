@@ -37,6 +37,20 @@ export function offeredTo(product: Product, buyer: Buyer): boolean {
   return priceFor(product, buyer) !== undefined;
 }
 
+const forSale = new WeakMap<Catalog, ReadonlySet<string>>();
+
+/** The codes (upper case) of the products for sale: not hidden. Computed once per catalogue. */
+export function codesForSale(catalog: Catalog): ReadonlySet<string> {
+  let codes = forSale.get(catalog);
+  if (codes === undefined) {
+    codes = new Set(
+      catalog.games.flatMap((g) => g.products.filter((p) => !p.disabled).map((p) => p.code.toUpperCase())),
+    );
+    forSale.set(catalog, codes);
+  }
+  return codes;
+}
+
 /** Every tier named in the catalogue's prices, plus the default one. */
 export function tiersOf(catalog: Catalog): Set<string> {
   const tiers = new Set([DEFAULT_TIER]);

@@ -113,6 +113,8 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
       if (o === undefined) return { kind: "not-found" };
       if (o.userId !== by.userId) return { kind: "not-yours" };
       if (o.state !== "draft") return { kind: "taken", order: copy(o) };
+      if (by.offered !== undefined && !by.offered.has(o.productCode.toUpperCase()))
+        return { kind: "not-offered", order: copy(o) };
       if (paidFromSaldo(o)) {
         const w = wallet(o.userId);
         if (w.saldo < o.price!) return { kind: "short", saldo: w.saldo };

@@ -57,6 +57,10 @@ local f = redis.call('HMGET', KEYS[1], 's', 'u', 'd', 'h')
 if not f[1] then return {'not-found'} end
 if f[2] ~= ARGV[1] then return {'not-yours'} end
 if f[1] ~= 'draft' then return {'taken', ${HGETALL}} end
+if ARGV[6] ~= '' then
+  local code = '|' .. string.upper(cjson.decode(f[3]).productCode) .. '|'
+  if not string.find(ARGV[6], code, 1, true) then return {'not-offered', f[3]} end
+end
 local hold = tonumber(f[4] or '0')
 local saldo = ''
 if hold > 0 then
@@ -331,7 +335,14 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
             statementKey(by.userId),
             walletsKey,
           ],
-          [by.userId, by.at, Date.parse(by.at), refId, by.summaryMessageId ?? ""],
+          [
+            by.userId,
+            by.at,
+            Date.parse(by.at),
+            refId,
+            by.summaryMessageId ?? "",
+            by.offered === undefined ? "" : `|${[...by.offered].join("|")}|`,
+          ],
         ),
       );
       if (r.kind === "claimed") {
@@ -342,6 +353,10 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
         return { kind: "claimed", order };
       }
       if (r.kind === "short") return { kind: "short", saldo: Number(r.list[1]) };
+      if (r.kind === "not-offered") {
+        const draft = JSON.parse(r.list[1] as string) as DraftFields;
+        return { kind: "not-offered", order: { ...draft, state: "draft" } };
+      }
       if (r.kind === "taken" && r.order !== undefined) return { kind: "taken", order: r.order };
       return { kind: r.kind === "not-yours" ? "not-yours" : "not-found" };
     },

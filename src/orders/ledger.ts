@@ -9,6 +9,8 @@ export type ClaimResult =
   | { kind: "claimed"; order: OrderRecord }
   /** A reseller's saldo is less than the price: nothing was held, nothing may be sent. */
   | { kind: "short"; saldo: number }
+  /** The product is not for sale any more (hidden or removed): still a draft, nothing held. */
+  | { kind: "not-offered"; order: OrderRecord }
   /** Not a draft any more: cancelled, being sent, or finished. */
   | { kind: "taken"; order: OrderRecord }
   | { kind: "not-yours" }
@@ -54,7 +56,16 @@ export interface OrderLedger {
    * the time, user and in-flight indexes, all at once. Whoever claims first wins, forever. A
    * reseller's order holds its price from their saldo in this same step, or is not claimed.
    */
-  claim(refId: string, by: { userId: number; at: string; summaryMessageId?: number }): Promise<ClaimResult>;
+  claim(
+    refId: string,
+    by: {
+      userId: number;
+      at: string;
+      summaryMessageId?: number;
+      /** The product codes for sale now (upper case): a draft of any other is not claimed. */
+      offered?: ReadonlySet<string>;
+    },
+  ): Promise<ClaimResult>;
   /** A draft of this user becomes `cancelled` (and stops being the open draft), unless it was claimed. */
   cancel(refId: string, by: { userId: number; chatId: number; at: string }): Promise<CancelResult>;
   /**

@@ -11,6 +11,8 @@ export interface ConfirmRequest {
   userId: number;
   /** The summary message that was tapped, kept with the order so its text can show the outcome. */
   summaryMessageId?: number;
+  /** The product codes for sale now (upper case): a draft of another product is not sent. */
+  offered?: ReadonlySet<string>;
   /** Runs once the order is claimed, beside the provider call (never delaying it). */
   onClaimed?: (order: OrderRecord) => Promise<void>;
 }
@@ -23,6 +25,8 @@ export type ConfirmOutcome =
   | { kind: "cancelled"; order: OrderRecord }
   /** A reseller's saldo is less than the price: nothing was sent. */
   | { kind: "short"; order: OrderRecord; saldo: number }
+  /** The product is not for sale any more: nothing was sent, the draft stays a draft. */
+  | { kind: "not-offered"; order: OrderRecord }
   | { kind: "not-yours" }
   | { kind: "not-found" };
 
@@ -92,8 +96,9 @@ export function createSubmission(deps: {
         userId: req.userId,
         at: now().toISOString(),
         ...(req.summaryMessageId === undefined ? {} : { summaryMessageId: req.summaryMessageId }),
+        ...(req.offered === undefined ? {} : { offered: req.offered }),
       });
-      if (claim.kind === "not-found" || claim.kind === "not-yours") return claim;
+      if (claim.kind === "not-found" || claim.kind === "not-yours" || claim.kind === "not-offered") return claim;
       if (claim.kind === "short") {
         const draft = await ledger.get(req.refId);
         return draft === undefined ? { kind: "not-found" } : { kind: "short", order: draft, saldo: claim.saldo };

@@ -45,6 +45,8 @@ export interface Shop {
   pause(pause: Pause): Promise<Pause | undefined>;
   /** Ends the pause; the pause that ended, if any. */
   resume(): Promise<Pause | undefined>;
+  /** Closes what it opened (the Redis subscription); before the storage closes. */
+  close(): Promise<void>;
 }
 
 const versionOf = (source: CatalogSource) => (source.kind === "file" ? 0 : source.version);
@@ -62,6 +64,7 @@ end
 local version = tonumber(current) + 1
 redis.call('HSET', KEYS[1], 'version', version, 'catalog', ARGV[2], 'by', ARGV[3], 'at', ARGV[4])
 if ARGV[5] ~= '' then redis.call('SADD', KEYS[2], ARGV[5]) end
+redis.call('PUBLISH', KEYS[3], version)
 return version
 `);
 
@@ -69,6 +72,7 @@ return version
 const SET_PAUSE = luaScript(`
 local before = redis.call('HGET', KEYS[1], 'pause')
 if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'pause') else redis.call('HSET', KEYS[1], 'pause', ARGV[1]) end
+redis.call('PUBLISH', KEYS[2], 'pause')
 return before
 `);
 
@@ -141,6 +145,7 @@ export function createShop(opts: {
       const before = await raw.setPause("");
       return before === undefined ? undefined : (JSON.parse(before) as Pause);
     },
+    close: () => raw.close(),
   };
 }
 
@@ -153,14 +158,67 @@ interface RawShopState {
   write(base: number, json: string, by: number, at: string, tag: string): Promise<number>;
   /** "" clears it. Returns the one before. */
   setPause(json: string): Promise<string | undefined>;
+  close(): Promise<void>;
 }
 
+/**
+ * The head (version and pause) is read for every order step, so each process keeps it until Redis
+ * says it changed: every write publishes on `<key>:changed` in the same script, and a second
+ * connection listens. The cache is used only while that subscription is known to be up (after a
+ * disconnect every read goes to Redis until it is back), and a read that started before an
+ * invalidation is never cached, so a process never keeps a head older than the last change it
+ * was told of. This process's own writes clear it at once, without waiting for the message.
+ */
 function redisShopState(redis: RedisClient, key: string): RawShopState {
   const tagsKey = `${key}:applied`;
+  const channel = `${key}:changed`;
+  let head: { version: number; pause: string | undefined } | undefined;
+  let generation = 0;
+  let listening = false;
+  let closed = false;
+  let subscriber: RedisClient | undefined;
+  let starting: Promise<void> | undefined;
+  const invalidate = () => {
+    generation += 1;
+    head = undefined;
+  };
+  const lost = () => {
+    listening = false;
+    invalidate();
+  };
+  const subscribe = async (sub: RedisClient) => {
+    await sub.subscribe(channel, invalidate);
+    invalidate();
+    listening = !closed;
+  };
+  const listen = () => {
+    starting ??= (async () => {
+      const sub = redis.duplicate();
+      subscriber = sub;
+      sub.on("error", lost);
+      sub.on("end", lost);
+      sub.on("reconnecting", lost);
+      // Back after a disconnect: subscribed again (the same listener is not added twice).
+      sub.on("ready", () => {
+        if (!closed && sub.isOpen) subscribe(sub).catch(lost);
+      });
+      try {
+        await sub.connect();
+        await subscribe(sub);
+      } catch {
+        lost(); // no subscription: no cache, every read asks Redis
+      }
+    })();
+  };
   return {
     async head() {
+      if (listening && head !== undefined) return head;
+      if (!closed) listen();
+      const seen = generation;
       const [version, pause] = await redis.hmGet(key, ["version", "pause"]);
-      return { version: Number(version ?? 0), pause: pause ?? undefined };
+      const read = { version: Number(version ?? 0), pause: pause ?? undefined };
+      if (listening && seen === generation) head = read;
+      return read;
     },
     async catalog() {
       const [version, json, by, at] = await redis.hmGet(key, ["version", "catalog", "by", "at"]);
@@ -168,11 +226,31 @@ function redisShopState(redis: RedisClient, key: string): RawShopState {
       return { version: Number(version), json, by: Number(by ?? 0), at: at ?? "" };
     },
     async write(base, json, by, at, tag) {
-      return Number(await WRITE_CATALOG(redis, [key, tagsKey], [base, json, by, at, tag]));
+      try {
+        return Number(await WRITE_CATALOG(redis, [key, tagsKey, channel], [base, json, by, at, tag]));
+      } finally {
+        invalidate();
+      }
     },
     async setPause(json) {
-      const before = await SET_PAUSE(redis, [key], [json]);
-      return typeof before === "string" ? before : undefined;
+      try {
+        const before = await SET_PAUSE(redis, [key, channel], [json]);
+        return typeof before === "string" ? before : undefined;
+      } finally {
+        invalidate();
+      }
+    },
+    async close() {
+      closed = true;
+      listening = false;
+      await starting;
+      const sub = subscriber;
+      if (sub === undefined || !sub.isOpen) return;
+      try {
+        await sub.close();
+      } catch {
+        sub.destroy();
+      }
     },
   };
 }
@@ -206,5 +284,6 @@ function newMemoryShopState(): RawShopState {
       pause = json === "" ? undefined : json;
       return before;
     },
+    close: async () => {},
   };
 }

@@ -84,6 +84,20 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       expect(await ledger.get("TGMISSING")).toBeUndefined();
     });
 
+    it("when the product of a draft is not for sale any more, then the claim takes nothing and the draft stays a draft", async () => {
+      const order = draft({ productCode: "ml86" });
+      await ledger.saveDraft(order, HOUR);
+      const refused = await ledger.claim(order.refId, { userId: 501, at: at(), offered: new Set(["FF70", "ML8"]) });
+      expect(refused).toEqual({ kind: "not-offered", order });
+      expect(await ledger.get(order.refId)).toEqual(order);
+      expect(await ledger.inFlight()).toEqual([]);
+      const none = await ledger.claim(order.refId, { userId: 501, at: at(), offered: new Set() });
+      expect(none.kind).toBe("not-offered");
+      // Codes match in any case, as everywhere in the catalogue.
+      const claimed = await ledger.claim(order.refId, { userId: 501, at: at(), offered: new Set(["FF70", "ML86"]) });
+      expect(claimed.kind).toBe("claimed");
+    });
+
     it("when twenty claims of one draft race, then exactly one claims it and the rest find it taken", async () => {
       const order = draft();
       await ledger.saveDraft(order, HOUR);

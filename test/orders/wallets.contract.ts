@@ -123,6 +123,15 @@ export function describeWalletContract(name: string, factory: FullLedgerFactory)
       expect(again.kind === "claimed" && again.order.saldoAfter).toBe(0);
     });
 
+    it("when a reseller confirms a product no longer for sale, then nothing is held and the statement is unchanged", async () => {
+      await credit(50_000);
+      const o = await resellerDraft(19_000);
+      const r = await ledger.orders.claim(o.refId, { userId: RESELLER, at: at(), offered: new Set(["FF70"]) });
+      expect(r.kind).toBe("not-offered");
+      expect(await wallet()).toMatchObject({ saldo: 50_000, held: 0 });
+      expect((await ledger.wallets.statement(RESELLER, 10)).map((m) => m.kind)).toEqual(["deposit"]);
+    });
+
     it("when ten orders of one reseller are confirmed in the same instant, then only what the saldo covers is held", async () => {
       await credit(50_000);
       const orders = await Promise.all(Array.from({ length: 10 }, () => resellerDraft(20_000)));

@@ -19,6 +19,18 @@ const withPrice = (catalog: Catalog, code: string, price: number): Catalog => ({
   })),
 });
 
+/**
+ * Across two processes a change arrives as a message: a read right after the writer's answer may
+ * still be on its way (microseconds here); this waits for it without any fixed delay.
+ */
+async function waitUntil(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000; // a bound on a hang, not a measured time
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("the change never arrived");
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
 const priceOf = (catalog: Catalog, code: string) =>
   catalog.games.flatMap((g) => g.products).find((p) => p.code === code)?.price;
 
@@ -38,11 +50,13 @@ for (const kind of ["redis", "memory"] as const) {
       }
       const { storage, prefix, cleanup } = await redisStorage("shop");
       const other = await createStorage({ redisUrl: REDIS_URL, prefix });
+      const [a, b] = [createShop({ storage, fileCatalog: file }), createShop({ storage: other, fileCatalog: file })];
       return {
-        a: createShop({ storage, fileCatalog: file }),
-        b: createShop({ storage: other, fileCatalog: file }),
+        a,
+        b,
         storage,
         cleanup: async () => {
+          await Promise.all([a.close(), b.close()]);
           await other.close();
           await cleanup();
         },
@@ -69,6 +83,23 @@ for (const kind of ["redis", "memory"] as const) {
         const seen = await b.state();
         expect(priceOf(seen.catalog, "ML86")).toBe(21_000);
         expect(seen.source).toMatchObject({ kind: "chat", version: 1, by: 1 });
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it("when the other process keeps reading while changes land, then each read after a change's answer sees it", async () => {
+      const { a, b, cleanup } = await twoShops();
+      try {
+        for (let i = 1; i <= 20; i++) {
+          await b.state(); // b reads (and, with its subscription up, caches) before each change
+          await a.edit(1, (c) => ({ catalog: withPrice(c, "ML86", 20_000 + i), result: undefined }));
+          if (i % 2 === 0) await a.pause({ reason: `r${i}`, by: 1, at: "2026-11-23T08:00:00.000Z" });
+          else await a.resume();
+          // Telegram's answer to the admin goes out after the write; a user's next tap on b comes later.
+          await waitUntil(async () => priceOf(await b.catalog(), "ML86") === 20_000 + i);
+          await waitUntil(async () => (await b.state()).pause?.reason === (i % 2 === 0 ? `r${i}` : undefined));
+        }
       } finally {
         await cleanup();
       }

@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import { findProduct } from "../../catalog/catalog.js";
+import { codesForSale } from "../../catalog/catalog.js";
 import type { Shop } from "../../shop/shop.js";
 import type { OrderRecord } from "../../orders/order.js";
 import type { OrderService } from "../../orders/order-service.js";
@@ -34,21 +34,14 @@ export function confirmButtons(deps: { orders: OrderService; notifier: Notifier;
 
   onCallback(composer, Callback.confirm, async (ctx, refId) => {
     const t = ctx.tr;
-    // A draft of this user is sent only while orders are open and its product is still sold (the
-    // price it showed stands). Any other state goes to the ledger, which says what became of it.
-    const [state, draft] = await Promise.all([shop.state(), orders.get(refId)]);
-    if (draft?.state === "draft" && draft.userId === ctx.from.id) {
-      if (state.pause !== undefined) {
+    // Sent only while orders are open, and only a product still for sale (at the price the summary
+    // showed): the ledger checks the product in the same step that claims the order.
+    const state = await shop.state();
+    if (state.pause !== undefined) {
+      const draft = await orders.get(refId);
+      if (draft?.state === "draft" && draft.userId === ctx.from.id) {
         await answerQuery(ctx, { text: pausedAlert(t, state.pause), show_alert: true });
         await ctx.reply(pausedText(t, state.pause));
-        return;
-      }
-      if (findProduct(state.catalog, draft.productCode)?.product.disabled !== false) {
-        const vars = { code: draft.productCode, product: draft.productName };
-        await answerQuery(ctx, { text: t("callback-product-gone", vars), show_alert: true });
-        const cancelled = await orders.cancel({ refId, userId: ctx.from.id, chatId: draft.chatId });
-        if (cancelled.kind === "cancelled") await retire(ctx, cancelled.order);
-        await ctx.reply(t("order-product-gone", vars));
         return;
       }
     }
@@ -60,6 +53,7 @@ export function confirmButtons(deps: { orders: OrderService; notifier: Notifier;
       refId,
       userId: ctx.from.id,
       ...(ctx.callbackQuery.message === undefined ? {} : { summaryMessageId: ctx.callbackQuery.message.message_id }),
+      offered: codesForSale(state.catalog),
       // Answered at once (Telegram gives up on a query after ~10 s; a provider call can take
       // longer); the buttons go only once the order is claimed (and the call is slow).
       onClaimed: async (order) => {
@@ -95,6 +89,15 @@ export function confirmButtons(deps: { orders: OrderService; notifier: Notifier;
         };
         await answerQuery(ctx, { text: t("callback-saldo-short", vars), show_alert: true });
         await ctx.reply(t("order-saldo-short", vars));
+        return;
+      }
+      case "not-offered": {
+        // Hidden or removed since the summary was shown: nothing was held or sent; it is closed.
+        const vars = { code: outcome.order.productCode, product: outcome.order.productName };
+        await answerQuery(ctx, { text: t("callback-product-gone", vars), show_alert: true });
+        const cancelled = await orders.cancel({ refId, userId: ctx.from.id, chatId: outcome.order.chatId });
+        if (cancelled.kind === "cancelled") await retire(ctx, cancelled.order);
+        await ctx.reply(t("order-product-gone", vars));
         return;
       }
       case "not-yours":
