@@ -13,9 +13,8 @@ import { createTelegramBot, installBot } from "./bot/create-bot.js";
 import { loadTexts } from "./bot/i18n.js";
 import { createNotifier, type Notifier } from "./bot/notifier.js";
 import { createUserPrefs } from "./bot/user-prefs.js";
-import { request } from "undici";
 import { findProduct, loadCatalog, type Catalog } from "./catalog/catalog.js";
-import { TooLargeError } from "./bot/features/shop.js";
+import { createDownloader } from "./bot/files.js";
 import { createShop, type Shop } from "./shop/shop.js";
 import { createCatalogUploads } from "./shop/uploads.js";
 import type { Config } from "./config.js";
@@ -196,36 +195,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     intervalMs: config.broadcastIntervalMs,
     now,
   });
-  /** A file a user sent, fetched from the Bot API's file URL (which holds the token: never logged). */
-  const download = async (fileId: string, maxBytes: number): Promise<string> => {
-    const file = await bot.api.getFile(fileId);
-    if (file.file_size !== undefined && file.file_size > maxBytes) throw new TooLargeError(file.file_size);
-    if (file.file_path === undefined) throw new Error("Telegram gave no file path");
-    try {
-      const answer = await request(`${config.botApiRoot}/file/bot${config.botToken}/${file.file_path}`, {
-        headersTimeout: 15_000,
-        bodyTimeout: 15_000,
-      });
-      if (answer.statusCode !== 200) {
-        await answer.body.dump();
-        throw new Error(`file download answered HTTP ${answer.statusCode}`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of answer.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxBytes) {
-          answer.body.destroy();
-          throw new TooLargeError(size);
-        }
-        chunks.push(chunk as Buffer);
-      }
-      return Buffer.concat(chunks).toString("utf8");
-    } catch (err) {
-      if (err instanceof TooLargeError) throw err;
-      throw new Error(String(err instanceof Error ? err.message : err).replaceAll(config.botToken, "***"));
-    }
-  };
+  const download = createDownloader({ api: bot.api, apiRoot: config.botApiRoot, token: config.botToken });
   installBot(bot, {
     shop,
     uploads,

@@ -6,6 +6,9 @@ import type { BroadcastStore } from "./broadcast-store.js";
  * those allowed in the chat) and have started the bot in a private chat. Telegram refuses a
  * message to someone who never opened the bot, so only they are counted and sent to.
  */
+/** Users remembered as recorded, per process, before the memory is started afresh. */
+const MAX_REMEMBERED = 20_000;
+
 export function createAudience(deps: {
   store: Pick<BroadcastStore, "markStarted" | "startedAmong">;
   access: Pick<Access, "list">;
@@ -18,6 +21,8 @@ export function createAudience(deps: {
     async started(userId: number): Promise<void> {
       if (recorded.has(userId)) return;
       await deps.store.markStarted(userId);
+      // Bounded: forgetting only costs one more (idempotent) write for a user seen again.
+      if (recorded.size >= MAX_REMEMBERED) recorded.clear();
       recorded.add(userId);
     },
     /**

@@ -15,6 +15,7 @@ import type { Lang } from "../../orders/order.js";
 import { newRefId } from "../../orders/ref-id.js";
 import type { Shop } from "../../shop/shop.js";
 import type { CatalogUploads } from "../../shop/uploads.js";
+import { TooLargeError } from "../files.js";
 import { adminOnly, isAdmin } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
@@ -380,11 +381,4 @@ export function shopFeature(deps: {
   });
 
   return composer;
-}
-
-export class TooLargeError extends Error {
-  override name = "TooLargeError";
-  constructor(readonly size: number) {
-    super(`file of ${size} bytes is too large`);
-  }
 }
