@@ -14,19 +14,30 @@ start-menu =
     /order CODE PLAYER_ID: order in one line, e.g. <code>/order { $exampleCode } { $examplePlayer }</code>
     /cancel: stop the current order
     /pricelist: the products and your prices
-    /help: help
+menu-staff =
+    /balance: the shop's balance after the last sale (in a private chat)
+    /history: your orders
+    /status REF_ID: where one order stands
+menu-reseller =
+    /saldo: your saldo and its last movements (in a private chat)
+    /history: your orders
+    /status REF_ID: where one order stands
+menu-common =
+    /language: English or Bahasa Indonesia
+    /help: how ordering works
+menu-admin =
+    <b>Admin</b>
+    /report [YYYY-MM-DD]: a day's sales, CSV · /pending: orders with an unknown result, /settle
+    /users, /allow ID [reseller], /deny ID: who may order
+    /deposit ID AMOUNT, /saldo ID|all, /tier ID NAME: resellers
+    /price CODE AMOUNT [TIER], /disable CODE, /enable CODE, /catalog: the catalogue
+    /pause [REASON], /resume, /broadcast TEXT: the shop
 help =
     <b>How to order</b>
     1. Send /order and choose a game and a product (or type its code).
     2. Send the player id.
     3. Check the summary and tap <b>Confirm</b>. Nothing is ordered before that, and one order is sent only once, even if you tap twice.
-    You get the player name, the serial number (SN), the remaining balance and the transaction id.
-
-    Commands:
-    /order: order a top-up
-    /order CODE PLAYER_ID: order in one line
-    /cancel: stop the current order
-    /help: this help
+    You get the player name, the serial number (SN) and the transaction id, and a Receipt button for the customer.
 help-products = Products: { $codes }
 
 ## Access
@@ -422,3 +433,42 @@ broadcast-already-sending = This broadcast is already being sent: { $processed }
 broadcast-already-done = This broadcast was already sent: { $delivered } delivered, { $blocked } blocked, { $failed } failed.
 broadcast-already-cancelled = This broadcast was cancelled. Send /broadcast again for a new one.
 broadcast-expired = This preview has expired. Send /broadcast again.
+
+## receipt and status
+command-status = An order's state and result
+receipt-button = 🧾 Receipt
+copy-sn-button = 📋 Copy SN
+receipt-sent = Receipt sent below: forward it to your customer.
+receipt-not-success = This order did not succeed ({ $state }): there is no receipt.
+receipt-title =
+    🧾 <b>{ $shop }</b>
+    <b>Top-up receipt</b>
+receipt-time = Date: { $time }
+receipt-status = Status: ✅ Successful
+receipt-game = Game: { $game }
+receipt-product = Product: <b>{ $code }</b> · { $product }
+receipt-player-id = Player ID: <code>{ $playerId }</code>
+receipt-player-name = Player name: <b>{ $playerName }</b>
+receipt-sn = SN: <code>{ $sn }</code>
+receipt-ref = Ref ID: <code>{ $refId }</code>
+receipt-thanks = Thank you for your purchase!
+status-usage = Send <code>/status REF_ID</code> with the ref id of one of your orders (it is in the order's summary and result).
+status-not-found = No order with that ref id of yours: <code>{ $refId }</code>
+status-title = 📄 <b>Order status</b>
+status-state = State: { $state }
+status-state-draft = 📝 not confirmed
+status-nothing-ordered = Nothing was ordered.
+status-not-sent = It was not sent to the provider: nothing was ordered.
+status-game = Game: { $game }
+status-created = Created: { $time }
+status-submitted = Sent to the provider: { $time }
+status-finished = Finished: { $time }
+status-settled = Settled by an admin: { $time }
+status-settled-by = Settled by admin { $adminId }: { $time }
+status-ordered-by = Ordered by: { $user } (<code>{ $userId }</code>)
+
+## Groups
+callback-not-your-menu = This menu belongs to someone else. Send /order to get your own.
+private-only = 🔒 /{ $command } is shown only in a private chat with me (the whole group would read it here). Open @{ $bot } and send /{ $command } there.
+edit-not-read = I act on messages once: editing one changes nothing. Please send it again as a new message.
+edit-not-read-draft = I act on messages once: editing one changes nothing. The summary above still has what you first sent; if it is wrong, tap <b>Cancel</b> and send it again.

@@ -14,19 +14,30 @@ start-menu =
     /order KODE ID_PEMAIN: pesan dalam satu baris, mis. <code>/order { $exampleCode } { $examplePlayer }</code>
     /cancel: batalkan pesanan yang sedang berjalan
     /pricelist: daftar produk dan harga Anda
-    /help: bantuan
+menu-staff =
+    /balance: saldo toko setelah penjualan terakhir (di chat pribadi)
+    /history: pesanan Anda
+    /status REF_ID: posisi satu pesanan
+menu-reseller =
+    /saldo: saldo Anda dan mutasi terakhirnya (di chat pribadi)
+    /history: pesanan Anda
+    /status REF_ID: posisi satu pesanan
+menu-common =
+    /language: English atau Bahasa Indonesia
+    /help: cara memesan
+menu-admin =
+    <b>Admin</b>
+    /report [YYYY-MM-DD]: penjualan sehari, CSV · /pending: pesanan yang hasilnya belum diketahui, /settle
+    /users, /allow ID [reseller], /deny ID: siapa yang boleh memesan
+    /deposit ID JUMLAH, /saldo ID|all, /tier ID NAMA: reseller
+    /price KODE JUMLAH [TIER], /disable KODE, /enable KODE, /catalog: katalog
+    /pause [ALASAN], /resume, /broadcast TEKS: toko
 help =
     <b>Cara memesan</b>
     1. Kirim /order lalu pilih game dan produk (atau ketik kodenya).
     2. Kirim ID pemain.
     3. Periksa ringkasan lalu ketuk <b>Konfirmasi</b>. Tidak ada yang dipesan sebelum itu, dan satu pesanan hanya dikirim sekali walau diketuk dua kali.
-    Anda akan menerima nama pemain, nomor seri (SN), sisa saldo, dan ID transaksi.
-
-    Perintah:
-    /order: pesan top-up
-    /order KODE ID_PEMAIN: pesan dalam satu baris
-    /cancel: batalkan pesanan yang sedang berjalan
-    /help: bantuan ini
+    Anda akan menerima nama pemain, nomor seri (SN), dan ID transaksi, serta tombol Struk untuk pelanggan.
 help-products = Produk: { $codes }
 
 ## Akses
@@ -422,3 +433,42 @@ broadcast-already-sending = Broadcast ini sedang dikirim: { $processed } dari { 
 broadcast-already-done = Broadcast ini sudah dikirim: { $delivered } terkirim, { $blocked } diblokir, { $failed } gagal.
 broadcast-already-cancelled = Broadcast ini sudah dibatalkan. Kirim /broadcast lagi untuk yang baru.
 broadcast-expired = Pratinjau ini sudah kedaluwarsa. Kirim /broadcast lagi.
+
+## receipt and status
+command-status = Status dan hasil sebuah pesanan
+receipt-button = 🧾 Struk
+copy-sn-button = 📋 Salin SN
+receipt-sent = Struk dikirim di bawah: teruskan ke pelanggan Anda.
+receipt-not-success = Pesanan ini tidak berhasil ({ $state }): tidak ada struk.
+receipt-title =
+    🧾 <b>{ $shop }</b>
+    <b>Bukti top-up</b>
+receipt-time = Tanggal: { $time }
+receipt-status = Status: ✅ Berhasil
+receipt-game = Game: { $game }
+receipt-product = Produk: <b>{ $code }</b> · { $product }
+receipt-player-id = ID pemain: <code>{ $playerId }</code>
+receipt-player-name = Nama pemain: <b>{ $playerName }</b>
+receipt-sn = SN: <code>{ $sn }</code>
+receipt-ref = Ref ID: <code>{ $refId }</code>
+receipt-thanks = Terima kasih atas pembelian Anda!
+status-usage = Kirim <code>/status REF_ID</code> dengan ref id salah satu pesanan Anda (ada di ringkasan dan hasil pesanan).
+status-not-found = Tidak ada pesanan Anda dengan ref id itu: <code>{ $refId }</code>
+status-title = 📄 <b>Status pesanan</b>
+status-state = Status: { $state }
+status-state-draft = 📝 belum dikonfirmasi
+status-nothing-ordered = Tidak ada yang dipesan.
+status-not-sent = Pesanan tidak dikirim ke provider: tidak ada yang dipesan.
+status-game = Game: { $game }
+status-created = Dibuat: { $time }
+status-submitted = Dikirim ke provider: { $time }
+status-finished = Selesai: { $time }
+status-settled = Diselesaikan oleh admin: { $time }
+status-settled-by = Diselesaikan oleh admin { $adminId }: { $time }
+status-ordered-by = Dipesan oleh: { $user } (<code>{ $userId }</code>)
+
+## Groups
+callback-not-your-menu = Menu ini milik orang lain. Kirim /order untuk mendapatkan menu Anda sendiri.
+private-only = 🔒 /{ $command } hanya ditampilkan di chat pribadi dengan saya (di sini seluruh grup bisa membacanya). Buka @{ $bot } lalu kirim /{ $command } di sana.
+edit-not-read = Saya memproses pesan sekali saja: mengedit pesan tidak mengubah apa pun. Silakan kirim lagi sebagai pesan baru.
+edit-not-read-draft = Saya memproses pesan sekali saja: mengedit pesan tidak mengubah apa pun. Ringkasan di atas masih memakai yang pertama Anda kirim; jika salah, ketuk <b>Batal</b> lalu kirim lagi.

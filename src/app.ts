@@ -160,6 +160,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     texts,
     prefs,
     adminIds: config.adminIds,
+    adminChat: config.adminChat,
     logger,
     lowBalanceThreshold: config.lowBalanceThreshold,
     now,
@@ -211,6 +212,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     storage,
     logger,
     timeZone: config.timeZone,
+    adminChat: config.adminChat,
+    shopName: config.shopName,
     updates,
     broadcasts: { store: broadcastStore, audience: createAudience({ store: broadcastStore, access }), broadcaster },
   });
@@ -358,7 +361,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         }
         await recover();
         const resellers = (await access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
-        await menus.setAll({ admins: config.adminIds, resellers });
+        await menus.setAll({ admins: config.adminIds, resellers, adminChat: config.adminChat?.chatId });
       })();
       recoveryTimer = setInterval(
         () => void recover(),

@@ -20,12 +20,16 @@ export interface Config {
   catalogFile: string;
   refIdPrefix: string;
   lowBalanceThreshold: number | undefined;
+  /** Where notices to admins go (a group, or a topic of a forum); undefined: each admin's private chat. */
+  adminChat: { chatId: number; threadId?: number } | undefined;
   webhook: { url: string; secret: string | undefined } | undefined;
   port: number | undefined;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   timeZone: string;
   /** The pause between two messages of a /broadcast (milliseconds; 50 = at most 20 a second). */
   broadcastIntervalMs: number;
+  /** SHOP_NAME: the shop's name on customer receipts; `undefined` means the bot's name (getMe). */
+  shopName: string | undefined;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -55,6 +59,33 @@ const positiveInt = (what: string) =>
     .regex(/^[0-9]+$/, `must be a whole number of ${what}`)
     .transform(Number)
     .refine((n) => n > 0 && Number.isSafeInteger(n), `must be a positive number of ${what}`);
+
+/** A group or supergroup id (negative), optionally `:THREAD_ID` for a topic of a forum supergroup. */
+const adminChatId = z.string().transform((raw, ctx) => {
+  const value = raw.trim();
+  if (/^\+?[1-9][0-9]*(:.*)?$/.test(value)) {
+    ctx.addIssue({
+      code: "custom",
+      message:
+        `"${value}" is a private chat (a positive id): use the group's id, which is negative ` +
+        "(supergroups start with -100, e.g. -1001234567890)",
+    });
+    return z.NEVER;
+  }
+  const match = /^(-[1-9][0-9]{0,15})(?::([1-9][0-9]{0,15}))?$/.exec(value);
+  const chatId = match === null ? NaN : Number(match[1]);
+  const threadId = match?.[2] === undefined ? undefined : Number(match[2]);
+  if (!Number.isSafeInteger(chatId) || (threadId !== undefined && !Number.isSafeInteger(threadId))) {
+    ctx.addIssue({
+      code: "custom",
+      message:
+        `"${value}" is not a group id: a negative number such as -1001234567890, ` +
+        "or ID:THREAD_ID such as -1001234567890:7 for a topic of a forum",
+    });
+    return z.NEVER;
+  }
+  return threadId === undefined ? { chatId } : { chatId, threadId };
+});
 
 const httpUrl = z
   .string()
@@ -95,6 +126,7 @@ const schema = z.object({
       .regex(/^[0-9]+$/, "must be a whole number (rupiah, no dots)")
       .transform(Number),
   ),
+  ADMIN_CHAT_ID: optional(adminChatId),
   WEBHOOK_URL: optional(
     z
       .string()
@@ -129,6 +161,7 @@ const schema = z.object({
       }
     }, "is not a time zone name such as Asia/Jakarta"),
   ),
+  SHOP_NAME: optional(z.string().trim().max(64, "must be at most 64 characters")),
   BROADCAST_INTERVAL_MS: optional(
     z
       .string()
@@ -233,11 +266,13 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       catalogFile: e.CATALOG_FILE ?? "catalog.json",
       refIdPrefix: e.REF_ID_PREFIX ?? "TG",
       lowBalanceThreshold: e.LOW_BALANCE_THRESHOLD,
+      adminChat: e.ADMIN_CHAT_ID,
       webhook: e.WEBHOOK_URL === undefined ? undefined : { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET },
       port: e.PORT,
       logLevel: e.LOG_LEVEL ?? "info",
       timeZone: e.TZ ?? "Asia/Jakarta",
       broadcastIntervalMs: e.BROADCAST_INTERVAL_MS ?? 50,
+      shopName: e.SHOP_NAME,
     },
   };
 }

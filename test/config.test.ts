@@ -158,4 +158,37 @@ describe("configuration", () => {
       "RESELLER_IDS lists 3, also in ALLOWED_USER_IDS: give each user one role",
     ]);
   });
+
+  it("when ADMIN_CHAT_ID is a group id or ID:THREAD_ID, then it is read; unset or empty means private chats", () => {
+    const adminChat = (value: string | undefined) => {
+      const result = parseConfig({ ...minimal, ...(value === undefined ? {} : { ADMIN_CHAT_ID: value }) });
+      if (!result.ok) throw new Error(result.errors.join("\n"));
+      return result.config.adminChat;
+    };
+    expect(adminChat(undefined)).toBeUndefined();
+    expect(adminChat("")).toBeUndefined();
+    expect(adminChat("-1001234567890")).toEqual({ chatId: -1001234567890 });
+    expect(adminChat(" -4012345 ")).toEqual({ chatId: -4012345 });
+    expect(adminChat("-1001234567890:7")).toEqual({ chatId: -1001234567890, threadId: 7 });
+  });
+
+  it("when ADMIN_CHAT_ID is a private chat or not an id, then the bot refuses it and names the variable once", () => {
+    expect(errorsOf({ ...minimal, ADMIN_CHAT_ID: "1001" })).toEqual([
+      'ADMIN_CHAT_ID "1001" is a private chat (a positive id): use the group\'s id, which is negative (supergroups start with -100, e.g. -1001234567890)',
+    ]);
+    expect(errorsOf({ ...minimal, ADMIN_CHAT_ID: "1001:7" })[0]).toMatch(/^ADMIN_CHAT_ID "1001:7" is a private chat/);
+    const notAnId = (value: string) =>
+      `ADMIN_CHAT_ID "${value}" is not a group id: a negative number such as -1001234567890, or ID:THREAD_ID such as -1001234567890:7 for a topic of a forum`;
+    for (const value of [
+      "@myshopgroup",
+      "-100abc",
+      "-100123:",
+      "-100123:0",
+      "-100123:-7",
+      "-100123:7:8",
+      "-0",
+      "-99999999999999999",
+    ])
+      expect(errorsOf({ ...minimal, ADMIN_CHAT_ID: value })).toEqual([notAnId(value)]);
+  });
 });

@@ -33,7 +33,7 @@ const refId = (rest: string) => (REF_ID.test(rest) ? rest : undefined);
 
 export const Callback = {
   /** The products of one game (its index in the catalogue). */
-  game: kind<number>("g", String, (rest) => (/^[0-9]{1,3}$/.test(rest) ? Number(rest) : undefined)),
+  game: kind<number>("g", String, (rest) => (/^(?:0|[1-9][0-9]{0,2})$/.test(rest) ? Number(rest) : undefined)),
   /** Back to the list of games. */
   games: kind<null>(
     "gs",
@@ -47,11 +47,13 @@ export const Callback = {
   ),
   confirm: kind<string>("c", (ref) => ref, refId),
   cancel: kind<string>("x", (ref) => ref, refId),
+  /** Receipt of a successful order for the end customer, bound to its ref_id. */
+  receipt: kind<string>("rc", (ref) => ref, refId),
   history: kind<{ scope: "me" | "all"; page: number }>(
     "h",
     (d) => `${d.scope === "all" ? "a" : "m"}:${d.page}`,
     (rest) => {
-      const m = /^([ma]):([0-9]{1,5})$/.exec(rest);
+      const m = /^([ma]):(0|[1-9][0-9]{0,4})$/.exec(rest);
       return m === null ? undefined : { scope: m[1] === "a" ? "all" : "me", page: Number(m[2]) };
     },
   ),

@@ -27,13 +27,17 @@ import { broadcastFeature, rememberStarted } from "./features/broadcast.js";
 import { fallbackFeature } from "./features/fallback.js";
 import { historyFeature } from "./features/history.js";
 import { languageFeature } from "./features/language.js";
+import { membershipFeature } from "./features/membership.js";
 import { pendingFeature } from "./features/pending/pending.js";
 import { createSettleDialogue, SETTLE_DIALOGUE } from "./features/pending/settle-dialogue.js";
 import { reportFeature } from "./features/report.js";
 import { resellersFeature } from "./features/resellers.js";
 import { shopFeature } from "./features/shop.js";
 import { startFeature } from "./features/start.js";
+import { statusFeature } from "./features/status.js";
 import { usersFeature } from "./features/users.js";
+import { chatPolicy } from "./chats.js";
+import { groupFilter, moneyInPrivate, ownedButtons } from "./groups.js";
 import { translator, type Translate } from "./i18n.js";
 import type { Notifier } from "./notifier.js";
 import { orderCommands } from "./order/command.js";
@@ -41,6 +45,7 @@ import { confirmButtons } from "./order/confirm.js";
 import { createOrderDialogue, ORDER_DIALOGUE } from "./order/dialogue.js";
 import { orderMenu } from "./order/menu.js";
 import type { UserPrefs } from "./user-prefs.js";
+import type { AdminChat } from "./chats.js";
 
 /** The Bot object with its Api configured (retries, parse mode) and no middleware yet. */
 export function createTelegramBot(opts: { token: string; apiRoot: string; botInfo?: UserFromGetMe }): Bot<BotContext> {
@@ -68,6 +73,10 @@ export interface BotDeps {
   storage: Storage;
   logger: Logger;
   timeZone: string;
+  /** ADMIN_CHAT_ID: the group (or forum topic) of the admins' notices; `chatPolicy` in chats.ts reads it. */
+  adminChat: AdminChat | undefined;
+  /** SHOP_NAME for customer receipts; unset: the bot's first_name from getMe. */
+  shopName?: string | undefined;
   /** Every update being handled, polling or webhook: shutdown waits for them. */
   updates: TaskTracker;
   /** /broadcast: the drafts and sends, who has started the bot, the sending loop. */
@@ -119,6 +128,8 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
   // 2. Updates of one chat run one after the other (a double tap waits for the first tap),
   //    different chats run side by side. Before anything that reads state.
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
+  //    In groups only what is addressed to the bot; nowhere a command for another bot.
+  bot.use(groupFilter());
   // 3. A flood of messages (more than 30 in 2 s from one user: no person types that fast, but a
   //    script that waits for each answer stays below it) is answered once, then ignored. Button
   //    taps are never limited: they come from our own buttons, and a Confirm must never be dropped.
@@ -143,11 +154,17 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
   bot.use(texts);
   bot.use(resolveBuyer(deps.access));
   bot.use(rememberStarted(deps.broadcasts.audience));
+  //    A member's menu buttons in a group are theirs alone.
+  bot.use(ownedButtons());
   // 5. Open to anyone.
   bot.use(startFeature({ shop, prefs: deps.prefs }));
   bot.use(languageFeature({ texts: deps.texts, prefs: deps.prefs }));
+  bot.use(membershipFeature({ orders, storage: deps.storage }));
   // 6. Everything below is for those who may order.
   bot.use(accessGuard());
+  //    The shop's balance, saldos and reports stay out of ordinary groups.
+  const chats = chatPolicy(deps.adminChat);
+  bot.use(moneyInPrivate((ctx) => chats.mayShowShopMoney(ctx)));
   // 7. What needs no dialogue state: Confirm and Cancel above all, so no waiting step can hold them.
   bot.use(confirmButtons({ orders, notifier: deps.notifier, shop }));
   bot.use(orderMenu({ shop }));
@@ -172,6 +189,7 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
   );
   bot.use(balanceFeature({ orders, timeZone: deps.timeZone }));
   bot.use(historyFeature({ orders, timeZone: deps.timeZone }));
+  bot.use(statusFeature({ orders, timeZone: deps.timeZone, shopName: deps.shopName }));
   bot.use(reportFeature({ orders, wallets: deps.wallets, timeZone: deps.timeZone }));
   bot.use(usersFeature({ access: deps.access, wallets: deps.wallets, menus: deps.menus, timeZone: deps.timeZone }));
   bot.use(broadcastFeature(deps.broadcasts));

@@ -1,15 +1,25 @@
 import type { Api, Context } from "grammy";
 import type { BotConversation, InnerContext } from "./context.js";
+import { topicOf } from "./chats.js";
+import { isGroup, mention } from "./groups.js";
 
-/** Text the user typed as an answer (not a command). */
+/**
+ * Text the user typed as an answer (not a command): a new message, or an edit of one (a user who
+ * corrects a typo expects the correction to count). A leading @mention of the bot is dropped.
+ */
 export function typedText(ctx: Context): string | undefined {
-  const text = ctx.message?.text;
-  return text === undefined || text.startsWith("/") ? undefined : text;
+  const text = (ctx.message ?? ctx.editedMessage)?.text;
+  if (text === undefined || text.startsWith("/")) return undefined;
+  const me = `@${ctx.me.username}`.toLowerCase();
+  return text.trimStart().toLowerCase().startsWith(me) ? text.trimStart().slice(me.length) : text;
 }
+
+/** The id of the user's message in this update (new or edited), to reply to. */
+export const messageIdOf = (ctx: Context): number | undefined => (ctx.message ?? ctx.editedMessage)?.message_id;
 
 /** Commands and buttons that are not for this dialogue go to their own handlers; the dialogue waits on. */
 export async function passOn(conversation: BotConversation, ctx: Context): Promise<void> {
-  if (ctx.callbackQuery !== undefined || ctx.message?.text?.startsWith("/") === true)
+  if (ctx.callbackQuery !== undefined || (ctx.message ?? ctx.editedMessage)?.text?.startsWith("/") === true)
     await conversation.skip({ next: true });
 }
 
@@ -19,14 +29,48 @@ export async function passOn(conversation: BotConversation, ctx: Context): Promi
  */
 export function dialogueIo(conversation: BotConversation, ctx: InnerContext, api: Api) {
   const chatId = ctx.chat!.id;
+  // In a forum, the dialogue's messages stay in the topic it started in (ctx.reply does that itself).
+  const topic = topicOf(ctx);
+  const group = isGroup(ctx);
+  const who = ctx.from === undefined ? "" : `${mention(ctx.from)}\n`;
+  /** In a group: names the member and replies to their message, so the chat sees whose it is. */
+  const inGroup = (text: string, replyTo: number | undefined) =>
+    group
+      ? {
+          text: `${who}${text}`,
+          other:
+            replyTo === undefined
+              ? {}
+              : { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } },
+        }
+      : { text, other: {} };
   return {
+    /**
+     * A question the user answers by typing. In a group: to that member, as a reply to their
+     * message, with a selective force_reply, so the answer reaches the bot with privacy mode on.
+     */
+    ask: (text: string, replyTo?: number) =>
+      conversation.external(async () => {
+        const shaped = inGroup(text, replyTo);
+        const force = group ? { reply_markup: { force_reply: true as const, selective: true } } : {};
+        return (await api.sendMessage(chatId, shaped.text, { ...topic, ...shaped.other, ...force })).message_id;
+      }),
+    /** A menu of buttons; in a group it names the member and replies to their message. */
+    menu: (build: () => Promise<{ text: string; other: Parameters<Api["sendMessage"]>[2] }>, replyTo?: number) =>
+      conversation.external(async () => {
+        const { text, other } = await build();
+        const shaped = inGroup(text, replyTo);
+        return (await api.sendMessage(chatId, shaped.text, { ...topic, ...other, ...shaped.other })).message_id;
+      }),
+    /** True in a group: a menu cannot turn into a force_reply question there. */
+    group,
     say: (text: string, other: Parameters<Api["sendMessage"]>[2] = {}) =>
-      conversation.external(async () => (await api.sendMessage(chatId, text, other)).message_id),
+      conversation.external(async () => (await api.sendMessage(chatId, text, { ...topic, ...other })).message_id),
     /** A message built from what is read now (the catalogue): built and sent once, never on replay. */
     sayBuilt: (build: () => Promise<{ text: string; other?: Parameters<Api["sendMessage"]>[2] }>) =>
       conversation.external(async () => {
         const { text, other } = await build();
-        return (await api.sendMessage(chatId, text, other ?? {})).message_id;
+        return (await api.sendMessage(chatId, text, { ...topic, ...other })).message_id;
       }),
     edit: (messageId: number, text: string, other: Parameters<Api["editMessageText"]>[3] = {}) =>
       conversation.external(async () => {

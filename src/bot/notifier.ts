@@ -10,8 +10,10 @@ import type { Deposit, Wallets } from "../orders/wallet.js";
 import { formatNumber, formatRupiah } from "./format.js";
 import { translator, type Translate } from "./i18n.js";
 import { outcomeText, renderState, renderSummaryAfter } from "./order/messages.js";
+import { resultKeyboard } from "./order/receipt.js";
 import { createTaskTracker } from "../tasks.js";
 import type { UserPrefs } from "./user-prefs.js";
+import { adminChatTopic, type AdminChat } from "./chats.js";
 
 export interface NotifierDeps {
   api: Api;
@@ -21,6 +23,8 @@ export interface NotifierDeps {
   texts: Texts;
   prefs: UserPrefs;
   adminIds: readonly number[];
+  /** ADMIN_CHAT_ID: the admins' notices go there, once, instead of to each admin. */
+  adminChat?: AdminChat | undefined;
   logger: Logger;
   lowBalanceThreshold: number | undefined;
   now?: () => Date;
@@ -40,7 +44,8 @@ export interface Notifier extends OrderEvents, DepositEvents {
 
 /**
  * Tells people about orders: the user who ordered, and every admin after every outcome (with a
- * low-balance alert when a sale took the balance below the threshold).
+ * low-balance alert when a sale took the balance below the threshold): in ADMIN_CHAT_ID when it is
+ * set, else in each admin's private chat.
  */
 export function createNotifier(deps: NotifierDeps): Notifier {
   const { api, logger } = deps;
@@ -69,6 +74,35 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     }
   }
 
+  /**
+   * A notice for the admins: once to ADMIN_CHAT_ID (in its topic) when it is set, in the language
+   * of the first admin of ADMIN_IDS; otherwise, or when the admin chat refuses it (the bot was
+   * removed from the group, the topic was deleted: 403/400), to each admin's private chat in their
+   * own language, so nothing is lost.
+   */
+  async function toAdmins(build: (lang: Lang) => string): Promise<void> {
+    const chat = deps.adminChat;
+    if (chat !== undefined) {
+      const first = deps.adminIds[0];
+      const lang = first === undefined ? "en" : await deps.prefs.languageFor(first);
+      try {
+        await api.sendMessage(chat.chatId, build(lang), adminChatTopic(chat));
+        return;
+      } catch (err) {
+        logger.error(
+          {
+            chatId: chat.chatId,
+            threadId: chat.threadId,
+            code: err instanceof GrammyError ? err.error_code : undefined,
+            err: err instanceof GrammyError ? err.description : err,
+          },
+          "notice not delivered to ADMIN_CHAT_ID (is the bot a member of that group?); sending it to each admin instead",
+        );
+      }
+    }
+    for (const adminId of deps.adminIds) await sendTo(adminId, build(await deps.prefs.languageFor(adminId)));
+  }
+
   async function deliverOutcome(order: OrderRecord, heading?: "already" | "settled") {
     const lang = await deps.prefs.languageFor(order.userId, order.lang);
     const t = tFor(lang);
@@ -76,7 +110,12 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       order.summaryMessageId === undefined
         ? {}
         : { reply_parameters: { message_id: order.summaryMessageId, allow_sending_without_reply: true } };
-    await api.sendMessage(order.chatId, outcomeText(t, order, heading, lang), replyTo);
+    // A success gets Receipt and a button that copies the SN.
+    const keyboard = resultKeyboard(t, order);
+    await api.sendMessage(order.chatId, outcomeText(t, order, heading, lang), {
+      ...replyTo,
+      ...(keyboard === undefined ? {} : { reply_markup: keyboard }),
+    });
     if (order.summaryMessageId !== undefined) {
       await api
         .editMessageText(order.chatId, order.summaryMessageId, renderSummaryAfter(t, order))
@@ -86,8 +125,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   }
 
   async function noticeAdmins(order: OrderRecord): Promise<void> {
-    for (const adminId of deps.adminIds) {
-      const lang = await deps.prefs.languageFor(adminId);
+    await toAdmins((lang) => {
       const t = tFor(lang);
       const r = order.result ?? {};
       const heading = t(
@@ -119,25 +157,21 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         })}`;
       }
       if (order.settledBy !== undefined) text += `\n${t("notice-settled", { adminId: String(order.settledBy) })}`;
-      await sendTo(adminId, text);
-    }
+      return text;
+    });
   }
 
   async function alertLowBalance(order: OrderRecord): Promise<void> {
     const balance = order.result?.lastBalance;
-    if (balance === undefined || deps.lowBalanceThreshold === undefined) return;
-    for (const adminId of deps.adminIds) {
-      const lang = await deps.prefs.languageFor(adminId);
-      const t = tFor(lang);
-      await sendTo(
-        adminId,
-        t("low-balance-alert", {
-          balance: formatNumber(balance, lang),
-          refId: order.refId,
-          threshold: formatNumber(deps.lowBalanceThreshold, lang),
-        }),
-      );
-    }
+    const threshold = deps.lowBalanceThreshold;
+    if (balance === undefined || threshold === undefined) return;
+    await toAdmins((lang) =>
+      tFor(lang)("low-balance-alert", {
+        balance: formatNumber(balance, lang),
+        refId: order.refId,
+        threshold: formatNumber(threshold, lang),
+      }),
+    );
   }
 
   async function finished(order: OrderRecord, how: FinishedHow, facts: { lowBalance: boolean }): Promise<void> {

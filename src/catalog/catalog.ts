@@ -289,5 +289,19 @@ export function checkPlayerId(game: Game, input: string): { ok: true; playerId: 
   if (playerId.length === 0 || playerId.length > 64) return { ok: false };
   const rule =
     game.destination === undefined ? DEFAULT_PLAYER_ID : new RegExp(`^(?:${game.destination.pattern})$`, "u");
-  return rule.test(playerId) && DEFAULT_PLAYER_ID.test(playerId) ? { ok: true, playerId } : { ok: false };
+  const fits = (id: string) => rule.test(id) && DEFAULT_PLAYER_ID.test(id);
+  if (fits(playerId)) return { ok: true, playerId };
+  // The usual ways people write an id with a server or zone ("12345678 1234", "12345678 (1234)",
+  // "12345678/1234"), tried in the game's own form: the summary then shows it as the game wants it.
+  if (game.destination !== undefined) {
+    const parts = /^([^\s()/|:-]+)\s*(?:[\s/|:-]|\s*\()\s*([^\s()/|:-]+)\s*\)?$/u.exec(playerId);
+    if (parts !== null) {
+      for (const candidate of [`${parts[1]}(${parts[2]})`, `${parts[1]}${parts[2]}`, `${parts[1]} ${parts[2]}`]) {
+        if (fits(candidate)) return { ok: true, playerId: candidate };
+      }
+    }
+    const squeezed = playerId.replace(/\s+/gu, "");
+    if (squeezed !== playerId && fits(squeezed)) return { ok: true, playerId: squeezed };
+  }
+  return { ok: false };
 }

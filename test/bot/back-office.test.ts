@@ -279,6 +279,7 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
       "pricelist",
       "balance",
       "history",
+      "status",
       "language",
       "help",
     ]);

@@ -37,6 +37,10 @@ export interface SentMessage {
   entities?: any;
   /** The sending method: sendMessage, sendDocument, sendPhoto, … */
   method: string;
+  /** The message this one replies to (reply_parameters), when the bot sent it as a reply. */
+  reply_to_message_id?: number;
+  /** The forum topic the bot sent it to (message_thread_id), if any. */
+  message_thread_id?: number;
   /** Every successful edit in order, each with the text and markup it set. */
   edits: Array<{ text?: string; reply_markup?: any }>;
   deleted?: boolean;
@@ -86,7 +90,14 @@ export interface FakeBotApi {
 
   // User actions: each enqueues one update (update_id increasing) and returns it.
   /** A text message; private chat (chat.id = user.id) unless chatId is given. A leading /command gets a bot_command entity. */
-  sendText(user: FakeUser, text: string, chatId?: number): Update;
+  sendText(user: FakeUser, text: string, chatId?: number, threadId?: number): Update;
+  /**
+   * A text message that replies to a message of the chat (a bot message, as a user's client does
+   * when the bot asked with force_reply), in a group unless chatId is the user's own.
+   */
+  replyText(user: FakeUser, text: string, to: SentMessage, chatId?: number): Update;
+  /** The user edits a message they sent (an `edited_message` update with the new text). */
+  editText(user: FakeUser, sent: Update, text: string): Update;
   sendSticker(user: FakeUser, chatId?: number): Update;
   sendPhoto(user: FakeUser, chatId?: number): Update;
   /**
@@ -264,6 +275,11 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     return full;
   }
 
+  function commandEntities(text: string): any {
+    const command = /^\/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]+)?/.exec(text);
+    return command === null ? {} : { entities: [{ type: "bot_command", offset: 0, length: command[0].length }] };
+  }
+
   function userMessage(user: FakeUser, extra: any, chatId?: number): Update {
     const chat = userChat(user, chatId);
     return enqueue({
@@ -287,6 +303,7 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       ...body,
       ...entities,
       ...(m.edits.length > 0 ? { edit_date: now() } : {}),
+      ...(m.message_thread_id === undefined ? {} : { message_thread_id: m.message_thread_id, is_topic_message: true }),
       ...(m.document === undefined ? {} : fileField(m)),
       ...(m.reply_markup === undefined || m.reply_markup.inline_keyboard === undefined
         ? {}
@@ -317,8 +334,12 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       text: rendered.raw,
       plain_text: rendered.plain,
       ...(payload.reply_markup === undefined ? {} : { reply_markup: payload.reply_markup }),
+      ...(payload.reply_parameters?.message_id === undefined
+        ? {}
+        : { reply_to_message_id: Number(payload.reply_parameters.message_id) }),
       ...(payload.parse_mode === undefined ? {} : { parse_mode: payload.parse_mode }),
       ...(rendered.entities === undefined ? {} : { entities: rendered.entities }),
+      ...(payload.message_thread_id === undefined ? {} : { message_thread_id: Number(payload.message_thread_id) }),
       method,
       edits: [],
       date: now(),
@@ -391,6 +412,13 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       return { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" };
     const markupError = checkMarkup(payload.reply_markup);
     if (markupError !== undefined) return bad(markupError);
+    const replyTo = payload.reply_parameters?.message_id;
+    if (
+      replyTo !== undefined &&
+      payload.reply_parameters?.allow_sending_without_reply !== true &&
+      !(Number(replyTo) >= 1 && Number(replyTo) <= (messageIds.get(chatId) ?? 0))
+    )
+      return bad("message to be replied not found");
     const isText = method === "sendMessage";
     if (isText && typeof payload.text !== "string") return bad("message text is empty");
     const rendered = render(
@@ -628,11 +656,32 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       s.closeAllConnections();
       await closed;
     },
-    sendText(user, text, chatId) {
-      const command = /^\/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]+)?/.exec(text);
-      const entities =
-        command === null ? {} : { entities: [{ type: "bot_command", offset: 0, length: command[0].length }] };
-      return userMessage(user, { text, ...entities }, chatId);
+    sendText(user, text, chatId, threadId) {
+      // threadId: a message in that topic of a forum supergroup.
+      const topic = threadId === undefined ? {} : { is_topic_message: true, message_thread_id: threadId };
+      return userMessage(user, { text, ...commandEntities(text), ...topic }, chatId);
+    },
+    replyText(user, text, to, chatId) {
+      const target = findMessage(to.chat_id, to.message_id) ?? to;
+      return userMessage(
+        user,
+        { text, ...commandEntities(text), reply_to_message: botMessageObject(target) },
+        chatId ?? to.chat_id,
+      );
+    },
+    editText(user, sent, text) {
+      const original = (sent as any).message;
+      if (original === undefined) throw new Error("editText: the update is not a message");
+      const { entities: _old, ...unchanged } = original;
+      return enqueue({
+        edited_message: {
+          ...unchanged,
+          from: fromUser(user),
+          text,
+          ...commandEntities(text),
+          edit_date: now(),
+        },
+      });
     },
     sendSticker(user, chatId) {
       const sticker = {

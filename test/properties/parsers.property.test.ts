@@ -190,6 +190,7 @@ describe("parsers never throw, whatever arrives", () => {
       id.map((d) => [Callback.product, d] as [CallbackKind<unknown>, unknown]),
       id.map((d) => [Callback.confirm, d] as [CallbackKind<unknown>, unknown]),
       id.map((d) => [Callback.cancel, d] as [CallbackKind<unknown>, unknown]),
+      id.map((d) => [Callback.receipt, d] as [CallbackKind<unknown>, unknown]),
       fc
         .record({ scope: fc.constantFrom("me" as const, "all" as const), page: fc.integer({ min: 0, max: 99999 }) })
         .map((d) => [Callback.history, d] as [CallbackKind<unknown>, unknown]),

@@ -13,6 +13,15 @@ export function fallbackFeature(deps: { orders: OrderService }): Composer<BotCon
     await answerQuery(ctx, { text: ctx.tr(ours ? "order-menu-closed" : "callback-invalid"), show_alert: !ours });
   });
 
+  // An edit of a message the bot already acted on changes nothing: say so, rather than nothing.
+  composer.on("edited_message:text", async (ctx) => {
+    const draftRef = await deps.orders.openDraftOf(ctx.chat.id, ctx.from.id);
+    const open = draftRef !== undefined && (await deps.orders.get(draftRef))?.state === "draft";
+    await ctx.reply(ctx.tr(open ? "edit-not-read-draft" : "edit-not-read"), {
+      reply_parameters: { message_id: ctx.editedMessage.message_id, allow_sending_without_reply: true },
+    });
+  });
+
   composer.on("message", async (ctx) => {
     if (ctx.message.text?.startsWith("/")) return void (await ctx.reply(ctx.tr("unknown-command")));
     if (ctx.chat.type !== "private") return;

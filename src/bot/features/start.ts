@@ -5,6 +5,17 @@ import type { BotContext } from "../context.js";
 import type { UserPrefs } from "../user-prefs.js";
 import { pausedText } from "../order/gate.js";
 
+/** What this user may do, by role: ordering, their account, settings, and an admin's commands. */
+function menuFor(ctx: BotContext, example: { exampleCode: string; examplePlayer: string }): string {
+  const role = ctx.buyer?.role;
+  return [
+    ctx.tr("start-menu", example),
+    ctx.tr(role === "reseller" ? "menu-reseller" : "menu-staff"),
+    ctx.tr("menu-common"),
+    ...(role === "admin" ? ["", ctx.tr("menu-admin")] : []),
+  ].join("\n");
+}
+
 /** /start and /help answer anyone: a refused user learns their id here too. */
 export function startFeature(deps: { shop: Shop; prefs: UserPrefs }): Composer<BotContext> {
   const composer = new Composer<BotContext>();
@@ -27,7 +38,7 @@ export function startFeature(deps: { shop: Shop; prefs: UserPrefs }): Composer<B
     let menu = ctx.tr("access-refused", { userId: String(userId) });
     if (ctx.buyer !== undefined) {
       const { example, paused } = await exampleFor(ctx);
-      menu = `${ctx.tr("start-menu", example)}${paused}`;
+      menu = `${menuFor(ctx, example)}${paused}`;
     }
     // Remember the Telegram language: messages sent to this user later (an admin's notices) use it.
     if (ctx.from !== undefined) await deps.prefs.sawTelegramLanguage(ctx.from.id, ctx.from.language_code);
@@ -40,7 +51,8 @@ export function startFeature(deps: { shop: Shop; prefs: UserPrefs }): Composer<B
     const codes = catalog.games
       .flatMap((g) => g.products.filter((p) => offeredTo(p, buyer)).map((p) => p.code))
       .join(", ");
-    await ctx.reply(`${ctx.tr("help")}\n\n${ctx.tr("help-products", { codes })}`);
+    const commands = ctx.buyer === undefined ? ctx.tr("menu-common") : menuFor(ctx, (await exampleFor(ctx)).example);
+    await ctx.reply(`${ctx.tr("help")}\n\n${commands}\n\n${ctx.tr("help-products", { codes })}`);
   });
 
   return composer;

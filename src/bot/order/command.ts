@@ -47,7 +47,7 @@ export function orderCommands(deps: { shop: Shop; orders: OrderService; wallets:
     if (plan.kind === "quick") {
       // Straight to the summary: no dialogue to keep.
       const draft = await orders.createDraft(draftInput(ctx, plan.match, plan.playerId));
-      await sendSummary(ctx, draft, await saldoForSummary(deps.wallets, draft));
+      await sendSummary(ctx, draft, await saldoForSummary(deps.wallets, draft), ctx.message?.message_id);
       return;
     }
     if (plan.unknownCode !== undefined)

@@ -7,7 +7,8 @@ import type { Shop } from "../../shop/shop.js";
 import { Callback } from "../callback-data.js";
 import type { BotConversation, InnerContext } from "../context.js";
 import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
-import { dialogueIo, passOn, typedText } from "../dialogue-io.js";
+import { dialogueIo, messageIdOf, passOn, typedText } from "../dialogue-io.js";
+import { menuOwner } from "../groups.js";
 import { pausedText } from "./gate.js";
 import { draftInput, saldoForSummary, sendSummary } from "./summary.js";
 
@@ -51,27 +52,29 @@ export function createOrderDialogue(deps: { shop: Shop; orders: OrderService; wa
   async function chooseProduct(
     conversation: BotConversation,
     ctx: InnerContext,
-  ): Promise<{ match: OfferedMatch; menuMessageId?: number }> {
+  ): Promise<{ match: OfferedMatch; menuMessageId?: number; replyTo?: number | undefined }> {
     const t = ctx.tr;
     const buyer = ctx.buyer!;
     const io = dialogueIo(conversation, ctx, deps.api);
-    // Game and "back" buttons are handled outside (order/menu.ts): they change no state.
-    const menuId = await io.sayBuilt(async () => {
+    // Game and "back" buttons are handled outside (order/menu.ts): they change no state. In a
+    // group the buttons are the member's own (another member's tap is refused).
+    const owner = menuOwner(ctx);
+    const menuId = await io.menu(async () => {
       const catalog = await shop.catalog();
       return catalog.games.length === 1
         ? {
             text: t("order-choose-product", { game: catalog.games[0]!.name }),
-            other: { reply_markup: productsKeyboard(catalog, 0, t, buyer) },
+            other: { reply_markup: productsKeyboard(catalog, 0, t, buyer, owner) },
           }
-        : { text: t("order-choose-game"), other: { reply_markup: gamesKeyboard(catalog, buyer) } };
-    });
+        : { text: t("order-choose-game"), other: { reply_markup: gamesKeyboard(catalog, buyer, owner) } };
+    }, messageIdOf(ctx));
     for (;;) {
       const next = await conversation.wait();
       const query = next.callbackQuery;
       const code = query === undefined ? typedText(next) : Callback.product.decode(query.data ?? "");
       if (code === undefined) {
         await passOn(conversation, next);
-        if (next.message !== undefined) await io.say(t("order-expect-choice"));
+        if (next.message !== undefined) await io.ask(t("order-expect-choice"), messageIdOf(next));
         continue;
       }
       const match = await lookup(conversation, code, buyer);
@@ -82,10 +85,10 @@ export function createOrderDialogue(deps: { shop: Shop; orders: OrderService; wa
         }
         // Typed: the menu says what was chosen, the question comes below the user's message.
         await io.edit(menuId, t("order-chosen", { code: match.product.code, product: match.product.name }));
-        return { match };
+        return { match, replyTo: messageIdOf(next) };
       }
       if (query !== undefined) await io.answer(query.id, t("callback-invalid"));
-      else await io.say(t("order-unknown-code", { code: code.trim().slice(0, 40) }));
+      else await io.ask(t("order-unknown-code", { code: code.trim().slice(0, 40) }), messageIdOf(next));
     }
   }
 
@@ -93,7 +96,7 @@ export function createOrderDialogue(deps: { shop: Shop; orders: OrderService; wa
     conversation: BotConversation,
     ctx: InnerContext,
     match: OfferedMatch,
-    opts: { badInput?: string | undefined; menuMessageId?: number | undefined },
+    opts: { badInput?: string | undefined; menuMessageId?: number | undefined; replyTo?: number | undefined },
   ) {
     const t = ctx.tr;
     const io = dialogueIo(conversation, ctx, deps.api);
@@ -103,29 +106,34 @@ export function createOrderDialogue(deps: { shop: Shop; orders: OrderService; wa
       game.destination === undefined
         ? t("order-bad-player-any", { input: input.slice(0, 64) })
         : t("order-bad-player", { input: input.slice(0, 64), game: game.name, example: game.destination.example });
-    if (badInput !== undefined) await io.say(badText(badInput));
+    if (badInput !== undefined) await io.ask(badText(badInput), opts.replyTo);
     else {
       const vars = { code: product.code, product: product.name, game: game.name };
       const question =
         game.destination === undefined
           ? t("order-ask-player-any", vars)
           : t("order-ask-player", { ...vars, example: game.destination.example });
-      // The menu a button was tapped on becomes the question: one message fewer in the chat.
-      if (opts.menuMessageId !== undefined) await io.edit(opts.menuMessageId, question);
-      else await io.say(question);
+      // The menu a button was tapped on becomes the question: one message fewer in the chat. Not
+      // in a group: there the question must be a force_reply to the member, a message of its own.
+      if (opts.menuMessageId !== undefined && !io.group) await io.edit(opts.menuMessageId, question);
+      else {
+        if (opts.menuMessageId !== undefined)
+          await io.edit(opts.menuMessageId, t("order-chosen", { code: product.code, product: product.name }));
+        await io.ask(question, opts.replyTo);
+      }
     }
     for (;;) {
       const next = await conversation.wait();
       const text = typedText(next);
       if (text !== undefined) {
         const checked = checkPlayerId(game, text);
-        if (checked.ok) return checked.playerId;
-        await io.say(badText(text.trim()));
+        if (checked.ok) return { playerId: checked.playerId, messageId: messageIdOf(next) };
+        await io.ask(badText(text.trim()), messageIdOf(next));
         continue;
       }
       await passOn(conversation, next);
       if (next.callbackQuery !== undefined) await io.answer(next.callbackQuery.id, t("order-tap-not-now"));
-      else if (next.message !== undefined) await io.say(t("order-expect-text"));
+      else if (next.message !== undefined) await io.ask(t("order-expect-text"), messageIdOf(next));
     }
   }
 
@@ -135,9 +143,10 @@ export function createOrderDialogue(deps: { shop: Shop; orders: OrderService; wa
       presetMatch === null
         ? await chooseProduct(conversation, ctx)
         : { match: presetMatch, menuMessageId: preset.menuMessageId };
-    const playerId = await askPlayerId(conversation, ctx, chosen.match, {
+    const { playerId, messageId } = await askPlayerId(conversation, ctx, chosen.match, {
       badInput: presetMatch === null ? undefined : preset.badPlayerId,
       menuMessageId: chosen.menuMessageId,
+      replyTo: chosen.replyTo ?? messageIdOf(ctx),
     });
     const input = draftInput(ctx, chosen.match, playerId);
     // The ref_id is made and the draft written here, once: replays get the stored result back.
@@ -156,7 +165,7 @@ export function createOrderDialogue(deps: { shop: Shop; orders: OrderService; wa
         return { kind: "draft", draft, saldo: await saldoForSummary(deps.wallets, draft) };
       },
     );
-    if (made.kind === "draft") await sendSummary(ctx, made.draft, made.saldo);
+    if (made.kind === "draft") await sendSummary(ctx, made.draft, made.saldo, messageId);
     else await ctx.reply(made.text);
   };
 }

@@ -1,13 +1,17 @@
 import { InlineKeyboard } from "grammy";
 import { offeredTo, type Buyer, type Catalog } from "../../catalog/catalog.js";
 import { Callback } from "../callback-data.js";
+import { owned } from "../groups.js";
 import type { Translate } from "../i18n.js";
 
-/** The games with something for this buyer, one per row (names can be long on a phone screen). */
-export function gamesKeyboard(catalog: Catalog, buyer: Buyer): InlineKeyboard {
+/**
+ * The games with something for this buyer, one per row (names can be long on a phone screen). In a
+ * group the buttons carry their `owner`: only the member whose menu it is can use them.
+ */
+export function gamesKeyboard(catalog: Catalog, buyer: Buyer, owner?: number): InlineKeyboard {
   const rows = catalog.games.flatMap((game, index) =>
     game.products.some((p) => offeredTo(p, buyer))
-      ? [[InlineKeyboard.text(game.name, Callback.game.encode(index))]]
+      ? [[InlineKeyboard.text(game.name, owned(Callback.game.encode(index), owner))]]
       : [],
   );
   return InlineKeyboard.from(rows);
@@ -17,11 +21,18 @@ export function gamesKeyboard(catalog: Catalog, buyer: Buyer): InlineKeyboard {
  * The products of a game this buyer may order; each button shows its code and name, as the
  * contract asks; a way back to the games.
  */
-export function productsKeyboard(catalog: Catalog, gameIndex: number, t: Translate, buyer: Buyer): InlineKeyboard {
+export function productsKeyboard(
+  catalog: Catalog,
+  gameIndex: number,
+  t: Translate,
+  buyer: Buyer,
+  owner?: number,
+): InlineKeyboard {
   const rows = (catalog.games[gameIndex]?.products ?? [])
     .filter((p) => offeredTo(p, buyer))
-    .map((p) => [InlineKeyboard.text(`${p.code} · ${p.name}`, Callback.product.encode(p.code))]);
-  if (catalog.games.length > 1) rows.push([InlineKeyboard.text(t("order-button-back"), Callback.games.encode(null))]);
+    .map((p) => [InlineKeyboard.text(`${p.code} · ${p.name}`, owned(Callback.product.encode(p.code), owner))]);
+  if (catalog.games.length > 1)
+    rows.push([InlineKeyboard.text(t("order-button-back"), owned(Callback.games.encode(null), owner))]);
   return InlineKeyboard.from(rows);
 }
 

@@ -3,6 +3,7 @@ import type { Shop } from "../../shop/shop.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
 import type { BotContext } from "../context.js";
+import { menuOwner } from "../groups.js";
 import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
 
 /**
@@ -28,11 +29,11 @@ export function orderMenu(deps: { shop: Shop }): Composer<BotContext> {
     await show(
       ctx,
       ctx.tr("order-choose-product", { game: game.name }),
-      productsKeyboard(catalog, index, ctx.tr, ctx.buyer!),
+      productsKeyboard(catalog, index, ctx.tr, ctx.buyer!, menuOwner(ctx)),
     );
   });
   onCallback(composer, Callback.games, async (ctx) =>
-    show(ctx, ctx.tr("order-choose-game"), gamesKeyboard(await browse(), ctx.buyer!)),
+    show(ctx, ctx.tr("order-choose-game"), gamesKeyboard(await browse(), ctx.buyer!, menuOwner(ctx))),
   );
   return composer;
 }

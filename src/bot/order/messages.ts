@@ -1,5 +1,6 @@
 import { paidFromSaldo, type OrderRecord } from "../../orders/order.js";
 import { formatNumber, formatRupiah } from "../format.js";
+import { mention } from "../groups.js";
 import type { Translate } from "../i18n.js";
 
 /** The summary's body; a reseller's shows their price, and their saldo when it is known. */
@@ -59,6 +60,8 @@ export function renderSummaryAfter(t: Translate, order: OrderRecord): string {
  */
 export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lang): string {
   const r = order.result ?? {};
+  // Balances and saldos are for a private chat: in a group every member would read them.
+  const money = order.chatId > 0;
   const lines: string[] = [];
   const add = (key: string, vars: Record<string, string>) => lines.push(t(key, vars));
   const product = { code: order.productCode, product: order.productName };
@@ -70,7 +73,9 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
     else add("line-player-id", { playerId: order.playerId });
     if (r.sn !== undefined) add("line-sn", { sn: r.sn });
     // A reseller sees their own saldo, never the shop's balance with the provider.
-    if (paidFromSaldo(order)) {
+    if (!money) {
+      // nothing: /balance or /saldo in a private chat tells it
+    } else if (paidFromSaldo(order)) {
       if (order.saldoAfter !== undefined) add("line-saldo", { saldo: formatRupiah(order.saldoAfter, lang) });
     } else if (r.lastBalance !== undefined) add("line-balance", { balance: formatNumber(r.lastBalance, lang) });
     if (r.trxId !== undefined) add("line-trx", { trxId: r.trxId });
@@ -89,7 +94,7 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
       add("line-error-msg", { errorMsg: r.errorMsg ?? t("order-failed-no-message") });
     }
     add("line-ref", { refId: order.refId });
-    if (paidFromSaldo(order) && order.saldoAfter !== undefined) {
+    if (money && paidFromSaldo(order) && order.saldoAfter !== undefined) {
       add("line-saldo-released", {
         price: formatRupiah(order.price!, lang),
         saldo: formatRupiah(order.saldoAfter, lang),
@@ -102,7 +107,7 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
   add("line-product", product);
   add("line-player-id", { playerId: order.playerId });
   add("line-ref", { refId: order.refId });
-  if (paidFromSaldo(order)) add("line-saldo-held", { price: formatRupiah(order.price!, lang) });
+  if (money && paidFromSaldo(order)) add("line-saldo-held", { price: formatRupiah(order.price!, lang) });
   return lines.join("\n");
 }
 
@@ -137,7 +142,9 @@ export function outcomeText(
   heading?: "already" | "settled",
   lang = order.lang,
 ): string {
-  const body = renderOutcome(t, order, lang);
+  // In a group: the member it is for (the result also replies to their summary).
+  const who = order.chatId < 0 ? `${mention({ id: order.userId, first_name: order.userName })}\n` : "";
+  const body = `${who}${renderOutcome(t, order, lang)}`;
   if (heading === "already") return `${t("order-already-heading")}\n\n${body}`;
   if (heading === "settled") return `${t("order-settled-heading")}\n\n${body}`;
   return body;

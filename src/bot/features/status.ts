@@ -1,0 +1,121 @@
+import { Composer } from "grammy";
+import type { OrderRecord } from "../../orders/order.js";
+import type { OrderService } from "../../orders/order-service.js";
+import { isAdmin } from "../admin.js";
+import { answerQuery } from "../answer.js";
+import { Callback, onCallback } from "../callback-data.js";
+import type { BotContext } from "../context.js";
+import { formatTime } from "../format.js";
+import type { Translate } from "../i18n.js";
+import { renderReason, renderState } from "../order/messages.js";
+import { receiptKeyboard, renderReceipt, resultKeyboard } from "../order/receipt.js";
+
+/** What a ref id may look like when typed (ref ids are letters and digits). */
+const TYPED_REF = /^[A-Za-z0-9]{1,56}$/;
+
+/** The user who placed the order, and admins, may see it; for anyone else it does not exist. */
+const maySee = (ctx: BotContext, order: OrderRecord): boolean => order.userId === ctx.from?.id || isAdmin(ctx);
+
+/**
+ * The order's state and result, as /status shows it: no price, saldo or balance; who ordered and
+ * the provider's trx id for admins only.
+ */
+function renderStatus(
+  t: Translate,
+  order: OrderRecord,
+  opts: { lang: BotContext["lang"]; timeZone: string; admin: boolean },
+): string {
+  const r = order.result ?? {};
+  const time = (iso: string) => formatTime(iso, opts.lang, opts.timeZone);
+  const state = order.state === "draft" ? t("status-state-draft") : renderState(t, order);
+  const lines = [t("status-title"), t("status-state", { state })];
+  if (order.state === "draft" || order.state === "cancelled") lines.push(t("status-nothing-ordered"));
+  lines.push(
+    t("status-game", { game: order.gameName }),
+    t("line-product", { code: order.productCode, product: order.productName }),
+  );
+  if (r.destinationName !== undefined)
+    lines.push(t("line-player", { playerName: r.destinationName, playerId: order.playerId }));
+  else lines.push(t("line-player-id", { playerId: order.playerId }));
+  if (order.state === "success" && r.sn !== undefined) lines.push(t("line-sn", { sn: r.sn }));
+  if (order.state === "failed") {
+    if (r.reason === "not-sent") lines.push(t("status-not-sent"));
+    else if (r.reason === "settled") lines.push(t("line-reason", { reason: r.errorMsg ?? t("value-none") }));
+    else {
+      lines.push(t("line-error-code", { errorCode: r.errorCode ?? t("value-none") }));
+      lines.push(t("line-error-msg", { errorMsg: r.errorMsg ?? t("order-failed-no-message") }));
+    }
+  }
+  if (order.state === "unknown") lines.push(t("line-reason", { reason: renderReason(t, order) }));
+  if (opts.admin && r.trxId !== undefined) lines.push(t("line-trx", { trxId: r.trxId }));
+  lines.push(t("line-ref", { refId: order.refId }), "");
+  lines.push(t("status-created", { time: time(order.createdAt) }));
+  if (order.submittedAt !== undefined) lines.push(t("status-submitted", { time: time(order.submittedAt) }));
+  if (order.finishedAt !== undefined) lines.push(t("status-finished", { time: time(order.finishedAt) }));
+  if (order.settledAt !== undefined) {
+    lines.push(
+      opts.admin && order.settledBy !== undefined
+        ? t("status-settled-by", { time: time(order.settledAt), adminId: String(order.settledBy) })
+        : t("status-settled", { time: time(order.settledAt) }),
+    );
+  }
+  if (opts.admin) lines.push(t("status-ordered-by", { user: order.userName, userId: String(order.userId) }));
+  return lines.join("\n");
+}
+
+/**
+ * /status REF_ID: one order's state and result, for the user who placed it and for admins. For
+ * anyone else the answer is the one for an unknown ref id, so nobody learns that it exists.
+ * Also the Receipt button under a successful result: a message for the end customer.
+ */
+export function statusFeature(deps: {
+  orders: OrderService;
+  timeZone: string;
+  /** SHOP_NAME; unset: the bot's first_name. */
+  shopName?: string | undefined;
+}): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+
+  /** The order as typed: upper case first (ref ids are), then exactly as typed. */
+  async function find(typed: string): Promise<OrderRecord | undefined> {
+    const upper = typed.toUpperCase();
+    return (await deps.orders.get(upper)) ?? (upper === typed ? undefined : await deps.orders.get(typed));
+  }
+
+  composer.command("status", async (ctx) => {
+    const t = ctx.tr;
+    const typed = ctx.match.trim().split(/\s+/)[0] ?? "";
+    if (typed === "") return void (await ctx.reply(t("status-usage")));
+    const order = TYPED_REF.test(typed) ? await find(typed) : undefined;
+    if (order === undefined || !maySee(ctx, order)) {
+      return void (await ctx.reply(t("status-not-found", { refId: typed.toUpperCase().slice(0, 64) })));
+    }
+    const keyboard = resultKeyboard(t, order);
+    await ctx.reply(
+      renderStatus(t, order, { lang: ctx.lang, timeZone: deps.timeZone, admin: isAdmin(ctx) }),
+      keyboard === undefined ? {} : { reply_markup: keyboard },
+    );
+  });
+
+  onCallback(composer, Callback.receipt, async (ctx, refId) => {
+    const t = ctx.tr;
+    const order = await deps.orders.get(refId);
+    // An order that is not theirs is answered like one that does not exist.
+    if (order === undefined || !maySee(ctx, order)) {
+      return answerQuery(ctx, { text: t("callback-not-yours"), show_alert: true });
+    }
+    if (order.state !== "success") {
+      return answerQuery(ctx, { text: t("receipt-not-success", { state: renderState(t, order) }), show_alert: true });
+    }
+    await answerQuery(ctx, { text: t("receipt-sent") });
+    const text = renderReceipt(t, order, {
+      lang: ctx.lang,
+      shopName: deps.shopName ?? ctx.me.first_name,
+      timeZone: deps.timeZone,
+    });
+    const keyboard = receiptKeyboard(t, order);
+    await ctx.reply(text, keyboard === undefined ? {} : { reply_markup: keyboard });
+  });
+
+  return composer;
+}
