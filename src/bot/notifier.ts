@@ -106,10 +106,11 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   async function deliverOutcome(order: OrderRecord, heading?: "already" | "settled") {
     const lang = await deps.prefs.languageFor(order.userId, order.lang);
     const t = tFor(lang);
+    // In a group the result replies to the member's own message (Telegram tells them); in a
+    // private chat to the summary.
+    const target = order.chatId < 0 ? (order.requestMessageId ?? order.summaryMessageId) : order.summaryMessageId;
     const replyTo =
-      order.summaryMessageId === undefined
-        ? {}
-        : { reply_parameters: { message_id: order.summaryMessageId, allow_sending_without_reply: true } };
+      target === undefined ? {} : { reply_parameters: { message_id: target, allow_sending_without_reply: true } };
     // A success gets Receipt and a button that copies the SN.
     const keyboard = resultKeyboard(t, order);
     await api.sendMessage(order.chatId, outcomeText(t, order, heading, lang), {

@@ -267,6 +267,7 @@ function draftJson(order: OrderRecord): string {
   };
   if (order.role !== undefined) draft.role = order.role;
   if (order.tier !== undefined) draft.tier = order.tier;
+  if (order.requestMessageId !== undefined) draft.requestMessageId = order.requestMessageId;
   return JSON.stringify(draft);
 }
 

@@ -41,6 +41,8 @@ export interface DraftFields {
   role?: Role;
   /** A reseller's price tier. */
   tier?: string;
+  /** In a group: the member's message the order came from; its result replies to it. */
+  requestMessageId?: number;
 }
 
 /** A reseller's order: the price is paid from their saldo. */

@@ -70,7 +70,7 @@ describe("orders in a group: each member their own order, replies with force_rep
     world.fake.sendText(SARI, "ok wait, let me ask the customer", GROUP);
     world.fake.sendText(BUDI, "sure", GROUP);
     // Budi, meanwhile, orders in one line; his summary comes, and nothing answered the chatter.
-    world.fake.sendText(BUDI, "/order FF70 123456789", GROUP);
+    const budiLine = world.fake.sendText(BUDI, "/order FF70 123456789", GROUP);
     const budiSummary = await groupWait(/Please check your order/, before);
     expect(mentions(budiSummary, BUDI)).toBe(true);
     expect(
@@ -80,7 +80,7 @@ describe("orders in a group: each member their own order, replies with force_rep
     ).toHaveLength(0);
 
     // Sari answers by replying to the question (as her client does with force_reply).
-    world.fake.replyText(SARI, "12345678 (1234)", question);
+    const answer = world.fake.replyText(SARI, "12345678 (1234)", question);
     const sariSummary = await world.fake.waitForMessage(
       GROUP,
       (m) => /Please check your order/.test(m.text) && mentions(m, SARI),
@@ -94,11 +94,17 @@ describe("orders in a group: each member their own order, replies with force_rep
 
     world.fake.tapButton(SARI, sariSummary, button(sariSummary, /^c:/));
     const result = await world.fake.waitForMessage(GROUP, (m) => /Top-up successful/.test(m.text) && mentions(m, SARI));
-    expect(result.reply_to_message_id).toBe(sariSummary.message_id);
+    // The result replies to her own message (Telegram notifies her), and her summary shows the outcome.
+    expect(result.reply_to_message_id).toBe((answer as any).message.message_id);
+    await world.fake.waitForMessage(GROUP, (m) => m.message_id === sariSummary.message_id && /SN/.test(m.text));
     expect(result.text).not.toMatch(/Balance|Saldo/);
     expect(world.sandbox.calls).toHaveLength(1);
     world.fake.tapButton(BUDI, budiSummary, button(budiSummary, /^c:/));
-    await world.fake.waitForMessage(GROUP, (m) => /Top-up successful/.test(m.text) && mentions(m, BUDI));
+    const budiResult = await world.fake.waitForMessage(
+      GROUP,
+      (m) => /Top-up successful/.test(m.text) && mentions(m, BUDI),
+    );
+    expect(budiResult.reply_to_message_id).toBe((budiLine as any).message.message_id);
     expect(world.sandbox.calls.map((c) => c.itemCode).sort()).toEqual(["FF70", "ML86"]);
   });
 

@@ -46,7 +46,7 @@ export function orderCommands(deps: { shop: Shop; orders: OrderService; wallets:
     const plan = planOrder(catalog, ctx.match, ctx.buyer!);
     if (plan.kind === "quick") {
       // Straight to the summary: no dialogue to keep.
-      const draft = await orders.createDraft(draftInput(ctx, plan.match, plan.playerId));
+      const draft = await orders.createDraft(draftInput(ctx, plan.match, plan.playerId, ctx.message?.message_id));
       await sendSummary(ctx, draft, await saldoForSummary(deps.wallets, draft), ctx.message?.message_id);
       return;
     }

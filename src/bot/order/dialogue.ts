@@ -148,7 +148,7 @@ export function createOrderDialogue(deps: { shop: Shop; orders: OrderService; wa
       menuMessageId: chosen.menuMessageId,
       replyTo: chosen.replyTo ?? messageIdOf(ctx),
     });
-    const input = draftInput(ctx, chosen.match, playerId);
+    const input = draftInput(ctx, chosen.match, playerId, messageId);
     // The ref_id is made and the draft written here, once: replays get the stored result back.
     // Orders may have been paused, or the product disabled, while the player id was awaited.
     const made = await conversation.external(

@@ -37,6 +37,7 @@ export function draftInput(
   ctx: Pick<InnerContext, "chat" | "from" | "lang" | "buyer">,
   match: OfferedMatch,
   playerId: string,
+  requestMessageId?: number,
 ): DraftInput {
   const from = ctx.from!;
   const buyer = ctx.buyer!;
@@ -52,5 +53,6 @@ export function draftInput(
     playerId,
     role: buyer.role,
     ...(buyer.role === "reseller" ? { tier: buyer.tier } : {}),
+    ...(requestMessageId !== undefined && isGroup(ctx) ? { requestMessageId } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import type { Api } from "grammy";
 import type { OrderService, SettleOutcome } from "../../../orders/order-service.js";
 import type { BotConversation, InnerContext } from "../../context.js";
-import { dialogueIo, passOn, typedText } from "../../dialogue-io.js";
+import { dialogueIo, messageIdOf, passOn, typedText } from "../../dialogue-io.js";
 import type { Translate } from "../../i18n.js";
 import { renderState } from "../../order/messages.js";
 
@@ -31,17 +31,19 @@ export function createSettleDialogue(deps: { orders: OrderService; api: Api }) {
   ) {
     const t = ctx.tr;
     const io = dialogueIo(conversation, ctx, deps.api);
-    await io.say(t(outcome === "success" ? "settle-ask-sn" : "settle-ask-reason", { refId }));
+    // A question the admin answers by typing: in a group (the admin chat) a force_reply to them.
+    await io.ask(t(outcome === "success" ? "settle-ask-sn" : "settle-ask-reason", { refId }));
     for (;;) {
       const next = await conversation.wait();
       const text = typedText(next)?.trim();
       if (text === undefined) {
         await passOn(conversation, next);
-        if (next.message !== undefined) await io.say(t(outcome === "success" ? "settle-bad-sn" : "settle-bad-reason"));
+        if (next.message !== undefined)
+          await io.ask(t(outcome === "success" ? "settle-bad-sn" : "settle-bad-reason"), messageIdOf(next));
         continue;
       }
       if (outcome === "success" ? !SN.test(text) : text.length === 0 || text.length > MAX_REASON) {
-        await io.say(t(outcome === "success" ? "settle-bad-sn" : "settle-bad-reason"));
+        await io.ask(t(outcome === "success" ? "settle-bad-sn" : "settle-bad-reason"), messageIdOf(next));
         continue;
       }
       const adminId = next.from!.id;
