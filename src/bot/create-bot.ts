@@ -127,7 +127,11 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
   });
   // 2. Updates of one chat run one after the other (a double tap waits for the first tap),
   //    different chats run side by side. Before anything that reads state.
-  bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
+  //    Per member of a chat: in a group, one member's Confirm waiting on the provider does not
+  //    hold up the others (their dialogues, drafts and taps are theirs; the ledger settles races).
+  bot.use(
+    sequentialize((ctx) => (ctx.chat === undefined ? ctx.from?.id.toString() : `${ctx.chat.id}:${ctx.from?.id ?? ""}`)),
+  );
   //    In groups only what is addressed to the bot; nowhere a command for another bot.
   bot.use(groupFilter());
   // 3. A flood of messages (more than 30 in 2 s from one user: no person types that fast, but a

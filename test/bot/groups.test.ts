@@ -1,3 +1,5 @@
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createClient } from "@keyv/redis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
@@ -106,6 +108,48 @@ describe("orders in a group: each member their own order, replies with force_rep
     );
     expect(budiResult.reply_to_message_id).toBe((budiLine as any).message.message_id);
     expect(world.sandbox.calls.map((c) => c.itemCode).sort()).toEqual(["FF70", "ML86"]);
+  });
+
+  /** A provider in front of the sandbox that holds every call until `release()`. */
+  async function holdingProvider() {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    const server = createServer((req, res) => {
+      held += 1;
+      void released.then(() => {
+        const upstream = new URL(world.sandbox.url);
+        httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: "GET" }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        }).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    world.onCleanup(async () => {
+      release();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, release, held: () => held };
+  }
+
+  it("when one member's order waits on the provider, then the other members of the group are answered meanwhile", async () => {
+    const provider = await holdingProvider();
+    await world.run({ ...env, TOPUP_BASE_URL: provider.url, TOPUP_TIMEOUT_MS: "30000" });
+    world.fake.sendText(SARI, "/order ML86 12345678(1234)", GROUP);
+    const summary = await world.fake.waitForMessage(
+      GROUP,
+      (m) => /Please check your order/.test(m.text) && mentions(m, SARI),
+    );
+    world.fake.tapButton(SARI, summary, button(summary, /^c:/));
+    await world.fake.waitFor(() => provider.held() === 1);
+    // Sari's order is at the provider (held): Budi still gets his menu and his summary.
+    world.fake.sendText(BUDI, "/order FF70 123456789", GROUP);
+    await world.fake.waitForMessage(GROUP, (m) => /Please check your order/.test(m.text) && mentions(m, BUDI));
+    expect(inGroup().some((m) => /Top-up successful/.test(m.text))).toBe(false);
+    provider.release();
+    await world.fake.waitForMessage(GROUP, (m) => /Top-up successful/.test(m.text) && mentions(m, SARI));
   });
 
   it("when a command is for another bot, chatter is not for the bot, or a stranger writes, then the bot keeps quiet or refuses as in a private chat", async () => {
