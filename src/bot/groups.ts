@@ -26,7 +26,10 @@ export function addressedToBot(ctx: Context, bot: { id: number; username: string
   if (message === undefined) return true;
   const text = message.text ?? message.caption ?? "";
   if (text.startsWith("/")) return !commandForOtherBot(text, bot.username);
-  if (message.reply_to_message?.from?.id === bot.id) return true;
+  // A reply to the bot's message (Telegram names its author; a reply whose author is not given
+  // is taken too: it cannot be told apart, and dropping an answer is worse than reading chatter).
+  const replied = message.reply_to_message;
+  if (replied !== undefined && (replied.from === undefined || replied.from.id === bot.id)) return true;
   return text.toLowerCase().includes(`@${bot.username.toLowerCase()}`);
 }
 
