@@ -1,9 +1,8 @@
 import { request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
 import { freePort, ownRedis } from "../helpers/redis.js";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
-import { button, createWorld, MITRA, SECRET, type World } from "../e2e/world.js";
+import { button, createWorld, SECRET, type World } from "../e2e/world.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 
@@ -15,18 +14,7 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
   });
   afterEach(() => world.cleanup());
 
-  /** A sandbox that answers slowly, so things can happen while a call is in flight. */
-  async function slowSandbox(latencyMs: number): Promise<SandboxProvider> {
-    const sandbox = createSandboxProvider({
-      mitraId: MITRA,
-      secretKey: SECRET,
-      products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }],
-      latencyMs,
-    });
-    await sandbox.listen(0, "127.0.0.1");
-    world.onCleanup(() => sandbox.close());
-    return sandbox;
-  }
+  const slowSandbox = (latencyMs: number) => world.slowSandbox(latencyMs);
 
   const post = (port: number, body: unknown, secret?: string) =>
     request(`http://127.0.0.1:${port}/tg/hook`, {

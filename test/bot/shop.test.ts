@@ -316,7 +316,7 @@ describe("the shop from a phone: prices, products, the catalogue file, pause (th
   });
 
   it("when orders are paused while an order is at the provider, then that order finishes normally", async () => {
-    await world.run({ ...env, TOPUP_BASE_URL: (await slowProvider(world)).url });
+    await world.run({ ...env, TOPUP_BASE_URL: (await world.slowSandbox(1500)).url });
     const summary = await world.summaryFor(STAFF, "ML86", "12345678(1234)");
     world.fake.tapButton(STAFF, summary, button(summary, /^c:/));
     await world.fake.waitFor(() => world.fake.callbackAnswers.some((a) => /Processing/.test(a.text ?? "")));
@@ -333,18 +333,3 @@ describe("the shop from a phone: prices, products, the catalogue file, pause (th
     expect(world.fake.messagesTo(STAFF.id).some((m) => /Please check your order/.test(m.text))).toBe(false);
   });
 });
-
-/** A sandbox whose answers take a while, so an admin can act while a call is in flight. */
-async function slowProvider(world: World) {
-  const { createSandboxProvider } = await import("../../src/topup/sandbox.js");
-  const { MITRA, SECRET } = await import("../e2e/world.js");
-  const sandbox = createSandboxProvider({
-    mitraId: MITRA,
-    secretKey: SECRET,
-    products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }],
-    latencyMs: 1500,
-  });
-  await sandbox.listen(0, "127.0.0.1");
-  world.onCleanup(() => sandbox.close());
-  return sandbox;
-}

@@ -157,6 +157,18 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
       servers.push(server);
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     },
+    /** A sandbox selling ML86 (provider price 19,500) whose answers take `latencyMs`: things can happen meanwhile. */
+    async slowSandbox(latencyMs: number): Promise<SandboxProvider> {
+      const slow = createSandboxProvider({
+        mitraId: MITRA,
+        secretKey: SECRET,
+        products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }],
+        latencyMs,
+      });
+      await slow.listen(0, "127.0.0.1");
+      extraCleanups.push(() => slow.close());
+      return slow;
+    },
     /** Something the test started itself, stopped after the bots. */
     onCleanup(fn: () => Promise<void>) {
       extraCleanups.push(fn);

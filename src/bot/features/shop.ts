@@ -14,7 +14,7 @@ import type { Logger } from "../../logger.js";
 import type { Lang } from "../../orders/order.js";
 import { newRefId } from "../../orders/ref-id.js";
 import type { Shop } from "../../shop/shop.js";
-import type { CatalogUploads } from "../../shop/uploads.js";
+import type { CatalogUpload, CatalogUploads } from "../../shop/uploads.js";
 import { TooLargeError } from "../files.js";
 import { adminOnly, isAdmin } from "../admin.js";
 import { answerQuery } from "../answer.js";
@@ -314,16 +314,22 @@ export function shopFeature(deps: {
       .catch((err: unknown) => ctx.log.debug({ err }, "catalogue diff not edited"));
   };
 
+  /** The upload a Confirm or Cancel is for, while it waits; otherwise the tap is told what became of it. */
+  const waitingUpload = async (ctx: BotContext, id: string): Promise<CatalogUpload | undefined> => {
+    const upload = await uploads.get(id);
+    if (upload?.state === "draft") return upload;
+    const text = upload === undefined ? ctx.tr("callback-expired") : ctx.tr(`catalog-upload-was-${upload.state}`);
+    await answerQuery(ctx, { text, show_alert: true });
+    return undefined;
+  };
+
   onCallback(
     composer,
     Callback.catalogConfirm,
     async (ctx, id) => {
       const t = ctx.tr;
-      const upload = await uploads.get(id);
-      if (upload === undefined) return answerQuery(ctx, { text: t("callback-expired"), show_alert: true });
-      if (upload.state !== "draft") {
-        return answerQuery(ctx, { text: t(`catalog-upload-was-${upload.state}`), show_alert: true });
-      }
+      const upload = await waitingUpload(ctx, id);
+      if (upload === undefined) return;
       const parsed = parseCatalogText(JSON.stringify(upload.catalog), "catalog.json");
       if (!parsed.ok) return answerQuery(ctx, { text: t("callback-expired"), show_alert: true });
       const outcome = await shop.replace(ctx.from.id, upload.base, parsed.catalog, upload.id);
@@ -349,11 +355,7 @@ export function shopFeature(deps: {
     Callback.catalogCancel,
     async (ctx, id) => {
       const t = ctx.tr;
-      const upload = await uploads.get(id);
-      if (upload === undefined) return answerQuery(ctx, { text: t("callback-expired"), show_alert: true });
-      if (upload.state !== "draft") {
-        return answerQuery(ctx, { text: t(`catalog-upload-was-${upload.state}`), show_alert: true });
-      }
+      if ((await waitingUpload(ctx, id)) === undefined) return;
       await uploads.finish(id, "cancelled");
       await answerQuery(ctx, { text: t("catalog-upload-cancelled") });
       await retire(ctx, t("catalog-upload-cancelled"));
