@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
 import { offeredTo } from "../../catalog/catalog.js";
-import type { Shop } from "../../shop/shop.js";
+import type { Shop, ShopState } from "../../shop/shop.js";
 import type { BotContext } from "../context.js";
 import type { UserPrefs } from "../user-prefs.js";
 import { pausedText } from "../order/gate.js";
@@ -20,8 +20,8 @@ function menuFor(ctx: BotContext, example: { exampleCode: string; examplePlayer:
 export function startFeature(deps: { shop: Shop; prefs: UserPrefs }): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   /** A product this user may order, for the example of a one-line order. */
-  const exampleFor = async (ctx: BotContext) => {
-    const { catalog, pause } = await deps.shop.state();
+  const exampleFor = async (ctx: BotContext, state: ShopState) => {
+    const { catalog, pause } = state;
     const buyer = ctx.buyer ?? { role: "staff" as const };
     const game = catalog.games.find((g) => g.products.some((p) => offeredTo(p, buyer))) ?? catalog.games[0]!;
     const example = {
@@ -37,7 +37,7 @@ export function startFeature(deps: { shop: Shop; prefs: UserPrefs }): Composer<B
     const greeting = ctx.tr("start-greeting", { name: ctx.from?.first_name ?? "" });
     let menu = ctx.tr("access-refused", { userId: String(userId) });
     if (ctx.buyer !== undefined) {
-      const { example, paused } = await exampleFor(ctx);
+      const { example, paused } = await exampleFor(ctx, await deps.shop.state());
       menu = `${menuFor(ctx, example)}${paused}`;
     }
     // Remember the Telegram language: messages sent to this user later (an admin's notices) use it.
@@ -47,11 +47,12 @@ export function startFeature(deps: { shop: Shop; prefs: UserPrefs }): Composer<B
 
   composer.command("help", async (ctx) => {
     const buyer = ctx.buyer ?? { role: "staff" as const };
-    const catalog = await deps.shop.catalog();
-    const codes = catalog.games
+    const state = await deps.shop.state();
+    const codes = state.catalog.games
       .flatMap((g) => g.products.filter((p) => offeredTo(p, buyer)).map((p) => p.code))
       .join(", ");
-    const commands = ctx.buyer === undefined ? ctx.tr("menu-common") : menuFor(ctx, (await exampleFor(ctx)).example);
+    const commands =
+      ctx.buyer === undefined ? ctx.tr("menu-common") : menuFor(ctx, (await exampleFor(ctx, state)).example);
     await ctx.reply(`${ctx.tr("help")}\n\n${commands}\n\n${ctx.tr("help-products", { codes })}`);
   });
 

@@ -1,5 +1,5 @@
 import type { Api } from "grammy";
-import { checkPlayerId, findOffered, findProduct, type Buyer, type OfferedMatch } from "../../catalog/catalog.js";
+import { checkPlayerId, codesForSale, findOffered, type Buyer, type OfferedMatch } from "../../catalog/catalog.js";
 import type { OrderRecord } from "../../orders/order.js";
 import type { OrderService } from "../../orders/order-service.js";
 import type { Wallets } from "../../orders/wallet.js";
@@ -157,7 +157,7 @@ export function createOrderDialogue(deps: { shop: Shop; orders: OrderService; wa
       > => {
         const state = await shop.state();
         if (state.pause !== undefined) return { kind: "refused", text: pausedText(ctx.tr, state.pause) };
-        if (findProduct(state.catalog, input.productCode)?.product.disabled !== false) {
+        if (!codesForSale(state.catalog).has(input.productCode.toUpperCase())) {
           const vars = { code: input.productCode, product: input.productName };
           return { kind: "refused", text: ctx.tr("order-product-gone", vars) };
         }

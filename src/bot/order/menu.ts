@@ -8,7 +8,8 @@ import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
 
 /**
  * Moving through the product menu: a game's products, and back to the games. The buttons carry
- * all there is to know, so this needs no state and reads none (it runs before the dialogues).
+ * all there is to know, so this needs no dialogue state (it runs before the dialogues); it reads
+ * only the catalogue in use.
  */
 export function orderMenu(deps: { shop: Shop }): Composer<BotContext> {
   const { shop } = deps;
