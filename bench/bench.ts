@@ -27,7 +27,7 @@ import {
   type FakeUser,
   type SentMessage,
 } from "../test/e2e/fake-bot-api.js";
-import { createLedger } from "../src/orders/ledger.js";
+import { createLedger } from "../src/orders/create-ledger.js";
 import { createStorage } from "../src/storage/storage.js";
 import { startArgs } from "../test/e2e/bot-process.js";
 

@@ -11,7 +11,7 @@ import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadCatalog } from "../src/catalog/catalog.js";
 import type { OrderRecord } from "../src/orders/order.js";
-import { createLedger } from "../src/orders/ledger.js";
+import { createLedger } from "../src/orders/create-ledger.js";
 import { createStorage } from "../src/storage/storage.js";
 import { createSandboxProvider } from "../src/topup/sandbox.js";
 import { startBotProcess, type BotProcess } from "../test/e2e/bot-process.js";

@@ -8,30 +8,26 @@ command-help = Help
 
 ## Start and help
 start-greeting = Hi { $name }! I top up game items for this shop: choose a product, send the player id, confirm, and you get the serial number right here.
-start-menu =
-    What you can do:
-    /order: order a top-up step by step
-    /order CODE PLAYER_ID: order in one line, e.g. <code>/order { $exampleCode } { $examplePlayer }</code>
-    /cancel: stop the current order
-    /pricelist: the products and your prices
-menu-staff =
-    /balance: the shop's balance after the last sale (in a private chat)
-    /history: your orders
-    /status REF_ID: where one order stands
-menu-reseller =
-    /saldo: your saldo and its last movements (in a private chat)
-    /history: your orders
-    /status REF_ID: where one order stands
-menu-common =
-    /language: English or Bahasa Indonesia
-    /help: how ordering works
-menu-admin =
-    <b>Admin</b>
-    /report [YYYY-MM-DD]: a day's sales, CSV · /pending: orders with an unknown result, /settle
-    /users, /allow ID [reseller], /deny ID: who may order
-    /deposit ID AMOUNT, /saldo ID|all, /tier ID NAME: resellers
-    /price CODE AMOUNT [TIER], /disable CODE, /enable CODE, /catalog: the catalogue
-    /pause [REASON], /resume, /broadcast TEXT: the shop
+help-heading = What you can do:
+help-order = /order: order a top-up step by step
+help-order-line = /order CODE PLAYER_ID: order in one line, e.g. <code>/order { $exampleCode } { $examplePlayer }</code>
+help-cancel = /cancel: stop the current order
+help-pricelist = /pricelist: the products and your prices
+help-balance = /balance: the shop's balance after the last sale (in a private chat)
+help-saldo-own = /saldo: your saldo and its last movements (in a private chat)
+help-history = /history: your orders
+help-status = /status REF_ID: where one order stands
+help-language = /language: English or Bahasa Indonesia
+help-help = /help: how ordering works
+help-admin-heading = <b>Admin</b>
+help-report = /report [YYYY-MM-DD]: a day's sales, CSV
+help-pending = /pending: orders with an unknown result, /settle
+help-users = /users, /allow ID [reseller], /deny ID: who may order
+help-resellers = /deposit ID AMOUNT, /saldo ID|all, /tier ID NAME: resellers
+help-prices = /price CODE AMOUNT [TIER], /disable CODE, /enable CODE: prices
+help-catalog = /catalog: the catalogue as a file, to edit and send back
+help-pause = /pause [REASON], /resume: the shop
+help-broadcast = /broadcast TEXT: a message to every user
 help =
     <b>How to order</b>
     1. Send /order and choose a game and a product (or type its code).

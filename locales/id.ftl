@@ -8,30 +8,26 @@ command-help = Bantuan
 
 ## Mulai dan bantuan
 start-greeting = Halo { $name }! Saya melayani top-up item game untuk toko ini: pilih produk, kirim ID pemain, konfirmasi, dan nomor seri (SN) langsung dikirim di sini.
-start-menu =
-    Yang bisa Anda lakukan:
-    /order: pesan top-up langkah demi langkah
-    /order KODE ID_PEMAIN: pesan dalam satu baris, mis. <code>/order { $exampleCode } { $examplePlayer }</code>
-    /cancel: batalkan pesanan yang sedang berjalan
-    /pricelist: daftar produk dan harga Anda
-menu-staff =
-    /balance: saldo toko setelah penjualan terakhir (di chat pribadi)
-    /history: pesanan Anda
-    /status REF_ID: posisi satu pesanan
-menu-reseller =
-    /saldo: saldo Anda dan mutasi terakhirnya (di chat pribadi)
-    /history: pesanan Anda
-    /status REF_ID: posisi satu pesanan
-menu-common =
-    /language: English atau Bahasa Indonesia
-    /help: cara memesan
-menu-admin =
-    <b>Admin</b>
-    /report [YYYY-MM-DD]: penjualan sehari, CSV · /pending: pesanan yang hasilnya belum diketahui, /settle
-    /users, /allow ID [reseller], /deny ID: siapa yang boleh memesan
-    /deposit ID JUMLAH, /saldo ID|all, /tier ID NAMA: reseller
-    /price KODE JUMLAH [TIER], /disable KODE, /enable KODE, /catalog: katalog
-    /pause [ALASAN], /resume, /broadcast TEKS: toko
+help-heading = Yang bisa Anda lakukan:
+help-order = /order: pesan top-up langkah demi langkah
+help-order-line = /order KODE ID_PEMAIN: pesan dalam satu baris, mis. <code>/order { $exampleCode } { $examplePlayer }</code>
+help-cancel = /cancel: batalkan pesanan yang sedang berjalan
+help-pricelist = /pricelist: daftar produk dan harga Anda
+help-balance = /balance: saldo toko setelah penjualan terakhir (di chat pribadi)
+help-saldo-own = /saldo: saldo Anda dan mutasi terakhirnya (di chat pribadi)
+help-history = /history: pesanan Anda
+help-status = /status REF_ID: posisi satu pesanan
+help-language = /language: English atau Bahasa Indonesia
+help-help = /help: cara memesan
+help-admin-heading = <b>Admin</b>
+help-report = /report [YYYY-MM-DD]: penjualan sehari, CSV
+help-pending = /pending: pesanan yang hasilnya belum diketahui, /settle
+help-users = /users, /allow ID [reseller], /deny ID: siapa yang boleh memesan
+help-resellers = /deposit ID JUMLAH, /saldo ID|all, /tier ID NAMA: reseller
+help-prices = /price KODE JUMLAH [TIER], /disable KODE, /enable KODE: harga
+help-catalog = /catalog: katalog sebagai file, untuk diubah dan dikirim kembali
+help-pause = /pause [ALASAN], /resume: toko
+help-broadcast = /broadcast TEKS: pesan ke semua pengguna
 help =
     <b>Cara memesan</b>
     1. Kirim /order lalu pilih game dan produk (atau ketik kodenya).

@@ -7,11 +7,16 @@ import { createAudience } from "./broadcast/audience.js";
 import { createBroadcastStore } from "./broadcast/broadcast-store.js";
 import { createBroadcastApi, createBroadcaster } from "./broadcast/sender.js";
 import { createUserList } from "./access/user-list.js";
+import { broadcastTexts } from "./bot/broadcast-texts.js";
+import { chatPolicy } from "./bot/chats.js";
 import { commandMenus } from "./bot/commands.js";
 import type { BotContext } from "./bot/context.js";
-import { createTelegramBot, installBot } from "./bot/create-bot.js";
+import { createTelegramBot, DIALOGUE_STATE, installBot } from "./bot/create-bot.js";
+import { FEATURES } from "./bot/all-features.js";
+import type { Feature } from "./bot/feature.js";
 import { loadTexts } from "./bot/i18n.js";
 import { createNotifier, type Notifier } from "./bot/notifier.js";
+import type { Services } from "./bot/services.js";
 import { createUserPrefs } from "./bot/user-prefs.js";
 import { findProduct, loadCatalog, type Catalog } from "./catalog/catalog.js";
 import { createDownloader } from "./bot/files.js";
@@ -19,11 +24,13 @@ import { createShop, type Shop } from "./shop/shop.js";
 import { createCatalogUploads } from "./shop/uploads.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./logger.js";
+import { createLedger } from "./orders/create-ledger.js";
 import { createDeposits } from "./orders/deposits.js";
-import { createLedger, type OrderLedger } from "./orders/ledger.js";
+import type { OrderLedger } from "./orders/ledger.js";
 import type { Wallets } from "./orders/wallet.js";
 import { createOrderService, type OrderService } from "./orders/order-service.js";
 import { createHttpServer, type HttpServer } from "./server/http-server.js";
+import { createChatState } from "./storage/chat-state.js";
 import { StoreUnavailableError } from "./storage/redis.js";
 import { createStorage, type Storage } from "./storage/storage.js";
 import { createTopupClient, redactUrl } from "./topup/client.js";
@@ -49,6 +56,8 @@ export interface AppOptions {
   telegramRetryDelaysMs?: readonly number[];
   /** How often orders left in flight by a crash are looked for. */
   recoveryIntervalMs?: number;
+  /** The bot's features (default: all of bot/all-features.ts). */
+  features?: readonly Feature[];
 }
 
 export interface App {
@@ -148,25 +157,23 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     logger.info({ provider: redactUrl(config.topup.baseUrl) }, "provider configured");
   }
 
-  const uploads = createCatalogUploads(storage);
   const texts = loadTexts();
   const prefs = createUserPrefs(storage, (err) => logger.warn({ err }, "preferences not read"));
   const { orders: ledger, wallets } = createLedger(storage);
   const bot = createTelegramBot({ token: config.botToken, apiRoot: config.botApiRoot });
   const notifier = createNotifier({
     api: bot.api,
-    ledger,
-    wallets,
     texts,
     prefs,
     adminIds: config.adminIds,
     adminChat: config.adminChat,
     logger,
     lowBalanceThreshold: config.lowBalanceThreshold,
-    now,
   });
   const orders = createOrderService({
     ledger,
+    shop,
+    wallets,
     topup,
     refIdPrefix: config.refIdPrefix,
     timeoutMs: config.topupTimeoutMs,
@@ -183,40 +190,42 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     now,
   });
   const deposits = createDeposits({ wallets, logger, events: notifier, now });
-  const menus = commandMenus(bot.api, texts, logger);
+  const features = options.features ?? FEATURES;
+  const menus = commandMenus(bot.api, texts, logger, features);
   const updates = createTaskTracker();
   const broadcastStore = createBroadcastStore(storage);
   const broadcaster = createBroadcaster({
     store: broadcastStore,
     api: bot.api,
     sendApi: createBroadcastApi(config.botToken, config.botApiRoot),
-    texts,
-    prefs,
+    texts: broadcastTexts(texts, prefs),
     logger,
     intervalMs: config.broadcastIntervalMs,
     now,
   });
-  const download = createDownloader({ api: bot.api, apiRoot: config.botApiRoot, token: config.botToken });
-  installBot(bot, {
+  const services: Services = {
+    orders,
     shop,
-    uploads,
-    download,
+    access,
     wallets,
     deposits,
-    menus,
-    orders,
-    access,
+    uploads: createCatalogUploads(storage),
+    broadcasts: {
+      store: broadcastStore,
+      audience: createAudience({ store: broadcastStore, access }),
+      start: (id) => broadcaster.start(id),
+    },
     prefs,
     texts,
-    notifier,
-    storage,
-    logger,
-    timeZone: config.timeZone,
-    adminChat: config.adminChat,
-    shopName: config.shopName,
-    updates,
-    broadcasts: { store: broadcastStore, audience: createAudience({ store: broadcastStore, access }), broadcaster },
-  });
+    menus,
+    download: createDownloader({ api: bot.api, apiRoot: config.botApiRoot, token: config.botToken }),
+    chats: chatPolicy(config.adminChat),
+    chatState: createChatState(storage, [DIALOGUE_STATE]),
+    telegram: bot.api,
+    place: { timeZone: config.timeZone, shopName: config.shopName },
+    clock: now,
+  };
+  installBot(bot, { services, features, storage, logger, updates });
 
   const webhook = config.webhook;
   // Without WEBHOOK_SECRET a fresh one per start: setWebhook hands it to Telegram each time.
@@ -352,13 +361,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       background = (async () => {
         // Broadcasts a stop interrupted go on (nobody is sent one twice); stop() waits for them.
         await broadcaster.resume().catch((err: unknown) => logger.error({ err }, "broadcasts not resumed"));
-        for (const order of leftInFlight) await notifier.interrupted(order);
+        await orders.tellInterrupted(leftInFlight);
         // Deposits credited by a run that stopped before their reseller was told.
-        for (const untold of await wallets.untoldDeposits()) {
-          // Read again just before: an admin's tap may have told the reseller meanwhile.
-          const deposit = await wallets.getDeposit(untold.id);
-          if (deposit?.toldAt === undefined) await notifier.credited(untold, untold.saldoAfter ?? 0);
-        }
+        await deposits.tellUntold();
         await recover();
         const resellers = (await access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
         await menus.setAll({ admins: config.adminIds, resellers, adminChat: config.adminChat?.chatId });

@@ -4,6 +4,7 @@ import type { Buyer } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
 import type { Lang } from "../orders/order.js";
 import type { Translate } from "./i18n.js";
+import type { ServiceName, ServicesFlavor } from "./services.js";
 
 /** Set for every update by the texts middleware, inside conversations too. */
 export interface TextsFlavor {
@@ -23,10 +24,17 @@ export interface BuyerFlavor {
   buyer: Buyer | undefined;
 }
 
-/** The context inside conversations: fresh objects, with the texts installed again via `plugins`. */
-export type InnerContext = Context & TextsFlavor & BuyerFlavor;
+/** The context without the services: what helpers that work on any update may rely on. */
+export type BaseContext = ConversationFlavor<Context & TextsFlavor & BuyerFlavor>;
 
-/** The one context type of the outside middleware tree. */
-export type BotContext = ConversationFlavor<Context & TextsFlavor & BuyerFlavor>;
+/** The one context type of the middleware tree: every service in `ctx.services`. */
+export type BotContext = BaseContext & ServicesFlavor;
 
-export type BotConversation = Conversation<BotContext, InnerContext>;
+/** A feature's context: the services it declared, and nothing else. */
+export type FeatureContext<N extends ServiceName> = BaseContext & ServicesFlavor<N>;
+
+/** The context inside conversations: fresh objects, with texts, buyer and services installed again via `plugins`. */
+export type InnerContext = Context & TextsFlavor & BuyerFlavor & ServicesFlavor;
+
+/** A dialogue, as the conversations plugin runs it (outside: any context of the chain; inside: InnerContext). */
+export type BotConversation = Conversation<BaseContext, InnerContext>;

@@ -1,6 +1,6 @@
 import type { Context, NextFunction } from "grammy";
 import { answerQuery } from "./answer.js";
-import type { BotContext } from "./context.js";
+import type { BaseContext } from "./context.js";
 import { escapeHtml } from "./format.js";
 
 /** A group or supergroup (channels never reach the handlers that use this). */
@@ -39,7 +39,7 @@ export function addressedToBot(ctx: Context, bot: { id: number; username: string
  * off), new or edited.
  */
 export function groupFilter() {
-  return async (ctx: BotContext, next: NextFunction) => {
+  return async (ctx: BaseContext, next: NextFunction) => {
     const message = messageOf(ctx);
     if (message !== undefined) {
       const me = ctx.me;
@@ -63,7 +63,7 @@ export function owned(data: string, owner: number | undefined): string {
  * and is told so; the owner's tap goes on without the suffix, as in a private chat.
  */
 export function ownedButtons() {
-  return async (ctx: BotContext, next: NextFunction) => {
+  return async (ctx: BaseContext, next: NextFunction) => {
     const query = ctx.callbackQuery;
     const m = query?.data === undefined ? null : OWNER.exec(query.data);
     if (query !== undefined && m !== null) {
@@ -86,17 +86,15 @@ export function mention(user: { id: number; first_name: string }): string {
   return `<a href="tg://user?id=${user.id}">${escapeHtml(user.first_name)}</a>`;
 }
 
-/** Commands whose answer shows the shop's money or a reseller's saldo. */
-const MONEY_COMMANDS = new Set(["balance", "saldo", "report"]);
-
 /**
- * `/balance`, `/saldo` and `/report` answer only where nobody else reads along: a private chat or
- * the admin chat. In any other group the member is told to ask in a private chat; nothing is shown.
+ * Commands whose answer shows the shop's money or a saldo (the features mark them: `money: true`)
+ * answer only where nobody else reads along: a private chat or the admin chat. In any other group
+ * the member is told to ask in a private chat; nothing is shown.
  */
-export function moneyInPrivate(mayShowMoney: (ctx: BotContext) => boolean) {
-  return async (ctx: BotContext, next: NextFunction) => {
+export function moneyInPrivate(moneyCommands: ReadonlySet<string>, mayShowMoney: (ctx: BaseContext) => boolean) {
+  return async (ctx: BaseContext, next: NextFunction) => {
     const command = /^\/([A-Za-z0-9_]+)/.exec(ctx.message?.text ?? "")?.[1]?.toLowerCase();
-    if (command === undefined || !MONEY_COMMANDS.has(command) || mayShowMoney(ctx)) return next();
+    if (command === undefined || !moneyCommands.has(command) || mayShowMoney(ctx)) return next();
     await ctx.reply(ctx.tr("private-only", { command, bot: ctx.me.username }), {
       reply_parameters: { message_id: ctx.message!.message_id, allow_sending_without_reply: true },
     });

@@ -2,11 +2,9 @@ import { GrammyError, type Api } from "grammy";
 import type { Texts } from "./i18n.js";
 import type { Logger } from "../logger.js";
 import type { Lang, OrderRecord } from "../orders/order.js";
-import type { OrderLedger } from "../orders/ledger.js";
-import type { DepositEvents } from "../orders/deposits.js";
-import type { FinishedHow, OrderEvents } from "../orders/order-service.js";
+import type { DepositEvents, FinishedHow, OrderEvents } from "../orders/events.js";
 import { paidFromSaldo } from "../orders/order.js";
-import type { Deposit, Wallets } from "../orders/wallet.js";
+import type { Deposit } from "../orders/wallet.js";
 import { formatNumber, formatRupiah } from "./format.js";
 import { translator, type Translate } from "./i18n.js";
 import { outcomeText, renderState, renderSummaryAfter } from "./order/messages.js";
@@ -17,9 +15,6 @@ import { adminChatTopic, type AdminChat } from "./chats.js";
 
 export interface NotifierDeps {
   api: Api;
-  /** Where "the user was told" is recorded. */
-  ledger: Pick<OrderLedger, "markNotified">;
-  wallets: Pick<Wallets, "markDepositTold">;
   texts: Texts;
   prefs: UserPrefs;
   adminIds: readonly number[];
@@ -27,32 +22,31 @@ export interface NotifierDeps {
   adminChat?: AdminChat | undefined;
   logger: Logger;
   lowBalanceThreshold: number | undefined;
-  now?: () => Date;
+  /** How long a provider call may take before the summary says it is being processed. */
+  processingNoticeMs?: number;
 }
 
 export interface Notifier extends OrderEvents, DepositEvents {
-  /**
-   * Tells the user the outcome (a reply to the summary, which is brought up to date too), then
-   * records that they were told.
-   */
-  deliverOutcome(order: OrderRecord, heading?: "already" | "settled"): Promise<void>;
-  /** After a restart: the order's user learns that it was in flight and what happens now. */
-  interrupted(order: OrderRecord): Promise<void>;
   /** Resolves when every notice started so far has gone out (shutdown waits for it). */
   idle(): Promise<void>;
 }
 
+/** A provider call slower than this: the summary says "processing" (and loses its buttons) meanwhile. */
+const PROCESSING_NOTICE_MS = 1000;
+
 /**
- * Tells people about orders: the user who ordered, and every admin after every outcome (with a
- * low-balance alert when a sale took the balance below the threshold): in ADMIN_CHAT_ID when it is
- * set, else in each admin's private chat.
+ * Says what the order and deposit services report, in Telegram: the outcome to the user who
+ * ordered (a reply to the summary, which is brought up to date), every outcome to the admins (with
+ * a low-balance alert when a sale took the balance below the threshold: in ADMIN_CHAT_ID when it is
+ * set, else in each admin's private chat), a credited deposit to its reseller. The services decide
+ * what is due and record that it was said; this only says it.
  */
 export function createNotifier(deps: NotifierDeps): Notifier {
   const { api, logger } = deps;
   const tFor = (lang: Lang): Translate => translator(deps.texts, lang);
-  const now = deps.now ?? (() => new Date());
   const tasks = createTaskTracker();
-  const telling = new Set<string>();
+  /** Summaries that will say "processing" if their order's call is slow; the edit once it was started. */
+  const processing = new Map<string, { timer: NodeJS.Timeout; shown: Promise<void> }>();
 
   const track = <T>(work: Promise<T>): Promise<T> => tasks.track(work);
 
@@ -103,7 +97,33 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     for (const adminId of deps.adminIds) await sendTo(adminId, build(await deps.prefs.languageFor(adminId)));
   }
 
-  async function deliverOutcome(order: OrderRecord, heading?: "already" | "settled") {
+  /** The summary says the order is being processed, if the call takes longer than a moment. */
+  function claimed(order: OrderRecord): void {
+    const messageId = order.summaryMessageId;
+    if (messageId === undefined) return;
+    const entry = { timer: undefined as unknown as NodeJS.Timeout, shown: Promise.resolve() };
+    entry.timer = setTimeout(() => {
+      entry.shown = (async () => {
+        const t = tFor(await deps.prefs.languageFor(order.userId, order.lang));
+        await api
+          .editMessageText(order.chatId, messageId, renderSummaryAfter(t, order))
+          .catch((err: unknown) => logger.debug({ err, refId: order.refId }, "summary not edited"));
+      })().finally(() => {
+        // Shown: an outcome told from now on need not wait for it (nor is it kept if none comes).
+        if (processing.get(order.refId) === entry) processing.delete(order.refId);
+      });
+    }, deps.processingNoticeMs ?? PROCESSING_NOTICE_MS);
+    processing.set(order.refId, entry);
+  }
+
+  async function tellOutcome(order: OrderRecord, heading?: "already" | "settled") {
+    // The "processing" edit of the summary, if it started, comes before the outcome's own.
+    const pending = processing.get(order.refId);
+    if (pending !== undefined) {
+      processing.delete(order.refId);
+      clearTimeout(pending.timer);
+      await pending.shown;
+    }
     const lang = await deps.prefs.languageFor(order.userId, order.lang);
     const t = tFor(lang);
     // In a group the result replies to the member's own message (Telegram tells them); in a
@@ -122,7 +142,6 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         .editMessageText(order.chatId, order.summaryMessageId, renderSummaryAfter(t, order))
         .catch((err: unknown) => logger.debug({ err, refId: order.refId }, "summary not brought up to date"));
     }
-    await deps.ledger.markNotified(order.refId, now().toISOString());
   }
 
   async function noticeAdmins(order: OrderRecord): Promise<void> {
@@ -175,19 +194,15 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     );
   }
 
-  async function finished(order: OrderRecord, how: FinishedHow, facts: { lowBalance: boolean }): Promise<void> {
-    if (how !== "confirmed") {
-      await deliverOutcome(order, how === "settled" ? "settled" : undefined).catch((err: unknown) =>
-        logger.warn({ refId: order.refId, err }, "outcome not delivered to the user"),
-      );
-    }
+  async function finished(order: OrderRecord, facts: { lowBalance: boolean }): Promise<void> {
     await noticeAdmins(order);
     if (facts.lowBalance) await alertLowBalance(order);
   }
 
   return {
-    deliverOutcome: (order, heading) => track(deliverOutcome(order, heading)),
-    finished: (order, how, facts) => track(finished(order, how, facts)),
+    claimed,
+    tellOutcome: (order, heading) => track(tellOutcome(order, heading)),
+    finished: (order, _how: FinishedHow, facts) => track(finished(order, facts)),
     async interrupted(order) {
       const lang = await deps.prefs.languageFor(order.userId, order.lang);
       await track(
@@ -199,11 +214,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     },
     idle: () => tasks.idle(),
     /** The reseller learns of a deposit or a correction of their saldo. */
-    credited: (deposit: Deposit, saldo: number) => {
-      // One message at a time per deposit in this process (the start and an admin's tap may meet).
-      if (telling.has(deposit.id)) return Promise.resolve();
-      telling.add(deposit.id);
-      return track(
+    credited: (deposit: Deposit, saldo: number) =>
+      track(
         (async () => {
           const lang = await deps.prefs.languageFor(deposit.resellerId);
           const t = tFor(lang);
@@ -214,12 +226,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
             saldo: formatRupiah(saldo, lang),
             id: deposit.id,
           });
-          // Recorded once it went out: a crash before that is told at the next start, or at the next tap.
-          if (await sendTo(deposit.resellerId, `${text}${note}`)) {
-            await deps.wallets.markDepositTold(deposit.id, now().toISOString());
-          }
-        })().finally(() => telling.delete(deposit.id)),
-      );
-    },
+          return sendTo(deposit.resellerId, `${text}${note}`);
+        })(),
+      ),
   };
 }

@@ -1,9 +1,6 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Api, GrammyError } from "grammy";
-import { translator, type Texts, type Translate } from "../bot/i18n.js";
-import type { UserPrefs } from "../bot/user-prefs.js";
 import type { Logger } from "../logger.js";
-import type { Lang } from "../orders/order.js";
 import type { Broadcast, BroadcastStore, RecipientOutcome } from "./broadcast-store.js";
 
 /**
@@ -34,44 +31,20 @@ export function createBroadcastApi(token: string, apiRoot: string): Api {
 /** What one recipient's message turns into: an outcome, or "not sent, try again after waitMs". */
 type SendResult = { kind: "outcome"; outcome: RecipientOutcome } | { kind: "again"; waitMs: number };
 
-const processedOf = (b: Broadcast) => b.counts.delivered + b.counts.blocked + b.counts.failed + b.counts.interrupted;
-
-/** The line under the preview that says where the broadcast stands. */
-export function broadcastStatus(t: Translate, b: Broadcast): string {
-  const counts = {
-    total: b.total,
-    delivered: b.counts.delivered,
-    blocked: b.counts.blocked,
-    failed: b.counts.failed + b.counts.interrupted,
-  };
-  switch (b.state) {
-    case "draft":
-      return t("broadcast-preview-confirm");
-    case "cancelled":
-      return t("broadcast-status-cancelled");
-    case "done":
-      return t("broadcast-status-done", counts);
-    case "sending": {
-      const processed = processedOf(b);
-      return processed === 0
-        ? t("broadcast-status-sending", { total: b.total })
-        : t("broadcast-status-progress", { ...counts, processed });
-    }
-  }
-}
+export const processedOf = (b: Broadcast) =>
+  b.counts.delivered + b.counts.blocked + b.counts.failed + b.counts.interrupted;
 
 /**
- * The admin's view of a broadcast: a heading with the number of recipients (for a draft, those it
- * would reach now), the message exactly as users get it, and where it stands.
+ * The words of a broadcast, each in its reader's language: handed in by the bot, which owns the
+ * texts and knows each user's language. The sender only paces, claims and counts.
  */
-export function broadcastView(t: Translate, b: Broadcast, recipients = b.total): string {
-  const title =
-    b.state === "draft"
-      ? t("broadcast-preview-title", { count: recipients })
-      : b.state === "cancelled"
-        ? t("broadcast-title-cancelled")
-        : t("broadcast-title", { count: b.total });
-  return `${title}\n\n${t("broadcast-message", { text: b.text })}\n\n${broadcastStatus(t, b)}`;
+export interface BroadcastTexts {
+  /** The message exactly as `userId` gets it (HTML). */
+  message(userId: number, b: Broadcast): Promise<string>;
+  /** The admin's preview of `b`, showing where it stands. */
+  preview(b: Broadcast): Promise<string>;
+  /** The final count for the admin. */
+  report(b: Broadcast): Promise<string>;
 }
 
 class Stopping extends Error {}
@@ -82,8 +55,7 @@ export interface BroadcasterDeps {
   api: Api;
   /** The Api the broadcast messages go through (createBroadcastApi). */
   sendApi: Api;
-  texts: Texts;
-  prefs: Pick<UserPrefs, "languageFor">;
+  texts: BroadcastTexts;
   logger: Logger;
   /** The pause after each message; 0 in tests. */
   intervalMs?: number;
@@ -101,7 +73,6 @@ export function createBroadcaster(deps: BroadcasterDeps) {
   const now = deps.now ?? (() => new Date());
   const intervalMs = deps.intervalMs ?? DEFAULT_BROADCAST_INTERVAL_MS;
   const progressEvery = deps.progressEvery ?? PROGRESS_EVERY;
-  const translators: Record<Lang, Translate> = { en: translator(deps.texts, "en"), id: translator(deps.texts, "id") };
   const running = new Map<string, Promise<void>>();
   const sleepers = new Set<() => void>();
   let stopping = false;
@@ -145,11 +116,9 @@ export function createBroadcaster(deps: BroadcasterDeps) {
   }
 
   async function sendOne(b: Broadcast, userId: number): Promise<SendResult> {
-    const lang = await deps.prefs.languageFor(userId);
+    const text = await deps.texts.message(userId, b);
     try {
-      await deps.sendApi.sendMessage(userId, translators[lang]("broadcast-message", { text: b.text }), {
-        parse_mode: "HTML",
-      });
+      await deps.sendApi.sendMessage(userId, text, { parse_mode: "HTML" });
       return { kind: "outcome", outcome: "delivered" };
     } catch (err) {
       if (err instanceof GrammyError && err.error_code === 429) {
@@ -170,33 +139,18 @@ export function createBroadcaster(deps: BroadcasterDeps) {
     }
   }
 
-  async function adminT(b: Broadcast): Promise<Translate> {
-    return translators[await deps.prefs.languageFor(b.adminId)];
-  }
-
   /** Brings the admin's preview up to date. Cosmetic: a failure is only logged. */
   async function showStatus(b: Broadcast): Promise<void> {
     if (b.previewMessageId === undefined) return;
-    const t = await adminT(b);
     await deps.api
-      .editMessageText(b.chatId, b.previewMessageId, broadcastView(t, b))
+      .editMessageText(b.chatId, b.previewMessageId, await deps.texts.preview(b))
       .catch((err: unknown) => logger.debug({ err, broadcast: b.id }, "broadcast preview not edited"));
   }
 
   /** The final count to the admin, then recorded (a restart before that sends it again). */
   async function report(b: Broadcast): Promise<void> {
     await showStatus(b);
-    const t = await adminT(b);
-    const counts = {
-      total: b.total,
-      delivered: b.counts.delivered,
-      blocked: b.counts.blocked,
-      failed: b.counts.failed + b.counts.interrupted,
-    };
-    let text = t("broadcast-report", counts);
-    if (b.counts.interrupted > 0) {
-      text += `\n${t("broadcast-report-interrupted", { interrupted: b.counts.interrupted })}`;
-    }
+    const text = await deps.texts.report(b);
     try {
       await deps.api.sendMessage(b.chatId, text);
     } catch (err) {

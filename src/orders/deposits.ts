@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.js";
+import type { DepositEvents } from "./events.js";
 import { newRefId } from "./ref-id.js";
 import type { Deposit, DepositConfirmResult, Wallets } from "./wallet.js";
 
@@ -6,14 +7,11 @@ const DAY = 24 * 60 * 60 * 1000;
 /** The largest deposit or correction at once: a typo of three zeros should not pass unnoticed. */
 export const MAX_DEPOSIT = 100_000_000;
 
-/** Who hears of a credited deposit (the reseller is told). Must not throw. */
-export interface DepositEvents {
-  credited(deposit: Deposit, saldo: number): void | Promise<void>;
-}
-
 /**
  * Deposits and corrections of a reseller's saldo: prepared with an id (shown with Confirm), and
- * credited once by the ledger, whoever confirms and however often.
+ * credited once by the ledger, whoever confirms and however often, from the chat or the Mini App.
+ * The reseller is told once it is credited; a stop in between tells them at the next start, or at
+ * the next tap on the old summary.
  */
 export function createDeposits(deps: {
   wallets: Wallets;
@@ -24,6 +22,22 @@ export function createDeposits(deps: {
 }) {
   const { wallets, logger } = deps;
   const now = deps.now ?? (() => new Date());
+  /** One message at a time per deposit in this process (the start and an admin's tap may meet). */
+  const telling = new Set<string>();
+
+  async function tell(deposit: Deposit, saldo: number): Promise<void> {
+    if (telling.has(deposit.id)) return;
+    telling.add(deposit.id);
+    try {
+      // Recorded once it went out: a crash before that is told at the next start, or at the next tap.
+      if (await deps.events.credited(deposit, saldo)) await wallets.markDepositTold(deposit.id, now().toISOString());
+    } catch (err) {
+      logger.error({ err, deposit: deposit.id }, "deposit notice failed");
+    } finally {
+      telling.delete(deposit.id);
+    }
+  }
+
   return {
     async prepare(input: Pick<Deposit, "resellerId" | "amount" | "note" | "adminId" | "chatId">): Promise<Deposit> {
       const createdAt = now();
@@ -41,6 +55,7 @@ export function createDeposits(deps: {
       return deposit;
     },
     get: (id: string) => wallets.getDeposit(id),
+    /** Credits it once; the reseller is told (also when an earlier Confirm's bot stopped before telling them). */
     async confirm(id: string, adminId: number): Promise<DepositConfirmResult> {
       const r = await wallets.confirmDeposit(id, { adminId, at: now().toISOString() });
       if (r.kind === "done") {
@@ -55,13 +70,21 @@ export function createDeposits(deps: {
           },
           "deposit state changed",
         );
-        await Promise.resolve(deps.events.credited(r.deposit, r.wallet.saldo)).catch((err: unknown) =>
-          logger.error({ err, deposit: id }, "deposit notice failed"),
-        );
+        await tell(r.deposit, r.wallet.saldo);
+      } else if (r.kind === "taken" && r.deposit.state === "done" && r.deposit.toldAt === undefined) {
+        await tell(r.deposit, r.deposit.saldoAfter ?? 0);
       }
       return r;
     },
     cancel: (id: string) => wallets.cancelDeposit(id, now().toISOString()),
+    /** Deposits credited by a run that stopped before their reseller was told: told now. */
+    async tellUntold(): Promise<void> {
+      for (const untold of await wallets.untoldDeposits()) {
+        // Read again just before: an admin's tap may have told the reseller meanwhile.
+        const deposit = await wallets.getDeposit(untold.id);
+        if (deposit?.toldAt === undefined) await tell(untold, untold.saldoAfter ?? 0);
+      }
+    },
   };
 }
 

@@ -1,7 +1,35 @@
+import { checkPlayerId, findOffered, findProduct, type Buyer, type Catalog } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
+import type { Pause, Shop } from "../shop/shop.js";
 import type { OrderLedger } from "./ledger.js";
-import type { DraftFields, OrderRecord } from "./order.js";
+import { paidFromSaldo, type Lang, type OrderRecord } from "./order.js";
 import { newRefId } from "./ref-id.js";
+import type { Wallets } from "./wallet.js";
+
+/** What a chat knows when it asks for a draft: who, where, what and for whom. The price is the service's. */
+export interface DraftRequest {
+  chatId: number;
+  userId: number;
+  userName: string;
+  lang: Lang;
+  buyer: Buyer;
+  productCode: string;
+  playerId: string;
+  /** In a group: the member's message the order came from; its result replies to it. */
+  requestMessageId?: number;
+}
+
+/** What asking for a draft came to. Plain JSON: a dialogue keeps it in its state. */
+export type DraftResult =
+  /** `saldo`: a reseller's saldo now, for the summary (the claim checks it again). */
+  | { kind: "draft"; draft: OrderRecord; saldo?: number }
+  | { kind: "paused"; pause: Pause }
+  /** Not for sale to this buyer now (hidden, removed, or no price for their tier). */
+  | { kind: "not-offered"; code: string; product?: string }
+  | { kind: "bad-player-id"; playerId: string };
+
+/** Whether orders are open, and the catalogue to choose from. */
+export type OpenCatalog = { kind: "open"; catalog: Catalog } | { kind: "paused"; pause: Pause };
 
 export type CancelOutcome =
   | { kind: "cancelled"; order: OrderRecord }
@@ -11,9 +39,15 @@ export type CancelOutcome =
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** Drafts: an order with its ref_id fixed before Confirm is shown, and its cancellation. */
+/**
+ * Drafts: the rules of what may be ordered (orders open, the product for sale to this buyer, the
+ * player id of the game's shape, the buyer's price), the ref_id fixed before Confirm is shown, and
+ * the cancellation of a draft.
+ */
 export function createDrafts(deps: {
   ledger: OrderLedger;
+  shop: Pick<Shop, "state">;
+  wallets: Pick<Wallets, "get">;
   refIdPrefix: string;
   logger: Logger;
   now: () => Date;
@@ -21,26 +55,68 @@ export function createDrafts(deps: {
 }) {
   const { ledger, logger, now } = deps;
   const ttlMs = deps.draftTtlMs ?? DAY;
+
+  async function cancel(req: { refId: string; userId: number; chatId: number }): Promise<CancelOutcome> {
+    const r = await ledger.cancel(req.refId, { userId: req.userId, chatId: req.chatId, at: now().toISOString() });
+    if (r.kind === "taken") return { kind: "too-late", order: r.order };
+    if (r.kind === "cancelled") logger.info({ refId: req.refId, state: "cancelled" }, "order state changed");
+    return r;
+  }
+
   return {
-    async create(input: Omit<DraftFields, "refId" | "createdAt">): Promise<OrderRecord> {
+    async openCatalog(): Promise<OpenCatalog> {
+      const state = await deps.shop.state();
+      return state.pause === undefined
+        ? { kind: "open", catalog: state.catalog }
+        : { kind: "paused", pause: state.pause };
+    },
+
+    async create(req: DraftRequest): Promise<DraftResult> {
+      const state = await deps.shop.state();
+      if (state.pause !== undefined) return { kind: "paused", pause: state.pause };
+      const match = findOffered(state.catalog, req.productCode, req.buyer);
+      if (match === undefined) {
+        const known = findProduct(state.catalog, req.productCode)?.product;
+        return { kind: "not-offered", code: known?.code ?? req.productCode, ...(known && { product: known.name }) };
+      }
+      const checked = checkPlayerId(match.game, req.playerId);
+      if (!checked.ok) return { kind: "bad-player-id", playerId: req.playerId };
       const createdAt = now();
+      const { buyer } = req;
       const order: OrderRecord = {
-        ...input,
         refId: newRefId(deps.refIdPrefix, createdAt),
+        chatId: req.chatId,
+        userId: req.userId,
+        userName: req.userName,
+        lang: req.lang,
+        gameName: match.game.name,
+        productCode: match.product.code,
+        productName: match.product.name,
+        price: match.price,
+        playerId: checked.playerId,
         createdAt: createdAt.toISOString(),
+        role: buyer.role,
+        ...(buyer.role === "reseller" ? { tier: buyer.tier } : {}),
+        ...(req.requestMessageId === undefined ? {} : { requestMessageId: req.requestMessageId }),
         state: "draft",
       };
       await ledger.saveDraft(order, ttlMs);
       logger.info({ refId: order.refId, state: "draft", product: order.productCode }, "order state changed");
-      return order;
+      if (!paidFromSaldo(order)) return { kind: "draft", draft: order };
+      return { kind: "draft", draft: order, saldo: (await deps.wallets.get(order.userId)).saldo };
     },
 
     /** Cancel wins only over a draft nobody confirmed: the ledger decides between the two taps. */
-    async cancel(req: { refId: string; userId: number; chatId: number }): Promise<CancelOutcome> {
-      const r = await ledger.cancel(req.refId, { userId: req.userId, chatId: req.chatId, at: now().toISOString() });
-      if (r.kind === "taken") return { kind: "too-late", order: r.order };
-      if (r.kind === "cancelled") logger.info({ refId: req.refId, state: "cancelled" }, "order state changed");
-      return r;
+    cancel,
+
+    /** The bot was removed from a group: every member's draft there is cancelled (nobody can confirm it now). */
+    async cancelAllIn(chatId: number): Promise<number> {
+      let cancelled = 0;
+      for (const open of await ledger.openDraftsIn(chatId)) {
+        const r = await cancel({ refId: open.refId, userId: open.userId, chatId });
+        if (r.kind === "cancelled") cancelled += 1;
+      }
+      return cancelled;
     },
   };
 }

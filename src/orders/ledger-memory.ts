@@ -108,6 +108,13 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
       return e === undefined || e.expiresAt <= now() ? undefined : e.refId;
     },
 
+    async openDraftsIn(chatId) {
+      const t = now();
+      return [...openDrafts]
+        .filter(([key, e]) => key.startsWith(`${chatId}:`) && e.expiresAt > t)
+        .map(([key, e]) => ({ userId: Number(key.slice(`${chatId}:`.length)), refId: e.refId }));
+    },
+
     async claim(refId, by) {
       const o = live(refId);
       if (o === undefined) return { kind: "not-found" };

@@ -323,6 +323,19 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
       return (await redis.get(openDraftKey(chatId, userId))) ?? undefined;
     },
 
+    async openDraftsIn(chatId) {
+      // By key (SCAN, never KEYS): a chat has a handful of members with a draft at most.
+      const found: Array<{ userId: number; refId: string }> = [];
+      const start = openDraftKey(chatId, 0).slice(0, -1);
+      for await (const keys of redis.scanIterator({ MATCH: `${start}*`, COUNT: 500 })) {
+        for (const key of keys) {
+          const refId = await redis.get(key);
+          if (refId !== null) found.push({ userId: Number(key.slice(start.length)), refId });
+        }
+      }
+      return found;
+    },
+
     async claim(refId, by): Promise<ClaimResult> {
       const r = reply(
         await CLAIM(

@@ -1,8 +1,5 @@
-import type { Storage } from "../storage/storage.js";
 import type { Wallets } from "./wallet.js";
 import type { BalanceSeen, FinalState, OrderRecord, OrderResult } from "./order.js";
-import { createMemoryLedger } from "./ledger-memory.js";
-import { createRedisLedger } from "./ledger-redis.js";
 
 /** What a claim on an order found. Only `claimed` allows a call to the provider. */
 export type ClaimResult =
@@ -51,6 +48,8 @@ export interface OrderLedger {
   getMany(refIds: readonly string[]): Promise<OrderRecord[]>;
   /** The draft a user is looking at in a chat (so that /cancel can retire it). */
   openDraftOf(chatId: number, userId: number): Promise<string | undefined>;
+  /** Every member's open draft in a chat (the bot was removed from it: they are cancelled). */
+  openDraftsIn(chatId: number): Promise<Array<{ userId: number; refId: string }>>;
   /**
    * The submit-once step: a draft of this user becomes `submitting`, is kept for good, and enters
    * the time, user and in-flight indexes, all at once. Whoever claims first wins, forever. A
@@ -103,8 +102,4 @@ export interface OrderLedger {
 export interface Ledger {
   orders: OrderLedger;
   wallets: Wallets;
-}
-
-export function createLedger(storage: Storage): Ledger {
-  return storage.kind === "redis" ? createRedisLedger(storage.redis, storage.prefix) : createMemoryLedger();
 }

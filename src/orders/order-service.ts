@@ -1,28 +1,26 @@
 import type { Logger } from "../logger.js";
+import type { Shop } from "../shop/shop.js";
 import type { TopupClient } from "../topup/types.js";
+import { createDrafts, type CancelOutcome, type DraftRequest, type DraftResult, type OpenCatalog } from "./drafts.js";
+import type { OrderEvents } from "./events.js";
 import type { OrderLedger } from "./ledger.js";
-import type { BalanceSeen, DraftFields, OrderRecord } from "./order.js";
-import { createDrafts, type CancelOutcome } from "./drafts.js";
+import type { BalanceSeen, OrderRecord } from "./order.js";
 import { createRecovery } from "./recovery.js";
-import { createSettlement, type SettleRequest, type SettleOutcome } from "./settle.js";
+import { createSettlement, type SettleOutcome, type SettleRequest } from "./settle.js";
 import { createSubmission, type ConfirmOutcome, type ConfirmRequest } from "./submit.js";
+import { createTelling } from "./telling.js";
+import type { Wallets } from "./wallet.js";
 
+export type { CancelOutcome, DraftRequest, DraftResult, OpenCatalog } from "./drafts.js";
 export type { ConfirmOutcome, ConfirmRequest } from "./submit.js";
 export type { SettleOutcome, SettleRequest } from "./settle.js";
-export type { CancelOutcome } from "./drafts.js";
-
-/** What the bot knows of an order before Confirm; the service adds ref_id and time. */
-export type DraftInput = Omit<DraftFields, "refId" | "createdAt">;
-
-export type FinishedHow = "confirmed" | "recovered" | "settled";
-
-/** Who hears about an order that reached a final state. Must not throw. */
-export interface OrderEvents {
-  finished(order: OrderRecord, how: FinishedHow, facts: { lowBalance: boolean }): void | Promise<void>;
-}
 
 export interface OrderServiceDeps {
   ledger: OrderLedger;
+  /** The catalogue in use and the pause: what may be ordered now, and at what price. */
+  shop: Pick<Shop, "state">;
+  /** A reseller's saldo, for the summary. */
+  wallets: Pick<Wallets, "get">;
   topup: TopupClient;
   refIdPrefix: string;
   /** TOPUP_TIMEOUT_MS: after this (plus grace) a `submitting` order cannot still be in flight. */
@@ -34,23 +32,37 @@ export interface OrderServiceDeps {
   draftTtlMs?: number;
 }
 
-/** The orders as the bot sees them: drafts, the submit-once Confirm, settlement, recovery, queries. */
+/**
+ * The orders, with their rules, as every way into the bot sees them (the chat, the Mini App): what
+ * may be ordered now and at what price, drafts, the submit-once Confirm, settlement, recovery,
+ * telling each outcome once, and the questions asked of the ledger.
+ */
 export interface OrderService {
-  /** Fixes the ref_id and writes the draft: this happens before Confirm is ever shown. */
-  createDraft(input: DraftInput): Promise<OrderRecord>;
+  /** Whether orders are open (not paused), and the catalogue in use to choose from. */
+  openCatalog(): Promise<OpenCatalog>;
+  /**
+   * Fixes the ref_id and writes the draft, at this buyer's price, before Confirm is ever shown;
+   * refused while orders are paused, for a product not for sale to the buyer, or a bad player id.
+   */
+  createDraft(req: DraftRequest): Promise<DraftResult>;
   get(refId: string): Promise<OrderRecord | undefined>;
   /** The draft a user is looking at in a chat, so that /cancel can retire it. */
   openDraftOf(chatId: number, userId: number): Promise<string | undefined>;
   cancel(req: { refId: string; userId: number; chatId: number }): Promise<CancelOutcome>;
-  /** Submits the order to the provider at most once per ref_id, across taps, processes and restarts. */
+  /** Cancels every member's open draft in a chat (the bot was removed from it); how many. */
+  cancelAllIn(chatId: number): Promise<number>;
+  /**
+   * Submits the order to the provider at most once per ref_id, across taps, processes and
+   * restarts, while orders are open; the user is told the outcome before this resolves.
+   */
   confirm(req: ConfirmRequest): Promise<ConfirmOutcome>;
-  /** Settles an `unknown` order once, after an admin checked with the provider. */
+  /** Settles an `unknown` order once, after an admin checked with the provider; the user is told. */
   settle(req: SettleRequest): Promise<SettleOutcome>;
-  /** Records that the user has been told the outcome (so a later tap does not repeat it). */
-  markNotified(order: OrderRecord): Promise<void>;
+  /** Tells the users of orders a previous run left in flight that they are being looked after. */
+  tellInterrupted(orders: readonly OrderRecord[]): Promise<void>;
   /**
    * Turns orders left `submitting` by a crash into `unknown` once their provider call must have
-   * ended. Never resends. Returns the orders changed.
+   * ended, and tells their users. Never resends. Returns the orders changed.
    */
   recoverInterrupted(): Promise<OrderRecord[]>;
   history(scope: number | "all", page: number, pageSize: number): Promise<{ orders: OrderRecord[]; total: number }>;
@@ -64,20 +76,21 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
   const { ledger } = deps;
   const now = deps.now ?? (() => new Date());
   const shared = { ...deps, now };
+  const telling = createTelling(shared);
   const drafts = createDrafts(shared);
-  const recovery = createRecovery(shared);
-  const submission = createSubmission({ ...shared, recovery });
-  const settlement = createSettlement(shared);
+  const recovery = createRecovery({ ...shared, telling });
+  const submission = createSubmission({ ...shared, telling, recovery });
+  const settlement = createSettlement({ ...shared, telling });
   return {
-    createDraft: (input) => drafts.create(input),
+    openCatalog: () => drafts.openCatalog(),
+    createDraft: (req) => drafts.create(req),
     get: (refId) => ledger.get(refId),
     openDraftOf: (chatId, userId) => ledger.openDraftOf(chatId, userId),
     cancel: (req) => drafts.cancel(req),
+    cancelAllIn: (chatId) => drafts.cancelAllIn(chatId),
     confirm: (req) => submission.confirm(req),
     settle: (req) => settlement.settle(req),
-    async markNotified(order) {
-      await ledger.markNotified(order.refId, now().toISOString());
-    },
+    tellInterrupted: (orders) => recovery.tellInterrupted(orders),
     recoverInterrupted: () => recovery.recoverInterrupted(),
     history: (scope, page, pageSize) => ledger.history(scope, page, pageSize),
     submittedBetween: (fromMs, toMs) => ledger.submittedBetween(fromMs, toMs),

@@ -1,7 +1,8 @@
 import type { Logger } from "../logger.js";
+import type { OrderEvents } from "./events.js";
 import type { OrderLedger } from "./ledger.js";
 import type { OrderRecord, OrderResult } from "./order.js";
-import type { OrderEvents } from "./order-service.js";
+import type { Telling } from "./telling.js";
 
 export interface SettleRequest {
   refId: string;
@@ -12,8 +13,17 @@ export interface SettleRequest {
 export type SettleOutcome =
   { kind: "settled"; order: OrderRecord } | { kind: "not-pending"; order: OrderRecord } | { kind: "not-found" };
 
-/** An admin's verdict on an order whose result is unknown, after checking with the provider. */
-export function createSettlement(deps: { ledger: OrderLedger; logger: Logger; events: OrderEvents; now: () => Date }) {
+/**
+ * An admin's verdict on an order whose result is unknown, after checking with the provider: once,
+ * whoever settles it from wherever (a chat command, a button, the Mini App); the user is told.
+ */
+export function createSettlement(deps: {
+  ledger: OrderLedger;
+  logger: Logger;
+  events: OrderEvents;
+  telling: Telling;
+  now: () => Date;
+}) {
   const { ledger, logger, now } = deps;
   return {
     async settle(req: SettleRequest): Promise<SettleOutcome> {
@@ -33,8 +43,9 @@ export function createSettlement(deps: { ledger: OrderLedger; logger: Logger; ev
       });
       if (r.kind !== "settled") return r;
       logger.info({ refId: req.refId, state: r.order.state, settledBy: req.adminId }, "order state changed");
-      await deps.events.finished(r.order, "settled", { lowBalance: false });
-      return r;
+      const told = await deps.telling.tell(r.order, "settled");
+      await deps.events.finished(told, "settled", { lowBalance: false });
+      return { kind: "settled", order: told };
     },
   };
 }

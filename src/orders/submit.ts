@@ -1,9 +1,12 @@
+import { codesForSale } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
+import type { Pause, Shop } from "../shop/shop.js";
 import type { TopupClient } from "../topup/types.js";
+import type { OrderEvents } from "./events.js";
 import type { FinishResult, OrderLedger, Outcome } from "./ledger.js";
 import { FINAL_STATES, type BalanceSeen, type OrderRecord } from "./order.js";
-import type { OrderEvents } from "./order-service.js";
 import { fromTopupResult } from "./outcome.js";
+import type { Telling } from "./telling.js";
 
 export interface ConfirmRequest {
   refId: string;
@@ -11,18 +14,21 @@ export interface ConfirmRequest {
   userId: number;
   /** The summary message that was tapped, kept with the order so its text can show the outcome. */
   summaryMessageId?: number;
-  /** The product codes for sale now (upper case): a draft of another product is not sent. */
-  offered?: ReadonlySet<string>;
-  /** Runs once the order is claimed, beside the provider call (never delaying it). */
+  /** Runs once the order is claimed, beside the provider call (never delaying it): the tap's answer. */
   onClaimed?: (order: OrderRecord) => Promise<void>;
 }
 
-/** What a tap on Confirm led to. Only `submitted` means this tap called the provider. */
+/**
+ * What a tap on Confirm led to. Only `submitted` means this tap called the provider; by then the
+ * user has been told the outcome (and, for `already`, told it again if nobody had).
+ */
 export type ConfirmOutcome =
   | { kind: "submitted"; order: OrderRecord }
   | { kind: "already"; order: OrderRecord }
   | { kind: "in-progress"; order: OrderRecord }
   | { kind: "cancelled"; order: OrderRecord }
+  /** Orders are paused: the user's draft stays a draft, nothing is sent. */
+  | { kind: "paused"; order: OrderRecord; pause: Pause }
   /** A reseller's saldo is less than the price: nothing was sent. */
   | { kind: "short"; order: OrderRecord; saldo: number }
   /** The product is not for sale any more: nothing was sent, the draft stays a draft. */
@@ -36,20 +42,23 @@ interface Recovery {
 }
 
 /**
- * The submit-once protocol. One atomic ledger step claims the draft: it becomes `submitting` with
- * its indexes, or the tap learns who was first. Only the claiming tap calls the provider, once,
- * with the ref_id fixed in the draft; its outcome is recorded before anyone is told.
+ * The submit-once protocol. Orders must be open; then one atomic ledger step claims the draft (only
+ * a product still for sale, at the price the summary showed): it becomes `submitting` with its
+ * indexes, or the tap learns who was first. Only the claiming tap calls the provider, once, with
+ * the ref_id fixed in the draft; its outcome is recorded before anyone is told.
  */
 export function createSubmission(deps: {
   ledger: OrderLedger;
+  shop: Pick<Shop, "state">;
   topup: TopupClient;
   logger: Logger;
   events: OrderEvents;
+  telling: Telling;
   now: () => Date;
   lowBalanceThreshold?: number | undefined;
   recovery: Recovery;
 }) {
-  const { ledger, logger, now } = deps;
+  const { ledger, logger, now, telling } = deps;
 
   /** The result must reach the ledger: a few quick tries, then a loud log with every field. */
   async function record(order: OrderRecord, outcome: Outcome): Promise<FinishResult> {
@@ -81,22 +90,31 @@ export function createSubmission(deps: {
   /** A tap on an order someone else already claimed (or cancelled): what the user should hear. */
   async function describeTaken(order: OrderRecord): Promise<ConfirmOutcome> {
     if (order.state === "cancelled") return { kind: "cancelled", order };
-    if (FINAL_STATES.has(order.state)) return { kind: "already", order };
+    if (FINAL_STATES.has(order.state)) return { kind: "already", order: await telling.tellIfUntold(order, "already") };
     if (order.state === "submitting" && deps.recovery.isStale(order)) {
-      // Left behind by a crash: settle it as unknown now rather than at the next recovery round.
+      // Left behind by a crash: settle it as unknown now rather than at the next recovery round
+      // (which tells the user): this tap then only gets the short answer.
       const recovered = await deps.recovery.markInterrupted(order);
-      if (recovered !== undefined && FINAL_STATES.has(recovered.state)) return { kind: "already", order: recovered };
+      if (recovered !== undefined && FINAL_STATES.has(recovered.state))
+        return { kind: "already", order: await telling.tellIfUntold(recovered, "already") };
     }
     return { kind: "in-progress", order };
   }
 
   return {
     async confirm(req: ConfirmRequest): Promise<ConfirmOutcome> {
+      const state = await deps.shop.state();
+      if (state.pause !== undefined) {
+        // Paused: the user's own draft is not sent. Anything else is answered as it stands.
+        const draft = await ledger.get(req.refId);
+        if (draft?.state === "draft" && draft.userId === req.userId)
+          return { kind: "paused", order: draft, pause: state.pause };
+      }
       const claim = await ledger.claim(req.refId, {
         userId: req.userId,
         at: now().toISOString(),
         ...(req.summaryMessageId === undefined ? {} : { summaryMessageId: req.summaryMessageId }),
-        ...(req.offered === undefined ? {} : { offered: req.offered }),
+        offered: codesForSale(state.catalog),
       });
       if (claim.kind === "not-found" || claim.kind === "not-yours" || claim.kind === "not-offered") return claim;
       if (claim.kind === "short") {
@@ -107,6 +125,7 @@ export function createSubmission(deps: {
 
       const order = claim.order;
       logger.info({ refId: order.refId, state: "submitting", product: order.productCode }, "order state changed");
+      deps.events.claimed(order);
       await req
         .onClaimed?.(order)
         .catch((err: unknown) => logger.warn({ err, refId: order.refId }, "claimed order not shown"));
@@ -137,11 +156,11 @@ export function createSubmission(deps: {
         },
         "order state changed",
       );
-      // Notices go out beside the user's answer, not before it.
-      void Promise.resolve(deps.events.finished(done, "confirmed", { lowBalance: finished.lowBalance })).catch(
-        (err: unknown) => logger.error({ err, refId: done.refId }, "order notices failed"),
-      );
-      return { kind: "submitted", order: done };
+      // The admins' notices go out beside the user's answer, not before it.
+      void deps.events
+        .finished(done, "confirmed", { lowBalance: finished.lowBalance })
+        .catch((err: unknown) => logger.error({ err, refId: done.refId }, "order notices failed"));
+      return { kind: "submitted", order: await telling.tell(done) };
     },
   };
 }

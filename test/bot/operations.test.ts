@@ -127,6 +127,36 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
     await world.waitText(ADMIN, /Please check your order/);
   });
 
+  it("when Redis stops in the middle of an order in webhook mode, then the user is told to try again, as in polling mode", async () => {
+    const redis = await ownRedis();
+    world.onCleanup(() => redis.stop());
+    const port = await freePort();
+    await world.run({
+      REDIS_URL: redis.url,
+      WEBHOOK_URL: "https://bot.example.com/tg/hook",
+      WEBHOOK_SECRET: "hook-secret_123",
+      PORT: String(port),
+    });
+    const send = async (update: unknown) => expect((await post(port, update, "hook-secret_123")).status).toBe(200);
+    await send(world.fake.sendText(ADMIN, "/order"));
+    const menu = await world.waitText(ADMIN, /Choose a game/);
+    await send(world.fake.tapButton(ADMIN, menu, button(menu, /Mobile Legends/)));
+    await world.fake.waitForMessage(
+      ADMIN.id,
+      (m) => m.message_id === menu.message_id && /86 Diamonds/.test(JSON.stringify(m.reply_markup)),
+    );
+    await redis.stop();
+    // The dialogue lives in Redis: its step fails, and the user hears so instead of silence.
+    await send(world.fake.sendText(ADMIN, "ML86"));
+    await world.waitText(ADMIN, /temporarily unavailable\. Please try again/);
+    // A button tap that fails is answered with the same words, as an alert.
+    const tapped = world.fake.tapButton(ADMIN, menu, button(menu, /^p:ML86/));
+    await send(tapped);
+    await world.fake.waitFor(() =>
+      world.fake.callbackAnswers.some((a) => /temporarily unavailable/.test(a.text ?? "") && a.show_alert === true),
+    );
+  });
+
   it("when Telegram answers 429 with retry_after, then the message is sent again and arrives, in a conversation too", async () => {
     await world.run();
     world.fake.failNext("sendMessage", {

@@ -2,6 +2,7 @@ import { GrammyError, HttpError, type Api } from "grammy";
 import { describe, expect, it } from "vitest";
 import { createBroadcastStore, type BroadcastStore } from "../../src/broadcast/broadcast-store.js";
 import { createBroadcaster } from "../../src/broadcast/sender.js";
+import { broadcastTexts } from "../../src/bot/broadcast-texts.js";
 import { loadTexts } from "../../src/bot/i18n.js";
 import { createLogger } from "../../src/logger.js";
 import { createStorage } from "../../src/storage/storage.js";
@@ -36,8 +37,7 @@ async function setup(refuse?: (chatId: number, attempt: number) => Error | undef
     store,
     api,
     sendApi: api,
-    texts: loadTexts(),
-    prefs: { languageFor: async () => "en" },
+    texts: broadcastTexts(loadTexts(), { languageFor: async () => "en" }),
     logger: createLogger("silent"),
     intervalMs: 0,
   });

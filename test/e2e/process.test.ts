@@ -1,100 +1,81 @@
 import { spawn } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createLedger } from "../../src/orders/ledger.js";
+import { createLedger } from "../../src/orders/create-ledger.js";
 import { createStorage } from "../../src/storage/storage.js";
-import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
+import { createSandboxProvider } from "../../src/topup/sandbox.js";
 import { freePort } from "../helpers/redis.js";
 import { startBotProcess } from "./bot-process.js";
-import type { FakeBotApi, FakeUser } from "./fake-bot-api.js";
-import { button, createWorld, MITRA, SECRET, type World } from "./world.js";
-
-const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
-const STAFF_ID: FakeUser = { id: 1002, first_name: "Sari", language_code: "id" };
+import { ADMIN, button, MITRA, SECRET, staffWorld, type World } from "./world.js";
 
 describe("the order across restarts and start-up errors: the bot as a process (`node dist/main.js`)", () => {
   let world: World;
-  let fake: FakeBotApi;
-  let sandbox: SandboxProvider;
-
-  beforeEach(async () => {
-    world = await createWorld();
-    fake = world.fake;
-    sandbox = world.sandbox;
-    Object.assign(world.env, { ADMIN_IDS: String(ADMIN.id), ALLOWED_USER_IDS: String(STAFF_ID.id) });
-  });
+  beforeEach(async () => (world = await staffWorld()));
   afterEach(() => world.cleanup());
 
-  const run = (extra: Record<string, string> = {}) => world.runProcess(extra);
-  const waitText = (user: FakeUser, pattern: RegExp) => world.waitText(user, pattern);
-  const summaryFor = (user: FakeUser, code: string, playerId: string) => world.summaryFor(user, code, playerId);
-
   it("when the bot restarts in the middle of an order, then the conversation goes on from Redis", async () => {
-    const first = await run();
-    fake.sendText(ADMIN, "/order");
-    const menu = await waitText(ADMIN, /Choose a game/);
-    fake.tapButton(ADMIN, menu, button(menu, /Free Fire/));
-    await fake.waitForMessage(
+    const first = await world.runProcess();
+    world.fake.sendText(ADMIN, "/order");
+    const menu = await world.waitText(ADMIN, /Choose a game/);
+    world.fake.tapButton(ADMIN, menu, button(menu, /Free Fire/));
+    await world.fake.waitForMessage(
       ADMIN.id,
       (m) => m.message_id === menu.message_id && /FF70/.test(JSON.stringify(m.reply_markup)),
     );
-    await fake.waitForIdle();
+    await world.fake.waitForIdle();
     await first.kill("SIGKILL");
 
-    await run();
-    const updated = fake.messagesTo(ADMIN.id).find((m) => m.message_id === menu.message_id)!;
-    fake.tapButton(ADMIN, updated, button(updated, /^FF140/));
-    await waitText(ADMIN, /Send the player id/);
-    fake.sendText(ADMIN, "123456789");
-    const summary = await waitText(ADMIN, /Please check your order/);
+    await world.runProcess();
+    const updated = world.fake.messagesTo(ADMIN.id).find((m) => m.message_id === menu.message_id)!;
+    world.fake.tapButton(ADMIN, updated, button(updated, /^FF140/));
+    await world.waitText(ADMIN, /Send the player id/);
+    world.fake.sendText(ADMIN, "123456789");
+    const summary = await world.waitText(ADMIN, /Please check your order/);
     expect(summary.text).toContain("FF140");
   });
 
   it("when the bot is killed during the provider call and restarted, then the redelivered Confirm does not order again", async () => {
     // A provider that takes its time, so the kill lands while the call is in flight.
-    sandbox = createSandboxProvider({
-      mitraId: MITRA,
-      secretKey: SECRET,
-      products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19500 }],
-      latencyMs: 1500,
-    });
-    await sandbox.listen(0, "127.0.0.1");
-    world.onCleanup(() => sandbox.close());
-    const first = await run({ TOPUP_BASE_URL: sandbox.url });
-    const summary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
-    const tap = fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
-    await fake.waitFor(() => sandbox.calls.length === 1);
+    const sandbox = await world.slowSandbox(1500);
+    const first = await world.runProcess({ TOPUP_BASE_URL: sandbox.url });
+    const summary = await world.summaryFor(ADMIN, "ML86", "12345678(1234)");
+    const tap = world.fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
+    await world.fake.waitFor(() => sandbox.calls.length === 1);
     // The tap was answered before the provider was called, and the summary says it is processing.
-    const answer = fake.callbackAnswers.find((a) => /Processing/.test(a.text ?? ""));
+    const answer = world.fake.callbackAnswers.find((a) => /Processing/.test(a.text ?? ""));
     expect(answer?.at).toBeLessThanOrEqual(sandbox.calls[0]!.at);
-    await fake.waitForMessage(ADMIN.id, (m) => m.message_id === summary.message_id && /Processing/.test(m.text));
+    await world.fake.waitForMessage(ADMIN.id, (m) => m.message_id === summary.message_id && /Processing/.test(m.text));
     await first.kill("SIGKILL");
     // Telegram hands the Confirm out again if the bot had not confirmed it yet; if it had, the
     // user's app sends the tap again. Either way it reaches the restarted bot: it must not order.
-    if (fake.pendingUpdates() === 0) fake.redeliver(tap);
+    if (world.fake.pendingUpdates() === 0) world.fake.redeliver(tap);
 
-    await run({ TOPUP_BASE_URL: sandbox.url });
+    await world.runProcess({ TOPUP_BASE_URL: sandbox.url });
     // After the restart the user hears at once that the order was in flight, and after the
     // timeout that its result is unknown.
-    await waitText(ADMIN, /The bot was restarted while order|already being processed/);
-    const unknown = await fake.waitForMessage(ADMIN.id, (m) => /Result unknown/.test(m.text), 20_000);
+    await world.waitText(ADMIN, /The bot was restarted while order|already being processed/);
+    const unknown = await world.fake.waitForMessage(ADMIN.id, (m) => /Result unknown/.test(m.text), 20_000);
     expect(unknown.text).toContain("the bot was restarted while the order was being sent");
     expect(sandbox.calls).toHaveLength(1);
-    expect(fake.messagesTo(ADMIN.id).some((m) => /Top-up successful/.test(m.text))).toBe(false);
+    expect(world.fake.messagesTo(ADMIN.id).some((m) => /Top-up successful/.test(m.text))).toBe(false);
   });
 
   it("when only BOT_TOKEN and ADMIN_IDS are set, then the bot runs on the sandbox and memory and completes an order", async () => {
-    const bot = startBotProcess({ BOT_TOKEN: fake.token, ADMIN_IDS: String(ADMIN.id), BOT_API_ROOT: fake.url });
+    const bot = startBotProcess({
+      BOT_TOKEN: world.fake.token,
+      ADMIN_IDS: String(ADMIN.id),
+      BOT_API_ROOT: world.fake.url,
+    });
     world.adopt(bot);
     await bot.waitForOutput(/bot started/);
     expect(bot.output()).toContain("sandbox: no real orders");
     expect(bot.output()).toMatch(/REDIS_URL is not set/);
-    const summary = await summaryFor(ADMIN, "ML86", "12345678(1234)");
-    fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
-    await waitText(ADMIN, /Top-up successful/);
+    const summary = await world.summaryFor(ADMIN, "ML86", "12345678(1234)");
+    world.fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
+    await world.waitText(ADMIN, /Top-up successful/);
   });
 
   it("when the configuration is bad, then the bot names each variable and exits non-zero without a stack trace", async () => {
-    const bot = startBotProcess({ BOT_API_ROOT: fake.url, TOPUP_TIMEOUT_MS: "soon", ADMIN_IDS: "x" });
+    const bot = startBotProcess({ BOT_API_ROOT: world.fake.url, TOPUP_TIMEOUT_MS: "soon", ADMIN_IDS: "x" });
     world.adopt(bot);
     expect(await bot.exited).toBe(1);
     const out = bot.output();

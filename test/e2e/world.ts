@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { expect } from "vitest";
-import { buildApp, type App } from "../../src/app.js";
+import { buildApp, type App, type AppOptions } from "../../src/app.js";
 import { loadCatalog } from "../../src/catalog/catalog.js";
 import { parseConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
@@ -12,6 +12,10 @@ import { startBot, type BotProcess } from "./bot-process.js";
 import { createFakeBotApi, type FakeUser, type SentMessage } from "./fake-bot-api.js";
 
 export const SECRET = "sk-live-DO-NOT-LEAK-8f3a91";
+
+/** The two users most tests start from: an admin who reads English, staff who read Indonesian. */
+export const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
+export const STAFF: FakeUser = { id: 1002, first_name: "Sari", language_code: "id" };
 export const MITRA = "M-e2e";
 
 /** The callback data of the first button whose text or data matches. */
@@ -77,7 +81,7 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
     prefix,
     bots,
     /** The bot in this process, built from `env` and `extra` exactly as main.ts builds it. */
-    async run(extra: Record<string, string> = {}): Promise<RunningBot> {
+    async run(extra: Record<string, string> = {}, options: Partial<AppOptions> = {}): Promise<RunningBot> {
       const parsed = parseConfig({ ...env, ...extra });
       if (!parsed.ok) throw new Error(parsed.errors.join("\n"));
       let logs = "";
@@ -90,6 +94,7 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
       const app = await buildApp(parsed.config, {
         logger: createLogger(parsed.config.logLevel, sink),
         telegramRetryDelaysMs: [50, 50],
+        ...options,
       });
       const bot: RunningBot = { app, output: () => logs, kill: () => app.stop() };
       bots.push(bot);
@@ -193,3 +198,10 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
 }
 
 export type World = Awaited<ReturnType<typeof createWorld>>;
+
+/** A world where ADMIN is an admin and STAFF may order (what most order tests start from). */
+export async function staffWorld(options: Parameters<typeof createWorld>[0] = {}): Promise<World> {
+  const world = await createWorld(options);
+  Object.assign(world.env, { ADMIN_IDS: String(ADMIN.id), ALLOWED_USER_IDS: String(STAFF.id) });
+  return world;
+}

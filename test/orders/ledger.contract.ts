@@ -1,29 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { OrderLedger } from "../../src/orders/ledger.js";
 import type { OrderRecord } from "../../src/orders/order.js";
+import { draft } from "./fixtures.js";
 
 /** A ledger to test and how to drop it afterwards. */
 export type LedgerFactory = () => Promise<{ ledger: OrderLedger; cleanup: () => Promise<void> }>;
-
-let seq = 0;
-export function draft(over: Partial<OrderRecord> = {}): OrderRecord {
-  seq += 1;
-  return {
-    refId: `TGTEST${Date.now().toString(36).toUpperCase()}${String(seq).padStart(5, "0")}`,
-    chatId: 501,
-    userId: 501,
-    userName: "Sari",
-    lang: "id",
-    gameName: "Mobile Legends",
-    productCode: "ML86",
-    productName: "86 Diamonds",
-    price: 20000,
-    playerId: "12345678(1234)",
-    createdAt: new Date().toISOString(),
-    state: "draft",
-    ...over,
-  };
-}
 
 const HOUR = 60 * 60 * 1000;
 const at = (ms = Date.now()) => new Date(ms).toISOString();
@@ -82,6 +63,21 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       expect(await ledger.openDraftOf(501, 999)).toBeUndefined();
       expect(await ledger.getMany([order.refId, "TGMISSING"])).toEqual([order]);
       expect(await ledger.get("TGMISSING")).toBeUndefined();
+    });
+
+    it("when members of a group have drafts open, then the chat lists each member's own and no other chat's", async () => {
+      const mine = draft({ chatId: -100501, userId: 501 });
+      const theirs = draft({ chatId: -100501, userId: 502 });
+      const elsewhere = draft({ chatId: -100777, userId: 503 });
+      for (const o of [mine, theirs, elsewhere]) await ledger.saveDraft(o, HOUR);
+      const open = await ledger.openDraftsIn(-100501);
+      expect(open.sort((a, b) => a.userId - b.userId)).toEqual([
+        { userId: 501, refId: mine.refId },
+        { userId: 502, refId: theirs.refId },
+      ]);
+      await ledger.cancel(theirs.refId, { userId: 502, chatId: -100501, at: at() });
+      expect(await ledger.openDraftsIn(-100501)).toEqual([{ userId: 501, refId: mine.refId }]);
+      expect(await ledger.openDraftsIn(-100999)).toEqual([]);
     });
 
     it("when the product of a draft is not for sale any more, then the claim takes nothing and the draft stays a draft", async () => {

@@ -1,5 +1,5 @@
 import { createMemoryLedger } from "../../src/orders/ledger-memory.js";
-import { createLedger } from "../../src/orders/ledger.js";
+import { createLedger } from "../../src/orders/create-ledger.js";
 import { redisStorage } from "../helpers/redis.js";
 import { describeLedgerContract } from "./ledger.contract.js";
 import { describeWalletContract } from "./wallets.contract.js";

@@ -4,7 +4,7 @@ import { checkPlayerId, parseCatalog, type Game } from "../../src/catalog/catalo
 import { parseConfig } from "../../src/config.js";
 import { Callback, type CallbackKind } from "../../src/bot/callback-data.js";
 import { parseTopupAnswer } from "../../src/topup/client.js";
-import { parsePriceCommand } from "../../src/bot/features/shop.js";
+import { parsePriceCommand } from "../../src/bot/features/prices.js";
 import { toCatalogJson } from "../../src/catalog/catalog.js";
 
 const req = { refId: "TGREF", itemCode: "ML86", destination: "123" };

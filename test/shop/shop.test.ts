@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadCatalog, type Catalog } from "../../src/catalog/catalog.js";
 import { diffCatalogs } from "../../src/catalog/diff.js";
-import { fitLines, parsePriceCommand, splitMessages } from "../../src/bot/features/shop.js";
+import { parsePriceCommand } from "../../src/bot/features/prices.js";
+import { fitLines, splitMessages } from "../../src/bot/message-layout.js";
 import { createShop, type Shop } from "../../src/shop/shop.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { REDIS_URL, redisStorage } from "../helpers/redis.js";

@@ -1,21 +1,41 @@
-import { Composer } from "grammy";
-import type { OrderService } from "../../orders/order-service.js";
-import type { BotContext } from "../context.js";
+import { defineFeature } from "../feature.js";
 import { formatNumber, formatTime } from "../format.js";
+import { saldoView } from "../saldo-view.js";
 
-/** /balance: the partner balance reported by the sale recorded last, and when it was seen. */
-export function balanceFeature(deps: { orders: OrderService; timeZone: string }): Composer<BotContext> {
-  const composer = new Composer<BotContext>();
-  composer.command("balance", async (ctx) => {
-    const seen = await deps.orders.lastBalance();
-    if (seen === undefined) return void (await ctx.reply(ctx.tr("balance-none")));
-    await ctx.reply(
-      ctx.tr("balance-known", {
-        balance: formatNumber(seen.balance, ctx.lang),
-        time: formatTime(seen.at, ctx.lang, deps.timeZone),
-        refId: seen.refId,
-      }),
-    );
-  });
-  return composer;
-}
+/**
+ * /balance: for admins and staff the partner balance reported by the sale recorded last, and when
+ * it was seen; for a reseller their own saldo (they never see the shop's balance with the provider).
+ */
+export const balanceFeature = defineFeature({
+  name: "balance",
+  needs: ["orders", "wallets", "place"],
+  commands: [
+    {
+      name: "balance",
+      menu: ["everyone"],
+      money: true,
+      help: [
+        { key: "help-balance", for: ["staff", "admin"] },
+        { key: "help-saldo-own", for: ["reseller"] },
+      ],
+    },
+  ],
+  setup(at) {
+    at("buyers").command("balance", async (ctx) => {
+      const { orders, wallets, place } = ctx.services;
+      if (ctx.buyer?.role === "reseller") {
+        const view = { t: ctx.tr, lang: ctx.lang, timeZone: place.timeZone, userId: ctx.from!.id, own: true };
+        return void (await ctx.reply(await saldoView(wallets, view)));
+      }
+      const seen = await orders.lastBalance();
+      if (seen === undefined) return void (await ctx.reply(ctx.tr("balance-none")));
+      await ctx.reply(
+        ctx.tr("balance-known", {
+          balance: formatNumber(seen.balance, ctx.lang),
+          time: formatTime(seen.at, ctx.lang, place.timeZone),
+          refId: seen.refId,
+        }),
+      );
+    });
+  },
+});

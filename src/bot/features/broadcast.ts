@@ -1,133 +1,129 @@
-import { Composer, InlineKeyboard } from "grammy";
-import type { Audience } from "../../broadcast/audience.js";
-import type { Broadcast, BroadcastStore } from "../../broadcast/broadcast-store.js";
-import { broadcastView, MAX_BROADCAST_LENGTH, type Broadcaster } from "../../broadcast/sender.js";
+import type { Broadcast } from "../../broadcast/broadcast-store.js";
+import { MAX_BROADCAST_LENGTH } from "../../broadcast/sender.js";
 import { newRefId } from "../../orders/ref-id.js";
 import { adminOnly } from "../admin.js";
-import { answerQuery } from "../answer.js";
-import { Callback, onCallback } from "../callback-data.js";
-import type { BotContext } from "../context.js";
+import { broadcastView } from "../broadcast-texts.js";
+import { Callback } from "../callback-data.js";
+import { defineFeature } from "../feature.js";
 import type { Translate } from "../i18n.js";
+import { summaryButtons, summaryKeyboard, type TapAnswer } from "../summary-buttons.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 
 /**
  * Remembers who has started the bot (a broadcast can reach only them): a /start in a private chat,
- * or any private update of someone who may order. Written once per user per process. After
- * resolveBuyer; a store failure is logged and does not stop the update.
+ * or any private update of someone who may order. Written once per user per process. A store
+ * failure is logged and does not stop the update.
  */
-export function rememberStarted(audience: Pick<Audience, "started">) {
-  return async (ctx: BotContext, next: () => Promise<void>) => {
-    const from = ctx.from;
-    if (from !== undefined && !from.is_bot && ctx.chat?.type === "private") {
-      const start = ctx.message?.text?.startsWith("/start") === true;
-      if (ctx.buyer !== undefined || start) {
-        await audience.started(from.id).catch((err: unknown) => ctx.log.warn({ err }, "started user not recorded"));
+export const startedUsersFeature = defineFeature({
+  name: "started users",
+  needs: ["broadcasts"],
+  setup(at) {
+    at("observe").use(async (ctx, next) => {
+      const from = ctx.from;
+      if (from !== undefined && !from.is_bot && ctx.chat?.type === "private") {
+        const start = ctx.message?.text?.startsWith("/start") === true;
+        if (ctx.buyer !== undefined || start) {
+          await ctx.services.broadcasts.audience
+            .started(from.id)
+            .catch((err: unknown) => ctx.log.warn({ err }, "started user not recorded"));
+        }
       }
-    }
-    await next();
-  };
+      await next();
+    });
+  },
+});
+
+/** What an old or repeated tap is told, and what the preview becomes (a sending one is edited by its loop). */
+function taken(t: Translate, b: Broadcast): TapAnswer {
+  const failed = b.counts.failed + b.counts.interrupted;
+  const summary = b.state === "sending" ? {} : { summary: broadcastView(t, b) };
+  if (b.state === "cancelled") return { alert: t("broadcast-already-cancelled"), ...summary };
+  if (b.state === "done") {
+    const done = { delivered: b.counts.delivered, blocked: b.counts.blocked, failed };
+    return { alert: t("broadcast-already-done", done), ...summary };
+  }
+  const processed = b.counts.delivered + b.counts.blocked + failed;
+  return { alert: t("broadcast-already-sending", { processed, total: b.total }), ...summary };
 }
 
 /**
  * /broadcast TEXT: a preview with Confirm and Cancel; Confirm fixes the recipients and starts the
  * sending once, however often it is tapped; an old button says how that broadcast ended.
  */
-export function broadcastFeature(deps: {
-  store: BroadcastStore;
-  audience: Audience;
-  broadcaster: Pick<Broadcaster, "start">;
-  now?: () => Date;
-}): Composer<BotContext> {
-  const { store, audience, broadcaster } = deps;
-  const now = deps.now ?? (() => new Date());
-  const composer = new Composer<BotContext>();
-
-  composer.command("broadcast", adminOnly, async (ctx) => {
-    const t = ctx.tr;
-    const text = ctx.match.trim();
-    if (text === "") return void (await ctx.reply(t("broadcast-usage")));
-    if (text.length > MAX_BROADCAST_LENGTH) {
-      return void (await ctx.reply(t("broadcast-too-long", { length: text.length, max: MAX_BROADCAST_LENGTH })));
-    }
-    const adminId = ctx.from!.id;
-    const recipients = await audience.recipients();
-    if (recipients.length === 0) return void (await ctx.reply(t("broadcast-nobody")));
-    const createdAt = now();
-    const draft = await store.saveDraft(
-      { id: newRefId("BC", createdAt), adminId, chatId: ctx.chat.id, text, createdAt: createdAt.toISOString() },
-      DAY,
-    );
-    await ctx.reply(broadcastView(t, draft, recipients.length), {
-      reply_markup: new InlineKeyboard()
-        .text(t("button-confirm"), Callback.broadcastConfirm.encode(draft.id))
-        .text(t("button-cancel"), Callback.broadcastCancel.encode(draft.id)),
-      link_preview_options: { is_disabled: true },
-    });
-  });
-
-  /** What an old or repeated tap is told, as an alert. */
-  const stateLine = (t: Translate, b: Broadcast): string => {
-    const failed = b.counts.failed + b.counts.interrupted;
-    if (b.state === "cancelled") return t("broadcast-already-cancelled");
-    if (b.state === "done") {
-      return t("broadcast-already-done", { delivered: b.counts.delivered, blocked: b.counts.blocked, failed });
-    }
-    const processed = b.counts.delivered + b.counts.blocked + failed;
-    return t("broadcast-already-sending", { processed, total: b.total });
-  };
-
-  /** The preview without its buttons, showing where the broadcast stands. Cosmetic. */
-  const retire = (ctx: BotContext, b: Broadcast) =>
-    ctx
-      .editMessageText(broadcastView(ctx.tr, b), { link_preview_options: { is_disabled: true } })
-      .catch((err: unknown) => ctx.log.debug({ err }, "broadcast preview not edited"));
-
-  const taken = async (ctx: BotContext, b: Broadcast) => {
-    await answerQuery(ctx, { text: stateLine(ctx.tr, b), show_alert: true });
-    // Sending: its loop edits the preview now and then; done or cancelled: the buttons go.
-    if (b.state !== "sending") await retire(ctx, b);
-  };
-
-  onCallback(
-    composer,
-    Callback.broadcastConfirm,
-    async (ctx, id) => {
+export const broadcastFeature = defineFeature({
+  name: "broadcast",
+  needs: ["broadcasts", "clock"],
+  commands: [{ name: "broadcast", menu: ["admin"], help: [{ key: "help-broadcast", for: ["admin"] }] }],
+  setup(at) {
+    const composer = at("buyers");
+    composer.command("broadcast", adminOnly, async (ctx) => {
       const t = ctx.tr;
-      const current = await store.get(id);
-      if (current === undefined) return answerQuery(ctx, { text: t("broadcast-expired"), show_alert: true });
-      if (current.state !== "draft") return taken(ctx, current);
-      // Fixed now: who may order and has started the bot at the moment of Confirm.
+      const { store, audience } = ctx.services.broadcasts;
+      const text = ctx.match.trim();
+      if (text === "") return void (await ctx.reply(t("broadcast-usage")));
+      if (text.length > MAX_BROADCAST_LENGTH) {
+        return void (await ctx.reply(t("broadcast-too-long", { length: text.length, max: MAX_BROADCAST_LENGTH })));
+      }
       const recipients = await audience.recipients();
-      const messageId = ctx.callbackQuery.message?.message_id;
-      const r = await store.confirm(id, {
-        recipients,
-        at: now().toISOString(),
-        ...(messageId === undefined ? {} : { messageId }),
+      if (recipients.length === 0) return void (await ctx.reply(t("broadcast-nobody")));
+      const createdAt = ctx.services.clock();
+      const draft = await store.saveDraft(
+        {
+          id: newRefId("BC", createdAt),
+          adminId: ctx.from!.id,
+          chatId: ctx.chat.id,
+          text,
+          createdAt: createdAt.toISOString(),
+        },
+        DAY,
+      );
+      await ctx.reply(broadcastView(t, draft, recipients.length), {
+        reply_markup: summaryKeyboard(
+          t,
+          { confirm: Callback.broadcastConfirm, cancel: Callback.broadcastCancel },
+          draft.id,
+        ),
+        link_preview_options: { is_disabled: true },
       });
-      if (r.kind === "not-found") return answerQuery(ctx, { text: t("broadcast-expired"), show_alert: true });
-      if (r.kind === "taken") return taken(ctx, r.broadcast);
-      ctx.log.info({ broadcast: id, by: ctx.from.id, recipients: recipients.length }, "broadcast confirmed");
-      await answerQuery(ctx, { text: t("broadcast-started-toast") });
-      // The preview says "sending" before the loop can edit it with progress or the count.
-      await retire(ctx, r.broadcast);
-      broadcaster.start(id);
-    },
-    adminOnly,
-  );
+    });
 
-  onCallback(
-    composer,
-    Callback.broadcastCancel,
-    async (ctx, id) => {
-      const r = await store.cancel(id, now().toISOString());
-      if (r.kind === "not-found") return answerQuery(ctx, { text: ctx.tr("broadcast-expired"), show_alert: true });
-      if (r.kind === "taken") return taken(ctx, r.broadcast);
-      await answerQuery(ctx, { text: ctx.tr("broadcast-cancelled-toast") });
-      await retire(ctx, r.broadcast);
-    },
-    adminOnly,
-  );
-
-  return composer;
-}
+    summaryButtons(composer, {
+      confirm: Callback.broadcastConfirm,
+      cancel: Callback.broadcastCancel,
+      guard: adminOnly,
+      async onConfirm(ctx, id) {
+        const t = ctx.tr;
+        const { broadcasts } = ctx.services;
+        const { store, audience } = broadcasts;
+        const current = await store.get(id);
+        if (current === undefined) return { alert: t("broadcast-expired") };
+        if (current.state !== "draft") return taken(t, current);
+        // Fixed now: who may order and has started the bot at the moment of Confirm.
+        const recipients = await audience.recipients();
+        const messageId = ctx.callbackQuery.message?.message_id;
+        const r = await store.confirm(id, {
+          recipients,
+          at: ctx.services.clock().toISOString(),
+          ...(messageId === undefined ? {} : { messageId }),
+        });
+        if (r.kind === "not-found") return { alert: t("broadcast-expired") };
+        if (r.kind === "taken") return taken(t, r.broadcast);
+        ctx.log.info({ broadcast: id, by: ctx.from.id, recipients: recipients.length }, "broadcast confirmed");
+        // The preview says "sending" before the loop can edit it with progress or the count: the
+        // loop starts once this tap is answered.
+        return {
+          toast: t("broadcast-started-toast"),
+          summary: broadcastView(t, r.broadcast),
+          after: () => broadcasts.start(id),
+        };
+      },
+      async onCancel(ctx, id) {
+        const r = await ctx.services.broadcasts.store.cancel(id, ctx.services.clock().toISOString());
+        if (r.kind === "not-found") return { alert: ctx.tr("broadcast-expired") };
+        if (r.kind === "taken") return taken(ctx.tr, r.broadcast);
+        return { toast: ctx.tr("broadcast-cancelled-toast"), summary: broadcastView(ctx.tr, r.broadcast) };
+      },
+    });
+  },
+});

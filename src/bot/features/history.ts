@@ -1,60 +1,66 @@
-import { Composer, InlineKeyboard } from "grammy";
-import type { OrderService } from "../../orders/order-service.js";
+import { InlineKeyboard } from "grammy";
 import { isAdmin, refuseNonAdmin } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
-import type { BotContext } from "../context.js";
+import type { FeatureContext } from "../context.js";
+import { defineFeature } from "../feature.js";
 import { formatTime } from "../format.js";
 import { renderState } from "../order/messages.js";
 
 const PAGE_SIZE = 10;
 
-/** /history and /history all: orders newest first, 10 a page, paged in place with buttons. */
-export function historyFeature(deps: { orders: OrderService; timeZone: string }): Composer<BotContext> {
-  const composer = new Composer<BotContext>();
-
-  async function render(ctx: BotContext, scope: "me" | "all", page: number) {
-    const t = ctx.tr;
-    const { orders, total } = await deps.orders.history(scope === "all" ? "all" : ctx.from!.id, page, PAGE_SIZE);
-    if (total === 0) return { text: t("history-empty"), keyboard: undefined };
-    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-    const lines = orders.map((o) => {
-      let line = t("history-line", {
-        time: formatTime(o.submittedAt ?? o.createdAt, ctx.lang, deps.timeZone),
-        refId: o.refId,
-        code: o.productCode,
-        product: o.productName,
-        playerId: o.playerId,
-        outcome: renderState(t, o),
-      });
-      if (o.result?.sn !== undefined) line += ` · ${t("history-line-sn", { sn: o.result.sn })}`;
-      if (scope === "all") line += ` · ${t("history-line-user", { user: `${o.userName} (${o.userId})` })}`;
-      return line;
+async function render(ctx: FeatureContext<"orders" | "place">, scope: "me" | "all", page: number) {
+  const t = ctx.tr;
+  const timeZone = ctx.services.place.timeZone;
+  const { orders, total } = await ctx.services.orders.history(scope === "all" ? "all" : ctx.from!.id, page, PAGE_SIZE);
+  if (total === 0) return { text: t("history-empty"), keyboard: undefined };
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const lines = orders.map((o) => {
+    let line = t("history-line", {
+      time: formatTime(o.submittedAt ?? o.createdAt, ctx.lang, timeZone),
+      refId: o.refId,
+      code: o.productCode,
+      product: o.productName,
+      playerId: o.playerId,
+      outcome: renderState(t, o),
     });
-    const scopeName = t(scope === "all" ? "history-scope-all" : "history-scope-mine");
-    const title = t("history-title", { scope: scopeName, page: page + 1, pages, total });
-    const text = `${title}\n\n${lines.join("\n\n")}`;
-    const keyboard = new InlineKeyboard();
-    if (page > 0) keyboard.text(t("history-newer"), Callback.history.encode({ scope, page: page - 1 }));
-    if (page + 1 < pages) keyboard.text(t("history-older"), Callback.history.encode({ scope, page: page + 1 }));
-    return { text, keyboard };
-  }
-
-  composer.command("history", async (ctx) => {
-    const scope = ctx.match.trim().toLowerCase() === "all" ? "all" : "me";
-    // Everyone's orders are for admins.
-    if (scope === "all" && !isAdmin(ctx)) return refuseNonAdmin(ctx);
-    const { text, keyboard } = await render(ctx, scope, 0);
-    await ctx.reply(text, keyboard === undefined ? {} : { reply_markup: keyboard });
+    if (o.result?.sn !== undefined) line += ` · ${t("history-line-sn", { sn: o.result.sn })}`;
+    if (scope === "all") line += ` · ${t("history-line-user", { user: `${o.userName} (${o.userId})` })}`;
+    return line;
   });
-
-  onCallback(composer, Callback.history, async (ctx, data) => {
-    if (data.scope === "all" && !isAdmin(ctx)) return refuseNonAdmin(ctx);
-    await answerQuery(ctx);
-    const { text, keyboard } = await render(ctx, data.scope, data.page);
-    await ctx
-      .editMessageText(text, keyboard === undefined ? {} : { reply_markup: keyboard })
-      .catch((err: unknown) => ctx.log.debug({ err }, "history page not edited"));
-  });
-  return composer;
+  const scopeName = t(scope === "all" ? "history-scope-all" : "history-scope-mine");
+  const title = t("history-title", { scope: scopeName, page: page + 1, pages, total });
+  const text = `${title}\n\n${lines.join("\n\n")}`;
+  const keyboard = new InlineKeyboard();
+  if (page > 0) keyboard.text(t("history-newer"), Callback.history.encode({ scope, page: page - 1 }));
+  if (page + 1 < pages) keyboard.text(t("history-older"), Callback.history.encode({ scope, page: page + 1 }));
+  return { text, keyboard };
 }
+
+/** /history and /history all: orders newest first, 10 a page, paged in place with buttons. */
+export const historyFeature = defineFeature({
+  name: "history",
+  needs: ["orders", "place"],
+  commands: [
+    { name: "history", menu: ["everyone"], help: [{ key: "help-history", for: ["staff", "reseller", "admin"] }] },
+  ],
+  setup(at) {
+    const composer = at("buyers");
+    composer.command("history", async (ctx) => {
+      const scope = ctx.match.trim().toLowerCase() === "all" ? "all" : "me";
+      // Everyone's orders are for admins.
+      if (scope === "all" && !isAdmin(ctx)) return refuseNonAdmin(ctx);
+      const { text, keyboard } = await render(ctx, scope, 0);
+      await ctx.reply(text, keyboard === undefined ? {} : { reply_markup: keyboard });
+    });
+
+    onCallback(composer, Callback.history, async (ctx, data) => {
+      if (data.scope === "all" && !isAdmin(ctx)) return refuseNonAdmin(ctx);
+      await answerQuery(ctx);
+      const { text, keyboard } = await render(ctx, data.scope, data.page);
+      await ctx
+        .editMessageText(text, keyboard === undefined ? {} : { reply_markup: keyboard })
+        .catch((err: unknown) => ctx.log.debug({ err }, "history page not edited"));
+    });
+  },
+});

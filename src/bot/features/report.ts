@@ -1,101 +1,98 @@
-import { Composer, InlineKeyboard, InputFile } from "grammy";
-import type { OrderService } from "../../orders/order-service.js";
-import type { Wallets } from "../../orders/wallet.js";
+import { InlineKeyboard, InputFile } from "grammy";
 import { buildReport, dayIn, dayRange, reportCsv, type ReportLine } from "../../orders/report.js";
 import { adminOnly } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
-import type { BotContext } from "../context.js";
+import { defineFeature } from "../feature.js";
 import { formatRupiah } from "../format.js";
 
 /** /report [YYYY-MM-DD] for admins: the day's sales from the ledger, and its orders as CSV. */
-export function reportFeature(deps: {
-  orders: OrderService;
-  wallets: Wallets;
-  timeZone: string;
-  now?: () => Date;
-}): Composer<BotContext> {
-  const composer = new Composer<BotContext>();
-  const now = deps.now ?? (() => new Date());
-
-  composer.command("report", adminOnly, async (ctx) => {
-    const t = ctx.tr;
-    const day = ctx.match.trim() === "" ? dayIn(deps.timeZone, now()) : ctx.match.trim();
-    const range = dayRange(day, deps.timeZone);
-    if (range === undefined) return void (await ctx.reply(t("report-usage")));
-    const [orders, deposits] = await Promise.all([
-      deps.orders.submittedBetween(range.fromMs, range.toMs),
-      deps.wallets.depositsBetween(range.fromMs, range.toMs),
-    ]);
-    const report = buildReport(orders, deposits);
-    const title = t("report-title", { date: day, tz: deps.timeZone });
-    if (report.total === 0 && report.byReseller.length === 0)
-      return void (await ctx.reply(`${title}\n${t("report-empty", { date: day })}`));
-    const rp = (n: number) => formatRupiah(n, ctx.lang);
-    const line = (l: ReportLine) =>
-      t("report-line", {
-        name: l.name,
-        count: String(l.count),
-        selling: rp(l.selling),
-        provider: rp(l.provider),
-        margin: rp(l.selling - l.provider),
+export const reportFeature = defineFeature({
+  name: "report",
+  needs: ["orders", "wallets", "place", "clock"],
+  commands: [{ name: "report", menu: ["admin"], money: true, help: [{ key: "help-report", for: ["admin"] }] }],
+  setup(at) {
+    const composer = at("buyers");
+    composer.command("report", adminOnly, async (ctx) => {
+      const t = ctx.tr;
+      const { orders: ledger, wallets, place, clock } = ctx.services;
+      const day = ctx.match.trim() === "" ? dayIn(place.timeZone, clock()) : ctx.match.trim();
+      const range = dayRange(day, place.timeZone);
+      if (range === undefined) return void (await ctx.reply(t("report-usage")));
+      const [orders, deposits] = await Promise.all([
+        ledger.submittedBetween(range.fromMs, range.toMs),
+        wallets.depositsBetween(range.fromMs, range.toMs),
+      ]);
+      const report = buildReport(orders, deposits);
+      const title = t("report-title", { date: day, tz: place.timeZone });
+      if (report.total === 0 && report.byReseller.length === 0)
+        return void (await ctx.reply(`${title}\n${t("report-empty", { date: day })}`));
+      const rp = (n: number) => formatRupiah(n, ctx.lang);
+      const line = (l: ReportLine) =>
+        t("report-line", {
+          name: l.name,
+          count: String(l.count),
+          selling: rp(l.selling),
+          provider: rp(l.provider),
+          margin: rp(l.selling - l.provider),
+        });
+      const text = [
+        title,
+        t("report-counts", {
+          total: String(report.total),
+          success: String(report.byState.success),
+          failed: String(report.byState.failed),
+          unknown: String(report.byState.unknown),
+          submitting: String(report.byState.submitting),
+        }),
+        t("report-totals", {
+          selling: rp(report.selling),
+          provider: rp(report.provider),
+          margin: rp(report.selling - report.provider),
+        }),
+        ...(report.byProduct.length === 0 ? [] : ["", t("report-by-product"), ...report.byProduct.map(line)]),
+        ...(report.byUser.length === 0 ? [] : ["", t("report-by-user"), ...report.byUser.map(line)]),
+        ...(report.byReseller.length === 0
+          ? []
+          : [
+              "",
+              t("report-by-reseller"),
+              ...report.byReseller.map((r) =>
+                t("report-reseller-line", {
+                  name: `${r.name} (${r.userId})`,
+                  tier: r.tier === "" ? "–" : r.tier,
+                  count: String(r.count),
+                  sales: rp(r.sales),
+                  profit: rp(r.sales - r.provider),
+                  deposits: rp(r.deposits),
+                }),
+              ),
+            ]),
+      ].join("\n");
+      await ctx.reply(text, {
+        reply_markup: new InlineKeyboard().text(t("report-csv-button", { date: day }), Callback.reportCsv.encode(day)),
       });
-    const text = [
-      title,
-      t("report-counts", {
-        total: String(report.total),
-        success: String(report.byState.success),
-        failed: String(report.byState.failed),
-        unknown: String(report.byState.unknown),
-        submitting: String(report.byState.submitting),
-      }),
-      t("report-totals", {
-        selling: rp(report.selling),
-        provider: rp(report.provider),
-        margin: rp(report.selling - report.provider),
-      }),
-      ...(report.byProduct.length === 0 ? [] : ["", t("report-by-product"), ...report.byProduct.map(line)]),
-      ...(report.byUser.length === 0 ? [] : ["", t("report-by-user"), ...report.byUser.map(line)]),
-      ...(report.byReseller.length === 0
-        ? []
-        : [
-            "",
-            t("report-by-reseller"),
-            ...report.byReseller.map((r) =>
-              t("report-reseller-line", {
-                name: `${r.name} (${r.userId})`,
-                tier: r.tier === "" ? "–" : r.tier,
-                count: String(r.count),
-                sales: rp(r.sales),
-                profit: rp(r.sales - r.provider),
-                deposits: rp(r.deposits),
-              }),
-            ),
-          ]),
-    ].join("\n");
-    await ctx.reply(text, {
-      reply_markup: new InlineKeyboard().text(t("report-csv-button", { date: day }), Callback.reportCsv.encode(day)),
     });
-  });
 
-  onCallback(
-    composer,
-    Callback.reportCsv,
-    async (ctx, day) => {
-      const range = dayRange(day, deps.timeZone);
-      if (range === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
-      await answerQuery(ctx);
-      const orders = (await deps.orders.submittedBetween(range.fromMs, range.toMs)).filter(
-        (o) => o.state !== "draft" && o.state !== "cancelled",
-      );
-      await ctx.replyWithDocument(
-        new InputFile(Buffer.from(reportCsv(orders, deps.timeZone), "utf8"), `orders-${day}.csv`),
-        {
-          caption: ctx.tr("report-csv-caption", { date: day, count: String(orders.length) }),
-        },
-      );
-    },
-    adminOnly,
-  );
-  return composer;
-}
+    onCallback(
+      composer,
+      Callback.reportCsv,
+      async (ctx, day) => {
+        const { timeZone } = ctx.services.place;
+        const range = dayRange(day, timeZone);
+        if (range === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
+        await answerQuery(ctx);
+        const orders = (await ctx.services.orders.submittedBetween(range.fromMs, range.toMs)).filter(
+          (o) => o.state !== "draft" && o.state !== "cancelled",
+        );
+        await ctx.replyWithDocument(
+          new InputFile(Buffer.from(reportCsv(orders, timeZone), "utf8"), `orders-${day}.csv`),
+          {
+            caption: ctx.tr("report-csv-caption", { date: day, count: String(orders.length) }),
+          },
+        );
+      },
+      adminOnly,
+    );
+  },
+});

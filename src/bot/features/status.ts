@@ -1,10 +1,10 @@
-import { Composer } from "grammy";
 import type { OrderRecord } from "../../orders/order.js";
 import type { OrderService } from "../../orders/order-service.js";
 import { isAdmin } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
-import type { BotContext } from "../context.js";
+import type { BaseContext } from "../context.js";
+import { defineFeature } from "../feature.js";
 import { formatTime } from "../format.js";
 import type { Translate } from "../i18n.js";
 import { renderReason, renderState } from "../order/messages.js";
@@ -14,7 +14,7 @@ import { receiptKeyboard, renderReceipt, resultKeyboard } from "../order/receipt
 const TYPED_REF = /^[A-Za-z0-9]{1,56}$/;
 
 /** The user who placed the order, and admins, may see it; for anyone else it does not exist. */
-const maySee = (ctx: BotContext, order: OrderRecord): boolean => order.userId === ctx.from?.id || isAdmin(ctx);
+const maySee = (ctx: BaseContext, order: OrderRecord): boolean => order.userId === ctx.from?.id || isAdmin(ctx);
 
 /**
  * The order's state and result, as /status shows it: no price, saldo or balance; who ordered and
@@ -23,7 +23,7 @@ const maySee = (ctx: BotContext, order: OrderRecord): boolean => order.userId ==
 function renderStatus(
   t: Translate,
   order: OrderRecord,
-  opts: { lang: BotContext["lang"]; timeZone: string; admin: boolean },
+  opts: { lang: BaseContext["lang"]; timeZone: string; admin: boolean },
 ): string {
   const r = order.result ?? {};
   const time = (iso: string) => formatTime(iso, opts.lang, opts.timeZone);
@@ -63,59 +63,59 @@ function renderStatus(
   return lines.join("\n");
 }
 
+/** The order as typed: upper case first (ref ids are), then exactly as typed. */
+async function find(orders: Pick<OrderService, "get">, typed: string): Promise<OrderRecord | undefined> {
+  const upper = typed.toUpperCase();
+  return (await orders.get(upper)) ?? (upper === typed ? undefined : await orders.get(typed));
+}
+
 /**
  * /status REF_ID: one order's state and result, for the user who placed it and for admins. For
  * anyone else the answer is the one for an unknown ref id, so nobody learns that it exists.
  * Also the Receipt button under a successful result: a message for the end customer.
  */
-export function statusFeature(deps: {
-  orders: OrderService;
-  timeZone: string;
-  /** SHOP_NAME; unset: the bot's first_name. */
-  shopName?: string | undefined;
-}): Composer<BotContext> {
-  const composer = new Composer<BotContext>();
-
-  /** The order as typed: upper case first (ref ids are), then exactly as typed. */
-  async function find(typed: string): Promise<OrderRecord | undefined> {
-    const upper = typed.toUpperCase();
-    return (await deps.orders.get(upper)) ?? (upper === typed ? undefined : await deps.orders.get(typed));
-  }
-
-  composer.command("status", async (ctx) => {
-    const t = ctx.tr;
-    const typed = ctx.match.trim().split(/\s+/)[0] ?? "";
-    if (typed === "") return void (await ctx.reply(t("status-usage")));
-    const order = TYPED_REF.test(typed) ? await find(typed) : undefined;
-    if (order === undefined || !maySee(ctx, order)) {
-      return void (await ctx.reply(t("status-not-found", { refId: typed.toUpperCase().slice(0, 64) })));
-    }
-    const keyboard = resultKeyboard(t, order);
-    await ctx.reply(
-      renderStatus(t, order, { lang: ctx.lang, timeZone: deps.timeZone, admin: isAdmin(ctx) }),
-      keyboard === undefined ? {} : { reply_markup: keyboard },
-    );
-  });
-
-  onCallback(composer, Callback.receipt, async (ctx, refId) => {
-    const t = ctx.tr;
-    const order = await deps.orders.get(refId);
-    // An order that is not theirs is answered like one that does not exist.
-    if (order === undefined || !maySee(ctx, order)) {
-      return answerQuery(ctx, { text: t("callback-not-yours"), show_alert: true });
-    }
-    if (order.state !== "success") {
-      return answerQuery(ctx, { text: t("receipt-not-success", { state: renderState(t, order) }), show_alert: true });
-    }
-    await answerQuery(ctx, { text: t("receipt-sent") });
-    const text = renderReceipt(t, order, {
-      lang: ctx.lang,
-      shopName: deps.shopName ?? ctx.me.first_name,
-      timeZone: deps.timeZone,
+export const statusFeature = defineFeature({
+  name: "status",
+  needs: ["orders", "place"],
+  commands: [
+    { name: "status", menu: ["everyone"], help: [{ key: "help-status", for: ["staff", "reseller", "admin"] }] },
+  ],
+  setup(at) {
+    const composer = at("buyers");
+    composer.command("status", async (ctx) => {
+      const t = ctx.tr;
+      const typed = ctx.match.trim().split(/\s+/)[0] ?? "";
+      if (typed === "") return void (await ctx.reply(t("status-usage")));
+      const order = TYPED_REF.test(typed) ? await find(ctx.services.orders, typed) : undefined;
+      if (order === undefined || !maySee(ctx, order)) {
+        return void (await ctx.reply(t("status-not-found", { refId: typed.toUpperCase().slice(0, 64) })));
+      }
+      const keyboard = resultKeyboard(t, order);
+      await ctx.reply(
+        renderStatus(t, order, { lang: ctx.lang, timeZone: ctx.services.place.timeZone, admin: isAdmin(ctx) }),
+        keyboard === undefined ? {} : { reply_markup: keyboard },
+      );
     });
-    const keyboard = receiptKeyboard(t, order);
-    await ctx.reply(text, keyboard === undefined ? {} : { reply_markup: keyboard });
-  });
 
-  return composer;
-}
+    onCallback(composer, Callback.receipt, async (ctx, refId) => {
+      const t = ctx.tr;
+      const order = await ctx.services.orders.get(refId);
+      // An order that is not theirs is answered like one that does not exist.
+      if (order === undefined || !maySee(ctx, order)) {
+        return answerQuery(ctx, { text: t("callback-not-yours"), show_alert: true });
+      }
+      if (order.state !== "success") {
+        return answerQuery(ctx, { text: t("receipt-not-success", { state: renderState(t, order) }), show_alert: true });
+      }
+      await answerQuery(ctx, { text: t("receipt-sent") });
+      const { place } = ctx.services;
+      const text = renderReceipt(t, order, {
+        lang: ctx.lang,
+        shopName: place.shopName ?? ctx.me.first_name,
+        timeZone: place.timeZone,
+      });
+      const keyboard = receiptKeyboard(t, order);
+      await ctx.reply(text, keyboard === undefined ? {} : { reply_markup: keyboard });
+    });
+  },
+});

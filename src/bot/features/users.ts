@@ -1,9 +1,6 @@
-import { Composer } from "grammy";
-import type { Access, AccessEntry } from "../../access/access.js";
-import type { Wallets } from "../../orders/wallet.js";
-import type { CommandMenus } from "../commands.js";
+import type { AccessEntry } from "../../access/access.js";
 import { adminOnly } from "../admin.js";
-import type { BotContext } from "../context.js";
+import { defineFeature } from "../feature.js";
 import { formatRupiah, formatTime } from "../format.js";
 import type { Translate } from "../i18n.js";
 
@@ -14,56 +11,61 @@ const USER_ID = /^[1-9][0-9]{0,15}$/;
  * once in every process; /users shows each user's role, where it comes from, a reseller's tier
  * and saldo.
  */
-export function usersFeature(deps: {
-  access: Access;
-  wallets: Wallets;
-  menus: Pick<CommandMenus, "reseller">;
-  timeZone: string;
-}): Composer<BotContext> {
-  const composer = new Composer<BotContext>();
+export const usersFeature = defineFeature({
+  name: "users",
+  needs: ["access", "wallets", "menus", "place"],
+  commands: [
+    { name: "users", menu: ["admin"], help: [{ key: "help-users", for: ["admin"] }] },
+    { name: "allow", menu: ["admin"] },
+    { name: "deny", menu: ["admin"] },
+  ],
+  setup(at) {
+    const composer = at("buyers");
 
-  composer.command("allow", adminOnly, async (ctx) => {
-    const m = /^(\S+)(?:\s+(\S+))?$/.exec(ctx.match.trim());
-    const role = m?.[2]?.toLowerCase();
-    if (m === null || !USER_ID.test(m[1]!) || (role !== undefined && role !== "reseller" && role !== "staff")) {
-      return void (await ctx.reply(ctx.tr("allow-usage")));
-    }
-    const userId = Number(m[1]);
-    const as = role === "reseller" ? "reseller" : "staff";
-    const outcome = await deps.access.allow(userId, ctx.from!.id, as);
-    const key = {
-      allowed: as === "reseller" ? "allow-done-reseller" : "allow-done",
-      changed: as === "reseller" ? "allow-changed-reseller" : "allow-changed-staff",
-      already: "allow-already",
-      "from-env": "allow-from-env",
-    }[outcome];
-    await ctx.reply(ctx.tr(key, { userId: String(userId) }));
-    if (as === "reseller" && (outcome === "allowed" || outcome === "changed")) await deps.menus.reseller(userId);
-  });
+    composer.command("allow", adminOnly, async (ctx) => {
+      const m = /^(\S+)(?:\s+(\S+))?$/.exec(ctx.match.trim());
+      const role = m?.[2]?.toLowerCase();
+      if (m === null || !USER_ID.test(m[1]!) || (role !== undefined && role !== "reseller" && role !== "staff")) {
+        return void (await ctx.reply(ctx.tr("allow-usage")));
+      }
+      const userId = Number(m[1]);
+      const as = role === "reseller" ? "reseller" : "staff";
+      const outcome = await ctx.services.access.allow(userId, ctx.from!.id, as);
+      const key = {
+        allowed: as === "reseller" ? "allow-done-reseller" : "allow-done",
+        changed: as === "reseller" ? "allow-changed-reseller" : "allow-changed-staff",
+        already: "allow-already",
+        "from-env": "allow-from-env",
+      }[outcome];
+      await ctx.reply(ctx.tr(key, { userId: String(userId) }));
+      if (as === "reseller" && (outcome === "allowed" || outcome === "changed"))
+        await ctx.services.menus.reseller(userId);
+    });
 
-  composer.command("deny", adminOnly, async (ctx) => {
-    const arg = ctx.match.trim();
-    if (!USER_ID.test(arg)) return void (await ctx.reply(ctx.tr("deny-usage")));
-    const userId = Number(arg);
-    const outcome = await deps.access.deny(userId);
-    const key = {
-      denied: "deny-done",
-      "not-listed": "deny-not-listed",
-      "is-admin": "deny-is-admin",
-      "from-env": "deny-from-env",
-    }[outcome];
-    await ctx.reply(ctx.tr(key, { userId: String(userId) }));
-  });
+    composer.command("deny", adminOnly, async (ctx) => {
+      const arg = ctx.match.trim();
+      if (!USER_ID.test(arg)) return void (await ctx.reply(ctx.tr("deny-usage")));
+      const userId = Number(arg);
+      const outcome = await ctx.services.access.deny(userId);
+      const key = {
+        denied: "deny-done",
+        "not-listed": "deny-not-listed",
+        "is-admin": "deny-is-admin",
+        "from-env": "deny-from-env",
+      }[outcome];
+      await ctx.reply(ctx.tr(key, { userId: String(userId) }));
+    });
 
-  composer.command("users", adminOnly, async (ctx) => {
-    const t = ctx.tr;
-    const entries = await deps.access.list();
-    const saldos = new Map((await deps.wallets.all()).map((w) => [w.userId, w]));
-    const lines = entries.map((e) => userLine(t, e, ctx.lang, deps.timeZone, saldos.get(e.userId)?.saldo ?? 0));
-    await ctx.reply([t("users-title"), ...lines].join("\n"));
-  });
-  return composer;
-}
+    composer.command("users", adminOnly, async (ctx) => {
+      const t = ctx.tr;
+      const { access, wallets, place } = ctx.services;
+      const entries = await access.list();
+      const saldos = new Map((await wallets.all()).map((w) => [w.userId, w]));
+      const lines = entries.map((e) => userLine(t, e, ctx.lang, place.timeZone, saldos.get(e.userId)?.saldo ?? 0));
+      await ctx.reply([t("users-title"), ...lines].join("\n"));
+    });
+  },
+});
 
 function userLine(t: Translate, e: AccessEntry, lang: "en" | "id", timeZone: string, saldo: number): string {
   const role = t(`role-${e.role}`);

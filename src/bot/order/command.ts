@@ -1,14 +1,11 @@
-import { Composer } from "grammy";
+import type { Composer } from "grammy";
 import { checkPlayerId, findOffered, type Buyer, type Catalog, type OfferedMatch } from "../../catalog/catalog.js";
-import type { OrderService } from "../../orders/order-service.js";
-import type { Wallets } from "../../orders/wallet.js";
-import type { Shop } from "../../shop/shop.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
-import type { BotContext } from "../context.js";
+import type { FeatureContext } from "../context.js";
 import { ORDER_DIALOGUE, type OrderPreset } from "./dialogue.js";
-import { pausedAlert, pausedText } from "./gate.js";
-import { draftInput, saldoForSummary, sendSummary } from "./summary.js";
+import { draftRefusal, pausedAlert, pausedText } from "./gate.js";
+import { draftRequest, sendSummary } from "./summary.js";
 
 type OrderPlan =
   | { kind: "quick"; match: OfferedMatch; playerId: string }
@@ -32,22 +29,22 @@ export function planOrder(catalog: Catalog, args: string, buyer: Buyer): OrderPl
 
 /**
  * /order and /cancel, and a product button of a menu whose dialogue is over (it starts a new one).
- * Installed after the dialogues: a waiting dialogue passes commands on to here.
+ * After the dialogues: a waiting dialogue passes commands on to here. Whether orders are open is
+ * the order service's to say.
  */
-export function orderCommands(deps: { shop: Shop; orders: OrderService; wallets: Wallets }): Composer<BotContext> {
-  const { shop, orders } = deps;
-  const composer = new Composer<BotContext>();
-
+export function orderCommands<C extends FeatureContext<"orders">>(composer: Composer<C>): void {
   composer.command("order", async (ctx) => {
+    const { orders } = ctx.services;
     // A new /order replaces whatever order dialogue this user had open.
     await ctx.conversation.exit(ORDER_DIALOGUE);
-    const { catalog, pause } = await shop.state();
-    if (pause !== undefined) return void (await ctx.reply(pausedText(ctx.tr, pause)));
-    const plan = planOrder(catalog, ctx.match, ctx.buyer!);
+    const open = await orders.openCatalog();
+    if (open.kind === "paused") return void (await ctx.reply(pausedText(ctx.tr, open.pause)));
+    const plan = planOrder(open.catalog, ctx.match, ctx.buyer!);
     if (plan.kind === "quick") {
       // Straight to the summary: no dialogue to keep.
-      const draft = await orders.createDraft(draftInput(ctx, plan.match, plan.playerId, ctx.message?.message_id));
-      await sendSummary(ctx, draft, await saldoForSummary(deps.wallets, draft), ctx.message?.message_id);
+      const made = await orders.createDraft(draftRequest(ctx, plan.match, plan.playerId, ctx.message?.message_id));
+      if (made.kind !== "draft") return void (await ctx.reply(draftRefusal(ctx.tr, made)));
+      await sendSummary(ctx, made.draft, made.saldo, ctx.message?.message_id);
       return;
     }
     if (plan.unknownCode !== undefined)
@@ -56,6 +53,7 @@ export function orderCommands(deps: { shop: Shop; orders: OrderService; wallets:
   });
 
   composer.command("cancel", async (ctx) => {
+    const { orders } = ctx.services;
     const active = ctx.conversation.active(ORDER_DIALOGUE) > 0;
     await ctx.conversation.exit(ORDER_DIALOGUE);
     const draftRef = await orders.openDraftOf(ctx.chat.id, ctx.from!.id);
@@ -69,12 +67,12 @@ export function orderCommands(deps: { shop: Shop; orders: OrderService; wallets:
   });
 
   onCallback(composer, Callback.product, async (ctx, code) => {
-    const { catalog, pause } = await shop.state();
-    if (pause !== undefined) {
-      await answerQuery(ctx, { text: pausedAlert(ctx.tr, pause), show_alert: true });
+    const open = await ctx.services.orders.openCatalog();
+    if (open.kind === "paused") {
+      await answerQuery(ctx, { text: pausedAlert(ctx.tr, open.pause), show_alert: true });
       return;
     }
-    const match = findOffered(catalog, code, ctx.buyer!);
+    const match = findOffered(open.catalog, code, ctx.buyer!);
     if (match === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
     await answerQuery(ctx);
     const menuMessageId = ctx.callbackQuery.message?.message_id;
@@ -83,6 +81,4 @@ export function orderCommands(deps: { shop: Shop; orders: OrderService; wallets:
       ...(menuMessageId === undefined ? {} : { menuMessageId }),
     });
   });
-
-  return composer;
 }

@@ -1,16 +1,11 @@
-import type { Api } from "grammy";
-import { checkPlayerId, codesForSale, findOffered, type Buyer, type OfferedMatch } from "../../catalog/catalog.js";
-import type { OrderRecord } from "../../orders/order.js";
-import type { OrderService } from "../../orders/order-service.js";
-import type { Wallets } from "../../orders/wallet.js";
-import type { Shop } from "../../shop/shop.js";
+import { checkPlayerId, findOffered, type Buyer, type OfferedMatch } from "../../catalog/catalog.js";
 import { Callback } from "../callback-data.js";
 import type { BotConversation, InnerContext } from "../context.js";
 import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
 import { dialogueIo, messageIdOf, passOn, typedText } from "../dialogue-io.js";
 import { menuOwner } from "../groups.js";
-import { pausedText } from "./gate.js";
-import { draftInput, saldoForSummary, sendSummary } from "./summary.js";
+import { draftRefusal } from "./gate.js";
+import { draftRequest, sendSummary } from "./summary.js";
 
 export const ORDER_DIALOGUE = "order";
 
@@ -21,6 +16,105 @@ export interface OrderPreset {
   badPlayerId?: string;
   /** The menu message whose product button was tapped: it becomes the question for the player id. */
   menuMessageId?: number;
+}
+
+/**
+ * A product of the catalogue in use, read once (the catalogue may change between replays): the
+ * stored result keeps its game without the game's product list, which the dialogue never needs.
+ */
+const lookup = (conversation: BotConversation, ctx: InnerContext, code: string, buyer: Buyer) =>
+  conversation.external(async (): Promise<OfferedMatch | null> => {
+    const match = findOffered(await ctx.services.shop.catalog(), code, buyer);
+    return match === undefined ? null : { ...match, game: { ...match.game, products: [] } };
+  });
+
+/** The product, and the menu message to turn into the next question when a button chose it. */
+async function chooseProduct(
+  conversation: BotConversation,
+  ctx: InnerContext,
+): Promise<{ match: OfferedMatch; menuMessageId?: number; replyTo?: number | undefined }> {
+  const t = ctx.tr;
+  const buyer = ctx.buyer!;
+  const io = dialogueIo(conversation, ctx);
+  // Game and "back" buttons are handled outside (order/menu.ts): they change no state. In a
+  // group the buttons are the member's own (another member's tap is refused).
+  const owner = menuOwner(ctx);
+  const menuId = await io.menu(async () => {
+    const catalog = await ctx.services.shop.catalog();
+    return catalog.games.length === 1
+      ? {
+          text: t("order-choose-product", { game: catalog.games[0]!.name }),
+          other: { reply_markup: productsKeyboard(catalog, 0, t, buyer, owner) },
+        }
+      : { text: t("order-choose-game"), other: { reply_markup: gamesKeyboard(catalog, buyer, owner) } };
+  }, messageIdOf(ctx));
+  for (;;) {
+    const next = await conversation.wait();
+    const query = next.callbackQuery;
+    const code = query === undefined ? typedText(next) : Callback.product.decode(query.data ?? "");
+    if (code === undefined) {
+      await passOn(conversation, next);
+      if (next.message !== undefined) await io.ask(t("order-expect-choice"), messageIdOf(next));
+      continue;
+    }
+    const match = await lookup(conversation, ctx, code, buyer);
+    if (match !== null) {
+      if (query !== undefined) {
+        await io.answer(query.id);
+        return { match, menuMessageId: query.message?.message_id ?? menuId };
+      }
+      // Typed: the menu says what was chosen, the question comes below the user's message.
+      await io.edit(menuId, t("order-chosen", { code: match.product.code, product: match.product.name }));
+      return { match, replyTo: messageIdOf(next) };
+    }
+    if (query !== undefined) await io.answer(query.id, t("callback-invalid"));
+    else await io.ask(t("order-unknown-code", { code: code.trim().slice(0, 40) }), messageIdOf(next));
+  }
+}
+
+async function askPlayerId(
+  conversation: BotConversation,
+  ctx: InnerContext,
+  match: OfferedMatch,
+  opts: { badInput?: string | undefined; menuMessageId?: number | undefined; replyTo?: number | undefined },
+) {
+  const t = ctx.tr;
+  const io = dialogueIo(conversation, ctx);
+  const { game, product } = match;
+  const badInput = opts.badInput;
+  const badText = (input: string) =>
+    game.destination === undefined
+      ? t("order-bad-player-any", { input: input.slice(0, 64) })
+      : t("order-bad-player", { input: input.slice(0, 64), game: game.name, example: game.destination.example });
+  if (badInput !== undefined) await io.ask(badText(badInput), opts.replyTo);
+  else {
+    const vars = { code: product.code, product: product.name, game: game.name };
+    const question =
+      game.destination === undefined
+        ? t("order-ask-player-any", vars)
+        : t("order-ask-player", { ...vars, example: game.destination.example });
+    // The menu a button was tapped on becomes the question: one message fewer in the chat. Not
+    // in a group: there the question must be a force_reply to the member, a message of its own.
+    if (opts.menuMessageId !== undefined && !io.group) await io.edit(opts.menuMessageId, question);
+    else {
+      if (opts.menuMessageId !== undefined)
+        await io.edit(opts.menuMessageId, t("order-chosen", { code: product.code, product: product.name }));
+      await io.ask(question, opts.replyTo);
+    }
+  }
+  for (;;) {
+    const next = await conversation.wait();
+    const text = typedText(next);
+    if (text !== undefined) {
+      const checked = checkPlayerId(game, text);
+      if (checked.ok) return { playerId: checked.playerId, messageId: messageIdOf(next) };
+      await io.ask(badText(text.trim()), messageIdOf(next));
+      continue;
+    }
+    await passOn(conversation, next);
+    if (next.callbackQuery !== undefined) await io.answer(next.callbackQuery.id, t("order-tap-not-now"));
+    else if (next.message !== undefined) await io.ask(t("order-expect-text"), messageIdOf(next));
+  }
 }
 
 /**
@@ -35,137 +129,21 @@ export interface OrderPreset {
  * chat left in the middle of an order would cost in Redis. Commands and buttons that are not for
  * the dialogue pass on to their own handlers (`skip`), so a waiting step never swallows them.
  */
-export function createOrderDialogue(deps: { shop: Shop; orders: OrderService; wallets: Wallets; api: Api }) {
-  const { shop, orders } = deps;
-
-  /**
-   * A product of the catalogue in use, read once (the catalogue may change between replays): the
-   * stored result keeps its game without the game's product list, which the dialogue never needs.
-   */
-  const lookup = (conversation: BotConversation, code: string, buyer: Buyer) =>
-    conversation.external(async (): Promise<OfferedMatch | null> => {
-      const match = findOffered(await shop.catalog(), code, buyer);
-      return match === undefined ? null : { ...match, game: { ...match.game, products: [] } };
-    });
-
-  /** The product, and the menu message to turn into the next question when a button chose it. */
-  async function chooseProduct(
-    conversation: BotConversation,
-    ctx: InnerContext,
-  ): Promise<{ match: OfferedMatch; menuMessageId?: number; replyTo?: number | undefined }> {
-    const t = ctx.tr;
-    const buyer = ctx.buyer!;
-    const io = dialogueIo(conversation, ctx, deps.api);
-    // Game and "back" buttons are handled outside (order/menu.ts): they change no state. In a
-    // group the buttons are the member's own (another member's tap is refused).
-    const owner = menuOwner(ctx);
-    const menuId = await io.menu(async () => {
-      const catalog = await shop.catalog();
-      return catalog.games.length === 1
-        ? {
-            text: t("order-choose-product", { game: catalog.games[0]!.name }),
-            other: { reply_markup: productsKeyboard(catalog, 0, t, buyer, owner) },
-          }
-        : { text: t("order-choose-game"), other: { reply_markup: gamesKeyboard(catalog, buyer, owner) } };
-    }, messageIdOf(ctx));
-    for (;;) {
-      const next = await conversation.wait();
-      const query = next.callbackQuery;
-      const code = query === undefined ? typedText(next) : Callback.product.decode(query.data ?? "");
-      if (code === undefined) {
-        await passOn(conversation, next);
-        if (next.message !== undefined) await io.ask(t("order-expect-choice"), messageIdOf(next));
-        continue;
-      }
-      const match = await lookup(conversation, code, buyer);
-      if (match !== null) {
-        if (query !== undefined) {
-          await io.answer(query.id);
-          return { match, menuMessageId: query.message?.message_id ?? menuId };
-        }
-        // Typed: the menu says what was chosen, the question comes below the user's message.
-        await io.edit(menuId, t("order-chosen", { code: match.product.code, product: match.product.name }));
-        return { match, replyTo: messageIdOf(next) };
-      }
-      if (query !== undefined) await io.answer(query.id, t("callback-invalid"));
-      else await io.ask(t("order-unknown-code", { code: code.trim().slice(0, 40) }), messageIdOf(next));
-    }
-  }
-
-  async function askPlayerId(
-    conversation: BotConversation,
-    ctx: InnerContext,
-    match: OfferedMatch,
-    opts: { badInput?: string | undefined; menuMessageId?: number | undefined; replyTo?: number | undefined },
-  ) {
-    const t = ctx.tr;
-    const io = dialogueIo(conversation, ctx, deps.api);
-    const { game, product } = match;
-    const badInput = opts.badInput;
-    const badText = (input: string) =>
-      game.destination === undefined
-        ? t("order-bad-player-any", { input: input.slice(0, 64) })
-        : t("order-bad-player", { input: input.slice(0, 64), game: game.name, example: game.destination.example });
-    if (badInput !== undefined) await io.ask(badText(badInput), opts.replyTo);
-    else {
-      const vars = { code: product.code, product: product.name, game: game.name };
-      const question =
-        game.destination === undefined
-          ? t("order-ask-player-any", vars)
-          : t("order-ask-player", { ...vars, example: game.destination.example });
-      // The menu a button was tapped on becomes the question: one message fewer in the chat. Not
-      // in a group: there the question must be a force_reply to the member, a message of its own.
-      if (opts.menuMessageId !== undefined && !io.group) await io.edit(opts.menuMessageId, question);
-      else {
-        if (opts.menuMessageId !== undefined)
-          await io.edit(opts.menuMessageId, t("order-chosen", { code: product.code, product: product.name }));
-        await io.ask(question, opts.replyTo);
-      }
-    }
-    for (;;) {
-      const next = await conversation.wait();
-      const text = typedText(next);
-      if (text !== undefined) {
-        const checked = checkPlayerId(game, text);
-        if (checked.ok) return { playerId: checked.playerId, messageId: messageIdOf(next) };
-        await io.ask(badText(text.trim()), messageIdOf(next));
-        continue;
-      }
-      await passOn(conversation, next);
-      if (next.callbackQuery !== undefined) await io.answer(next.callbackQuery.id, t("order-tap-not-now"));
-      else if (next.message !== undefined) await io.ask(t("order-expect-text"), messageIdOf(next));
-    }
-  }
-
-  return async function order(conversation: BotConversation, ctx: InnerContext, preset: OrderPreset = {}) {
-    const presetMatch = preset.code === undefined ? null : await lookup(conversation, preset.code, ctx.buyer!);
-    const chosen =
-      presetMatch === null
-        ? await chooseProduct(conversation, ctx)
-        : { match: presetMatch, menuMessageId: preset.menuMessageId };
-    const { playerId, messageId } = await askPlayerId(conversation, ctx, chosen.match, {
-      badInput: presetMatch === null ? undefined : preset.badPlayerId,
-      menuMessageId: chosen.menuMessageId,
-      replyTo: chosen.replyTo ?? messageIdOf(ctx),
-    });
-    const input = draftInput(ctx, chosen.match, playerId, messageId);
-    // The ref_id is made and the draft written here, once: replays get the stored result back.
-    // Orders may have been paused, or the product disabled, while the player id was awaited.
-    const made = await conversation.external(
-      async (): Promise<
-        { kind: "draft"; draft: OrderRecord; saldo: number | undefined } | { kind: "refused"; text: string }
-      > => {
-        const state = await shop.state();
-        if (state.pause !== undefined) return { kind: "refused", text: pausedText(ctx.tr, state.pause) };
-        if (!codesForSale(state.catalog).has(input.productCode.toUpperCase())) {
-          const vars = { code: input.productCode, product: input.productName };
-          return { kind: "refused", text: ctx.tr("order-product-gone", vars) };
-        }
-        const draft = await orders.createDraft(input);
-        return { kind: "draft", draft, saldo: await saldoForSummary(deps.wallets, draft) };
-      },
-    );
-    if (made.kind === "draft") await sendSummary(ctx, made.draft, made.saldo, messageId);
-    else await ctx.reply(made.text);
-  };
+export async function orderDialogue(conversation: BotConversation, ctx: InnerContext, preset: OrderPreset = {}) {
+  const presetMatch = preset.code === undefined ? null : await lookup(conversation, ctx, preset.code, ctx.buyer!);
+  const chosen =
+    presetMatch === null
+      ? await chooseProduct(conversation, ctx)
+      : { match: presetMatch, menuMessageId: preset.menuMessageId };
+  const { playerId, messageId } = await askPlayerId(conversation, ctx, chosen.match, {
+    badInput: presetMatch === null ? undefined : preset.badPlayerId,
+    menuMessageId: chosen.menuMessageId,
+    replyTo: chosen.replyTo ?? messageIdOf(ctx),
+  });
+  // The ref_id is made and the draft written here, once: replays get the stored result back.
+  // The service may refuse it: orders paused, or the product hidden, while the id was awaited.
+  const request = draftRequest(ctx, chosen.match, playerId, messageId);
+  const made = await conversation.external(() => ctx.services.orders.createDraft(request));
+  if (made.kind === "draft") await sendSummary(ctx, made.draft, made.saldo, messageId);
+  else await ctx.reply(draftRefusal(ctx.tr, made));
 }

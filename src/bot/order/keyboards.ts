@@ -2,6 +2,7 @@ import { InlineKeyboard } from "grammy";
 import { offeredTo, type Buyer, type Catalog } from "../../catalog/catalog.js";
 import { Callback } from "../callback-data.js";
 import { owned } from "../groups.js";
+import { summaryKeyboard } from "../summary-buttons.js";
 import type { Translate } from "../i18n.js";
 
 /**
@@ -36,8 +37,7 @@ export function productsKeyboard(
   return InlineKeyboard.from(rows);
 }
 
+/** Confirm and Cancel under an order's summary, bound to its ref_id. */
 export function confirmKeyboard(refId: string, t: Translate): InlineKeyboard {
-  return new InlineKeyboard()
-    .text(t("button-confirm"), Callback.confirm.encode(refId))
-    .text(t("button-cancel"), Callback.cancel.encode(refId));
+  return summaryKeyboard(t, { confirm: Callback.confirm, cancel: Callback.cancel }, refId);
 }

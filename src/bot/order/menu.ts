@@ -1,8 +1,7 @@
-import { Composer } from "grammy";
-import type { Shop } from "../../shop/shop.js";
+import type { Composer } from "grammy";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
-import type { BotContext } from "../context.js";
+import type { FeatureContext } from "../context.js";
 import { menuOwner } from "../groups.js";
 import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
 
@@ -11,12 +10,13 @@ import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
  * all there is to know, so this needs no dialogue state (it runs before the dialogues); it reads
  * only the catalogue in use.
  */
-export function orderMenu(deps: { shop: Shop }): Composer<BotContext> {
-  const { shop } = deps;
-  const composer = new Composer<BotContext>();
+export function menuButtons<C extends FeatureContext<"shop">>(composer: Composer<C>): void {
   // Browsing orders nothing: while storage is out of reach, the catalogue last read will do.
-  const browse = () => shop.catalog().catch(() => shop.cachedCatalog());
-  const show = async (ctx: BotContext, text: string, keyboard: ReturnType<typeof gamesKeyboard>) => {
+  const browse = (ctx: FeatureContext<"shop">) => {
+    const { shop } = ctx.services;
+    return shop.catalog().catch(() => shop.cachedCatalog());
+  };
+  const show = async (ctx: FeatureContext<"shop">, text: string, keyboard: ReturnType<typeof gamesKeyboard>) => {
     await answerQuery(ctx);
     // "message is not modified" after a double tap is harmless.
     await ctx
@@ -24,7 +24,7 @@ export function orderMenu(deps: { shop: Shop }): Composer<BotContext> {
       .catch((err: unknown) => ctx.log.debug({ err }, "menu not edited"));
   };
   onCallback(composer, Callback.game, async (ctx, index) => {
-    const catalog = await browse();
+    const catalog = await browse(ctx);
     const game = catalog.games[index];
     if (game === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
     await show(
@@ -34,7 +34,6 @@ export function orderMenu(deps: { shop: Shop }): Composer<BotContext> {
     );
   });
   onCallback(composer, Callback.games, async (ctx) =>
-    show(ctx, ctx.tr("order-choose-game"), gamesKeyboard(await browse(), ctx.buyer!, menuOwner(ctx))),
+    show(ctx, ctx.tr("order-choose-game"), gamesKeyboard(await browse(ctx), ctx.buyer!, menuOwner(ctx))),
   );
-  return composer;
 }

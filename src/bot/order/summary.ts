@@ -1,7 +1,6 @@
 import type { OfferedMatch } from "../../catalog/catalog.js";
-import { paidFromSaldo, type OrderRecord } from "../../orders/order.js";
-import type { DraftInput } from "../../orders/order-service.js";
-import type { Wallets } from "../../orders/wallet.js";
+import type { OrderRecord } from "../../orders/order.js";
+import type { DraftRequest } from "../../orders/order-service.js";
 import type { InnerContext } from "../context.js";
 import { isGroup, mention } from "../groups.js";
 import { confirmKeyboard } from "./keyboards.js";
@@ -9,10 +8,10 @@ import { renderSummary } from "./messages.js";
 
 /**
  * Shows the summary with Confirm and Cancel bound to the order's ref_id; a reseller's shows their
- * price and saldo (read here, or given by a dialogue that read it once).
+ * price and saldo (as the service read it with the draft).
  */
 export async function sendSummary(
-  ctx: InnerContext,
+  ctx: Pick<InnerContext, "reply" | "tr" | "chat" | "from">,
   order: OrderRecord,
   saldo?: number,
   replyTo?: number,
@@ -27,32 +26,22 @@ export async function sendSummary(
   });
 }
 
-/** A reseller's saldo for the summary (undefined for an order on the shop's account). */
-export async function saldoForSummary(wallets: Wallets, order: OrderRecord): Promise<number | undefined> {
-  return paidFromSaldo(order) ? (await wallets.get(order.userId)).saldo : undefined;
-}
-
-/** The draft of an order from the chat it is made in: who, where, what and for whom, at what price. */
-export function draftInput(
+/** The draft an order asks for, from the chat it is made in: who, where, what and for whom. */
+export function draftRequest(
   ctx: Pick<InnerContext, "chat" | "from" | "lang" | "buyer">,
-  match: OfferedMatch,
+  match: Pick<OfferedMatch, "product">,
   playerId: string,
   requestMessageId?: number,
-): DraftInput {
+): DraftRequest {
   const from = ctx.from!;
-  const buyer = ctx.buyer!;
   return {
     chatId: ctx.chat!.id,
     userId: from.id,
     userName: [from.first_name, from.last_name].filter(Boolean).join(" ") || String(from.id),
     lang: ctx.lang,
-    gameName: match.game.name,
+    buyer: ctx.buyer!,
     productCode: match.product.code,
-    productName: match.product.name,
-    price: match.price,
     playerId,
-    role: buyer.role,
-    ...(buyer.role === "reseller" ? { tier: buyer.tier } : {}),
     ...(requestMessageId !== undefined && isGroup(ctx) ? { requestMessageId } : {}),
   };
 }

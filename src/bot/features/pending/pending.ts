@@ -1,74 +1,17 @@
-import { Composer, InlineKeyboard } from "grammy";
-import type { OrderRecord } from "../../../orders/order.js";
-import type { OrderService } from "../../../orders/order-service.js";
+import { createConversation } from "@grammyjs/conversations";
+import { InlineKeyboard } from "grammy";
+import type { Lang, OrderRecord } from "../../../orders/order.js";
 import { adminOnly } from "../../admin.js";
 import { answerQuery } from "../../answer.js";
 import { Callback, onCallback } from "../../callback-data.js";
-import type { BotContext } from "../../context.js";
+import type { BaseContext, InnerContext } from "../../context.js";
+import { defineFeature } from "../../feature.js";
 import { formatTime } from "../../format.js";
 import type { Translate } from "../../i18n.js";
 import { renderReason, renderState } from "../../order/messages.js";
-import { MAX_REASON, SETTLE_DIALOGUE, settleReply, SN } from "./settle-dialogue.js";
+import { MAX_REASON, SETTLE_DIALOGUE, settleDialogue, settleReply, SN } from "./settle-dialogue.js";
 
-/** /pending lists orders whose result is unknown; /settle and the buttons settle them, once. */
-export function pendingFeature(deps: { orders: OrderService; timeZone: string }): Composer<BotContext> {
-  const composer = new Composer<BotContext>();
-
-  composer.command("pending", adminOnly, async (ctx) => {
-    const t = ctx.tr;
-    const pending = await deps.orders.pending();
-    if (pending.length === 0) return void (await ctx.reply(t("pending-none")));
-    await ctx.reply(`${t("pending-title", { count: String(pending.length) })}\n${t("pending-help")}`);
-    // One message per order, with its own buttons, so each can be settled where it stands.
-    for (const order of pending.slice(0, 20)) {
-      await ctx.reply(pendingLine(t, order, ctx.lang, deps.timeZone), {
-        reply_markup: new InlineKeyboard()
-          .text(t("button-settle-success"), Callback.settle.encode({ outcome: "success", refId: order.refId }))
-          .text(t("button-settle-failed"), Callback.settle.encode({ outcome: "failed", refId: order.refId })),
-      });
-    }
-  });
-
-  composer.command("settle", adminOnly, async (ctx) => {
-    const t = ctx.tr;
-    const m = /^(\S+)\s+(success|failed)\s+(.+)$/is.exec(ctx.match.trim());
-    if (m === null) return void (await ctx.reply(t("settle-usage")));
-    const [, refId, how, rest] = m as unknown as [string, string, string, string];
-    const value = rest.trim();
-    const success = how.toLowerCase() === "success";
-    if (success && !SN.test(value)) return void (await ctx.reply(t("settle-bad-sn")));
-    if (!success && value.length > MAX_REASON) return void (await ctx.reply(t("settle-bad-reason")));
-    const outcome = await deps.orders.settle({
-      refId,
-      adminId: ctx.from!.id,
-      outcome: success ? { state: "success", sn: value } : { state: "failed", reason: value },
-    });
-    await ctx.reply(settleReply(t, refId, outcome));
-  });
-
-  onCallback(
-    composer,
-    Callback.settle,
-    async (ctx, data) => {
-      const t = ctx.tr;
-      const order = await deps.orders.get(data.refId);
-      if (order === undefined || order.state !== "unknown") {
-        const text =
-          order === undefined
-            ? t("settle-not-found", { refId: data.refId })
-            : t("settle-not-pending", { refId: data.refId, outcome: renderState(t, order) });
-        return answerQuery(ctx, { text: text.replace(/<[^>]+>/g, ""), show_alert: true });
-      }
-      await answerQuery(ctx);
-      await ctx.conversation.exitAll();
-      await ctx.conversation.enter(SETTLE_DIALOGUE, data.refId, data.outcome);
-    },
-    adminOnly,
-  );
-  return composer;
-}
-
-function pendingLine(t: Translate, order: OrderRecord, lang: "en" | "id", timeZone: string): string {
+function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: string): string {
   return t("pending-line", {
     refId: order.refId,
     time: formatTime(order.submittedAt ?? order.createdAt, lang, timeZone),
@@ -79,3 +22,73 @@ function pendingLine(t: Translate, order: OrderRecord, lang: "en" | "id", timeZo
     reason: renderReason(t, order),
   });
 }
+
+/**
+ * /pending lists orders whose result is unknown; /settle and the buttons (a short dialogue that
+ * asks for the SN or the reason) settle them, once, through the order service, which tells the user.
+ */
+export const pendingFeature = defineFeature({
+  name: "pending",
+  needs: ["orders", "place", "telegram"],
+  commands: [
+    { name: "pending", menu: ["admin"], help: [{ key: "help-pending", for: ["admin"] }] },
+    { name: "settle", menu: ["admin"] },
+  ],
+  setup(at) {
+    const commands = at("buyers");
+    commands.command("pending", adminOnly, async (ctx) => {
+      const t = ctx.tr;
+      const pending = await ctx.services.orders.pending();
+      if (pending.length === 0) return void (await ctx.reply(t("pending-none")));
+      await ctx.reply(`${t("pending-title", { count: String(pending.length) })}\n${t("pending-help")}`);
+      // One message per order, with its own buttons, so each can be settled where it stands.
+      for (const order of pending.slice(0, 20)) {
+        await ctx.reply(pendingLine(t, order, ctx.lang, ctx.services.place.timeZone), {
+          reply_markup: new InlineKeyboard()
+            .text(t("button-settle-success"), Callback.settle.encode({ outcome: "success", refId: order.refId }))
+            .text(t("button-settle-failed"), Callback.settle.encode({ outcome: "failed", refId: order.refId })),
+        });
+      }
+    });
+
+    commands.command("settle", adminOnly, async (ctx) => {
+      const t = ctx.tr;
+      const m = /^(\S+)\s+(success|failed)\s+(.+)$/is.exec(ctx.match.trim());
+      if (m === null) return void (await ctx.reply(t("settle-usage")));
+      const [, refId, how, rest] = m as unknown as [string, string, string, string];
+      const value = rest.trim();
+      const success = how.toLowerCase() === "success";
+      if (success && !SN.test(value)) return void (await ctx.reply(t("settle-bad-sn")));
+      if (!success && value.length > MAX_REASON) return void (await ctx.reply(t("settle-bad-reason")));
+      const outcome = await ctx.services.orders.settle({
+        refId,
+        adminId: ctx.from!.id,
+        outcome: success ? { state: "success", sn: value } : { state: "failed", reason: value },
+      });
+      await ctx.reply(settleReply(t, refId, outcome));
+    });
+
+    at("dialogues").use(createConversation<BaseContext, InnerContext>(settleDialogue, { id: SETTLE_DIALOGUE }));
+
+    // A settle button enters the dialogue that asks for the SN or the reason.
+    onCallback(
+      at("dialogue-entry"),
+      Callback.settle,
+      async (ctx, data) => {
+        const t = ctx.tr;
+        const order = await ctx.services.orders.get(data.refId);
+        if (order === undefined || order.state !== "unknown") {
+          const text =
+            order === undefined
+              ? t("settle-not-found", { refId: data.refId })
+              : t("settle-not-pending", { refId: data.refId, outcome: renderState(t, order) });
+          return answerQuery(ctx, { text: text.replace(/<[^>]+>/g, ""), show_alert: true });
+        }
+        await answerQuery(ctx);
+        await ctx.conversation.exitAll();
+        await ctx.conversation.enter(SETTLE_DIALOGUE, data.refId, data.outcome);
+      },
+      adminOnly,
+    );
+  },
+});

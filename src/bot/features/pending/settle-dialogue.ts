@@ -1,5 +1,4 @@
-import type { Api } from "grammy";
-import type { OrderService, SettleOutcome } from "../../../orders/order-service.js";
+import type { SettleOutcome } from "../../../orders/order-service.js";
 import type { BotConversation, InnerContext } from "../../context.js";
 import { dialogueIo, messageIdOf, passOn, typedText } from "../../dialogue-io.js";
 import type { Translate } from "../../i18n.js";
@@ -22,40 +21,38 @@ export function settleReply(t: Translate, refId: string, outcome: SettleOutcome)
  * The settle dialogue, entered from a /pending button: it asks for the SN (success) or the reason
  * (failed), then settles once. Commands and buttons pass on to their own handlers.
  */
-export function createSettleDialogue(deps: { orders: OrderService; api: Api }) {
-  return async function settle(
-    conversation: BotConversation,
-    ctx: InnerContext,
-    refId: string,
-    outcome: "success" | "failed",
-  ) {
-    const t = ctx.tr;
-    const io = dialogueIo(conversation, ctx, deps.api);
-    // A question the admin answers by typing: in a group (the admin chat) a force_reply to them.
-    await io.ask(t(outcome === "success" ? "settle-ask-sn" : "settle-ask-reason", { refId }));
-    for (;;) {
-      const next = await conversation.wait();
-      const text = typedText(next)?.trim();
-      if (text === undefined) {
-        await passOn(conversation, next);
-        if (next.message !== undefined)
-          await io.ask(t(outcome === "success" ? "settle-bad-sn" : "settle-bad-reason"), messageIdOf(next));
-        continue;
-      }
-      if (outcome === "success" ? !SN.test(text) : text.length === 0 || text.length > MAX_REASON) {
+export async function settleDialogue(
+  conversation: BotConversation,
+  ctx: InnerContext,
+  refId: string,
+  outcome: "success" | "failed",
+) {
+  const t = ctx.tr;
+  const io = dialogueIo(conversation, ctx);
+  // A question the admin answers by typing: in a group (the admin chat) a force_reply to them.
+  await io.ask(t(outcome === "success" ? "settle-ask-sn" : "settle-ask-reason", { refId }));
+  for (;;) {
+    const next = await conversation.wait();
+    const text = typedText(next)?.trim();
+    if (text === undefined) {
+      await passOn(conversation, next);
+      if (next.message !== undefined)
         await io.ask(t(outcome === "success" ? "settle-bad-sn" : "settle-bad-reason"), messageIdOf(next));
-        continue;
-      }
-      const adminId = next.from!.id;
-      const result = await conversation.external(() =>
-        deps.orders.settle({
-          refId,
-          adminId,
-          outcome: outcome === "success" ? { state: "success", sn: text } : { state: "failed", reason: text },
-        }),
-      );
-      await io.say(settleReply(t, refId, result));
-      return;
+      continue;
     }
-  };
+    if (outcome === "success" ? !SN.test(text) : text.length === 0 || text.length > MAX_REASON) {
+      await io.ask(t(outcome === "success" ? "settle-bad-sn" : "settle-bad-reason"), messageIdOf(next));
+      continue;
+    }
+    const adminId = next.from!.id;
+    const result = await conversation.external(() =>
+      ctx.services.orders.settle({
+        refId,
+        adminId,
+        outcome: outcome === "success" ? { state: "success", sn: text } : { state: "failed", reason: text },
+      }),
+    );
+    await io.say(settleReply(t, refId, result));
+    return;
+  }
 }

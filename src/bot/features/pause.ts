@@ -1,0 +1,40 @@
+import { adminOnly } from "../admin.js";
+import { defineFeature } from "../feature.js";
+import { formatTime } from "../format.js";
+
+/** /pause [REASON] and /resume for admins: nobody starts or confirms an order meanwhile; survives a restart. */
+export const pauseFeature = defineFeature({
+  name: "pause",
+  needs: ["shop", "place", "clock"],
+  commands: [
+    { name: "pause", menu: ["admin"], help: [{ key: "help-pause", for: ["admin"] }] },
+    { name: "resume", menu: ["admin"] },
+  ],
+  setup(at) {
+    const composer = at("buyers");
+    composer.command("pause", adminOnly, async (ctx) => {
+      const t = ctx.tr;
+      const reason = ctx.match.trim();
+      if (reason.length > 200) return void (await ctx.reply(t("pause-reason-too-long")));
+      const before = await ctx.services.shop.pause({
+        reason,
+        by: ctx.from!.id,
+        at: ctx.services.clock().toISOString(),
+      });
+      await ctx.reply(
+        t(before === undefined ? "pause-done" : "pause-changed", {
+          reason: reason === "" ? t("pause-no-reason") : reason,
+        }),
+      );
+    });
+
+    composer.command("resume", adminOnly, async (ctx) => {
+      const t = ctx.tr;
+      const ended = await ctx.services.shop.resume();
+      if (ended === undefined) return void (await ctx.reply(t("resume-not-paused")));
+      await ctx.reply(
+        t("resume-done", { time: formatTime(ended.at, ctx.lang, ctx.services.place.timeZone), by: String(ended.by) }),
+      );
+    });
+  },
+});

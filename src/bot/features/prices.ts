@@ -1,0 +1,102 @@
+import { findProduct, type Catalog, type Product } from "../../catalog/catalog.js";
+import { adminOnly } from "../admin.js";
+import { defineFeature } from "../feature.js";
+import { formatRupiah } from "../format.js";
+
+const TIER = /^[a-z][a-z0-9_-]{0,31}$/;
+const CODE = /^[A-Za-z0-9._-]{1,32}$/;
+/** 21000, 21.000, 21,000: whole rupiah, with or without thousands separators. */
+const AMOUNT = /^([0-9]{1,3}(?:[.,][0-9]{3})+|[0-9]+)$/;
+export const MAX_PRICE = 1_000_000_000;
+
+/** `/price CODE AMOUNT [TIER]` → its parts, or a reason it is not that. */
+export function parsePriceCommand(
+  args: string,
+):
+  | { ok: true; code: string; amount: number; tier: string | undefined }
+  | { ok: false; why: "usage" | "amount" | "tier" } {
+  const parts = args.trim().split(/\s+/).filter(Boolean);
+  if (parts.length < 2 || parts.length > 3 || !CODE.test(parts[0]!)) return { ok: false, why: "usage" };
+  const amount = AMOUNT.test(parts[1]!) ? Number(parts[1]!.replace(/[.,]/g, "")) : NaN;
+  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_PRICE) return { ok: false, why: "amount" };
+  const tier = parts[2]?.toLowerCase();
+  if (tier !== undefined && !TIER.test(tier)) return { ok: false, why: "tier" };
+  return { ok: true, code: parts[0]!, amount, tier };
+}
+
+/** The catalogue with one product replaced (found by code, case-insensitively). */
+function withProduct(catalog: Catalog, code: string, change: (p: Product) => Product): Catalog {
+  const wanted = code.toUpperCase();
+  return {
+    games: catalog.games.map((g) => ({
+      ...g,
+      products: g.products.map((p) => (p.code.toUpperCase() === wanted ? change(p) : p)),
+    })),
+  };
+}
+
+/**
+ * /price, /disable, /enable for admins: one product changed in the catalogue in use, at once for
+ * every process and every new summary (summaries already shown keep their price).
+ */
+export const pricesFeature = defineFeature({
+  name: "prices",
+  needs: ["shop"],
+  commands: [
+    { name: "price", menu: ["admin"], help: [{ key: "help-prices", for: ["admin"] }] },
+    { name: "disable", menu: ["admin"] },
+    { name: "enable", menu: ["admin"] },
+  ],
+  setup(at) {
+    const composer = at("buyers");
+    composer.command("price", adminOnly, async (ctx) => {
+      const t = ctx.tr;
+      const parsed = parsePriceCommand(ctx.match);
+      if (!parsed.ok) {
+        const key = { usage: "price-usage", amount: "price-bad-amount", tier: "price-bad-tier" }[parsed.why];
+        return void (await ctx.reply(t(key, { max: formatRupiah(MAX_PRICE, ctx.lang) })));
+      }
+      const { code, amount, tier } = parsed;
+      const answer = await ctx.services.shop.edit(ctx.from!.id, (catalog) => {
+        const match = findProduct(catalog, code);
+        if (match === undefined) return { result: t("shop-unknown-code", { code }) };
+        const p = match.product;
+        const old = tier === undefined ? p.price : p.prices[tier];
+        const vars = {
+          code: p.code,
+          product: p.name,
+          tier: tier ?? "",
+          from: old === undefined ? t("price-not-set") : formatRupiah(old, ctx.lang),
+          to: formatRupiah(amount, ctx.lang),
+        };
+        const key = tier === undefined ? "price" : "price-tier";
+        if (old === amount) return { result: t(`${key}-same`, vars) };
+        const next = withProduct(catalog, p.code, (q) =>
+          tier === undefined ? { ...q, price: amount } : { ...q, prices: { ...q.prices, [tier]: amount } },
+        );
+        return { catalog: next, result: t(`${key}-changed`, vars) };
+      });
+      await ctx.reply(answer);
+    });
+
+    for (const command of ["disable", "enable"] as const) {
+      composer.command(command, adminOnly, async (ctx) => {
+        const t = ctx.tr;
+        const code = ctx.match.trim();
+        if (!CODE.test(code)) return void (await ctx.reply(t(`${command}-usage`)));
+        const disable = command === "disable";
+        const answer = await ctx.services.shop.edit(ctx.from!.id, (catalog) => {
+          const match = findProduct(catalog, code);
+          if (match === undefined) return { result: t("shop-unknown-code", { code }) };
+          const vars = { code: match.product.code, product: match.product.name };
+          if (match.product.disabled === disable) return { result: t(`${command}-already`, vars) };
+          return {
+            catalog: withProduct(catalog, match.product.code, (p) => ({ ...p, disabled: disable })),
+            result: t(`${command}-done`, vars),
+          };
+        });
+        await ctx.reply(answer);
+      });
+    }
+  },
+});

@@ -1,0 +1,80 @@
+import type { Api } from "grammy";
+import type { Access, Role } from "../access/access.js";
+import type { Audience } from "../broadcast/audience.js";
+import type { BroadcastStore } from "../broadcast/broadcast-store.js";
+import type { Deposits } from "../orders/deposits.js";
+import type { OrderService } from "../orders/order-service.js";
+import type { Wallets } from "../orders/wallet.js";
+import type { Shop } from "../shop/shop.js";
+import type { CatalogUploads } from "../shop/uploads.js";
+import type { ChatPolicy } from "./chats.js";
+import type { Texts } from "./i18n.js";
+import type { UserPrefs } from "./user-prefs.js";
+
+/**
+ * Everything the bot's handlers work with, built once by app.ts and handed to every update as
+ * `ctx.services` (one middleware, first in the chain). A feature names the services it needs
+ * (`defineFeature({ needs: [...] })`) and its handlers see only those. The rules live in the
+ * services; the handlers ask them and render the answer.
+ */
+export interface Services {
+  /** Orders with their rules: open or paused, for sale, price, Confirm once, settle once, told once. */
+  orders: OrderService;
+  /** The catalogue in use, its edits, the pause. */
+  shop: Shop;
+  /** Roles, tiers and the allow list. */
+  access: Access;
+  /** Resellers' saldos and statements. */
+  wallets: Wallets;
+  /** Deposits and corrections, credited once. */
+  deposits: Deposits;
+  /** Catalogue documents waiting for Confirm. */
+  uploads: CatalogUploads;
+  /** Broadcasts: drafts and their state, who has started the bot, the sending. */
+  broadcasts: { store: BroadcastStore; audience: Audience; start: (id: string) => void };
+  /** Each user's language. */
+  prefs: UserPrefs;
+  texts: Texts;
+  /** The command menus (derived from the features). */
+  menus: CommandMenus;
+  /** Downloads a file a user sent, at most `maxBytes` (TooLargeError beyond). */
+  download: (fileId: string, maxBytes: number) => Promise<string>;
+  /** Which chats may see what (ADMIN_CHAT_ID). */
+  chats: ChatPolicy;
+  /** Per-chat state kept outside the ledger (the members' open dialogues). */
+  chatState: { forget(chatId: number): Promise<number> };
+  /** The bot's own Api (retries, parse mode): for dialogues, which must not record whole messages. */
+  telegram: Api;
+  /** The shop as its customers and staff see it: its time zone (TZ) and name on receipts (SHOP_NAME). */
+  place: { timeZone: string; shopName: string | undefined };
+  clock: () => Date;
+}
+
+export type ServiceName = keyof Services;
+
+/** The command menus Telegram shows, and the command list of /start and /help (commands.ts). */
+export interface CommandMenus {
+  /** Everyone's menu; each admin's and reseller's own (in their private chat, and the admin chat). */
+  setAll(people: {
+    admins: readonly number[];
+    resellers: readonly number[];
+    adminChat?: number | undefined;
+  }): Promise<void>;
+  /** A user who just became a reseller gets their menu at once. */
+  reseller(userId: number): Promise<void>;
+  /** The locale keys of the command list a reader of this role sees (`undefined`: may not order). */
+  helpLines(role: Role | undefined): { everyone: string[]; admin: string[] };
+}
+
+/** `ctx.services`: the services a feature declared it needs (all of them, outside features). */
+export interface ServicesFlavor<N extends ServiceName = ServiceName> {
+  services: Pick<Services, N>;
+}
+
+/** The one middleware that hands the services to every update (and to every replayed dialogue step). */
+export function provideServices(services: Services) {
+  return (ctx: Partial<ServicesFlavor>, next: () => Promise<void>): Promise<void> => {
+    ctx.services = services;
+    return next();
+  };
+}

@@ -1,0 +1,26 @@
+import type { OrderRecord } from "./order.js";
+import type { Deposit } from "./wallet.js";
+
+export type FinishedHow = "confirmed" | "recovered" | "settled";
+
+/**
+ * What the order service reports as it goes. The service decides what happened and when a user is
+ * due to hear of it (an outcome is told once: see telling.ts); whoever listens (the bot's notifier)
+ * only says it, in the user's language, where they will read it. Nothing here knows Telegram.
+ */
+export interface OrderEvents {
+  /** An order was claimed and its provider call starts now (the listener may show it is processing). */
+  claimed(order: OrderRecord): void;
+  /** Tells the user the outcome; resolves once it went out, throws when it could not. */
+  tellOutcome(order: OrderRecord, heading?: "already" | "settled"): Promise<void>;
+  /** An order reached a final state: the admins hear of it (and of a low balance). Must not throw. */
+  finished(order: OrderRecord, how: FinishedHow, facts: { lowBalance: boolean }): Promise<void>;
+  /** After a restart: the order was being sent when the bot stopped. Must not throw. */
+  interrupted(order: OrderRecord): Promise<void>;
+}
+
+/** What the deposits service reports. */
+export interface DepositEvents {
+  /** Tells the reseller a deposit or correction was credited; true once the message went out. */
+  credited(deposit: Deposit, saldo: number): Promise<boolean>;
+}
