@@ -1,0 +1,65 @@
+import type { Update } from "grammy/types";
+import { describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.js";
+import { createHttpServer, MAX_UPDATE_BYTES } from "../../src/server/http-server.js";
+
+const SECRET = "hook-secret_123";
+
+/** The server's routes, called without a port, with the webhook recording what it was handed. */
+function server(health = async () => true) {
+  const handed: Update[] = [];
+  const http = createHttpServer({
+    health,
+    logger: createLogger("silent"),
+    webhook: { path: "/tg/hook", secret: SECRET, onUpdate: (u) => void handed.push(u) },
+  });
+  const post = (body: string, secret: string | null = SECRET) =>
+    http.app.request("/tg/hook", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(secret === null ? {} : { "x-telegram-bot-api-secret-token": secret }),
+      },
+      body,
+    });
+  return { http, handed, post };
+}
+
+const update = (id: number) => JSON.stringify({ update_id: id, message: { message_id: 1, text: "/start" } });
+
+describe("the HTTP server: webhook and health", () => {
+  it("when Telegram posts an update with the secret, then it is handed on once, however often it is posted", async () => {
+    const { handed, post } = server();
+    expect((await post(update(7))).status).toBe(200);
+    expect((await post(update(7))).status).toBe(200);
+    expect(handed.map((u) => u.update_id)).toEqual([7]);
+  });
+
+  it("when the secret is wrong or missing, the body is not an update, or too large, then nothing is handed on", async () => {
+    const { handed, post, http } = server();
+    expect((await post(update(1), "wrong")).status).toBe(401);
+    expect((await post(update(1), null)).status).toBe(401);
+    expect((await post("not json")).status).toBe(400);
+    expect((await post(JSON.stringify({ hello: 1 }))).status).toBe(400);
+    expect((await post(JSON.stringify({ update_id: 2, pad: "x".repeat(MAX_UPDATE_BYTES) }))).status).toBe(413);
+    expect((await http.app.request("/tg/hook")).status).toBe(405);
+    expect(handed).toEqual([]);
+  });
+
+  it("when the bot is stopping, then updates are refused with 503 (Telegram sends them again) and health still answers", async () => {
+    const { handed, post, http } = server();
+    http.stopIntake();
+    expect((await post(update(3))).status).toBe(503);
+    expect(handed).toEqual([]);
+    expect((await http.app.request("/healthz")).status).toBe(200);
+  });
+
+  it("when Redis does not answer, then /healthz says 503 and which part is down; other paths are 404", async () => {
+    const { http } = server(async () => false);
+    const res = await http.app.request("/healthz");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: "unavailable", redis: "down" });
+    expect((await http.app.request("/healthz", { method: "POST" })).status).toBe(405);
+    expect((await http.app.request("/nothing")).status).toBe(404);
+  });
+});
