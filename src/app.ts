@@ -159,7 +159,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
 
   const texts = loadTexts();
   const prefs = createUserPrefs(storage, (err) => logger.warn({ err }, "preferences not read"));
-  const { orders: ledger, wallets } = createLedger(storage);
+  const books = createLedger(storage, { timeZone: config.timeZone });
+  const { orders: ledger, wallets } = books;
   const bot = createTelegramBot({ token: config.botToken, apiRoot: config.botApiRoot });
   const notifier = createNotifier({
     api: bot.api,
@@ -322,6 +323,14 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         logger.info(
           { port },
           webhook === undefined ? "health endpoint listening" : "webhook and health endpoint listening",
+        );
+      }
+      // Data of an older version gets this version's layout before anything reads it (once).
+      const upgraded = await books.upgrade();
+      if (upgraded !== undefined) {
+        logger.info(
+          upgraded,
+          `ledger upgraded: per-day figures built for ${upgraded.orders} orders and ${upgraded.deposits} deposits`,
         );
       }
       // Read before the first update can claim an order: these were left by the previous run.

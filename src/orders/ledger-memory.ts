@@ -1,5 +1,6 @@
 import type { Ledger, OrderLedger } from "./ledger.js";
-import { paidFromSaldo, type BalanceSeen, type OrderRecord } from "./order.js";
+import { paidFromSaldo, type BalanceSeen, type OrderRecord, type OrderState } from "./order.js";
+import { figuresOf } from "./report.js";
 import { emptyWallet, type Deposit, type Movement, type MovementKind, type Wallet, type Wallets } from "./wallet.js";
 
 /**
@@ -8,7 +9,12 @@ import { emptyWallet, type Deposit, type Movement, type MovementKind, type Walle
  * process as a Lua script is in Redis. Records are copied in and out: a caller never holds the
  * stored object.
  */
-export function createMemoryLedger(now: () => number = Date.now): Ledger {
+/** The one-letter state codes of the day figures (as in ledger-redis.ts). */
+const STATE_CODE: Partial<Record<OrderState, string>> = { submitting: "p", success: "s", failed: "f", unknown: "u" };
+
+export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: string) => string } = {}): Ledger {
+  const now = opts.now ?? Date.now;
+  const dayOf = opts.dayOf ?? ((iso: string) => iso.slice(0, 10));
   const orders = new Map<string, { order: OrderRecord; expiresAt: number | undefined }>();
   const openDrafts = new Map<string, { refId: string; expiresAt: number }>();
   const byTime = new Map<string, number>();
@@ -21,6 +27,12 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
   const deposits = new Map<string, { deposit: Deposit; expiresAt: number | undefined }>();
   const depositTimes = new Map<string, number>();
   const untold = new Set<string>();
+  /** The day figures, field for field as the Redis ledger keeps them (figuresOf reads both). */
+  const days = new Map<string, Record<string, string>>();
+  const dayDetails = new Map<string, Record<string, string>>();
+  /** Each claimed order's submit day. */
+  const submitDay = new Map<string, string>();
+  const totals = { saldo: 0, held: 0 };
 
   const copy = <T>(o: T): T => structuredClone(o);
   const live = (refId: string): OrderRecord | undefined => {
@@ -61,6 +73,43 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
       .map(([refId]) => live(refId))
       .filter((o): o is OrderRecord => o !== undefined && filter(o));
 
+  const hashOf = (store: Map<string, Record<string, string>>, day: string) => {
+    let h = store.get(day);
+    if (h === undefined) store.set(day, (h = {}));
+    return h;
+  };
+  const incr = (h: Record<string, string>, field: string, by: number) => {
+    h[field] = String(Number(h[field] ?? 0) + by);
+  };
+  /** Moves an order in its day's figures (see TALLY in ledger-redis.ts). */
+  const tally = (o: OrderRecord, from: OrderState | undefined, to: OrderState) => {
+    const day = submitDay.get(o.refId);
+    if (day === undefined) return;
+    const t = hashOf(days, day);
+    if (from !== undefined) incr(t, `c:${STATE_CODE[from]}`, -1);
+    incr(t, `c:${STATE_CODE[to]}`, 1);
+    if (to !== "success") return;
+    const sell = o.price ?? 0;
+    const cost = Math.round(o.result?.productDetail?.priceRp ?? 0);
+    incr(t, "sell", sell);
+    incr(t, "cost", cost);
+    const detail = hashOf(dayDetails, day);
+    const when = o.submittedAt ?? "";
+    const line = (head: string, name: string, tier?: string) => {
+      incr(detail, `${head}n`, 1);
+      incr(detail, `${head}s`, sell);
+      incr(detail, `${head}v`, cost);
+      if ((detail[`${head}w`] ?? "") <= when) {
+        detail[`${head}w`] = when;
+        detail[`${head}m`] = name;
+        if (tier !== undefined) detail[`${head}t`] = tier;
+      }
+    };
+    line(`p:${o.productCode}:`, o.productName);
+    line(`u:${o.userId}:`, o.userName);
+    if (paidFromSaldo(o)) line(`r:${o.userId}:`, o.userName, o.tier ?? "");
+  };
+
   const wallet = (userId: number): Wallet => {
     let w = walletOf.get(userId);
     if (w === undefined) walletOf.set(userId, (w = emptyWallet(userId)));
@@ -78,6 +127,8 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
     const hold = o.price!;
     const w = wallet(o.userId);
     w.held -= hold;
+    totals.held -= hold;
+    if (state !== "success") totals.saldo += hold;
     if (state === "success") {
       w.spent += hold;
       move(o.userId, at, "spend", o.refId, hold);
@@ -127,6 +178,8 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
         if (w.saldo < o.price!) return { kind: "short", saldo: w.saldo };
         w.saldo -= o.price!;
         w.held += o.price!;
+        totals.saldo -= o.price!;
+        totals.held += o.price!;
         move(o.userId, by.at, "hold", refId, -o.price!);
         o.saldoAfter = w.saldo;
       }
@@ -136,6 +189,8 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
       orders.get(refId)!.expiresAt = undefined;
       inflight.add(refId);
       byTime.set(refId, Date.parse(by.at));
+      submitDay.set(refId, dayOf(by.at));
+      tally(o, undefined, "submitting");
       return { kind: "claimed", order: copy(o) };
     },
 
@@ -158,9 +213,11 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
       if (o.userId !== order.userId) throw new Error("finish: the order belongs to another user");
       const late = o.state === "unknown" && opts.acceptLate === true && o.settledBy === undefined;
       if (o.state !== "submitting" && !late) return { kind: "stale", order: copy(o) };
+      const from = o.state;
       o.state = outcome.state;
       o.result = copy(outcome.result);
       o.finishedAt = outcome.at;
+      tally(o, from, outcome.state);
       // A late answer replaces the unknown the user was told: they are to be told again.
       if (late) delete o.notifiedAt;
       inflight.delete(order.refId);
@@ -169,6 +226,9 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
       settleHold(o, outcome.state, outcome.at);
       let lowBalance = false;
       if (opts.balance !== undefined) {
+        const day = hashOf(days, dayOf(outcome.at));
+        if ((day.balAt ?? "") <= outcome.at)
+          Object.assign(day, { bal: String(opts.balance.balance), balAt: outcome.at });
         balances.push({ ...opts.balance });
         if (balances.length > 100) balances.shift();
         if (opts.lowBalanceThreshold !== undefined) {
@@ -195,6 +255,7 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
       delete o.notifiedAt;
       unknown.delete(order.refId);
       settleHold(o, outcome.state, outcome.at);
+      tally(o, "unknown", outcome.state);
       return { kind: "settled", order: copy(o) };
     },
 
@@ -229,6 +290,9 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
       const latest = balances.at(-1);
       return latest === undefined ? undefined : { ...latest };
     },
+
+    dayFigures: async (day) => figuresOf(days.get(day) ?? {}, dayDetails.get(day) ?? {}),
+    daysFigures: async (list) => list.map((day) => figuresOf(days.get(day) ?? {}, {})),
   };
 
   const wallets: Wallets = {
@@ -250,6 +314,10 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
       const w = wallet(d.resellerId);
       if (w.saldo + d.amount < 0) return { kind: "short", deposit: copy(d), saldo: w.saldo };
       w.saldo += d.amount;
+      totals.saldo += d.amount;
+      const day = dayOf(by.at);
+      incr(hashOf(days, day), "dep", d.amount);
+      incr(hashOf(dayDetails, day), `r:${d.resellerId}:d`, d.amount);
       if (d.amount >= 0) w.deposits += d.amount;
       else w.corrections += d.amount;
       move(d.resellerId, by.at, d.amount >= 0 ? "deposit" : "correction", id, d.amount);
@@ -282,6 +350,7 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
         .filter((d): d is Deposit => d !== undefined && d.state === "done" && d.toldAt === undefined)
         .map(copy);
     },
+    totals: async () => ({ ...totals }),
     async depositsBetween(fromMs, toMs) {
       return [...depositTimes]
         .filter(([, t]) => t >= fromMs && t <= toMs)
@@ -292,5 +361,6 @@ export function createMemoryLedger(now: () => number = Date.now): Ledger {
     },
   };
 
-  return { orders: ledger, wallets };
+  // Nothing older to bring up to date: memory starts empty at every start.
+  return { orders: ledger, wallets, upgrade: async () => undefined };
 }

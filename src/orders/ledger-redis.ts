@@ -1,5 +1,6 @@
 import { luaScript, type RedisClient } from "../storage/redis.js";
 import type { CancelResult, ClaimResult, FinishResult, Ledger, OrderLedger, SettleResult } from "./ledger.js";
+import { figuresOf } from "./report.js";
 import { paidFromSaldo, type BalanceSeen, type DraftFields, type OrderRecord, type OrderState } from "./order.js";
 import type { Deposit, DepositConfirmResult, Movement, Wallet, Wallets } from "./wallet.js";
 
@@ -22,6 +23,19 @@ import type { Deposit, DepositConfirmResult, Movement, Wallet, Wallets } from ".
  *                    db/da = confirmed by/at, ws = saldo after, na = reseller told at
  *   deposits-by-time sorted set of credited deposit ids, scored by the time they were credited
  *   deposits-untold  set of credited deposit ids whose reseller has not been told yet
+ *   day:DAY          hash: a day's figures (DAY in the shop's time zone, the day an order was
+ *                    submitted): c:p/c:s/c:f/c:u = orders submitting/success/failed/unknown,
+ *                    sell/cost = selling and provider price of the successes, dep = deposits less
+ *                    corrections credited, bal/balAt = the provider balance last seen that day
+ *   dayd:DAY         hash: the same day by product (p:CODE:n/s/v/t = count, selling, cost, name),
+ *                    by user (u:ID:n/s/v/m/w = count, selling, cost, name, seen at) and by reseller
+ *                    (r:ID:n/s/v/d/m/t/w, d = deposits)
+ *   wallet-totals    hash: saldo and held of all resellers together (what the shop owes)
+ *   ledger-version   2 once every order and deposit of an older layout is in the day figures
+ *
+ * An order's hash keeps its submit day (dy); the figures move with the order's state in the same
+ * script that changes it (claim, outcome, settlement, deposit), so they always equal a recount of
+ * the orders. The scripts name a day's keys from the stored day: one Redis, not a cluster.
  *
  * State changes are Lua scripts: each checks the state it starts from and writes the record, its
  * indexes and the money it moves in one atomic step, so a crash can never leave one without the
@@ -29,6 +43,44 @@ import type { Deposit, DepositConfirmResult, Movement, Wallet, Wallets } from ".
  */
 
 const HGETALL = "redis.call('HGETALL', KEYS[1])";
+
+/**
+ * Lua that moves an order in its day's figures (see the layout above): from one state's count to
+ * another's; a success adds its money, by product, by user and, for a reseller's order, by
+ * reseller. \`pre\` is the key prefix, \`day\` the order's submit day, \`draft\` its decoded draft,
+ * \`user\` its user id as stored, \`from\`/\`to\` one-letter states ('' when it was not counted yet),
+ * \`cost\` the provider's price in whole rupiah, \`when\` its submit time (the newest name wins).
+ */
+const TALLY = `
+local function tally(pre, day, draft, user, from, to, cost, when)
+  local totals = pre .. 'day:' .. day
+  local detail = pre .. 'dayd:' .. day
+  if from ~= '' then redis.call('HINCRBY', totals, 'c:' .. from, -1) end
+  redis.call('HINCRBY', totals, 'c:' .. to, 1)
+  if to ~= 's' then return end
+  local sell = tonumber(draft.price) or 0
+  redis.call('HINCRBY', totals, 'sell', sell)
+  redis.call('HINCRBY', totals, 'cost', cost)
+  local function line(head, name, extra)
+    redis.call('HINCRBY', detail, head .. 'n', 1)
+    redis.call('HINCRBY', detail, head .. 's', sell)
+    redis.call('HINCRBY', detail, head .. 'v', cost)
+    local seen = redis.call('HGET', detail, head .. 'w')
+    if not seen or seen <= when then
+      redis.call('HSET', detail, head .. 'w', when, head .. 'm', name)
+      if extra then redis.call('HSET', detail, head .. 't', extra) end
+    end
+  end
+  line('p:' .. draft.productCode .. ':', draft.productName, nil)
+  line('u:' .. user .. ':', draft.userName, nil)
+  if draft.role == 'reseller' and tonumber(draft.price) then
+    local tier = draft.tier
+    if type(tier) ~= 'string' then tier = '' end
+    line('r:' .. user .. ':', draft.userName, tier)
+  end
+end
+local STATE_CODE = { submitting = 'p', success = 's', failed = 'f', unknown = 'u' }
+`;
 
 /**
  * Lua that appends one movement to a statement (KEYS[stmt]) and returns nothing. Every value in it
@@ -51,7 +103,8 @@ return 0
 
 // One HMGET reads what the step needs; the claimed order is built from the draft it returns. A
 // reseller's order holds its price from the saldo in this same step, or is not claimed at all.
-// KEYS: order, inflight, by-time, by-user, wallet, statement, wallets; ARGV: user, at, score, ref, message id
+// KEYS: order, inflight, by-time, by-user, wallet, statement, wallets, wallet totals
+// ARGV: user, at, score, ref, message id, codes for sale, submit day, key prefix
 const CLAIM = luaScript(`${MOVEMENT}
 local f = redis.call('HMGET', KEYS[1], 's', 'u', 'd', 'h')
 if not f[1] then return {'not-found'} end
@@ -68,15 +121,18 @@ if hold > 0 then
   if have < hold then return {'short', string.format('%d', have)} end
   saldo = redis.call('HINCRBY', KEYS[5], 'saldo', -hold)
   local held = redis.call('HINCRBY', KEYS[5], 'held', hold)
+  redis.call('HINCRBY', KEYS[8], 'saldo', -hold)
+  redis.call('HINCRBY', KEYS[8], 'held', hold)
   redis.call('SADD', KEYS[7], ARGV[1])
   movement(KEYS[6], ARGV[2], 'hold', ARGV[4], -hold, saldo, held)
   redis.call('HSET', KEYS[1], 'ws', saldo)
 end
 if ARGV[5] ~= '' then
-  redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2], 'm', ARGV[5])
+  redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2], 'dy', ARGV[7], 'm', ARGV[5])
 else
-  redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2])
+  redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2], 'dy', ARGV[7])
 end
+redis.call('HINCRBY', ARGV[8] .. 'day:' .. ARGV[7], 'c:p', 1)
 redis.call('PERSIST', KEYS[1])
 redis.call('SADD', KEYS[2], ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
@@ -102,9 +158,10 @@ return {'taken', ${HGETALL}}
  * which changes the order's state once, so each hold is spent or released at most once.
  */
 const SETTLE_HOLD = `
-local function settleHold(orderKey, walletKey, stmtKey, state, hold, at, ref)
+local function settleHold(orderKey, walletKey, stmtKey, state, hold, at, ref, totalsKey)
   if hold <= 0 or state == 'unknown' then return nil end
   local held = redis.call('HINCRBY', walletKey, 'held', -hold)
+  redis.call('HINCRBY', totalsKey, 'held', -hold)
   local saldo
   if state == 'success' then
     redis.call('HINCRBY', walletKey, 'spent', hold)
@@ -112,6 +169,7 @@ local function settleHold(orderKey, walletKey, stmtKey, state, hold, at, ref)
     movement(stmtKey, at, 'spend', ref, hold, saldo, held)
   else
     saldo = redis.call('HINCRBY', walletKey, 'saldo', hold)
+    redis.call('HINCRBY', totalsKey, 'saldo', hold)
     movement(stmtKey, at, 'release', ref, hold, saldo, held)
   end
   redis.call('HSET', orderKey, 'ws', saldo)
@@ -121,10 +179,11 @@ end
 
 // A late answer (the order was marked unknown by recovery, nobody settled it) replaces that
 // unknown; the user is then told again. The balance log keeps its newest 100 (trimmed now and then).
-// KEYS: order, inflight, unknown, balances, low-balance flag, wallet, statement
-// ARGV: state, result, at, ref, balance entry, balance, threshold, accept late, user
-const FINISH = luaScript(`${MOVEMENT}${SETTLE_HOLD}
-local f = redis.call('HMGET', KEYS[1], 's', 'sb', 'd', 'sa', 'm', 'h', 'u')
+// KEYS: order, inflight, unknown, balances, low-balance flag, wallet, statement, wallet totals
+// ARGV: state, result, at, ref, balance entry, balance, threshold, accept late, user, provider cost,
+//       day of the outcome (for the balance), key prefix
+const FINISH = luaScript(`${MOVEMENT}${SETTLE_HOLD}${TALLY}
+local f = redis.call('HMGET', KEYS[1], 's', 'sb', 'd', 'sa', 'm', 'h', 'u', 'dy')
 if not f[1] then return {'not-found'} end
 if f[7] ~= ARGV[9] then return redis.error_reply('finish: the order belongs to another user') end
 local late = f[1] == 'unknown' and ARGV[8] == '1' and not f[2]
@@ -136,9 +195,15 @@ if ARGV[1] == 'unknown' then
 elseif late then
   redis.call('SREM', KEYS[3], ARGV[4])
 end
-local ws = settleHold(KEYS[1], KEYS[6], KEYS[7], ARGV[1], tonumber(f[6] or '0'), ARGV[3], ARGV[4])
+local ws = settleHold(KEYS[1], KEYS[6], KEYS[7], ARGV[1], tonumber(f[6] or '0'), ARGV[3], ARGV[4], KEYS[8])
+if f[8] then
+  tally(ARGV[12], f[8], cjson.decode(f[3]), f[7], STATE_CODE[f[1]], STATE_CODE[ARGV[1]], tonumber(ARGV[10]), f[4] or '')
+end
 local low = 0
 if ARGV[5] ~= '' then
+  local balDay = ARGV[12] .. 'day:' .. ARGV[11]
+  local seenAt = redis.call('HGET', balDay, 'balAt')
+  if not seenAt or seenAt <= ARGV[3] then redis.call('HSET', balDay, 'bal', ARGV[6], 'balAt', ARGV[3]) end
   if redis.call('LPUSH', KEYS[4], ARGV[5]) > 150 then redis.call('LTRIM', KEYS[4], 0, 99) end
   if ARGV[7] ~= '' then
     if tonumber(ARGV[6]) < tonumber(ARGV[7]) then
@@ -151,16 +216,18 @@ end
 return {'finished', low, f[3], f[4] or '', f[5] or '', ws and string.format('%d', ws) or ''}
 `);
 
-// KEYS: order, unknown, wallet, statement; ARGV: state, result, at, admin, ref, user
-const SETTLE = luaScript(`${MOVEMENT}${SETTLE_HOLD}
-local f = redis.call('HMGET', KEYS[1], 's', 'h', 'u')
+// KEYS: order, unknown, wallet, statement, wallet totals
+// ARGV: state, result, at, admin, ref, user, provider cost, key prefix
+const SETTLE = luaScript(`${MOVEMENT}${SETTLE_HOLD}${TALLY}
+local f = redis.call('HMGET', KEYS[1], 's', 'h', 'u', 'dy', 'd', 'sa')
 if not f[1] then return {'not-found'} end
 if f[3] ~= ARGV[6] then return redis.error_reply('settle: the order belongs to another user') end
 if f[1] ~= 'unknown' then return {'not-pending', ${HGETALL}} end
 redis.call('HSET', KEYS[1], 's', ARGV[1], 'r', ARGV[2], 'st', ARGV[3], 'sb', ARGV[4])
 redis.call('HDEL', KEYS[1], 'na')
 redis.call('SREM', KEYS[2], ARGV[5])
-settleHold(KEYS[1], KEYS[3], KEYS[4], ARGV[1], tonumber(f[2] or '0'), ARGV[3], ARGV[5])
+settleHold(KEYS[1], KEYS[3], KEYS[4], ARGV[1], tonumber(f[2] or '0'), ARGV[3], ARGV[5], KEYS[5])
+if f[4] then tally(ARGV[8], f[4], cjson.decode(f[5]), f[3], 'u', STATE_CODE[ARGV[1]], tonumber(ARGV[7]), f[6] or '') end
 return {'settled', ${HGETALL}}
 `);
 
@@ -171,7 +238,8 @@ return 0
 `);
 
 // Credits a deposit once; a correction that would take the saldo below 0 changes nothing.
-// KEYS: deposit, wallet, statement, wallets, deposits-by-time, untold; ARGV: admin, at, score, id, reseller
+// KEYS: deposit, wallet, statement, wallets, deposits-by-time, untold, wallet totals
+// ARGV: admin, at, score, id, reseller, day credited, key prefix
 const CONFIRM_DEPOSIT = luaScript(`${MOVEMENT}
 local f = redis.call('HMGET', KEYS[1], 's', 'w', 'a')
 if not f[1] then return {'not-found'} end
@@ -181,13 +249,16 @@ local amount = tonumber(f[3])
 local have = tonumber(redis.call('HGET', KEYS[2], 'saldo') or '0')
 if have + amount < 0 then return {'short', string.format('%d', have)} end
 local saldo = redis.call('HINCRBY', KEYS[2], 'saldo', amount)
+redis.call('HINCRBY', KEYS[7], 'saldo', amount)
+redis.call('HINCRBY', ARGV[7] .. 'day:' .. ARGV[6], 'dep', amount)
+redis.call('HINCRBY', ARGV[7] .. 'dayd:' .. ARGV[6], 'r:' .. ARGV[5] .. ':d', amount)
 local kind = 'deposit'
 if amount < 0 then kind = 'correction' end
 redis.call('HINCRBY', KEYS[2], kind == 'deposit' and 'deposits' or 'corrections', amount)
 local held = tonumber(redis.call('HGET', KEYS[2], 'held') or '0')
 movement(KEYS[3], ARGV[2], kind, ARGV[4], amount, saldo, held)
 redis.call('SADD', KEYS[4], ARGV[5])
-redis.call('HSET', KEYS[1], 's', 'done', 'db', ARGV[1], 'da', ARGV[2], 'ws', saldo)
+redis.call('HSET', KEYS[1], 's', 'done', 'db', ARGV[1], 'da', ARGV[2], 'ws', saldo, 'dy', ARGV[6])
 redis.call('PERSIST', KEYS[1])
 redis.call('ZADD', KEYS[5], ARGV[3], ARGV[4])
 redis.call('SADD', KEYS[6], ARGV[4])
@@ -271,7 +342,49 @@ function draftJson(order: OrderRecord): string {
   return JSON.stringify(draft);
 }
 
-export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
+/**
+ * Puts an order of an older layout (no submit day yet) into its day's figures, once: it gets its
+ * day, and its state is counted there. Safe beside live steps: each of them and this one is atomic,
+ * and the live ones move only orders that have a day.
+ * KEYS: order; ARGV: submit day, provider cost, key prefix
+ */
+const TALLY_OLD_ORDER = luaScript(`${TALLY}
+local f = redis.call('HMGET', KEYS[1], 's', 'd', 'u', 'dy', 'sa')
+if not f[1] or f[4] or not STATE_CODE[f[1]] then return 0 end
+redis.call('HSET', KEYS[1], 'dy', ARGV[1])
+tally(ARGV[3], ARGV[1], cjson.decode(f[2]), f[3], '', STATE_CODE[f[1]], tonumber(ARGV[2]), f[5] or '')
+return 1
+`);
+
+/** The same for a credited deposit. KEYS: deposit; ARGV: day credited, key prefix */
+const TALLY_OLD_DEPOSIT = luaScript(`
+local f = redis.call('HMGET', KEYS[1], 's', 'w', 'a', 'dy')
+if f[1] ~= 'done' or f[4] then return 0 end
+redis.call('HSET', KEYS[1], 'dy', ARGV[1])
+redis.call('HINCRBY', ARGV[2] .. 'day:' .. ARGV[1], 'dep', f[3])
+redis.call('HINCRBY', ARGV[2] .. 'dayd:' .. ARGV[1], 'r:' .. f[2] .. ':d', f[3])
+return 1
+`);
+
+/** What the shop owes all resellers, summed from their wallets. KEYS: wallets set, totals; ARGV: key prefix */
+const SUM_WALLETS = luaScript(`
+local saldo, held = 0, 0
+for _, user in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local w = redis.call('HMGET', ARGV[1] .. 'wallet:' .. user, 'saldo', 'held')
+  saldo = saldo + tonumber(w[1] or '0')
+  held = held + tonumber(w[2] or '0')
+end
+redis.call('HSET', KEYS[2], 'saldo', string.format('%d', saldo), 'held', string.format('%d', held))
+return 0
+`);
+
+/** The provider's price of an order's result, in whole rupiah (0 when it did not say). */
+const costOf = (result: OrderRecord["result"]) => Math.round(result?.productDetail?.priceRp ?? 0);
+
+/** The layout version this code writes (ledger-version): 2 keeps per-day figures. */
+const LEDGER_VERSION = 2;
+
+export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (iso: string) => string): Ledger {
   const orderKey = (refId: string) => `${prefix}o:${refId}`;
   const openDraftKey = (chatId: number, userId: number) => `${prefix}open-draft:${chatId}:${userId}`;
   const byTimeKey = `${prefix}orders-by-time`;
@@ -286,6 +399,8 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
   const depositKey = (id: string) => `${prefix}dep:${id}`;
   const depositsByTimeKey = `${prefix}deposits-by-time`;
   const untoldKey = `${prefix}deposits-untold`;
+  const walletTotalsKey = `${prefix}wallet-totals`;
+  const versionKey = `${prefix}ledger-version`;
 
   /** A script's answer: [kind, ...] → kind, the flag (second element 1), the order of a trailing hash. */
   const reply = (raw: unknown) => {
@@ -348,6 +463,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
             walletKey(by.userId),
             statementKey(by.userId),
             walletsKey,
+            walletTotalsKey,
           ],
           [
             by.userId,
@@ -356,6 +472,8 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
             refId,
             by.summaryMessageId ?? "",
             by.offered === undefined ? "" : `|${[...by.offered].join("|")}|`,
+            dayOf(by.at),
+            prefix,
           ],
         ),
       );
@@ -397,6 +515,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
             lowBalanceKey,
             walletKey(order.userId),
             statementKey(order.userId),
+            walletTotalsKey,
           ],
           [
             outcome.state,
@@ -408,6 +527,9 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
             opts.lowBalanceThreshold ?? "",
             opts.acceptLate === true ? "1" : "0",
             order.userId,
+            outcome.state === "success" ? costOf(outcome.result) : 0,
+            dayOf(outcome.at),
+            prefix,
           ],
         ),
       );
@@ -428,8 +550,17 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
       const r = reply(
         await SETTLE(
           redis,
-          [orderKey(order.refId), unknownKey, walletKey(order.userId), statementKey(order.userId)],
-          [outcome.state, JSON.stringify(outcome.result), outcome.at, outcome.adminId, order.refId, order.userId],
+          [orderKey(order.refId), unknownKey, walletKey(order.userId), statementKey(order.userId), walletTotalsKey],
+          [
+            outcome.state,
+            JSON.stringify(outcome.result),
+            outcome.at,
+            outcome.adminId,
+            order.refId,
+            order.userId,
+            outcome.state === "success" ? costOf(outcome.result) : 0,
+            prefix,
+          ],
         ),
       );
       if (r.order === undefined) return { kind: "not-found" };
@@ -466,6 +597,19 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
     async lastBalance() {
       const latest = await redis.lIndex(balanceKey, 0);
       return latest === null ? undefined : (JSON.parse(latest) as BalanceSeen);
+    },
+
+    async dayFigures(day) {
+      const [totals, detail] = await Promise.all([
+        redis.hGetAll(`${prefix}day:${day}`),
+        redis.hGetAll(`${prefix}dayd:${day}`),
+      ]);
+      return figuresOf(totals, detail);
+    },
+
+    async daysFigures(days) {
+      const totals = await Promise.all(days.map((day) => redis.hGetAll(`${prefix}day:${day}`)));
+      return totals.map((t) => figuresOf(t, {}));
     },
   };
 
@@ -508,8 +652,9 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
           walletsKey,
           depositsByTimeKey,
           untoldKey,
+          walletTotalsKey,
         ],
-        [by.adminId, by.at, Date.parse(by.at), id, deposit.resellerId],
+        [by.adminId, by.at, Date.parse(by.at), id, deposit.resellerId, dayOf(by.at), prefix],
       )) as Array<string | string[]>;
       const kind = raw[0] as string;
       if (kind === "short") return { kind: "short", deposit, saldo: Number(raw[1]) };
@@ -539,7 +684,39 @@ export function createRedisLedger(redis: RedisClient, prefix: string): Ledger {
       const found = await Promise.all(ids.map((id) => wallets.getDeposit(id)));
       return found.filter((d): d is Deposit => d !== undefined);
     },
+
+    async totals() {
+      const [saldo, held] = await redis.hmGet(walletTotalsKey, ["saldo", "held"]);
+      return { saldo: Number(saldo ?? 0), held: Number(held ?? 0) };
+    },
   };
 
-  return { orders, wallets };
+  /** Orders and deposits written by an older layout get their day figures, once (each one flagged). */
+  async function upgrade(): Promise<{ orders: number; deposits: number } | undefined> {
+    if (Number((await redis.get(versionKey)) ?? 0) >= LEDGER_VERSION) return undefined;
+    let orderCount = 0;
+    let depositCount = 0;
+    const BATCH = 500;
+    for (let start = 0; ; start += BATCH) {
+      const refIds = await redis.zRange(byTimeKey, start, start + BATCH - 1);
+      if (refIds.length === 0) break;
+      for (const order of await getMany(refIds)) {
+        if (order.submittedAt === undefined) continue;
+        const cost = order.state === "success" ? costOf(order.result) : 0;
+        orderCount += Number(
+          await TALLY_OLD_ORDER(redis, [orderKey(order.refId)], [dayOf(order.submittedAt), cost, prefix]),
+        );
+      }
+    }
+    for (const id of await redis.zRange(depositsByTimeKey, 0, -1)) {
+      const deposit = await wallets.getDeposit(id);
+      if (deposit?.doneAt === undefined) continue;
+      depositCount += Number(await TALLY_OLD_DEPOSIT(redis, [depositKey(id)], [dayOf(deposit.doneAt), prefix]));
+    }
+    await SUM_WALLETS(redis, [walletsKey, walletTotalsKey], [prefix]);
+    await redis.set(versionKey, String(LEDGER_VERSION));
+    return { orders: orderCount, deposits: depositCount };
+  }
+
+  return { orders, wallets, upgrade };
 }

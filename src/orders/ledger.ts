@@ -1,5 +1,6 @@
 import type { Wallets } from "./wallet.js";
 import type { BalanceSeen, FinalState, OrderRecord, OrderResult } from "./order.js";
+import type { DayFigures } from "./report.js";
 
 /** What a claim on an order found. Only `claimed` allows a call to the provider. */
 export type ClaimResult =
@@ -96,10 +97,22 @@ export interface OrderLedger {
   pending(): Promise<OrderRecord[]>;
   /** The balance reported by the sale recorded last. */
   lastBalance(): Promise<BalanceSeen | undefined>;
+  /**
+   * A day's figures (`YYYY-MM-DD` in the shop's time zone, the day orders were submitted), kept up
+   * to date in the same atomic step that records or settles each outcome: no order is read.
+   */
+  dayFigures(day: string): Promise<DayFigures>;
+  /** Several days' figures, their totals only (the breakdowns by product, user and reseller empty). */
+  daysFigures(days: readonly string[]): Promise<DayFigures[]>;
 }
 
 /** The orders and the resellers' wallets: one store, because money moves in the orders' own steps. */
 export interface Ledger {
   orders: OrderLedger;
   wallets: Wallets;
+  /**
+   * Brings data of an older layout up to this one, once (a crash in the middle resumes: every
+   * record is changed once, by an atomic step). What was changed, or undefined when nothing was due.
+   */
+  upgrade(): Promise<{ orders: number; deposits: number } | undefined>;
 }

@@ -5,6 +5,7 @@ import { createDrafts, type CancelOutcome, type DraftRequest, type DraftResult, 
 import type { OrderEvents } from "./events.js";
 import type { OrderLedger } from "./ledger.js";
 import type { BalanceSeen, OrderRecord } from "./order.js";
+import type { DayFigures } from "./report.js";
 import { createRecovery } from "./recovery.js";
 import { createSettlement, type SettleOutcome, type SettleRequest } from "./settle.js";
 import { createSubmission, type ConfirmOutcome, type ConfirmRequest } from "./submit.js";
@@ -70,6 +71,10 @@ export interface OrderService {
   inFlight(): Promise<OrderRecord[]>;
   pending(): Promise<OrderRecord[]>;
   lastBalance(): Promise<BalanceSeen | undefined>;
+  /** A day's figures, kept as its orders finish (orders/report.ts: DayFigures). */
+  dayFigures(day: string): Promise<DayFigures>;
+  /** Several days' totals (for a chart). */
+  daysFigures(days: readonly string[]): Promise<DayFigures[]>;
 }
 
 export function createOrderService(deps: OrderServiceDeps): OrderService {
@@ -97,5 +102,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
     inFlight: () => ledger.inFlight(),
     pending: () => ledger.pending(),
     lastBalance: () => ledger.lastBalance(),
+    dayFigures: (day) => ledger.dayFigures(day),
+    daysFigures: (days) => ledger.daysFigures(days),
   };
 }

@@ -1,9 +1,16 @@
 import { paidFromSaldo, type OrderRecord, type OrderState } from "./order.js";
 import type { Deposit } from "./wallet.js";
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** `YYYY-MM-DD` of an instant in a time zone. */
 export function dayIn(timeZone: string, at: Date): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+  let format = dayFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(at);
 }
 
 /** Milliseconds to add to UTC to get the wall clock of `timeZone` at that instant. */
@@ -70,7 +77,7 @@ export interface ResellerLine {
  */
 export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): DayReport {
   const byState = { success: 0, failed: 0, unknown: 0, submitting: 0 };
-  const products = new Map<string, ReportLine>();
+  const products = new Map<string, ReportLine & { seenAt: string }>();
   const users = new Map<string, ReportLine & { seenAt: string }>();
   const resellers = new Map<number, ResellerLine & { seenAt: string }>();
   const reseller = (userId: number) => {
@@ -97,16 +104,16 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
     const cost = Math.round(order.result?.productDetail?.priceRp ?? 0);
     selling += sell;
     provider += cost;
-    const product = products.get(order.productCode) ?? {
-      name: `${order.productCode} · ${order.productName}`,
-      count: 0,
-      selling: 0,
-      provider: 0,
-    };
+    const when = order.submittedAt ?? order.createdAt;
+    const product = products.get(order.productCode) ?? { name: "", count: 0, selling: 0, provider: 0, seenAt: "" };
     products.set(order.productCode, product);
+    // A product is named as its newest order names it (a rename in the day shows the new name).
+    if (when >= product.seenAt) {
+      product.seenAt = when;
+      product.name = `${order.productCode} · ${order.productName}`;
+    }
     add(product, sell, cost);
     const key = String(order.userId);
-    const when = order.submittedAt ?? order.createdAt;
     const user = users.get(key) ?? { name: "", count: 0, selling: 0, provider: 0, seenAt: "" };
     users.set(key, user);
     // A user is named as their newest order names them: the name they go by now.
@@ -133,11 +140,89 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
     byState,
     selling,
     provider,
-    byProduct: [...products.values()].sort(bySelling),
+    byProduct: [...products.values()].map(({ seenAt: _seenAt, ...line }) => line).sort(bySelling),
     byUser: [...users.values()].map(({ seenAt: _seenAt, ...line }) => line).sort(bySelling),
     byReseller: [...resellers.values()]
       .map(({ seenAt: _seenAt, ...line }) => line)
       .sort((a, b) => b.sales - a.sales || b.deposits - a.deposits || a.userId - b.userId),
+  };
+}
+
+/** A day as the ledger keeps it, figures updated as its orders finish: the report, its deposits, the balance last seen. */
+export interface DayFigures extends DayReport {
+  /** Deposits less corrections credited that day. */
+  deposits: number;
+  /** The provider balance last seen that day (its end-of-day balance, once the day is over). */
+  balance?: { balance: number; at: string };
+}
+
+/**
+ * A day's figures from the two hashes the ledger keeps for it (ledger-redis.ts: day:DAY and
+ * dayd:DAY; the memory ledger keeps the same fields): the report of its orders, without reading one.
+ */
+export function figuresOf(
+  totals: Readonly<Record<string, string>>,
+  detail: Readonly<Record<string, string>>,
+): DayFigures {
+  const n = (h: Readonly<Record<string, string>>, key: string) => Number(h[key] ?? 0);
+  const byState = {
+    success: n(totals, "c:s"),
+    failed: n(totals, "c:f"),
+    unknown: n(totals, "c:u"),
+    submitting: n(totals, "c:p"),
+  };
+  const lines = new Map<string, Map<string, string>>();
+  for (const [field, value] of Object.entries(detail)) {
+    const cut = field.lastIndexOf(":");
+    const head = field.slice(0, cut);
+    let line = lines.get(head);
+    if (line === undefined) lines.set(head, (line = new Map<string, string>()));
+    line.set(field.slice(cut + 1), value);
+  }
+  const num = (line: Map<string, string>, key: string) => Number(line.get(key) ?? 0);
+  const byProduct: ReportLine[] = [];
+  const byUser: ReportLine[] = [];
+  const byReseller: ResellerLine[] = [];
+  for (const [head, line] of lines) {
+    const [kind, id] = [head.slice(0, 1), head.slice(2)];
+    if (kind === "p" && num(line, "n") > 0) {
+      byProduct.push({
+        name: `${id} · ${line.get("m") ?? ""}`,
+        count: num(line, "n"),
+        selling: num(line, "s"),
+        provider: num(line, "v"),
+      });
+    } else if (kind === "u" && num(line, "n") > 0) {
+      byUser.push({
+        name: `${line.get("m") ?? ""} (${id})`,
+        count: num(line, "n"),
+        selling: num(line, "s"),
+        provider: num(line, "v"),
+      });
+    } else if (kind === "r") {
+      byReseller.push({
+        userId: Number(id),
+        name: line.get("m") ?? id,
+        tier: line.get("t") ?? "",
+        count: num(line, "n"),
+        sales: num(line, "s"),
+        provider: num(line, "v"),
+        deposits: num(line, "d"),
+      });
+    }
+  }
+  const bySelling = (a: ReportLine, b: ReportLine) => b.selling - a.selling || a.name.localeCompare(b.name);
+  const balance = totals.bal === undefined ? undefined : { balance: Number(totals.bal), at: totals.balAt ?? "" };
+  return {
+    total: byState.success + byState.failed + byState.unknown + byState.submitting,
+    byState,
+    selling: n(totals, "sell"),
+    provider: n(totals, "cost"),
+    byProduct: byProduct.sort(bySelling),
+    byUser: byUser.sort(bySelling),
+    byReseller: byReseller.sort((a, b) => b.sales - a.sales || b.deposits - a.deposits || a.userId - b.userId),
+    deposits: n(totals, "dep"),
+    ...(balance === undefined ? {} : { balance }),
   };
 }
 

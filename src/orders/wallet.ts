@@ -94,4 +94,6 @@ export interface Wallets {
   markDepositTold(id: string, at: string): Promise<void>;
   /** Credited deposits whose reseller has not been told yet (the bot stopped in between). */
   untoldDeposits(): Promise<Deposit[]>;
+  /** All resellers' saldo and held money together: what the shop owes them (kept on write). */
+  totals(): Promise<{ saldo: number; held: number }>;
 }

@@ -1,5 +1,5 @@
 import { InlineKeyboard, InputFile } from "grammy";
-import { buildReport, dayIn, dayRange, reportCsv, type ReportLine } from "../../orders/report.js";
+import { dayIn, dayRange, reportCsv, type ReportLine } from "../../orders/report.js";
 import { adminOnly } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
@@ -9,21 +9,17 @@ import { formatRupiah } from "../format.js";
 /** /report [YYYY-MM-DD] for admins: the day's sales from the ledger, and its orders as CSV. */
 export const reportFeature = defineFeature({
   name: "report",
-  needs: ["orders", "wallets", "place", "clock"],
+  needs: ["orders", "place", "clock"],
   commands: [{ name: "report", menu: ["admin"], money: true, help: [{ key: "help-report", for: ["admin"] }] }],
   setup(at) {
     const composer = at("buyers");
     composer.command("report", adminOnly, async (ctx) => {
       const t = ctx.tr;
-      const { orders: ledger, wallets, place, clock } = ctx.services;
+      const { orders, place, clock } = ctx.services;
       const day = ctx.match.trim() === "" ? dayIn(place.timeZone, clock()) : ctx.match.trim();
-      const range = dayRange(day, place.timeZone);
-      if (range === undefined) return void (await ctx.reply(t("report-usage")));
-      const [orders, deposits] = await Promise.all([
-        ledger.submittedBetween(range.fromMs, range.toMs),
-        wallets.depositsBetween(range.fromMs, range.toMs),
-      ]);
-      const report = buildReport(orders, deposits);
+      if (dayRange(day, place.timeZone) === undefined) return void (await ctx.reply(t("report-usage")));
+      // The day's figures as the ledger keeps them: no order is read, however many there were.
+      const report = await orders.dayFigures(day);
       const title = t("report-title", { date: day, tz: place.timeZone });
       if (report.total === 0 && report.byReseller.length === 0)
         return void (await ctx.reply(`${title}\n${t("report-empty", { date: day })}`));
