@@ -30,6 +30,8 @@ export interface Config {
   broadcastIntervalMs: number;
   /** SHOP_NAME: the shop's name on customer receipts; `undefined` means the bot's name (getMe). */
   shopName: string | undefined;
+  /** WEBAPP_URL: the Mini App's public address (its page at `url`, which ends in /app/); unset: no Mini App. */
+  webApp: { url: string } | undefined;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -162,6 +164,15 @@ const schema = z.object({
     }, "is not a time zone name such as Asia/Jakarta"),
   ),
   SHOP_NAME: optional(z.string().trim().max(64, "must be at most 64 characters")),
+  WEBAPP_URL: optional(
+    z
+      .string()
+      .trim()
+      .refine(
+        (u) => /^https:\/\/\S+$/i.test(u) && URL.canParse(u) && new URL(u).search === "" && new URL(u).hash === "",
+        "must be the https:// address at which the bot's PORT is reachable, such as https://shop.example.com (Telegram opens Mini Apps over https only)",
+      ),
+  ),
   BROADCAST_INTERVAL_MS: optional(
     z
       .string()
@@ -197,6 +208,13 @@ export function webhookRefusal(webhookUrl: string, botApiRoot: string): string |
     );
   }
   return undefined;
+}
+
+/** The Mini App's page under WEBAPP_URL (a path of the reverse proxy kept): `https://shop.example.com/app/`. */
+function miniAppUrl(webAppUrl: string): string {
+  const base = new URL(webAppUrl);
+  if (!base.pathname.endsWith("/")) base.pathname += "/";
+  return new URL("app/", base).toString();
 }
 
 /**
@@ -247,6 +265,9 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   if (e.WEBHOOK_URL !== undefined && e.PORT === undefined) {
     errors.push("PORT is required when WEBHOOK_URL is set (the port the webhook server listens on)");
   }
+  if (e.WEBAPP_URL !== undefined && e.PORT === undefined) {
+    errors.push("PORT is required when WEBAPP_URL is set (the port the Mini App is served on)");
+  }
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -273,6 +294,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       timeZone: e.TZ ?? "Asia/Jakarta",
       broadcastIntervalMs: e.BROADCAST_INTERVAL_MS ?? 50,
       shopName: e.SHOP_NAME,
+      webApp: e.WEBAPP_URL === undefined ? undefined : { url: miniAppUrl(e.WEBAPP_URL) },
     },
   };
 }

@@ -70,7 +70,20 @@ export interface Catalog {
   games: Game[];
 }
 
-export type CatalogResult = { ok: true; catalog: Catalog } | { ok: false; errors: string[] };
+/** One thing wrong with a catalogue: where (`games[1].products[0].price`) and what. */
+export interface CatalogIssue {
+  path: string;
+  message: string;
+}
+
+/** A parsed catalogue, or what is wrong with it: as lines naming the source (`errors`) and by path (`issues`). */
+export type CatalogResult = { ok: true; catalog: Catalog } | { ok: false; errors: string[]; issues: CatalogIssue[] };
+
+const failed = (source: string, issues: CatalogIssue[]): CatalogResult => ({
+  ok: false,
+  errors: issues.map((i) => (i.path === "" ? `${source}: ${i.message}` : `${source}: ${i.path}: ${i.message}`)),
+  issues,
+});
 
 const text = (max: number) =>
   z
@@ -159,14 +172,12 @@ function formatPath(path: readonly PropertyKey[]): string {
 export function parseCatalog(json: unknown, source: string): CatalogResult {
   const parsed = catalogSchema.safeParse(json);
   if (!parsed.success) {
-    return {
-      ok: false,
-      errors: parsed.error.issues.map((issue) => {
-        return `${source}: ${formatPath(issue.path)}: ${issue.message}`;
-      }),
-    };
+    return failed(
+      source,
+      parsed.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })),
+    );
   }
-  const errors: string[] = [];
+  const issues: CatalogIssue[] = [];
   const seen = new Map<string, string>();
   parsed.data.games.forEach((game, g) =>
     game.products.forEach((product, p) => {
@@ -174,15 +185,16 @@ export function parseCatalog(json: unknown, source: string): CatalogResult {
       const key = product.code.toUpperCase();
       const first = seen.get(key);
       if (first !== undefined) {
-        errors.push(
-          `${source}: ${here}: duplicate code "${product.code}" (codes are case-insensitive; first at ${first})`,
-        );
+        issues.push({
+          path: here,
+          message: `duplicate code "${product.code}" (codes are case-insensitive; first at ${first})`,
+        });
       } else {
         seen.set(key, here);
       }
     }),
   );
-  if (errors.length > 0) return { ok: false, errors };
+  if (issues.length > 0) return failed(source, issues);
   return {
     ok: true,
     catalog: {
@@ -227,7 +239,7 @@ export function parseCatalogText(raw: string, source: string): CatalogResult {
   try {
     json = JSON.parse(raw.replace(/^\uFEFF/, ""));
   } catch (err) {
-    return { ok: false, errors: [`${source}: not valid JSON (${(err as Error).message})`] };
+    return failed(source, [{ path: "", message: `not valid JSON (${(err as Error).message})` }]);
   }
   return parseCatalog(json, source);
 }
@@ -245,7 +257,7 @@ export async function loadCatalog(file: string): Promise<CatalogResult> {
         : code === "EACCES"
           ? "permission denied"
           : `cannot be read (${code ?? "error"})`;
-    return { ok: false, errors: [`${file}: ${why}`] };
+    return failed(file, [{ path: "", message: why }]);
   }
   return parseCatalogText(raw, file);
 }

@@ -264,6 +264,21 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
       if (o !== undefined) o.notifiedAt = at;
     },
 
+    async findOrders(q) {
+      const all = submitted((o) => {
+        const t = byTime.get(o.refId)!;
+        return (
+          (q.fromMs === undefined || t >= q.fromMs) &&
+          (q.toMs === undefined || t <= q.toMs) &&
+          (q.userId === undefined || o.userId === q.userId) &&
+          (q.playerId === undefined || o.playerId === q.playerId) &&
+          (q.state === undefined || o.state === q.state)
+        );
+      }).reverse();
+      const start = q.page * q.pageSize;
+      return { orders: all.slice(start, start + q.pageSize).map(copy), hasMore: all.length > start + q.pageSize };
+    },
+
     async history(scope, page, pageSize) {
       const all = submitted((o) => scope === "all" || o.userId === scope).reverse();
       return { orders: all.slice(page * pageSize, page * pageSize + pageSize).map(copy), total: all.length };
@@ -298,6 +313,12 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
   const wallets: Wallets = {
     get: async (userId) => copy(walletOf.get(userId) ?? emptyWallet(userId)),
     statement: async (userId, last = 10) => copy((statements.get(userId) ?? []).slice(-last)),
+    async statementPage(userId, page, pageSize) {
+      const lines = statements.get(userId) ?? [];
+      const end = lines.length - page * pageSize;
+      const movements = end <= 0 ? [] : lines.slice(Math.max(0, end - pageSize), end).reverse();
+      return { movements: copy(movements), total: lines.length };
+    },
     all: async () => [...walletOf.values()].sort((a, b) => a.userId - b.userId).map(copy),
     async saveDeposit(deposit, ttlMs) {
       if (++writes % 1000 === 0) sweep();

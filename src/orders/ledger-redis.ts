@@ -11,7 +11,8 @@ import type { Deposit, DepositConfirmResult, Movement, Wallet, Wallets } from ".
  *                    at, m = summary message id, r = result JSON, sb/st = settled by/at,
  *                    ws = the reseller's saldo after the order's last movement
  *   open-draft:CHAT:USER   the ref id of the draft shown in that chat (expires with the draft)
- *   orders-by-time, orders-by-user:USER   sorted sets of submitted ref ids, scored by submit time
+ *   orders-by-time, orders-by-user:USER, orders-by-player:PLAYER_ID
+ *                    sorted sets of submitted ref ids, scored by submit time
  *   orders-inflight, orders-unknown       sets of ref ids
  *   balances                              the balances seen, newest first: pushed in the same
  *                                         step that records the sale, so the last one recorded wins
@@ -110,8 +111,9 @@ local f = redis.call('HMGET', KEYS[1], 's', 'u', 'd', 'h')
 if not f[1] then return {'not-found'} end
 if f[2] ~= ARGV[1] then return {'not-yours'} end
 if f[1] ~= 'draft' then return {'taken', ${HGETALL}} end
+local draft = cjson.decode(f[3])
 if ARGV[6] ~= '' then
-  local code = '|' .. string.upper(cjson.decode(f[3]).productCode) .. '|'
+  local code = '|' .. string.upper(draft.productCode) .. '|'
   if not string.find(ARGV[6], code, 1, true) then return {'not-offered', f[3]} end
 end
 local hold = tonumber(f[4] or '0')
@@ -133,6 +135,7 @@ else
   redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2], 'dy', ARGV[7])
 end
 redis.call('HINCRBY', ARGV[8] .. 'day:' .. ARGV[7], 'c:p', 1)
+redis.call('ZADD', ARGV[8] .. 'orders-by-player:' .. draft.playerId, ARGV[3], ARGV[4])
 redis.call('PERSIST', KEYS[1])
 redis.call('SADD', KEYS[2], ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
@@ -346,13 +349,16 @@ function draftJson(order: OrderRecord): string {
  * Puts an order of an older layout (no submit day yet) into its day's figures, once: it gets its
  * day, and its state is counted there. Safe beside live steps: each of them and this one is atomic,
  * and the live ones move only orders that have a day.
- * KEYS: order; ARGV: submit day, provider cost, key prefix
+ * The order is also found by its player id from then on.
+ * KEYS: order; ARGV: submit day, provider cost, key prefix, submit time (ms)
  */
 const TALLY_OLD_ORDER = luaScript(`${TALLY}
 local f = redis.call('HMGET', KEYS[1], 's', 'd', 'u', 'dy', 'sa')
 if not f[1] or f[4] or not STATE_CODE[f[1]] then return 0 end
 redis.call('HSET', KEYS[1], 'dy', ARGV[1])
-tally(ARGV[3], ARGV[1], cjson.decode(f[2]), f[3], '', STATE_CODE[f[1]], tonumber(ARGV[2]), f[5] or '')
+local draft = cjson.decode(f[2])
+tally(ARGV[3], ARGV[1], draft, f[3], '', STATE_CODE[f[1]], tonumber(ARGV[2]), f[5] or '')
+redis.call('ZADD', ARGV[3] .. 'orders-by-player:' .. draft.playerId, ARGV[4], KEYS[1]:sub(#ARGV[3] + 3))
 return 1
 `);
 
@@ -389,6 +395,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
   const openDraftKey = (chatId: number, userId: number) => `${prefix}open-draft:${chatId}:${userId}`;
   const byTimeKey = `${prefix}orders-by-time`;
   const byUserKey = (userId: number) => `${prefix}orders-by-user:${userId}`;
+  const byPlayerKey = (playerId: string) => `${prefix}orders-by-player:${playerId}`;
   const inflightKey = `${prefix}orders-inflight`;
   const unknownKey = `${prefix}orders-unknown`;
   const balanceKey = `${prefix}balances`;
@@ -572,6 +579,44 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
       await redis.hSet(orderKey(refId), "na", at);
     },
 
+    async findOrders(q) {
+      const index =
+        q.playerId !== undefined ? byPlayerKey(q.playerId) : q.userId !== undefined ? byUserKey(q.userId) : byTimeKey;
+      const range = { from: q.toMs ?? "+inf", to: q.fromMs ?? "-inf" };
+      const matches = (o: OrderRecord) =>
+        (q.state === undefined || o.state === q.state) &&
+        (q.userId === undefined || q.playerId === undefined || o.userId === q.userId);
+      const filtered = q.state !== undefined || (q.userId !== undefined && q.playerId !== undefined);
+      if (!filtered) {
+        const refIds = await redis.zRange(index, range.from, range.to, {
+          BY: "SCORE",
+          REV: true,
+          LIMIT: { offset: q.page * q.pageSize, count: q.pageSize + 1 },
+        });
+        const orders = await getMany(refIds.slice(0, q.pageSize));
+        return { orders, hasMore: refIds.length > q.pageSize };
+      }
+      // A filter no index answers: read the index in batches until the page (and one more) is found.
+      const found: OrderRecord[] = [];
+      const skip = q.page * q.pageSize;
+      let seen = 0;
+      const BATCH = 200;
+      for (let offset = 0; found.length <= q.pageSize; offset += BATCH) {
+        const refIds = await redis.zRange(index, range.from, range.to, {
+          BY: "SCORE",
+          REV: true,
+          LIMIT: { offset, count: BATCH },
+        });
+        for (const o of await getMany(refIds)) {
+          if (!matches(o)) continue;
+          if (seen++ >= skip) found.push(o);
+          if (found.length > q.pageSize) break;
+        }
+        if (refIds.length < BATCH) break;
+      }
+      return { orders: found.slice(0, q.pageSize), hasMore: found.length > q.pageSize };
+    },
+
     async history(scope, page, pageSize) {
       const key = scope === "all" ? byTimeKey : byUserKey(scope);
       const [total, refIds] = await Promise.all([
@@ -621,6 +666,17 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
     async statement(userId, last = 10) {
       const lines = await redis.lRange(statementKey(userId), -last, -1);
       return lines.map((l) => JSON.parse(l) as Movement);
+    },
+
+    async statementPage(userId, page, pageSize) {
+      const key = statementKey(userId);
+      const [total, lines] = await Promise.all([
+        redis.lLen(key),
+        redis.lRange(key, -(page + 1) * pageSize, -page * pageSize - 1),
+      ]);
+      // A first page of a short statement: LRANGE clamps the start, nothing is read twice.
+      const movements = lines.map((l) => JSON.parse(l) as Movement).reverse();
+      return { movements: page * pageSize >= total ? [] : movements, total };
     },
 
     async all() {
@@ -703,9 +759,8 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
       for (const order of await getMany(refIds)) {
         if (order.submittedAt === undefined) continue;
         const cost = order.state === "success" ? costOf(order.result) : 0;
-        orderCount += Number(
-          await TALLY_OLD_ORDER(redis, [orderKey(order.refId)], [dayOf(order.submittedAt), cost, prefix]),
-        );
+        const args = [dayOf(order.submittedAt), cost, prefix, Date.parse(order.submittedAt)];
+        orderCount += Number(await TALLY_OLD_ORDER(redis, [orderKey(order.refId)], args));
       }
     }
     for (const id of await redis.zRange(depositsByTimeKey, 0, -1)) {

@@ -1,6 +1,17 @@
 import type { Wallets } from "./wallet.js";
-import type { BalanceSeen, FinalState, OrderRecord, OrderResult } from "./order.js";
+import type { BalanceSeen, FinalState, OrderRecord, OrderResult, OrderState } from "./order.js";
 import type { DayFigures } from "./report.js";
+
+/** What findOrders looks for (all given conditions together). */
+export interface OrderQuery {
+  fromMs?: number;
+  toMs?: number;
+  userId?: number;
+  playerId?: string;
+  state?: OrderState;
+  page: number;
+  pageSize: number;
+}
 
 /** What a claim on an order found. Only `claimed` allows a call to the provider. */
 export type ClaimResult =
@@ -87,6 +98,12 @@ export interface OrderLedger {
   settle(order: Pick<OrderRecord, "refId" | "userId">, outcome: Outcome & { adminId: number }): Promise<SettleResult>;
   /** The user has been told the outcome. */
   markNotified(refId: string, at: string): Promise<void>;
+  /**
+   * Submitted orders, newest first, one page, by any of: submitted in [fromMs, toMs], a user's, a
+   * player id's, in a state. Read through the narrowest index; without a state (or with only one of
+   * user and player) a page reads no more orders than it holds (and one to say there are more).
+   */
+  findOrders(query: OrderQuery): Promise<{ orders: OrderRecord[]; hasMore: boolean }>;
   /** Submitted orders of a user (or everyone's), newest first, one page. */
   history(scope: number | "all", page: number, pageSize: number): Promise<{ orders: OrderRecord[]; total: number }>;
   /** Orders submitted in [fromMs, toMs], oldest first. */

@@ -78,6 +78,8 @@ export interface Wallets {
   get(userId: number): Promise<Wallet>;
   /** The newest `last` movements, oldest first. */
   statement(userId: number, last?: number): Promise<Movement[]>;
+  /** One page of the statement, newest first, and how many movements it has in all. */
+  statementPage(userId: number, page: number, pageSize: number): Promise<{ movements: Movement[]; total: number }>;
   /** Every reseller who ever had money with the shop. */
   all(): Promise<Wallet[]>;
   saveDeposit(deposit: Deposit, ttlMs: number): Promise<void>;

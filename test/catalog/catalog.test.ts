@@ -77,6 +77,7 @@ describe("catalogue", () => {
     expect(await loadCatalog(join(dir, "missing.json"))).toEqual({
       ok: false,
       errors: [`${join(dir, "missing.json")}: file not found`],
+      issues: [{ path: "", message: "file not found" }],
     });
     const result = await loadCatalog(broken);
     expect(result.ok).toBe(false);
@@ -100,7 +101,11 @@ describe("catalogue", () => {
       { games: [{ ...ml, products: [{ code: "ML86", name: "x", disabled: "yes" }] }] },
       "c.json",
     );
-    expect(bad).toEqual({ ok: false, errors: ["c.json: games[0].products[0].disabled: must be true or false"] });
+    expect(bad).toEqual({
+      ok: false,
+      errors: ["c.json: games[0].products[0].disabled: must be true or false"],
+      issues: [{ path: "games[0].products[0].disabled", message: "must be true or false" }],
+    });
     const shipped = await loadCatalog("catalog.json");
     if (!shipped.ok) throw new Error(shipped.errors.join("\n"));
     expect(parseCatalog(toCatalogJson(shipped.catalog), "again.json")).toEqual(shipped);

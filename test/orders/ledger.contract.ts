@@ -288,5 +288,41 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       const range = await ledger.submittedBetween(base + 2 * HOUR, base + 4 * HOUR);
       expect(range.map((o) => o.refId)).toEqual([made[2]!.refId, made[3]!.refId, made[4]!.refId]);
     });
+
+    it("when orders are searched by time, user, player id and state, then each page is the newest matching ones", async () => {
+      const base = Date.parse("2026-03-01T00:00:00Z");
+      const made: OrderRecord[] = [];
+      for (let i = 0; i < 12; i++) {
+        const order = draft({
+          userId: i % 2 === 0 ? 7 : 8,
+          chatId: 7,
+          playerId: i % 3 === 0 ? "111111(1111)" : "222222",
+        });
+        await ledger.saveDraft(order, HOUR);
+        await ledger.claim(order.refId, { userId: order.userId, at: at(base + i * HOUR) });
+        if (i % 4 === 0)
+          await ledger.finish(order, { state: "unknown", at: at(base + i * HOUR), result: { reason: "timeout" } });
+        made.push(order);
+      }
+      const refs = (r: { orders: OrderRecord[] }) => r.orders.map((o) => o.refId);
+      const of = (...i: number[]) => i.map((n) => made[n]!.refId);
+      expect(refs(await ledger.findOrders({ page: 0, pageSize: 3 }))).toEqual(of(11, 10, 9));
+      const player = await ledger.findOrders({ playerId: "111111(1111)", page: 0, pageSize: 3 });
+      expect([refs(player), player.hasMore]).toEqual([of(9, 6, 3), true]);
+      const last = await ledger.findOrders({ playerId: "111111(1111)", page: 1, pageSize: 3 });
+      expect([refs(last), last.hasMore]).toEqual([of(0), false]);
+      expect(refs(await ledger.findOrders({ userId: 8, page: 0, pageSize: 2 }))).toEqual(of(11, 9));
+      expect(refs(await ledger.findOrders({ userId: 8, playerId: "111111(1111)", page: 0, pageSize: 5 }))).toEqual(
+        of(9, 3),
+      );
+      expect(refs(await ledger.findOrders({ state: "unknown", page: 0, pageSize: 5 }))).toEqual(of(8, 4, 0));
+      const window = { fromMs: base + 2 * HOUR, toMs: base + 5 * HOUR };
+      expect(refs(await ledger.findOrders({ ...window, page: 0, pageSize: 10 }))).toEqual(of(5, 4, 3, 2));
+      expect(refs(await ledger.findOrders({ ...window, state: "unknown", page: 0, pageSize: 10 }))).toEqual(of(4));
+      expect(await ledger.findOrders({ playerId: "nobody", page: 0, pageSize: 10 })).toEqual({
+        orders: [],
+        hasMore: false,
+      });
+    });
   });
 }

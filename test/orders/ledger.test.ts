@@ -50,11 +50,18 @@ describe("the ledger brought up from the layout before day figures (Redis)", () 
       // As an older bot left it: no day on the orders, no figures, no version.
       if (storage.kind !== "redis") throw new Error("redis expected");
       for (const o of [success, unknown]) await storage.redis.hDel(`${prefix}o:${o.refId}`, "dy");
-      await storage.redis.del([`${prefix}day:2026-03-10`, `${prefix}dayd:2026-03-10`, `${prefix}ledger-version`]);
+      await storage.redis.del([
+        `${prefix}day:2026-03-10`,
+        `${prefix}dayd:2026-03-10`,
+        `${prefix}ledger-version`,
+        `${prefix}orders-by-player:${success.playerId}`,
+      ]);
       expect((await ledger.orders.dayFigures("2026-03-10")).total).toBe(0);
 
       expect(await ledger.upgrade()).toEqual({ orders: 2, deposits: 0 });
       expect(await ledger.orders.dayFigures("2026-03-10")).toEqual(expected);
+      const byPlayer = await ledger.orders.findOrders({ playerId: success.playerId, page: 0, pageSize: 10 });
+      expect(byPlayer.orders.map((o) => o.refId).sort()).toEqual([success.refId, unknown.refId].sort());
       // Once: a second start finds nothing to do, and a settlement now moves the figures.
       expect(await ledger.upgrade()).toBeUndefined();
       await ledger.orders.settle(unknown, { state: "success", at, adminId: 1, result: { sn: "2" } });

@@ -243,5 +243,21 @@ export function describeWalletContract(name: string, factory: FullLedgerFactory)
       expect(all.map((d) => d.saldoAfter)).toEqual([1_000, 3_000]);
       expect(await ledger.wallets.depositsBetween(0, 1)).toEqual([]);
     });
+
+    it("when a statement is read a page at a time, then the pages are newest first and hold every movement once", async () => {
+      for (const amount of [10_000, 20_000, 30_000, 40_000, 50_000]) await credit(amount);
+      const page0 = await ledger.wallets.statementPage(RESELLER, 0, 2);
+      const page1 = await ledger.wallets.statementPage(RESELLER, 1, 2);
+      const page2 = await ledger.wallets.statementPage(RESELLER, 2, 2);
+      const page3 = await ledger.wallets.statementPage(RESELLER, 3, 2);
+      expect(page0.total).toBe(5);
+      expect([page0, page1, page2].map((p) => p.movements.map((m) => m.amount))).toEqual([
+        [50_000, 40_000],
+        [30_000, 20_000],
+        [10_000],
+      ]);
+      expect(page3.movements).toEqual([]);
+      expect((await ledger.wallets.statementPage(99, 0, 10)).total).toBe(0);
+    });
   });
 }
