@@ -468,3 +468,13 @@ callback-not-your-menu = This menu belongs to someone else. Send /order to get y
 private-only = 🔒 /{ $command } is shown only in a private chat with me (the whole group would read it here). Open @{ $bot } and send /{ $command } there.
 edit-not-read = I act on messages once: editing one changes nothing. Please send it again as a new message.
 edit-not-read-draft = I act on messages once: editing one changes nothing. The summary above still has what you first sent; if it is wrong, tap <b>Cancel</b> and send it again.
+
+## The Mini App (/app, and the page itself: keys starting with page-)
+command-app = Open the shop app
+help-app = /app: the shop app (sales, catalogue, resellers on one screen)
+app-button = 🛍 Open the shop app
+app-menu-button = Shop
+app-open-admin = The shop app: today's sales, the catalogue, pending orders, resellers and orders, on one screen.
+app-open-reseller = Your saldo, statement, orders and prices, on one screen.
+app-private-only = The shop app opens in a private chat: write to @{ $bot } and send /app there.
+app-not-for-you = The shop app is for the shop's admins and resellers.

@@ -468,3 +468,13 @@ callback-not-your-menu = Menu ini milik orang lain. Kirim /order untuk mendapatk
 private-only = 🔒 /{ $command } hanya ditampilkan di chat pribadi dengan saya (di sini seluruh grup bisa membacanya). Buka @{ $bot } lalu kirim /{ $command } di sana.
 edit-not-read = Saya memproses pesan sekali saja: mengedit pesan tidak mengubah apa pun. Silakan kirim lagi sebagai pesan baru.
 edit-not-read-draft = Saya memproses pesan sekali saja: mengedit pesan tidak mengubah apa pun. Ringkasan di atas masih memakai yang pertama Anda kirim; jika salah, ketuk <b>Batal</b> lalu kirim lagi.
+
+## Mini App (/app, dan halamannya: kunci yang diawali page-)
+command-app = Buka aplikasi toko
+help-app = /app: aplikasi toko (penjualan, katalog, reseller dalam satu layar)
+app-button = 🛍 Buka aplikasi toko
+app-menu-button = Toko
+app-open-admin = Aplikasi toko: penjualan hari ini, katalog, pesanan tertunda, reseller dan pesanan, dalam satu layar.
+app-open-reseller = Saldo, mutasi, pesanan dan harga Anda, dalam satu layar.
+app-private-only = Aplikasi toko dibuka di chat pribadi: kirim pesan ke @{ $bot } dan kirim /app di sana.
+app-not-for-you = Aplikasi toko untuk admin dan reseller toko.

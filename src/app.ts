@@ -29,6 +29,7 @@ import { createDeposits } from "./orders/deposits.js";
 import type { OrderLedger } from "./orders/ledger.js";
 import type { Wallets } from "./orders/wallet.js";
 import { createOrderService, type OrderService } from "./orders/order-service.js";
+import { dayIn } from "./orders/report.js";
 import { createHttpServer, type HttpServer } from "./server/http-server.js";
 import { createChatState } from "./storage/chat-state.js";
 import { StoreUnavailableError } from "./storage/redis.js";
@@ -190,9 +191,22 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     resellerIds: config.resellerIds,
     now,
   });
-  const deposits = createDeposits({ wallets, logger, events: notifier, now });
-  const features = options.features ?? FEATURES;
-  const menus = commandMenus(bot.api, texts, logger, features);
+  const deposits = createDeposits({
+    wallets,
+    buyerOf: (userId) => access.buyerOf(userId),
+    logger,
+    events: notifier,
+    now,
+  });
+  const features = (options.features ?? FEATURES).filter((f) => f.availableWith(config));
+  const miniAppUrl = config.webApp?.url;
+  const menus = commandMenus(
+    bot.api,
+    texts,
+    logger,
+    features,
+    miniAppUrl === undefined ? undefined : { url: miniAppUrl, languageOf: (userId) => prefs.languageFor(userId) },
+  );
   const updates = createTaskTracker();
   const broadcastStore = createBroadcastStore(storage);
   const broadcaster = createBroadcaster({
@@ -224,6 +238,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     chatState: createChatState(storage, [DIALOGUE_STATE]),
     telegram: bot.api,
     place: { timeZone: config.timeZone, shopName: config.shopName },
+    miniApp: config.webApp,
     clock: now,
   };
   installBot(bot, { services, features, storage, logger, updates });
@@ -231,11 +246,29 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   const webhook = config.webhook;
   // Without WEBHOOK_SECRET a fresh one per start: setWebhook hands it to Telegram each time.
   const webhookSecret = webhook?.secret ?? randomBytes(32).toString("hex");
+  // The Mini App's code (and its init data checks) is loaded only when WEBAPP_URL is set.
+  const miniApp =
+    config.webApp === undefined
+      ? undefined
+      : (await import("./server/mini-app/mini-app.js")).createMiniApp({
+          botToken: config.botToken,
+          orders,
+          shop,
+          access,
+          wallets,
+          deposits,
+          languageOf: (userId, telegramCode) => prefs.languageFor(userId, telegramCode),
+          timeZone: config.timeZone,
+          today: () => dayIn(config.timeZone, now()),
+          shopName: () => config.shopName ?? bot.botInfo.first_name,
+          logger,
+        });
   const http =
     webhook !== undefined || config.port !== undefined
       ? createHttpServer({
           health: () => storage.ping(),
           logger,
+          routes: miniApp === undefined ? [] : [{ path: "/app", app: miniApp }],
           ...(webhook === undefined
             ? {}
             : {

@@ -64,8 +64,16 @@ export function createAccess(deps: {
       if (envStaff.has(userId) || envResellers.has(userId)) return "from-env";
       return (await users.remove(userId)) ? "denied" : "not-listed";
     },
-    /** Sets a reseller's tier; the old one comes back, or "not-reseller". */
-    async setTier(userId: number, tier: string): Promise<{ kind: "set"; old: string } | { kind: "not-reseller" }> {
+    /**
+     * Sets a reseller's price tier, one of `tiers` (the catalogue's); the old one comes back, or why
+     * it was not set.
+     */
+    async setTier(
+      userId: number,
+      tier: string,
+      tiers: ReadonlySet<string>,
+    ): Promise<{ kind: "set"; old: string } | { kind: "not-reseller" } | { kind: "unknown-tier" }> {
+      if (!tiers.has(tier)) return { kind: "unknown-tier" };
       const buyer = await buyerOf(userId);
       if (buyer?.role !== "reseller") return { kind: "not-reseller" };
       return { kind: "set", old: (await users.setTier(userId, tier)) ?? DEFAULT_TIER };

@@ -7,6 +7,7 @@ import { helpFeature } from "./features/help.js";
 import { historyFeature } from "./features/history.js";
 import { languageFeature } from "./features/language.js";
 import { membershipFeature } from "./features/membership.js";
+import { miniAppFeature } from "./features/mini-app.js";
 import { orderFeature } from "./features/order.js";
 import { pauseFeature } from "./features/pause.js";
 import { pendingFeature } from "./features/pending/pending.js";
@@ -42,6 +43,7 @@ export const FEATURES: readonly Feature[] = [
   catalogFeature,
   pauseFeature,
   broadcastFeature,
+  miniAppFeature,
   membershipFeature,
   fallbackFeature,
 ];

@@ -12,7 +12,14 @@ type Scope = NonNullable<Parameters<Api["setMyCommands"]>[1]>["scope"];
  * Indonesian Telegram clients, in Bahasa Indonesia (`command-<name>` in locales/). A chat that has
  * never opened the bot cannot get a chat-scoped menu: that is logged, not fatal.
  */
-export function commandMenus(api: Api, texts: Texts, logger: Logger, features: readonly Feature[]): CommandMenus {
+export function commandMenus(
+  api: Api,
+  texts: Texts,
+  logger: Logger,
+  features: readonly Feature[],
+  /** The Mini App (WEBAPP_URL): each admin's chat gets a menu button that opens it, in their language. */
+  miniApp?: { url: string; languageOf: (userId: number) => Promise<"en" | "id"> },
+): CommandMenus {
   const everyone = menuCommands(features, "everyone");
   const reseller = menuCommands(features, "reseller");
   const admin = menuCommands(features, "admin");
@@ -33,6 +40,14 @@ export function commandMenus(api: Api, texts: Texts, logger: Logger, features: r
       await set({ type: "default" }, everyone);
       for (const chat_id of people.resellers) await set({ type: "chat", chat_id }, reseller);
       for (const chat_id of people.admins) await set({ type: "chat", chat_id }, admin);
+      if (miniApp !== undefined) {
+        for (const chat_id of people.admins) {
+          const text = texts.t(await miniApp.languageOf(chat_id), "app-menu-button");
+          await api
+            .setChatMenuButton({ chat_id, menu_button: { type: "web_app", text, web_app: { url: miniApp.url } } })
+            .catch((err: unknown) => logger.warn({ chatId: chat_id, err }, "mini app menu button not set"));
+        }
+      }
       // ADMIN_CHAT_ID's chat: there, each admin (and only they) sees the admin commands.
       const chat_id = people.adminChat;
       if (chat_id !== undefined)

@@ -1,5 +1,6 @@
 import { Composer, type MiddlewareObj } from "grammy";
 import type { Role } from "../access/access.js";
+import type { Config } from "../config.js";
 import type { BotContext, FeatureContext } from "./context.js";
 import type { ServiceName, Services } from "./services.js";
 
@@ -59,6 +60,8 @@ export interface Feature {
   readonly needs: readonly ServiceName[];
   readonly commands: readonly CommandSpec[];
   readonly parts: ReadonlyMap<Stage, MiddlewareObj<BotContext>>;
+  /** Whether this configuration has it at all (a feature that depends on an optional setting). */
+  readonly availableWith: (config: Config) => boolean;
 }
 
 /**
@@ -71,6 +74,8 @@ export function defineFeature<N extends ServiceName>(spec: {
   name: string;
   needs: readonly N[];
   commands?: readonly CommandSpec[];
+  /** Only with this configuration (default: always): its commands leave the menus too. */
+  availableWith?: (config: Config) => boolean;
   setup(at: (stage: Stage) => Composer<FeatureContext<N>>): void;
 }): Feature {
   const parts = new Map<Stage, Composer<FeatureContext<N>>>();
@@ -79,7 +84,13 @@ export function defineFeature<N extends ServiceName>(spec: {
     if (composer === undefined) parts.set(stage, (composer = new Composer<FeatureContext<N>>()));
     return composer;
   });
-  return { name: spec.name, needs: spec.needs, commands: spec.commands ?? [], parts };
+  return {
+    name: spec.name,
+    needs: spec.needs,
+    commands: spec.commands ?? [],
+    parts,
+    availableWith: spec.availableWith ?? (() => true),
+  };
 }
 
 /**

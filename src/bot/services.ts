@@ -47,6 +47,8 @@ export interface Services {
   telegram: Api;
   /** The shop as its customers and staff see it: its time zone (TZ) and name on receipts (SHOP_NAME). */
   place: { timeZone: string; shopName: string | undefined };
+  /** The Mini App's page (WEBAPP_URL), when there is one. */
+  miniApp: { url: string } | undefined;
   clock: () => Date;
 }
 

@@ -1,3 +1,4 @@
+import type { Buyer } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
 import type { DepositEvents } from "./events.js";
 import { newRefId } from "./ref-id.js";
@@ -6,6 +7,19 @@ import type { Deposit, DepositConfirmResult, Wallets } from "./wallet.js";
 const DAY = 24 * 60 * 60 * 1000;
 /** The largest deposit or correction at once: a typo of three zeros should not pass unnoticed. */
 export const MAX_DEPOSIT = 100_000_000;
+/** The longest note an admin may give a deposit. */
+export const MAX_DEPOSIT_NOTE = 200;
+
+/** What preparing a deposit came to: a draft to confirm, or why there is none. */
+export type PrepareResult =
+  | { kind: "prepared"; deposit: Deposit; saldoBefore: number }
+  /** 0, or more than MAX_DEPOSIT either way. */
+  | { kind: "bad-amount" }
+  | { kind: "bad-note" }
+  /** Not a reseller, and no money with the shop to put right. */
+  | { kind: "not-reseller" }
+  /** A correction below what the reseller has. */
+  | { kind: "below-zero"; saldo: number };
 
 /**
  * Deposits and corrections of a reseller's saldo: prepared with an id (shown with Confirm), and
@@ -15,6 +29,8 @@ export const MAX_DEPOSIT = 100_000_000;
  */
 export function createDeposits(deps: {
   wallets: Wallets;
+  /** Who is a reseller now. */
+  buyerOf: (userId: number) => Promise<Buyer | undefined>;
   logger: Logger;
   events: DepositEvents;
   now?: () => Date;
@@ -39,7 +55,20 @@ export function createDeposits(deps: {
   }
 
   return {
-    async prepare(input: Pick<Deposit, "resellerId" | "amount" | "note" | "adminId" | "chatId">): Promise<Deposit> {
+    /**
+     * A deposit (or, negative, a correction) for an admin to confirm: only for a reseller or someone
+     * who still has money with the shop (the books can be put right), 1 to MAX_DEPOSIT rupiah either
+     * way, never taking the saldo below 0 (checked again when it is credited).
+     */
+    async prepare(
+      input: Pick<Deposit, "resellerId" | "amount" | "note" | "adminId" | "chatId">,
+    ): Promise<PrepareResult> {
+      if (!Number.isSafeInteger(input.amount) || input.amount === 0 || Math.abs(input.amount) > MAX_DEPOSIT)
+        return { kind: "bad-amount" };
+      if (input.note.length > MAX_DEPOSIT_NOTE) return { kind: "bad-note" };
+      const [buyer, wallet] = await Promise.all([deps.buyerOf(input.resellerId), wallets.get(input.resellerId)]);
+      if (buyer?.role !== "reseller" && wallet.saldo === 0 && wallet.held === 0) return { kind: "not-reseller" };
+      if (wallet.saldo + input.amount < 0) return { kind: "below-zero", saldo: wallet.saldo };
       const createdAt = now();
       const deposit: Deposit = {
         ...input,
@@ -52,7 +81,7 @@ export function createDeposits(deps: {
         { deposit: deposit.id, resellerId: deposit.resellerId, amount: deposit.amount, state: "draft" },
         "deposit state changed",
       );
-      return deposit;
+      return { kind: "prepared", deposit, saldoBefore: wallet.saldo };
     },
     get: (id: string) => wallets.getDeposit(id),
     /** Credits it once; the reseller is told (also when an earlier Confirm's bot stopped before telling them). */

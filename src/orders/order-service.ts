@@ -3,7 +3,7 @@ import type { Shop } from "../shop/shop.js";
 import type { TopupClient } from "../topup/types.js";
 import { createDrafts, type CancelOutcome, type DraftRequest, type DraftResult, type OpenCatalog } from "./drafts.js";
 import type { OrderEvents } from "./events.js";
-import type { OrderLedger } from "./ledger.js";
+import type { OrderLedger, OrderQuery } from "./ledger.js";
 import type { BalanceSeen, OrderRecord } from "./order.js";
 import type { DayFigures } from "./report.js";
 import { createRecovery } from "./recovery.js";
@@ -67,6 +67,8 @@ export interface OrderService {
    */
   recoverInterrupted(): Promise<OrderRecord[]>;
   history(scope: number | "all", page: number, pageSize: number): Promise<{ orders: OrderRecord[]; total: number }>;
+  /** Orders found by time, user, player id and state, newest first, a page at a time. */
+  findOrders(query: OrderQuery): Promise<{ orders: OrderRecord[]; hasMore: boolean }>;
   submittedBetween(fromMs: number, toMs: number): Promise<OrderRecord[]>;
   inFlight(): Promise<OrderRecord[]>;
   pending(): Promise<OrderRecord[]>;
@@ -98,6 +100,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
     tellInterrupted: (orders) => recovery.tellInterrupted(orders),
     recoverInterrupted: () => recovery.recoverInterrupted(),
     history: (scope, page, pageSize) => ledger.history(scope, page, pageSize),
+    findOrders: (query) => ledger.findOrders(query),
     submittedBetween: (fromMs, toMs) => ledger.submittedBetween(fromMs, toMs),
     inFlight: () => ledger.inFlight(),
     pending: () => ledger.pending(),

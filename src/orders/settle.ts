@@ -4,6 +4,18 @@ import type { OrderLedger } from "./ledger.js";
 import type { OrderRecord, OrderResult } from "./order.js";
 import type { Telling } from "./telling.js";
 
+/** An SN as the provider's dashboard shows it: 1 to 64 characters, no spaces. */
+export const SN = /^[^\s]{1,64}$/u;
+/** The longest reason an order failed that an admin may give. */
+export const MAX_REASON = 200;
+
+/** Whether an admin's verdict is one the ledger may take: an SN of the right shape, a reason of 1 to 200 characters. */
+export function verdictProblem(outcome: SettleRequest["outcome"]): "bad-sn" | "bad-reason" | undefined {
+  if (outcome.state === "success") return SN.test(outcome.sn) ? undefined : "bad-sn";
+  const reason = outcome.reason.trim();
+  return reason.length === 0 || reason.length > MAX_REASON ? "bad-reason" : undefined;
+}
+
 export interface SettleRequest {
   refId: string;
   adminId: number;
@@ -11,7 +23,12 @@ export interface SettleRequest {
 }
 
 export type SettleOutcome =
-  { kind: "settled"; order: OrderRecord } | { kind: "not-pending"; order: OrderRecord } | { kind: "not-found" };
+  | { kind: "settled"; order: OrderRecord }
+  | { kind: "not-pending"; order: OrderRecord }
+  | { kind: "not-found" }
+  /** The SN or the reason is not one the ledger takes: nothing changed. */
+  | { kind: "bad-sn" }
+  | { kind: "bad-reason" };
 
 /**
  * An admin's verdict on an order whose result is unknown, after checking with the provider: once,
@@ -27,6 +44,8 @@ export function createSettlement(deps: {
   const { ledger, logger, now } = deps;
   return {
     async settle(req: SettleRequest): Promise<SettleOutcome> {
+      const problem = verdictProblem(req.outcome);
+      if (problem !== undefined) return problem === "bad-sn" ? { kind: "bad-sn" } : { kind: "bad-reason" };
       const order = await ledger.get(req.refId);
       if (order === undefined) return { kind: "not-found" };
       if (order.state !== "unknown") return { kind: "not-pending", order };

@@ -4,6 +4,9 @@ import { createUserList, type UserList } from "../../src/access/user-list.js";
 import { createStorage } from "../../src/storage/storage.js";
 import { redisStorage } from "../helpers/redis.js";
 
+/** The tiers the catalogue names. */
+const TIERS: ReadonlySet<string> = new Set(["reseller", "gold"]);
+
 const implementations: Array<[string, () => Promise<{ users: () => UserList; cleanup: () => Promise<void> }>]> = [
   [
     "Redis",
@@ -53,10 +56,12 @@ for (const [name, make] of implementations) {
       expect(await access.buyerOf(3)).toEqual({ role: "reseller", tier: "reseller" });
       expect(await access.allow(4, 1, "reseller")).toBe("allowed");
       expect(await access.buyerOf(4)).toEqual({ role: "reseller", tier: "reseller" });
-      expect(await access.setTier(4, "gold")).toEqual({ kind: "set", old: "reseller" });
-      expect(await access.setTier(3, "gold")).toEqual({ kind: "set", old: "reseller" });
+      expect(await access.setTier(4, "gold", TIERS)).toEqual({ kind: "set", old: "reseller" });
+      expect(await access.setTier(3, "gold", TIERS)).toEqual({ kind: "set", old: "reseller" });
       expect(await access.buyerOf(3)).toEqual({ role: "reseller", tier: "gold" });
-      expect(await access.setTier(2, "gold")).toEqual({ kind: "not-reseller" });
+      expect(await access.setTier(2, "gold", TIERS)).toEqual({ kind: "not-reseller" });
+      expect(await access.setTier(3, "platinum", TIERS)).toEqual({ kind: "unknown-tier" });
+      expect(await access.buyerOf(3)).toEqual({ role: "reseller", tier: "gold" });
       expect(await access.allow(4, 1, "staff")).toBe("changed");
       expect(await access.buyerOf(4)).toEqual({ role: "staff" });
       expect(await access.allow(3, 1, "staff")).toBe("from-env");

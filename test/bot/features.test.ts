@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FEATURES } from "../../src/bot/all-features.js";
+import { parseConfig } from "../../src/config.js";
 import { checkFeatures, defineFeature, helpLines, menuCommands, moneyCommands } from "../../src/bot/feature.js";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { createWorld, type World } from "../e2e/world.js";
@@ -26,12 +27,18 @@ describe("features describe themselves: menus, the command list and the group ru
   it("when the menus are derived, then everyone's, a reseller's and an admin's list the commands in the features' order", () => {
     const everyone = ["start", "order", "cancel", "pricelist", "balance", "history", "status", "language", "help"];
     expect(menuCommands(FEATURES, "everyone")).toEqual(everyone);
-    expect(menuCommands(FEATURES, "reseller")).toEqual([...everyone, "saldo"]);
+    expect(menuCommands(FEATURES, "reseller")).toEqual([...everyone, "saldo", "app"]);
     expect(menuCommands(FEATURES, "admin")).toEqual([
       ...everyone,
       ...["report", "pending", "settle", "users", "allow", "deny", "deposit", "saldo", "tier"],
-      ...["price", "disable", "enable", "catalog", "pause", "resume", "broadcast"],
+      ...["price", "disable", "enable", "catalog", "pause", "resume", "broadcast", "app"],
     ]);
+    // Without WEBAPP_URL there is no Mini App: /app is not offered at all.
+    const parsed = parseConfig({ BOT_TOKEN: "1:x" });
+    if (!parsed.ok) throw new Error(parsed.errors.join());
+    const installed = FEATURES.filter((f) => f.availableWith(parsed.config));
+    expect(menuCommands(installed, "admin")).not.toContain("app");
+    expect(menuCommands(installed, "reseller")).toEqual([...everyone, "saldo"]);
     expect([...moneyCommands(FEATURES)].sort()).toEqual(["balance", "report", "saldo"]);
   });
 

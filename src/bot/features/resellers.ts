@@ -103,36 +103,34 @@ export const resellersFeature = defineFeature({
 
     composer.command("deposit", adminOnly, async (ctx) => {
       const t = ctx.tr;
-      const { access, wallets, deposits } = ctx.services;
       const parsed = parseDeposit(ctx.match);
       if (parsed === undefined) return void (await ctx.reply(t("deposit-usage")));
       const { userId, amount, note } = parsed;
-      if (amount === 0 || Math.abs(amount) > MAX_DEPOSIT) {
-        return void (await ctx.reply(t("deposit-bad-amount", { max: formatRupiah(MAX_DEPOSIT, ctx.lang) })));
-      }
-      if (note.length > 200) return void (await ctx.reply(t("deposit-bad-note")));
-      const [buyer, wallet] = await Promise.all([access.buyerOf(userId), wallets.get(userId)]);
-      // A reseller, or someone who still has money with the shop (the books can be put right).
-      if (buyer?.role !== "reseller" && wallet.saldo === 0 && wallet.held === 0) {
-        return void (await ctx.reply(t("deposit-not-reseller", { userId: String(userId) })));
-      }
-      if (wallet.saldo + amount < 0) {
-        return void (await ctx.reply(t("deposit-below-zero", { saldo: formatRupiah(wallet.saldo, ctx.lang) })));
-      }
-      const deposit = await deposits.prepare({
+      const r = await ctx.services.deposits.prepare({
         resellerId: userId,
         amount,
         note,
         adminId: ctx.from!.id,
         chatId: ctx.chat.id,
       });
-      await ctx.reply(depositSummary(t, ctx.lang, deposit, wallet.saldo), {
-        reply_markup: summaryKeyboard(
-          t,
-          { confirm: Callback.depositConfirm, cancel: Callback.depositCancel },
-          deposit.id,
-        ),
-      });
+      switch (r.kind) {
+        case "bad-amount":
+          return void (await ctx.reply(t("deposit-bad-amount", { max: formatRupiah(MAX_DEPOSIT, ctx.lang) })));
+        case "bad-note":
+          return void (await ctx.reply(t("deposit-bad-note")));
+        case "not-reseller":
+          return void (await ctx.reply(t("deposit-not-reseller", { userId: String(userId) })));
+        case "below-zero":
+          return void (await ctx.reply(t("deposit-below-zero", { saldo: formatRupiah(r.saldo, ctx.lang) })));
+        case "prepared":
+          await ctx.reply(depositSummary(t, ctx.lang, r.deposit, r.saldoBefore), {
+            reply_markup: summaryKeyboard(
+              t,
+              { confirm: Callback.depositConfirm, cancel: Callback.depositCancel },
+              r.deposit.id,
+            ),
+          });
+      }
     });
 
     summaryButtons(composer, {
@@ -173,8 +171,9 @@ export const resellersFeature = defineFeature({
       if (m === null) return void (await ctx.reply(t("tier-usage", { tiers: [...tiers].join(", ") })));
       const userId = Number(m[1]);
       const tier = m[2]!.toLowerCase();
-      if (!tiers.has(tier)) return void (await ctx.reply(t("tier-unknown", { tier, tiers: [...tiers].join(", ") })));
-      const r = await ctx.services.access.setTier(userId, tier);
+      const r = await ctx.services.access.setTier(userId, tier, tiers);
+      if (r.kind === "unknown-tier")
+        return void (await ctx.reply(t("tier-unknown", { tier, tiers: [...tiers].join(", ") })));
       if (r.kind === "not-reseller")
         return void (await ctx.reply(t("deposit-not-reseller", { userId: String(userId) })));
       await ctx.reply(t("tier-set", { userId: String(userId), old: r.old, tier }));

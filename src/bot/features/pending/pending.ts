@@ -9,7 +9,7 @@ import { defineFeature } from "../../feature.js";
 import { formatTime } from "../../format.js";
 import type { Translate } from "../../i18n.js";
 import { renderReason, renderState } from "../../order/messages.js";
-import { MAX_REASON, SETTLE_DIALOGUE, settleDialogue, settleReply, SN } from "./settle-dialogue.js";
+import { SETTLE_DIALOGUE, settleDialogue, settleReply } from "./settle-dialogue.js";
 
 function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: string): string {
   return t("pending-line", {
@@ -58,8 +58,7 @@ export const pendingFeature = defineFeature({
       const [, refId, how, rest] = m as unknown as [string, string, string, string];
       const value = rest.trim();
       const success = how.toLowerCase() === "success";
-      if (success && !SN.test(value)) return void (await ctx.reply(t("settle-bad-sn")));
-      if (!success && value.length > MAX_REASON) return void (await ctx.reply(t("settle-bad-reason")));
+      // The service refuses an SN or a reason of the wrong shape; the reply says which.
       const outcome = await ctx.services.orders.settle({
         refId,
         adminId: ctx.from!.id,

@@ -1,4 +1,5 @@
-import type { SettleOutcome } from "../../../orders/order-service.js";
+import type { SettleOutcome, SettleRequest } from "../../../orders/order-service.js";
+import { verdictProblem } from "../../../orders/settle.js";
 import type { BotConversation, InnerContext } from "../../context.js";
 import { dialogueIo, messageIdOf, passOn, typedText } from "../../dialogue-io.js";
 import type { Translate } from "../../i18n.js";
@@ -6,12 +7,10 @@ import { renderState } from "../../order/messages.js";
 
 export const SETTLE_DIALOGUE = "settle";
 
-/** An SN as the provider's dashboard shows it: 1 to 64 characters, no spaces. */
-export const SN = /^[^\s]{1,64}$/u;
-export const MAX_REASON = 200;
-
 /** The admin's answer to a settlement, whichever way it was asked for. */
 export function settleReply(t: Translate, refId: string, outcome: SettleOutcome): string {
+  if (outcome.kind === "bad-sn") return t("settle-bad-sn");
+  if (outcome.kind === "bad-reason") return t("settle-bad-reason");
   if (outcome.kind === "not-found") return t("settle-not-found", { refId });
   if (outcome.kind === "not-pending") return t("settle-not-pending", { refId, outcome: renderState(t, outcome.order) });
   return t("settle-done", { refId, outcome: renderState(t, outcome.order) });
@@ -40,18 +39,15 @@ export async function settleDialogue(
         await io.ask(t(outcome === "success" ? "settle-bad-sn" : "settle-bad-reason"), messageIdOf(next));
       continue;
     }
-    if (outcome === "success" ? !SN.test(text) : text.length === 0 || text.length > MAX_REASON) {
+    const verdict: SettleRequest["outcome"] =
+      outcome === "success" ? { state: "success", sn: text } : { state: "failed", reason: text };
+    // The service's rule for an SN or a reason: asked again here rather than refused there.
+    if (verdictProblem(verdict) !== undefined) {
       await io.ask(t(outcome === "success" ? "settle-bad-sn" : "settle-bad-reason"), messageIdOf(next));
       continue;
     }
     const adminId = next.from!.id;
-    const result = await conversation.external(() =>
-      ctx.services.orders.settle({
-        refId,
-        adminId,
-        outcome: outcome === "success" ? { state: "success", sn: text } : { state: "failed", reason: text },
-      }),
-    );
+    const result = await conversation.external(() => ctx.services.orders.settle({ refId, adminId, outcome: verdict }));
     await io.say(settleReply(t, refId, result));
     return;
   }

@@ -1,0 +1,282 @@
+import { request } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { FakeUser } from "../e2e/fake-bot-api.js";
+import { ADMIN, button, createWorld, SECRET, STAFF, type World } from "../e2e/world.js";
+import { signInitData } from "../helpers/init-data.js";
+import { freePort } from "../helpers/redis.js";
+
+const RESELLER: FakeUser = { id: 5005, first_name: "Budi", language_code: "id" };
+const OTHER_RESELLER: FakeUser = { id: 5006, first_name: "Dewi", language_code: "en" };
+const STRANGER: FakeUser = { id: 6666, first_name: "Eve", language_code: "en" };
+
+describe("the Mini App's API: who may see what, and every change through the chat's own services", () => {
+  let world: World;
+  let base: string;
+  /** Every answer body, to check that no secret ever reaches the page. */
+  const bodies: string[] = [];
+
+  beforeEach(async () => {
+    world = await createWorld();
+    const port = await freePort();
+    Object.assign(world.env, {
+      ADMIN_IDS: String(ADMIN.id),
+      ALLOWED_USER_IDS: String(STAFF.id),
+      RESELLER_IDS: `${RESELLER.id},${OTHER_RESELLER.id}`,
+      PORT: String(port),
+      WEBAPP_URL: "https://shop.example.com",
+    });
+    base = `http://127.0.0.1:${port}/app/api`;
+    bodies.length = 0;
+  });
+  afterEach(async () => {
+    for (const text of bodies) {
+      expect(text).not.toContain(world.fake.token);
+      expect(text).not.toContain(SECRET);
+    }
+    await world.cleanup();
+  });
+
+  /** A call as the page makes it, with `user`'s init data (or the raw `auth` given). */
+  async function call(
+    path: string,
+    opts: { user?: FakeUser; auth?: string; method?: string; body?: unknown; ageS?: number } = {},
+  ) {
+    const auth =
+      opts.auth ??
+      (opts.user === undefined ? undefined : `tma ${signInitData(opts.user, world.fake.token, opts.ageS)}`);
+    const res = await request(`${base}${path}`, {
+      method: (opts.method ?? (opts.body === undefined ? "GET" : "POST")) as "GET",
+      headers: {
+        ...(auth === undefined ? {} : { authorization: auth }),
+        ...(opts.body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
+    });
+    const text = await res.body.text();
+    bodies.push(text);
+    let json: any;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.statusCode, json, text, headers: res.headers };
+  }
+
+  it("when init data is missing, forged, altered, signed with another token or older than a day, then every path answers 401, unknown ones too", async () => {
+    await world.run();
+    const good = signInitData(ADMIN, world.fake.token);
+    const forged = signInitData(ADMIN, "123456:not-the-bots-token");
+    const altered = good.replace(encodeURIComponent(`"id":${ADMIN.id}`), encodeURIComponent(`"id":${STAFF.id}`));
+    expect(altered).not.toBe(good);
+    for (const path of ["/session", "/admin/today", "/reseller/wallet", "/no/such/path"]) {
+      expect((await call(path)).status).toBe(401);
+      expect((await call(path, { auth: `tma ${forged}` })).status).toBe(401);
+      expect((await call(path, { auth: `tma ${altered}` })).status).toBe(401);
+      expect((await call(path, { auth: good })).status).toBe(401); // without the "tma " scheme
+      expect((await call(path, { user: ADMIN, ageS: 25 * 3600 })).status).toBe(401);
+    }
+    expect((await call("/no/such/path", { user: ADMIN })).status).toBe(404);
+    const session = await call("/session", { user: ADMIN, ageS: 23 * 3600 });
+    expect(session.status).toBe(200);
+    expect(session.json).toMatchObject({ userId: ADMIN.id, role: "admin", lang: "en", timeZone: "Asia/Jakarta" });
+    // A replayed change with expired init data changes nothing.
+    const stale = await call("/admin/resellers/5005/deposits", {
+      user: ADMIN,
+      ageS: 25 * 3600,
+      body: { amount: 50_000 },
+    });
+    expect(stale.status).toBe(401);
+    expect((await call("/admin/resellers", { user: ADMIN })).json.totals).toEqual({ saldo: 0, held: 0 });
+  });
+
+  it("when staff, strangers and resellers ask for what is not theirs, then they get 403 and nothing else", async () => {
+    await world.run();
+    for (const user of [STAFF, STRANGER]) {
+      for (const path of ["/session", "/admin/today", "/admin/resellers/5005", "/reseller/wallet"]) {
+        const r = await call(path, { user });
+        expect([path, r.status, r.json]).toEqual([path, 403, { error: "forbidden" }]);
+      }
+    }
+    for (const path of ["/admin/today", "/admin/resellers/5006", "/admin/orders", "/admin/catalog"]) {
+      expect((await call(path, { user: RESELLER })).status).toBe(403);
+    }
+    expect((await call("/admin/resellers/5006/deposits", { user: RESELLER, body: { amount: 1000 } })).status).toBe(403);
+    expect((await call("/reseller/wallet", { user: ADMIN })).status).toBe(403);
+    const session = await call("/session", { user: RESELLER });
+    expect(session.json).toMatchObject({ role: "reseller", tier: "reseller", lang: "id" });
+  });
+
+  it("when another site's page asks, then no CORS header lets it read the answer", async () => {
+    await world.run();
+    const preflight = await request(`${base}/admin/today`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "GET" },
+    });
+    await preflight.body.dump();
+    expect(preflight.headers["access-control-allow-origin"]).toBeUndefined();
+    const r = await request(`${base}/session`, {
+      headers: { origin: "https://evil.example", authorization: `tma ${signInitData(ADMIN, world.fake.token)}` },
+    });
+    await r.body.dump();
+    expect(r.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
+  it("when an admin deposits in the page and the request is sent twice, then it is credited once and the reseller told once in the chat", async () => {
+    await world.run();
+    world.fake.sendText(RESELLER, "/start");
+    await world.waitText(RESELLER, /Halo Budi/);
+    const prepared = await call("/admin/resellers/5005/deposits", {
+      user: ADMIN,
+      body: { amount: 75_000, note: "BCA" },
+    });
+    expect(prepared.status).toBe(200);
+    expect(prepared.json).toMatchObject({
+      resellerId: 5005,
+      amount: 75_000,
+      saldoBefore: 0,
+      saldoAfter: 75_000,
+      state: "draft",
+    });
+    const id = prepared.json.id as string;
+    const [a, b] = await Promise.all([
+      call(`/admin/deposits/${id}/confirm`, { user: ADMIN, method: "POST" }),
+      call(`/admin/deposits/${id}/confirm`, { user: ADMIN, method: "POST" }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const again = await call(`/admin/deposits/${id}/confirm`, { user: ADMIN, method: "POST" });
+    expect(again.json).toMatchObject({ error: "taken", deposit: { state: "done", saldoAfter: 75_000 } });
+    await world.waitText(RESELLER, /Deposit/);
+    await world.fake.waitForIdle();
+    expect(world.fake.messagesTo(RESELLER.id).filter((m) => /75\.000/.test(m.text))).toHaveLength(1);
+    const statement = await call("/admin/resellers/5005", { user: ADMIN });
+    expect(statement.json.reseller).toMatchObject({ saldo: 75_000, held: 0, tier: "reseller" });
+    expect(statement.json.movements.map((m: any) => [m.kind, m.amount])).toEqual([["deposit", 75_000]]);
+    // The same saldo in the chat.
+    world.fake.sendText(RESELLER, "/saldo");
+    await world.waitText(RESELLER, /Rp 75\.000/);
+    // The reseller reads their own statement, never another's.
+    expect((await call("/reseller/statement", { user: RESELLER })).json.movements).toHaveLength(1);
+    expect((await call("/reseller/statement", { user: OTHER_RESELLER })).json.movements).toHaveLength(0);
+    // Bad amounts are refused field by field and change nothing.
+    for (const amount of [-1e30, 0, 1e30, "abc", 1.5]) {
+      const bad = await call("/admin/resellers/5005/deposits", { user: ADMIN, body: { amount } });
+      expect([amount, bad.status, bad.json.issues?.[0]?.path]).toEqual([amount, 422, "amount"]);
+    }
+    const below = await call("/admin/resellers/5005/deposits", { user: ADMIN, body: { amount: -100_000 } });
+    expect(below.json).toEqual({ error: "short", saldo: 75_000 });
+    expect((await call("/admin/resellers/7777/deposits", { user: ADMIN, body: { amount: 1000 } })).status).toBe(404);
+  });
+
+  it("when the catalogue is edited in the page, then bad fields are named, a good edit is applied once and /pricelist shows it, and a stale one is refused", async () => {
+    await world.run();
+    const view = await call("/admin/catalog", { user: ADMIN });
+    expect(view.json.version).toBe(0);
+    const catalog = view.json.catalog;
+    const withPrice = (price: unknown, code: unknown = "ML86") => ({
+      games: catalog.games.map((g: any, gi: number) => ({
+        ...g,
+        products: g.products.map((p: any, pi: number) => (gi === 0 && pi === 0 ? { ...p, price, code } : p)),
+      })),
+    });
+    for (const [price, code, path] of [
+      [-1, "ML86", "games[0].products[0].price"],
+      [1e30, "ML86", "games[0].products[0].price"],
+      ["abc", "ML86", "games[0].products[0].price"],
+      [21000, "", "games[0].products[0].code"],
+    ] as const) {
+      const r = await call("/admin/catalog/check", { user: ADMIN, body: { base: 0, catalog: withPrice(price, code) } });
+      expect([r.status, r.json.error, r.json.issues.map((i: any) => i.path)]).toEqual([422, "invalid", [path]]);
+    }
+    const check = await call("/admin/catalog/check", { user: ADMIN, body: { base: 0, catalog: withPrice(21000) } });
+    expect(check.json.changes).toEqual([{ kind: "price", code: "ML86", from: 20000, to: 21000 }]);
+    const apply = { base: 0, catalog: withPrice(21000), requestId: "req-0001-aaaa" };
+    const first = await call("/admin/catalog/apply", { user: ADMIN, body: apply });
+    const second = await call("/admin/catalog/apply", { user: ADMIN, body: apply });
+    expect([first.json.outcome, second.json.outcome]).toEqual(["applied", "already"]);
+    expect(first.json.view.version).toBe(1);
+    world.fake.sendText(STAFF, "/pricelist");
+    await world.waitText(STAFF, /ML86<\/code> 86 Diamonds: <b>Rp 21\.000<\/b>/);
+    // Another admin's edit against the old version is refused, with the catalogue as it is now.
+    const stale = await call("/admin/catalog/apply", {
+      user: ADMIN,
+      body: { base: 0, catalog: withPrice(22000), requestId: "req-0002-bbbb" },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.json).toMatchObject({ error: "stale", current: { version: 1 } });
+    expect(stale.json.current.catalog.games[0].products[0].price).toBe(21000);
+  });
+
+  it("when an unknown order is settled in the page, then its user is told, /pending no longer has it, and a second settlement is refused", async () => {
+    await world.run({ TOPUP_BASE_URL: await world.flakyProvider() });
+    const result = await world.order(STAFF, "ML86", "77712345(1234)");
+    expect(result.text).toMatch(/hasil belum diketahui|Hasil belum diketahui/i);
+    const refId = /<code>(TG[A-Z0-9]+)<\/code>/.exec(result.text)![1]!;
+    const pending = await call("/admin/pending", { user: ADMIN });
+    expect(pending.json.orders.map((o: any) => [o.refId, o.state, o.userId])).toEqual([[refId, "unknown", STAFF.id]]);
+    const bad = await call(`/admin/pending/${refId}/settle`, {
+      user: ADMIN,
+      body: { outcome: "success", sn: "has spaces" },
+    });
+    expect([bad.status, bad.json.issues[0].path]).toEqual([422, "sn"]);
+    const settled = await call(`/admin/pending/${refId}/settle`, {
+      user: ADMIN,
+      body: { outcome: "success", sn: "SN777" },
+    });
+    expect(settled.json.order).toMatchObject({ refId, state: "success", sn: "SN777", settledBy: ADMIN.id });
+    await world.waitText(STAFF, /SN777/);
+    const twice = await call(`/admin/pending/${refId}/settle`, {
+      user: ADMIN,
+      body: { outcome: "failed", reason: "no" },
+    });
+    expect(twice.status).toBe(409);
+    world.fake.sendText(ADMIN, "/pending");
+    await world.waitText(ADMIN, /No orders with an unknown result/);
+  });
+
+  it("when an admin looks at Today and Orders, then the figures are the day's, orders are found by ref id, player id, user and outcome, and the day's CSV is there", async () => {
+    await world.run();
+    const first = await world.order(STAFF, "ML86", "12345678(1234)");
+    await world.order(ADMIN, "FF70", "123456789");
+    const refId = /<code>(TG[A-Z0-9]+)<\/code>/.exec(first.text)![1]!;
+    const today = await call("/admin/today", { user: ADMIN });
+    expect(today.json).toMatchObject({
+      orders: { total: 2, success: 2 },
+      selling: 30_000,
+      pending: 0,
+      owed: { saldo: 0, held: 0, total: 0 },
+    });
+    expect(today.json.margin).toBe(today.json.selling - today.json.provider);
+    expect(today.json.days).toHaveLength(30);
+    expect(today.json.days.at(-1)).toMatchObject({ day: today.json.day, sales: 2 });
+    const byRef = await call(`/admin/orders?q=${refId.toLowerCase()}`, { user: ADMIN });
+    expect(byRef.json.orders.map((o: any) => o.refId)).toEqual([refId]);
+    const byPlayer = await call(`/admin/orders?q=${encodeURIComponent("12345678(1234)")}`, { user: ADMIN });
+    expect(byPlayer.json.orders.map((o: any) => o.refId)).toEqual([refId]);
+    const byUser = await call(`/admin/orders?user=${ADMIN.id}&day=${today.json.day}`, { user: ADMIN });
+    expect(byUser.json.orders.map((o: any) => o.productCode)).toEqual(["FF70"]);
+    expect((await call(`/admin/orders?state=failed`, { user: ADMIN })).json.orders).toEqual([]);
+    expect((await call(`/admin/orders?day=2026-02-31`, { user: ADMIN })).status).toBe(422);
+    const csv = await call(`/admin/orders.csv?day=${today.json.day}`, { user: ADMIN });
+    expect(csv.headers["content-type"]).toMatch(/text\/csv/);
+    expect(csv.text.split("\r\n").filter(Boolean)).toHaveLength(3);
+  });
+
+  it("when a reseller opens their pages, then they see their saldo, their own orders and their tier's prices", async () => {
+    await world.run();
+    world.fake.sendText(ADMIN, "/deposit 5005 100000");
+    const summary = await world.waitText(ADMIN, /for reseller <code>5005<\/code>/);
+    world.fake.tapButton(ADMIN, summary, button(summary, /^dc:/));
+    await world.waitText(RESELLER, /Deposit/);
+    await world.order(RESELLER, "ML86", "12345678(1234)");
+    await world.order(STAFF, "FF70", "123456789");
+    const wallet = await call("/reseller/wallet", { user: RESELLER });
+    expect(wallet.json).toEqual({ saldo: 100_000 - 19_800, held: 0, tier: "reseller" });
+    const orders = await call("/reseller/orders", { user: RESELLER });
+    expect(orders.json.orders.map((o: any) => o.productCode)).toEqual(["ML86"]);
+    expect(orders.json.orders[0].userId).toBeUndefined();
+    expect(orders.json.orders[0].trxId).toBeUndefined();
+    const prices = await call("/reseller/prices", { user: RESELLER });
+    expect(prices.json.games[0].products[0]).toEqual({ code: "ML86", name: "86 Diamonds", price: 19_800 });
+  });
+});
