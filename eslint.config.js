@@ -29,6 +29,12 @@ export default tseslint.config(
     },
   },
   {
+    // Build scripts are plain JavaScript outside the TypeScript project: the untyped rules only.
+    files: ["scripts/**/*.mjs"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: "readonly" } },
+  },
+  {
     // Tests and the test doubles drive untyped JSON (Telegram payloads) on purpose.
     files: ["test/**/*.ts", "bench/**/*.ts", "chaos/**/*.ts"],
     rules: {

@@ -51,7 +51,8 @@ const methodNotAllowed = (c: Context) => c.json({ error: "method not allowed" },
 export function createHttpServer(opts: HttpServerOptions): HttpServer {
   let accepting = true;
   const recent = new Set<number>();
-  const app = new Hono();
+  // Not strict: /app and /app/ reach the same route (the Mini App sends the first to the second).
+  const app = new Hono({ strict: false });
 
   app.on(["GET", "HEAD"], "/healthz", async (c) => {
     const up = await opts.health().catch((err: unknown) => {

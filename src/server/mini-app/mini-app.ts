@@ -1,13 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
-import type { Access } from "../../access/access.js";
-import type { Logger } from "../../logger.js";
-import type { Deposits } from "../../orders/deposits.js";
-import type { OrderService } from "../../orders/order-service.js";
-import type { Wallets } from "../../orders/wallet.js";
-import type { Shop } from "../../shop/shop.js";
+import { compress } from "hono/compress";
 import type { Session } from "./api-types.js";
+import type { MiniAppDeps } from "./deps.js";
 import { initDataAuth, onlyFor, type MiniAppEnv } from "./auth.js";
 import { adminRoutes } from "./routes-admin.js";
 import { resellerRoutes } from "./routes-reseller.js";
@@ -15,25 +11,6 @@ import { resellerRoutes } from "./routes-reseller.js";
 /** The page as `npm run build` bundles it (src/web → dist/web), and the texts it shares with the chat. */
 const WEB_DIR = fileURLToPath(new URL("../../../dist/web", import.meta.url));
 const LOCALES_DIR = fileURLToPath(new URL("../../../locales", import.meta.url));
-
-export interface MiniAppDeps {
-  botToken: string;
-  orders: OrderService;
-  shop: Shop;
-  access: Access;
-  wallets: Wallets;
-  deposits: Deposits;
-  /** The reader's language: their /language choice, else Telegram's. */
-  languageOf: (userId: number, telegramCode: string | undefined) => Promise<"en" | "id">;
-  timeZone: string;
-  /** Today in the shop's time zone. */
-  today: () => string;
-  /** SHOP_NAME, else the bot's name. */
-  shopName: () => string;
-  logger: Logger;
-  webDir?: string;
-  localesDir?: string;
-}
 
 /**
  * Only what the page itself loads: scripts, styles, data and pictures of the bot's own address,
@@ -57,7 +34,7 @@ const CONTENT_SECURITY_POLICY = [
  * calls, resellers their own (403 for anyone else). No CORS: the page and its API share one origin.
  */
 export function createMiniApp(deps: MiniAppDeps): Hono {
-  const app = new Hono<MiniAppEnv>();
+  const app = new Hono<MiniAppEnv>({ strict: false });
   const webDir = deps.webDir ?? WEB_DIR;
   const localesDir = deps.localesDir ?? LOCALES_DIR;
 
@@ -91,9 +68,10 @@ export function createMiniApp(deps: MiniAppDeps): Hono {
   app.route("/api/reseller", resellerRoutes(deps));
   app.all("/api/*", (c) => c.json({ error: "not-found" }, 404));
 
-  // The texts the chat uses, for the page (only these two files).
+  // The texts the chat uses, for the page (only these two files), compressed on the way.
   app.get(
     "/locales/:file{(en|id)\\.ftl}",
+    compress(),
     serveStatic({ root: localesDir, rewriteRequestPath: (p) => p.replace(/^.*\/locales/, "") }),
   );
 
@@ -113,7 +91,15 @@ export function createMiniApp(deps: MiniAppDeps): Hono {
     c.header("x-content-type-options", "nosniff");
     c.header("referrer-policy", "no-referrer");
   });
-  app.get("/", page);
+  // /app without its slash: the page's own addresses (assets/, api/) are relative to /app/.
+  app.get(
+    "/",
+    async (c, next) => {
+      if (!new URL(c.req.url).pathname.endsWith("/")) return c.redirect("app/", 308);
+      await next();
+    },
+    page,
+  );
   app.get("/assets/*", page);
   return app as unknown as Hono;
 }

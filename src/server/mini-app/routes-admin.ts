@@ -10,7 +10,7 @@ import { MAX_REASON } from "../../orders/settle.js";
 import type { CatalogSource } from "../../shop/shop.js";
 import type { ApiError, DayPoint, DepositView, OrderPage, Resellers, Statement, Today } from "./api-types.js";
 import type { MiniAppEnv } from "./auth.js";
-import type { MiniAppDeps } from "./mini-app.js";
+import type { MiniAppDeps } from "./deps.js";
 import { catalogView, orderView, resellerRow } from "./views.js";
 
 const DAY_MS = 86_400_000;

@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { offeredTo, priceFor } from "../../catalog/catalog.js";
 import type { OrderPage, PriceList, Statement, WalletView } from "./api-types.js";
 import type { MiniAppEnv } from "./auth.js";
-import type { MiniAppDeps } from "./mini-app.js";
+import type { MiniAppDeps } from "./deps.js";
 import { orderView, resellerRow } from "./views.js";
 
 const PAGE_SIZE = 20;

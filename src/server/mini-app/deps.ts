@@ -1,0 +1,26 @@
+import type { Access } from "../../access/access.js";
+import type { Logger } from "../../logger.js";
+import type { Deposits } from "../../orders/deposits.js";
+import type { OrderService } from "../../orders/order-service.js";
+import type { Wallets } from "../../orders/wallet.js";
+import type { Shop } from "../../shop/shop.js";
+
+/** What the Mini App's routes use: the chat's own services, so the page and the chat always agree. */
+export interface MiniAppDeps {
+  botToken: string;
+  orders: OrderService;
+  shop: Shop;
+  access: Access;
+  wallets: Wallets;
+  deposits: Deposits;
+  /** The reader's language: their /language choice, else Telegram's. */
+  languageOf: (userId: number, telegramCode: string | undefined) => Promise<"en" | "id">;
+  timeZone: string;
+  /** Today in the shop's time zone. */
+  today: () => string;
+  /** SHOP_NAME, else the bot's name. */
+  shopName: () => string;
+  logger: Logger;
+  webDir?: string;
+  localesDir?: string;
+}

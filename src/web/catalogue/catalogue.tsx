@@ -1,0 +1,285 @@
+import { useMemo, useRef, useState } from "preact/hooks";
+import type { CatalogChange, CatalogFile, CatalogProduct, CatalogView } from "../../server/mini-app/api-types.js";
+import { ApiFailure } from "../api.js";
+import type { Words } from "../i18n.js";
+import {
+  Field,
+  Loaded,
+  Notice,
+  failureText,
+  requestId,
+  useApp,
+  useBack,
+  useBusy,
+  useLoad,
+  useMainAction,
+} from "../ui.js";
+
+/** What the admin typed in a price box: a number when it reads as whole rupiah, else the text as typed (the bot says why not). */
+function priceOf(typed: string): number | string | undefined {
+  const raw = typed.trim();
+  if (raw === "") return undefined;
+  return /^[0-9]{1,3}([.,][0-9]{3})+$|^[0-9]+$/.test(raw) ? Number(raw.replace(/[.,]/g, "")) : raw;
+}
+
+/** The text of a price box for a price: `20000`, or what was typed. */
+const shown = (value: unknown) => (typeof value === "number" || typeof value === "string" ? String(value) : "");
+
+/** One change of the diff, in words. */
+function changeText(words: Words, c: CatalogChange): string {
+  const { t, rp } = words;
+  const price = (p: number | undefined) => (p === undefined ? t("page-price-none") : rp(p));
+  switch (c.kind) {
+    case "added":
+      return t("page-diff-added", { code: c.code, name: c.name, game: c.game, price: price(c.price) });
+    case "removed":
+      return t("page-diff-removed", { code: c.code, name: c.name });
+    case "price":
+      return c.tier === undefined
+        ? t("page-diff-price", { code: c.code, from: price(c.from), to: price(c.to) })
+        : t("page-diff-price-tier", { code: c.code, tier: c.tier, from: price(c.from), to: price(c.to) });
+    case "renamed":
+      return t("page-diff-renamed", { code: c.code, from: c.from, to: c.to });
+    case "moved":
+      return t("page-diff-moved", { code: c.code, from: c.from, to: c.to });
+    case "disabled":
+      return t("page-diff-disabled", { code: c.code });
+    case "enabled":
+      return t("page-diff-enabled", { code: c.code });
+    case "player-id-rule":
+      return t("page-diff-rule", { game: c.game });
+  }
+}
+
+type Step =
+  | { kind: "edit" }
+  | { kind: "review"; changes: CatalogChange[]; requestId: string }
+  | { kind: "applied"; version: number; already: boolean };
+
+/**
+ * The catalogue, edited in place: names, prices, tier prices, offered or hidden. Review shows the
+ * change as a diff; Confirm applies it once (the request names itself: a repeat is "already
+ * applied"), with the same rules as a catalogue file sent in the chat (each problem shown at its
+ * field), and is refused when somebody changed the catalogue meanwhile: then the newer one is
+ * shown and the edits stay, to be reviewed against it.
+ */
+export function CataloguePage() {
+  const { api } = useApp();
+  const [view, reload] = useLoad(() => api.catalog(), []);
+  return (
+    <Loaded load={view} retry={reload}>
+      {(v) => <Editor view={v} />}
+    </Loaded>
+  );
+}
+
+function Editor(props: { view: CatalogView }) {
+  const { api, words } = useApp();
+  const { t } = words;
+  /** The catalogue this edit is against: what the bot said is in use. */
+  const [base, setBase] = useState(props.view);
+  const [draft, setDraft] = useState<CatalogFile>(() => structuredClone(props.view.catalog));
+  const [step, setStep] = useState<Step>({ kind: "edit" });
+  const [issues, setIssues] = useState<Record<string, string>>({});
+  const [notice, setNotice] = useState<{ kind: "error" | "info" | "done"; text: string } | undefined>();
+  const [busy, guard] = useBusy();
+  const top = useRef<HTMLDivElement>(null);
+  const dirty = useMemo(() => JSON.stringify(draft) !== JSON.stringify(base.catalog), [draft, base]);
+
+  const change = (g: number, p: number, update: (product: CatalogProduct) => CatalogProduct) => {
+    setDraft((d) => ({
+      games: d.games.map((game, gi) =>
+        gi !== g ? game : { ...game, products: game.products.map((pr, pi) => (pi === p ? update(pr) : pr)) },
+      ),
+    }));
+    setStep({ kind: "edit" });
+  };
+
+  /** A failed save: nothing typed is lost; the reason is shown, at its field where it has one. */
+  const failed = (err: unknown) => {
+    const failure = err instanceof ApiFailure ? err : new ApiFailure(0, { error: "internal" });
+    if (failure.status === 422 && failure.body.issues !== undefined) {
+      setIssues(Object.fromEntries(failure.body.issues.map((i) => [i.path, i.message])));
+      setNotice({ kind: "error", text: t("page-catalogue-invalid", { count: failure.body.issues.length }) });
+      setStep({ kind: "edit" });
+    } else if (failure.status === 409 && failure.body.current !== undefined) {
+      setBase(failure.body.current);
+      setNotice({ kind: "error", text: t("page-catalogue-stale", { version: failure.body.current.version }) });
+      setStep({ kind: "edit" });
+    } else {
+      setNotice({ kind: "error", text: `${failureText(words, failure)} ${t("page-kept")}` });
+    }
+    top.current?.scrollIntoView();
+  };
+
+  const review = guard(async () => {
+    setNotice(undefined);
+    try {
+      const check = await api.checkCatalog(base.version, draft);
+      setIssues({});
+      setStep({ kind: "review", changes: check.changes, requestId: requestId() });
+    } catch (err) {
+      failed(err);
+    }
+  });
+
+  const confirm = guard(async (id: string) => {
+    try {
+      const applied = await api.applyCatalog(base.version, draft, id);
+      setBase(applied.view);
+      setDraft(structuredClone(applied.view.catalog));
+      setStep({ kind: "applied", version: applied.view.version, already: applied.outcome === "already" });
+      setNotice(undefined);
+    } catch (err) {
+      failed(err);
+    }
+  });
+
+  useBack(step.kind === "review" ? () => setStep({ kind: "edit" }) : undefined);
+  useMainAction(
+    step.kind === "review"
+      ? {
+          text: t("page-catalogue-confirm"),
+          onClick: () => void confirm(step.requestId),
+          busy,
+          disabled: step.changes.length === 0,
+        }
+      : dirty
+        ? { text: t("page-catalogue-review"), onClick: () => void review(), busy }
+        : undefined,
+  );
+
+  if (step.kind === "review") {
+    return (
+      <div ref={top}>
+        <h1>{t("page-catalogue-review-title")}</h1>
+        {notice === undefined ? null : <Notice kind={notice.kind}>{notice.text}</Notice>}
+        {step.changes.length === 0 ? (
+          <p class="state empty">{t("page-catalogue-no-changes")}</p>
+        ) : (
+          <ul class="diff" data-testid="catalogue-diff">
+            {step.changes.map((c, i) => (
+              <li key={i} class={`diff-${c.kind}`}>
+                {changeText(words, c)}
+              </li>
+            ))}
+          </ul>
+        )}
+        <p class="hint">{t("page-catalogue-confirm-hint")}</p>
+      </div>
+    );
+  }
+
+  return (
+    <div ref={top}>
+      <h1>{t("page-catalogue-title")}</h1>
+      <p class="hint">
+        {base.version === 0 ? t("page-catalogue-from-file") : t("page-catalogue-version", { version: base.version })}
+      </p>
+      {step.kind === "applied" ? (
+        <Notice kind="done">
+          {step.already
+            ? t("page-catalogue-already", { version: step.version })
+            : t("page-catalogue-applied", { version: step.version })}
+        </Notice>
+      ) : null}
+      {notice === undefined ? null : <Notice kind={notice.kind}>{notice.text}</Notice>}
+      {draft.games.map((game, g) => (
+        <section class="section" key={g}>
+          <h2>{game.name}</h2>
+          <div class="card">
+            {game.products.map((product, p) => {
+              const path = `games[${g}].products[${p}]`;
+              const issue = (field: string) => issues[`${path}.${field}`];
+              return (
+                <div
+                  class={`product ${product.disabled === true ? "hidden" : ""}`}
+                  key={p}
+                  data-testid={`product-${product.code}`}
+                >
+                  <div class="product-head">
+                    <code>{product.code}</code>
+                    <input
+                      class={`product-name ${issue("name") === undefined ? "" : "invalid"}`}
+                      type="text"
+                      aria-label={t("page-catalogue-name")}
+                      value={product.name}
+                      maxLength={80}
+                      onInput={(e) => {
+                        const name = e.currentTarget.value;
+                        change(g, p, (pr) => ({ ...pr, name }));
+                      }}
+                    />
+                    <label
+                      class="switch"
+                      title={product.disabled === true ? t("page-catalogue-hidden") : t("page-catalogue-offered")}
+                    >
+                      <input
+                        type="checkbox"
+                        checked={product.disabled !== true}
+                        onChange={(e) => {
+                          const offered = e.currentTarget.checked;
+                          change(g, p, ({ disabled: _d, ...rest }) => (offered ? rest : { ...rest, disabled: true }));
+                        }}
+                        data-testid={`offered-${product.code}`}
+                      />
+                      <span>
+                        {product.disabled === true ? t("page-catalogue-hidden") : t("page-catalogue-offered")}
+                      </span>
+                    </label>
+                  </div>
+                  {issue("name") === undefined ? null : (
+                    <span class="field-error" role="alert">
+                      {issue("name")}
+                    </span>
+                  )}
+                  <div class="prices">
+                    <Field label={t("page-catalogue-price")} error={issue("price") ?? issues[`${path}`]}>
+                      <input
+                        type="text"
+                        inputMode="numeric"
+                        value={shown(product.price)}
+                        onInput={(e) => {
+                          const price = priceOf(e.currentTarget.value);
+                          change(g, p, ({ price: _p, ...rest }) =>
+                            price === undefined ? rest : { ...rest, price: price as number },
+                          );
+                        }}
+                        data-testid={`price-${product.code}`}
+                      />
+                    </Field>
+                    {base.tiers.map((tier) => (
+                      <Field
+                        key={tier}
+                        label={t("page-catalogue-tier-price", { tier })}
+                        error={issue(`prices.${tier}`) ?? issue("prices")}
+                      >
+                        <input
+                          type="text"
+                          inputMode="numeric"
+                          value={shown(product.prices?.[tier])}
+                          onInput={(e) => {
+                            const price = priceOf(e.currentTarget.value);
+                            change(g, p, (pr) => {
+                              const prices = { ...(pr.prices ?? {}) };
+                              if (price === undefined) delete prices[tier];
+                              else prices[tier] = price as number;
+                              const { prices: _old, ...rest } = pr;
+                              return Object.keys(prices).length === 0 ? rest : { ...rest, prices };
+                            });
+                          }}
+                          data-testid={`price-${product.code}-${tier}`}
+                        />
+                      </Field>
+                    ))}
+                  </div>
+                </div>
+              );
+            })}
+          </div>
+        </section>
+      ))}
+      {dirty ? null : <p class="hint">{t("page-catalogue-how")}</p>}
+    </div>
+  );
+}

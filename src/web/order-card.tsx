@@ -1,0 +1,47 @@
+import type { OrderView } from "../server/mini-app/api-types.js";
+import type { Words } from "./i18n.js";
+
+/** One order as a card: what, for whom, how it ended; for an admin also who ordered and the provider's side. */
+export function OrderCard(props: { order: OrderView; words: Words; children?: preact.ComponentChildren }) {
+  const { order: o, words } = props;
+  const { t, rp, time } = words;
+  return (
+    <article class={`order state-${o.state}`} data-testid={`order-${o.refId}`}>
+      <header>
+        <span class="order-state">
+          <span class="dot" aria-hidden="true" /> {t(`page-state-${o.state}`)}
+        </span>
+        <span class="order-time">{time(o.submittedAt ?? o.createdAt)}</span>
+      </header>
+      <p class="order-product">
+        <b>{o.productCode}</b> · {o.productName}
+        {o.price === null ? null : <span class="order-price">{rp(o.price)}</span>}
+      </p>
+      <p class="order-player">
+        {t("page-order-player", { player: o.playerId })}
+        {o.playerName === undefined ? null : <> · {o.playerName}</>}
+      </p>
+      {o.sn === undefined ? null : (
+        <p class="order-sn">
+          {t("page-order-sn")} <code>{o.sn}</code>
+        </p>
+      )}
+      {o.errorMessage !== undefined || o.errorCode !== undefined ? (
+        <p class="order-error">{[o.errorCode, o.errorMessage].filter(Boolean).join(": ")}</p>
+      ) : o.reason !== undefined ? (
+        <p class="order-error">{t(`page-reason-${o.reason}`)}</p>
+      ) : null}
+      {o.userId === undefined ? null : (
+        <p class="order-user">
+          {t("page-order-by", { user: o.userName ?? "", id: String(o.userId) })}
+          {o.providerPrice === undefined ? null : <> · {t("page-order-cost", { cost: rp(o.providerPrice) })}</>}
+        </p>
+      )}
+      <p class="order-ref">
+        <code>{o.refId}</code>
+        {o.trxId === undefined ? null : <> · {o.trxId}</>}
+      </p>
+      {props.children}
+    </article>
+  );
+}

@@ -1,0 +1,336 @@
+import { useState } from "preact/hooks";
+import type { DepositView, Movement } from "../../server/mini-app/api-types.js";
+import { ApiFailure } from "../api.js";
+import type { Words } from "../i18n.js";
+import {
+  Empty,
+  Field,
+  Loaded,
+  Notice,
+  Row,
+  Section,
+  failureText,
+  useApp,
+  useBack,
+  useBusy,
+  useLoad,
+  useMainAction,
+} from "../ui.js";
+
+/** One line of a statement: when, what, how much, the saldo after it. */
+export function MovementRow(props: { m: Movement; words: Words }) {
+  const { m, words } = props;
+  const { t, rp, signed, time } = words;
+  return (
+    <Row
+      label={t(`page-movement-${m.kind}`)}
+      hint={`${time(m.at)} · ${m.ref}`}
+      value={
+        <span class="movement">
+          <span class={m.kind === "hold" || m.kind === "spend" || m.amount < 0 ? "minus" : "plus"}>
+            {m.kind === "spend" ? rp(m.amount) : signed(m.amount)}
+          </span>
+          <span class="after">{t("page-movement-after", { saldo: rp(m.saldo) })}</span>
+        </span>
+      }
+    />
+  );
+}
+
+/** Resellers: their tier, saldo and held money; one opens to its statement, deposits and tier. */
+export function ResellersPage() {
+  const { api, words } = useApp();
+  const { t, rp } = words;
+  const [list, reload] = useLoad(() => api.resellers(), []);
+  const [open, setOpen] = useState<number | undefined>();
+  useBack(
+    open === undefined
+      ? undefined
+      : () => {
+          setOpen(undefined);
+          reload();
+        },
+  );
+  if (open !== undefined) return <ResellerDetail userId={open} />;
+  return (
+    <>
+      <h1>{t("page-resellers-title")}</h1>
+      <Loaded load={list} retry={reload}>
+        {(data) => (
+          <>
+            <Section>
+              <Row
+                label={t("page-resellers-owed")}
+                value={rp(data.totals.saldo + data.totals.held)}
+                hint={t("page-today-owed-hint", { saldo: rp(data.totals.saldo), held: rp(data.totals.held) })}
+              />
+            </Section>
+            {data.resellers.length === 0 ? (
+              <Empty text={t("page-resellers-none")} />
+            ) : (
+              <Section>
+                {data.resellers.map((r) => (
+                  <Row
+                    key={r.userId}
+                    label={String(r.userId)}
+                    hint={
+                      r.source === "none" ? t("page-resellers-no-longer") : t("page-resellers-tier", { tier: r.tier })
+                    }
+                    value={
+                      <span class="money-pair">
+                        {rp(r.saldo)}
+                        {r.held > 0 ? <small>{t("page-held", { held: rp(r.held) })}</small> : null}
+                      </span>
+                    }
+                    onClick={() => setOpen(r.userId)}
+                    testid={`reseller-${r.userId}`}
+                  />
+                ))}
+              </Section>
+            )}
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+/** A number of rupiah as typed: `50000`, `50.000`, `-5.000`; undefined while it is not one. */
+function amountOf(typed: string): number | undefined {
+  const m = /^\s*([+-]?)\s*([0-9]{1,3}(?:[.,][0-9]{3})+|[0-9]+)\s*$/.exec(typed);
+  return m === null ? undefined : Number(m[2]!.replace(/[.,]/g, "")) * (m[1] === "-" ? -1 : 1);
+}
+
+type DepositStep =
+  | { kind: "closed" }
+  | { kind: "form"; amount: string; note: string }
+  | { kind: "review"; deposit: DepositView; amount: string; note: string };
+
+function ResellerDetail(props: { userId: number }) {
+  const { api, words } = useApp();
+  const { t, rp } = words;
+  const [page, setPage] = useState(0);
+  const [detail, reload] = useLoad(() => api.reseller(props.userId, page), [page]);
+  const [deposit, setDeposit] = useState<DepositStep>({ kind: "closed" });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [notice, setNotice] = useState<{ kind: "done" | "error" | "info"; text: string } | undefined>();
+  const [busy, guard] = useBusy();
+
+  const failure = (err: unknown) => (err instanceof ApiFailure ? err : new ApiFailure(0, { error: "internal" }));
+
+  const review = guard(async (amount: string, note: string) => {
+    const value = amountOf(amount);
+    if (value === undefined) {
+      setErrors({ amount: t("page-deposit-amount-format") });
+      return;
+    }
+    try {
+      const prepared = await api.prepareDeposit(props.userId, value, note);
+      setErrors({});
+      setNotice(undefined);
+      setDeposit({ kind: "review", deposit: prepared, amount, note });
+    } catch (err) {
+      const f = failure(err);
+      if (f.status === 422) setErrors(Object.fromEntries((f.body.issues ?? []).map((i) => [i.path, i.message])));
+      else if (f.status === 409 && f.body.error === "short")
+        setErrors({ amount: t("page-deposit-below-zero", { saldo: rp(Number(f.body.saldo ?? 0)) }) });
+      else setNotice({ kind: "error", text: `${failureText(words, f)} ${t("page-kept")}` });
+    }
+  });
+
+  const confirm = guard(async (d: DepositView) => {
+    try {
+      const done = await api.confirmDeposit(d.id);
+      setNotice({
+        kind: "done",
+        text: t("page-deposit-done", { amount: words.signed(d.amount), saldo: rp(done.saldo) }),
+      });
+      setDeposit({ kind: "closed" });
+      reload();
+    } catch (err) {
+      const f = failure(err);
+      if (f.status === 409 && f.body.error === "taken") {
+        // Confirmed already (another tap, another admin): credited once, and said so.
+        const taken = f.body.deposit as DepositView | undefined;
+        setNotice({
+          kind: "info",
+          text:
+            taken?.state === "done"
+              ? t("page-deposit-already", { amount: words.signed(taken.amount), saldo: rp(taken.saldoAfter) })
+              : t("page-deposit-was-cancelled"),
+        });
+        setDeposit({ kind: "closed" });
+        reload();
+      } else if (f.status === 409 && f.body.error === "short") {
+        setNotice({ kind: "error", text: t("page-deposit-below-zero", { saldo: rp(Number(f.body.saldo ?? 0)) }) });
+      } else setNotice({ kind: "error", text: `${failureText(words, f)} ${t("page-kept")}` });
+    }
+  });
+
+  useMainAction(
+    deposit.kind === "form"
+      ? {
+          text: t("page-deposit-review"),
+          onClick: () => void review(deposit.amount, deposit.note),
+          busy,
+          disabled: deposit.amount.trim() === "",
+        }
+      : deposit.kind === "review"
+        ? { text: t("page-deposit-confirm"), onClick: () => void confirm(deposit.deposit), busy }
+        : undefined,
+  );
+
+  return (
+    <>
+      <h1>{t("page-reseller-title", { id: String(props.userId) })}</h1>
+      {notice === undefined ? null : <Notice kind={notice.kind}>{notice.text}</Notice>}
+      <Loaded load={detail} retry={reload}>
+        {(d) => (
+          <>
+            <div class="tiles">
+              <div class="tile">
+                <span class="tile-label">{t("page-saldo")}</span>
+                <span class="tile-value" data-testid="reseller-saldo">
+                  {rp(d.reseller.saldo)}
+                </span>
+              </div>
+              <div class="tile">
+                <span class="tile-label">{t("page-held-label")}</span>
+                <span class="tile-value">{rp(d.reseller.held)}</span>
+              </div>
+            </div>
+            <TierPicker userId={props.userId} tier={d.reseller.tier} onChanged={reload} />
+            {deposit.kind === "closed" ? (
+              <button
+                type="button"
+                class="secondary wide"
+                onClick={() => setDeposit({ kind: "form", amount: "", note: "" })}
+                data-testid="deposit-open"
+              >
+                + {t("page-deposit-open")}
+              </button>
+            ) : deposit.kind === "form" ? (
+              <Section title={t("page-deposit-title")} class="deposit-form">
+                <Field label={t("page-deposit-amount")} error={errors.amount}>
+                  <input
+                    type="text"
+                    inputMode="numeric"
+                    value={deposit.amount}
+                    placeholder="50.000"
+                    onInput={(e) => setDeposit({ ...deposit, amount: e.currentTarget.value })}
+                    data-testid="deposit-amount"
+                  />
+                </Field>
+                <Field label={t("page-deposit-note")} error={errors.note}>
+                  <input
+                    type="text"
+                    value={deposit.note}
+                    maxLength={200}
+                    onInput={(e) => setDeposit({ ...deposit, note: e.currentTarget.value })}
+                    data-testid="deposit-note"
+                  />
+                </Field>
+                <p class="hint">{t("page-deposit-hint")}</p>
+                <button type="button" class="link-button" onClick={() => setDeposit({ kind: "closed" })}>
+                  {t("page-cancel")}
+                </button>
+              </Section>
+            ) : (
+              <Section
+                title={t(deposit.deposit.amount >= 0 ? "page-deposit-review-title" : "page-correction-review-title")}
+                class="deposit-review"
+              >
+                <Row label={t("page-deposit-amount-short")} value={words.signed(deposit.deposit.amount)} />
+                <Row label={t("page-deposit-before")} value={rp(deposit.deposit.saldoBefore)} />
+                <Row
+                  label={t("page-deposit-after")}
+                  value={<b data-testid="deposit-after">{rp(deposit.deposit.saldoAfter)}</b>}
+                />
+                {deposit.deposit.note === "" ? null : (
+                  <Row label={t("page-deposit-note")} value={deposit.deposit.note} />
+                )}
+                <button
+                  type="button"
+                  class="link-button"
+                  onClick={() => {
+                    void api.cancelDeposit(deposit.deposit.id).catch(() => undefined);
+                    setDeposit({ kind: "form", amount: deposit.amount, note: deposit.note });
+                  }}
+                >
+                  {t("page-deposit-change")}
+                </button>
+              </Section>
+            )}
+            <Section title={t("page-statement-title", { total: d.total })}>
+              {d.movements.length === 0 ? (
+                <Empty text={t("page-statement-empty")} />
+              ) : (
+                d.movements.map((m, i) => <MovementRow key={`${m.ref}-${m.kind}-${i}`} m={m} words={words} />)
+              )}
+            </Section>
+            <Pager page={page} hasMore={(page + 1) * d.pageSize < d.total} setPage={setPage} words={words} />
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+function TierPicker(props: { userId: number; tier: string; onChanged: () => void }) {
+  const { api, words } = useApp();
+  const { t } = words;
+  const [tiers] = useLoad(() => api.resellers().then((r) => r.tiers), []);
+  const [error, setError] = useState<string | undefined>();
+  if (tiers.state !== "ready" || props.tier === "") return null;
+  return (
+    <Section>
+      <Field label={t("page-tier")} error={error}>
+        <select
+          value={props.tier}
+          onChange={(e) => {
+            const tier = e.currentTarget.value;
+            api.setTier(props.userId, tier).then(
+              () => {
+                setError(undefined);
+                props.onChanged();
+              },
+              (err: unknown) =>
+                setError(
+                  failureText(words, err instanceof ApiFailure ? err : new ApiFailure(0, { error: "internal" })),
+                ),
+            );
+          }}
+          data-testid="tier"
+        >
+          {tiers.data.map((tier) => (
+            <option key={tier} value={tier}>
+              {tier}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </Section>
+  );
+}
+
+/** Newer and older pages of a list. */
+export function Pager(props: { page: number; hasMore: boolean; setPage: (page: number) => void; words: Words }) {
+  if (props.page === 0 && !props.hasMore) return null;
+  return (
+    <div class="pager">
+      <button type="button" class="secondary" disabled={props.page === 0} onClick={() => props.setPage(props.page - 1)}>
+        ‹ {props.words.t("page-newer")}
+      </button>
+      <span>{props.page + 1}</span>
+      <button
+        type="button"
+        class="secondary"
+        disabled={!props.hasMore}
+        onClick={() => props.setPage(props.page + 1)}
+        data-testid="older"
+      >
+        {props.words.t("page-older")} ›
+      </button>
+    </div>
+  );
+}

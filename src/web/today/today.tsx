@@ -1,0 +1,81 @@
+import { BalanceChart, DaysChart } from "./chart.js";
+import { Empty, Loaded, Row, Section, useApp, useLoad } from "../ui.js";
+
+/** Today for an admin: the day's sales and margin, the balance, what the shop owes, and 30 days. */
+export function TodayPage() {
+  const { api, words } = useApp();
+  const { t, rp, number, time, day } = words;
+  const [today, reload] = useLoad(() => api.today(), []);
+  return (
+    <Loaded load={today} retry={reload}>
+      {(d) => (
+        <>
+          <h1>{t("page-today-title", { day: day(d.day) })}</h1>
+          <div class="tiles" data-testid="today-tiles">
+            <div class="tile">
+              <span class="tile-label">{t("page-today-sales")}</span>
+              <span class="tile-value" data-testid="today-sales">
+                {number(d.orders.success)}
+              </span>
+              <span class="tile-hint">{t("page-today-orders", { count: d.orders.total })}</span>
+            </div>
+            <div class="tile">
+              <span class="tile-label">{t("page-today-revenue")}</span>
+              <span class="tile-value" data-testid="today-revenue">
+                {rp(d.selling)}
+              </span>
+              <span class="tile-hint">{t("page-today-cost", { cost: rp(d.provider) })}</span>
+            </div>
+            <div class="tile">
+              <span class="tile-label">{t("page-today-margin")}</span>
+              <span class="tile-value" data-testid="today-margin">
+                {rp(d.margin)}
+              </span>
+            </div>
+            <div class="tile">
+              <span class="tile-label">{t("page-today-balance")}</span>
+              <span class="tile-value" data-testid="today-balance">
+                {d.balance === null ? "–" : number(d.balance.balance)}
+              </span>
+              <span class="tile-hint">{d.balance === null ? t("page-today-balance-none") : time(d.balance.at)}</span>
+            </div>
+          </div>
+          <Section title={t("page-today-money")}>
+            <Row
+              label={t("page-today-owed")}
+              value={rp(d.owed.total)}
+              hint={t("page-today-owed-hint", { saldo: rp(d.owed.saldo), held: rp(d.owed.held) })}
+            />
+            <Row label={t("page-today-deposits")} value={rp(d.deposits)} />
+            <Row
+              label={t("page-today-outcomes")}
+              value={`${number(d.orders.failed)} / ${number(d.orders.unknown)}`}
+              hint={t("page-today-outcomes-hint")}
+            />
+            <Row label={t("page-today-pending")} value={number(d.pending)} testid="today-pending" />
+          </Section>
+          <Section title={t("page-today-days")}>
+            <DaysChart days={d.days} words={words} />
+          </Section>
+          <Section title={t("page-chart-balance")}>
+            <BalanceChart days={d.days} words={words} />
+          </Section>
+          <Section title={t("page-today-by-product")}>
+            {d.byProduct.length === 0 ? (
+              <Empty text={t("page-today-no-sales")} />
+            ) : (
+              d.byProduct.map((line) => (
+                <Row
+                  key={line.name}
+                  label={line.name}
+                  hint={t("page-today-product-hint", { count: line.count, margin: rp(line.selling - line.provider) })}
+                  value={rp(line.selling)}
+                />
+              ))
+            )}
+          </Section>
+        </>
+      )}
+    </Loaded>
+  );
+}

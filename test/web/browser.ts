@@ -1,0 +1,130 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { signInitData, type InitDataUser } from "../helpers/init-data.js";
+
+/** Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it), or CHROMIUM_PATH. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Where the browser tests put their screenshots: docs/screenshots, shown in the README. */
+export const SCREENSHOTS = fileURLToPath(new URL("../../docs/screenshots", import.meta.url));
+
+/**
+ * Chromium without a window, as the machines here can run it: no sandbox (tests run as root), no
+ * GPU, and none of its background calls to Google's hosts (the network is closed: they would fail).
+ */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+/** Telegram's light and dark themes (the colours its Android client passes). */
+export const THEMES = {
+  light: {
+    bg_color: "#ffffff",
+    text_color: "#000000",
+    hint_color: "#707579",
+    link_color: "#3390ec",
+    button_color: "#3390ec",
+    button_text_color: "#ffffff",
+    secondary_bg_color: "#f1f1f4",
+    section_bg_color: "#ffffff",
+    section_header_text_color: "#3390ec",
+    destructive_text_color: "#e53935",
+    accent_text_color: "#3390ec",
+  },
+  dark: {
+    bg_color: "#212121",
+    text_color: "#ffffff",
+    hint_color: "#aaaaaa",
+    link_color: "#8774e1",
+    button_color: "#8774e1",
+    button_text_color: "#ffffff",
+    secondary_bg_color: "#0f0f0f",
+    section_bg_color: "#212121",
+    section_header_text_color: "#aaaaaa",
+    destructive_text_color: "#ff595a",
+    accent_text_color: "#8774e1",
+  },
+} as const;
+
+export interface Opened {
+  page: Page;
+  context: BrowserContext;
+  /** Saves a screenshot as docs/screenshots/<name>.png (the whole page). */
+  shot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the Mini App the way Telegram opens it: the page at `${base}/app/` with the launch
+ * parameters in the URL fragment (init data signed with the bot's token, the theme, the platform),
+ * on a phone-sized screen. `telegram`: a Telegram client around the page (its webview proxy
+ * records the events the page sends, `window.__events`), so the page uses Telegram's buttons.
+ */
+export async function openApp(
+  browser: Browser,
+  opts: {
+    base: string;
+    botToken: string;
+    user: InitDataUser;
+    theme?: keyof typeof THEMES;
+    width?: number;
+    initData?: string;
+    telegram?: boolean;
+    tab?: string;
+  },
+): Promise<Opened> {
+  const theme = THEMES[opts.theme ?? "light"];
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 360, height: 740 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    colorScheme: opts.theme === "dark" ? "dark" : "light",
+    locale: opts.user.language_code === "id" ? "id-ID" : "en-US",
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  // A script error on the page fails the test that meets it, with the page's own message.
+  page.on("pageerror", (err) => process.stderr.write(`page error: ${err.message}\n`));
+  if (opts.telegram === true) {
+    await page.addInitScript(() => {
+      const w = globalThis as unknown as { __events: Array<[string, unknown]>; TelegramWebviewProxy: unknown };
+      w.__events = [];
+      w.TelegramWebviewProxy = { postEvent: (type: string, data: string) => w.__events.push([type, JSON.parse(data)]) };
+    });
+  }
+  const initData = opts.initData ?? signInitData(opts.user, opts.botToken);
+  const fragment = new URLSearchParams({
+    tgWebAppData: initData,
+    tgWebAppVersion: "8.0",
+    tgWebAppPlatform: "android",
+    tgWebAppThemeParams: JSON.stringify(theme),
+  });
+  const tab = opts.tab === undefined ? "" : `#${opts.tab}&`;
+  await page.goto(`${opts.base}/app/${tab === "" ? "#" : tab}${fragment.toString()}`);
+  return {
+    page,
+    context,
+    async shot(name) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: false, animations: "disabled" });
+    },
+    close: () => context.close(),
+  };
+}

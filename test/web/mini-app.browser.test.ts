@@ -1,0 +1,316 @@
+import type { Browser, Page } from "playwright-core";
+import { request } from "undici";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ADMIN, STAFF, staffWorld, type World } from "../e2e/world.js";
+import { signInitData } from "../helpers/init-data.js";
+import { launchBrowser, openApp, type Opened } from "./browser.js";
+import { ADMIN_ID, RESELLER, RESELLER_ID, shopScene, type Scene } from "./scene.js";
+
+/**
+ * The Mini App in a real browser (Debian's Chromium, driven by playwright-core), against the bot
+ * started as in production (`node dist/main.js`, WEBAPP_URL and PORT set), opened the way Telegram
+ * opens it: launch parameters in the fragment, init data signed with the test bot's token. The
+ * tests read what is shown and tap as a person would; screenshots go to docs/screenshots.
+ */
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+/** The text of the screen (what a person reads, section headings in capitals as shown), without the tab bar. */
+const screenText = async (page: Page) => (await page.locator("main.screen").innerText()).replace(/\s+/g, " ");
+
+/** Waits for the screen to have loaded what it shows (no "Loading…" left) and to contain `text`. */
+async function shows(page: Page, text: string | RegExp): Promise<void> {
+  await page.locator("main.screen h1").first().waitFor();
+  await expect.poll(async () => screenText(page), { timeout: 15_000 }).toMatch(text);
+}
+
+describe("the Mini App's pages, as admins and resellers see them (one shop for all)", () => {
+  let world: World;
+  let scene: Scene;
+  beforeAll(async () => {
+    world = await staffWorld();
+    scene = await shopScene(world);
+  });
+  afterAll(() => world.cleanup());
+
+  const open = (opts: Omit<Parameters<typeof openApp>[1], "base" | "botToken">) =>
+    openApp(browser, { base: scene.base, botToken: world.fake.token, ...opts });
+
+  it("when an admin opens each page, light and dark, then each shows the shop's own figures and lists", async () => {
+    for (const theme of ["light", "dark"] as const) {
+      const app = await open({ user: ADMIN, theme });
+      try {
+        await shows(app.page, /Today, /);
+        expect(await app.page.getByTestId("today-sales").innerText()).toBe("3");
+        expect(await app.page.getByTestId("today-revenue").innerText()).toBe("Rp 78,200");
+        expect(await app.page.getByTestId("today-pending").innerText()).toMatch(/1/);
+        await app.page.getByTestId("days-chart").locator("canvas").waitFor();
+        await app.shot(`admin-today-${theme}`);
+
+        await app.page.getByTestId("tab-catalogue").click();
+        await shows(app.page, /Catalogue/);
+        expect(await app.page.getByTestId("price-ML86").inputValue()).toBe("20000");
+        expect(await app.page.getByTestId("price-ML86-reseller").inputValue()).toBe("19800");
+        await app.shot(`admin-catalogue-${theme}`);
+
+        await app.page.getByTestId("tab-pending").click();
+        await shows(app.page, scene.unknownRef);
+        await app.shot(`admin-pending-${theme}`);
+
+        await app.page.getByTestId("tab-resellers").click();
+        await shows(app.page, /Owed to resellers .*Rp 311,300 5005/);
+        await app.shot(`admin-resellers-${theme}`);
+
+        await app.page.getByTestId("tab-orders").click();
+        await shows(app.page, /ML172/);
+        await app.shot(`admin-orders-${theme}`);
+      } finally {
+        await app.close();
+      }
+    }
+  });
+
+  it("when an admin opens a reseller, then the saldo, held money and statement are there, newest first", async () => {
+    const app = await open({ user: ADMIN, tab: "resellers" });
+    try {
+      await shows(app.page, /5005/);
+      await app.page.getByTestId("reseller-5005").click();
+      await shows(app.page, /Reseller 5005/);
+      await shows(app.page, /Statement \(3\) Spent .*Held for an order .*Deposit/i);
+      expect(await app.page.getByTestId("reseller-saldo").innerText()).toBe("Rp 211,300");
+      await app.shot("admin-reseller-detail-light");
+      await app.page.getByTestId("back").click();
+      await shows(app.page, /Resellers/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("when a reseller opens their pages, then they see their saldo, their statement, their own orders and their prices", async () => {
+    for (const theme of ["light", "dark"] as const) {
+      const app = await open({ user: RESELLER, theme });
+      try {
+        await shows(app.page, /Your saldo .*Statement \(3\)/i);
+        expect(await app.page.getByTestId("wallet-saldo").innerText()).toBe("Rp 211,300");
+        await app.shot(`reseller-saldo-${theme}`);
+        await app.page.getByTestId("tab-my-orders").click();
+        await shows(app.page, /ML172/);
+        const text = await screenText(app.page);
+        expect(text).not.toMatch(/ML86|FF140|FF70/); // other people's orders
+        expect(text).not.toMatch(/SBX-/); // the provider's trx id is not for resellers
+        await app.shot(`reseller-orders-${theme}`);
+        await app.page.getByTestId("tab-prices").click();
+        await shows(app.page, /Your prices/);
+        expect(await app.page.getByTestId("price-ML86").innerText()).toMatch(/Rp 19,800/);
+        await app.shot(`reseller-prices-${theme}`);
+      } finally {
+        await app.close();
+      }
+    }
+  });
+
+  it("when an admin and a reseller read Bahasa Indonesia, then the page is in Indonesian with rupiah dots", async () => {
+    const admin = await open({ user: ADMIN_ID });
+    try {
+      await shows(admin.page, /Hari ini, /);
+      expect(await admin.page.getByTestId("today-revenue").innerText()).toBe("Rp 78.200");
+      expect(await admin.page.locator("nav.tabs").innerText()).toMatch(/Katalog/);
+      await admin.shot("admin-today-id");
+    } finally {
+      await admin.close();
+    }
+    const reseller = await open({ user: RESELLER_ID, theme: "dark" });
+    try {
+      await shows(reseller.page, /Saldo Anda/);
+      expect(await reseller.page.getByTestId("wallet-saldo").innerText()).toBe("Rp 100.000");
+      await reseller.shot("reseller-saldo-id-dark");
+    } finally {
+      await reseller.close();
+    }
+  });
+
+  it("when the screen is 360 px wide, then no page is wider than the screen", async () => {
+    for (const [user, tabs] of [
+      [ADMIN, ["today", "catalogue", "pending", "resellers", "orders"]],
+      [RESELLER, ["wallet", "my-orders", "prices"]],
+    ] as const) {
+      const app = await open({ user, width: 360 });
+      try {
+        for (const tab of tabs) {
+          await app.page.getByTestId(`tab-${tab}`).click();
+          await app.page.locator("main.screen h1").first().waitFor();
+          await expect.poll(() => app.page.locator(".state.loading").count()).toBe(0);
+          const width = await app.page.evaluate(
+            () => (globalThis as any).document.documentElement.scrollWidth as number,
+          );
+          expect([tab, width]).toEqual([tab, 360]);
+        }
+      } finally {
+        await app.close();
+      }
+    }
+  });
+
+  it("when the init data is forged or too old, or a staff member opens it, then the page says so and shows nothing of the shop", async () => {
+    const forged = await open({ user: ADMIN, initData: signInitData(ADMIN, "123456:not-the-bots-token") });
+    const expired = await open({ user: ADMIN, initData: signInitData(ADMIN, world.fake.token, 25 * 3600) });
+    const staff = await open({ user: STAFF });
+    try {
+      for (const app of [forged, expired]) {
+        await app.page.getByRole("alert").waitFor();
+        expect(await app.page.locator("body").innerText()).toMatch(/without Telegram's sign-in, or too long ago/);
+        expect(await app.page.locator("body").innerText()).not.toMatch(/Rp |5005|ML86/);
+      }
+      await expired.shot("refused-expired");
+      // In the language Telegram gave for them (Sari reads Indonesian).
+      await staff.page.getByRole("alert").waitFor();
+      expect(await staff.page.locator("body").innerText()).toMatch(/untuk admin dan reseller toko/);
+    } finally {
+      await Promise.all([forged.close(), expired.close(), staff.close()]);
+    }
+  });
+});
+
+describe("the Mini App's changes, each the chat's own (a shop per test)", () => {
+  let world: World;
+  let scene: Scene;
+  let app: Opened | undefined;
+  beforeEach(async () => {
+    world = await staffWorld();
+    scene = await shopScene(world, { history: false });
+  });
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+    await world.cleanup();
+  });
+
+  const open = (opts: Omit<Parameters<typeof openApp>[1], "base" | "botToken">) =>
+    openApp(browser, { base: scene.base, botToken: world.fake.token, ...opts });
+
+  it("when an admin changes a price in the page and confirms, then the chat's /pricelist shows it at once", async () => {
+    app = await open({ user: ADMIN, tab: "catalogue" });
+    const { page } = app;
+    await shows(page, /Catalogue/);
+    await page.getByTestId("price-ML86").fill("21.500");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes/);
+    expect(await page.getByTestId("catalogue-diff").innerText()).toMatch(/ML86: Rp 20,000 → Rp 21,500/);
+    await app.shot("admin-catalogue-review-light");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Applied: the catalogue in use is now edit 1/);
+    world.fake.sendText(STAFF, "/pricelist");
+    await world.waitText(STAFF, /ML86<\/code> 86 Diamonds: <b>Rp 21\.500<\/b>/);
+  });
+
+  it("when a save fails, then the page says why, at the field, keeps what was typed, and nothing changes", async () => {
+    app = await open({ user: ADMIN, tab: "catalogue", theme: "dark" });
+    const { page } = app;
+    await shows(page, /Catalogue/);
+    await page.getByTestId("price-ML86").fill("abc");
+    await page.getByTestId("price-FF70").fill("12000");
+    await page.getByTestId("main-action").click();
+    await shows(page, /One field needs a fix/);
+    expect(await page.locator(".field.invalid .field-error").first().innerText()).toMatch(/must be a number of rupiah/);
+    expect(await page.getByTestId("price-ML86").inputValue()).toBe("abc");
+    expect(await page.getByTestId("price-FF70").inputValue()).toBe("12000");
+    await app.shot("admin-catalogue-failed-save-dark");
+    // Meanwhile another admin changes a price in the chat: the page's Confirm does not overwrite it unseen.
+    world.fake.sendText(ADMIN, "/price GI60 16500");
+    await world.waitText(ADMIN, /GI60/);
+    await page.getByTestId("price-ML86").fill("20500");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Somebody changed the catalogue meanwhile \(now edit 1\)/);
+    expect(await page.getByTestId("price-FF70").inputValue()).toBe("12000");
+    // Reviewed again against the catalogue as it is now, the other admin's change shows in the diff.
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes .*GI60: Rp 16,500 → Rp 16,000/);
+    world.fake.sendText(STAFF, "/pricelist");
+    await world.waitText(STAFF, /FF70<\/code> 70 Diamonds: <b>Rp 10\.000<\/b>/);
+  });
+
+  it("when an admin double-taps Confirm on a deposit and the request is sent again, then it is credited once and the reseller told once", async () => {
+    app = await open({ user: ADMIN, tab: "resellers" });
+    const { page } = app;
+    await shows(page, /5005/);
+    await page.getByTestId("reseller-5005").click();
+    await shows(page, /Reseller 5005/);
+    await page.getByTestId("deposit-open").click();
+    await page.getByTestId("deposit-amount").fill("50.000");
+    await page.getByTestId("deposit-note").fill("transfer BRI");
+    let confirmCall: { url: string; auth: string } | undefined;
+    page.on("request", (r) => {
+      if (/\/deposits\/[A-Z0-9]+\/confirm$/.test(r.url()))
+        confirmCall = { url: r.url(), auth: r.headers().authorization! };
+    });
+    await page.getByTestId("main-action").click();
+    await shows(page, /Deposit to confirm/i);
+    expect(await page.getByTestId("deposit-after").innerText()).toBe("Rp 261,300");
+    await app.shot("admin-deposit-review-light");
+    await page.getByTestId("main-action").dblclick();
+    await shows(page, /Credited \+ Rp 50,000: the saldo is now Rp 261,300/);
+    // The same request again, as a flaky network would resend it.
+    const again = await request(confirmCall!.url, { method: "POST", headers: { authorization: confirmCall!.auth } });
+    expect(again.statusCode).toBe(409);
+    expect(((await again.body.json()) as { error: string }).error).toBe("taken");
+    expect(await page.getByTestId("reseller-saldo").innerText()).toBe("Rp 261,300");
+    const credited = /Rp 50,000/;
+    await world.waitText(RESELLER, credited);
+    await world.fake.waitForIdle();
+    expect(world.fake.messagesTo(RESELLER.id).filter((m) => credited.test(m.text))).toHaveLength(1);
+    world.fake.sendText(RESELLER, "/saldo");
+    await world.waitText(RESELLER, /Rp 261,300/);
+  });
+
+  it("when an admin settles an unknown order in the page, then the user is told in the chat and /pending is empty there too", async () => {
+    app = await open({ user: ADMIN, tab: "pending" });
+    const { page } = app;
+    await shows(page, scene.unknownRef);
+    await page.getByTestId(`settle-success-${scene.unknownRef}`).click();
+    await page.getByTestId("settle-value").fill("SN-8877");
+    await page.getByTestId("main-action").click();
+    await shows(page, new RegExp(`${scene.unknownRef} settled: Success`));
+    await shows(page, /No order waits to be settled/);
+    await world.waitText(STAFF, /SN-8877/);
+    world.fake.sendText(ADMIN, "/pending");
+    await world.waitText(ADMIN, /No orders with an unknown result/);
+  });
+
+  it("when the page runs inside Telegram, then its primary action is Telegram's main button and Back is Telegram's", async () => {
+    app = await open({ user: ADMIN, tab: "resellers", telegram: true });
+    const { page } = app;
+    const events = () => page.evaluate(() => (globalThis as unknown as { __events: Array<[string, any]> }).__events);
+    /** What Telegram does when the user presses one of its buttons. */
+    const press = (event: string) =>
+      page.evaluate((type) => {
+        const telegram = (globalThis as any).Telegram as { WebView: { receiveEvent(t: string, d: unknown): void } };
+        telegram.WebView.receiveEvent(type, {});
+      }, event);
+    await shows(page, /5005/);
+    expect((await events()).map(([type]) => type)).toEqual(expect.arrayContaining(["web_app_ready", "web_app_expand"]));
+    await page.getByTestId("reseller-5005").click();
+    await shows(page, /Reseller 5005/);
+    expect((await events()).filter(([type]) => type === "web_app_setup_back_button").at(-1)?.[1]).toEqual({
+      is_visible: true,
+    });
+    await page.getByTestId("deposit-open").click();
+    await page.getByTestId("deposit-amount").fill("10000");
+    // No button of the page's own: Telegram draws it, says what it says, and reports its press.
+    expect(await page.getByTestId("main-action").count()).toBe(0);
+    const mainButton = async () =>
+      (await events()).filter(([type]) => type === "web_app_setup_main_button").at(-1)?.[1];
+    await expect.poll(mainButton).toMatchObject({ is_visible: true, text: "Review", is_active: true });
+    await press("main_button_pressed");
+    await shows(page, /Deposit to confirm/i);
+    await expect.poll(mainButton).toMatchObject({ is_visible: true, text: "Confirm deposit" });
+    await press("back_button_pressed");
+    await shows(page, /Resellers/);
+    await expect.poll(mainButton).toEqual({ is_visible: false });
+  });
+});
