@@ -359,11 +359,21 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         );
       }
       // Data of an older version gets this version's layout before anything reads it (once).
-      const upgraded = await books.upgrade();
+      let reported = 0;
+      const upgraded = await books.upgrade({
+        onProgress: (done) => {
+          if (done - reported < 10_000) return;
+          reported = done;
+          logger.info({ done }, `ledger upgrade: ${done} orders rewritten so far`);
+        },
+      });
       if (upgraded !== undefined) {
         logger.info(
           upgraded,
-          `ledger upgraded: per-day figures built for ${upgraded.orders} orders and ${upgraded.deposits} deposits`,
+          `ledger upgraded from layout ${upgraded.from} to ${upgraded.to}: ${upgraded.orders} orders rewritten` +
+            (upgraded.from < 2
+              ? `, per-day figures built for ${upgraded.tallied.orders} orders and ${upgraded.tallied.deposits} deposits`
+              : ""),
         );
       }
       // Read before the first update can claim an order: these were left by the previous run.

@@ -1,4 +1,5 @@
 import type { Ledger, OrderLedger } from "./ledger.js";
+import { compactElement, orderTexts, unpackOrder } from "./order-codec.js";
 import { paidFromSaldo, type BalanceSeen, type OrderRecord, type OrderState } from "./order.js";
 import { figuresOf } from "./report.js";
 import { emptyWallet, type Deposit, type Movement, type MovementKind, type Wallet, type Wallets } from "./wallet.js";
@@ -35,9 +36,25 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
   const totals = { saldo: 0, held: 0 };
 
   const copy = <T>(o: T): T => structuredClone(o);
+  /** Compacted orders: their packed element (order-codec.ts), and the texts they share by number. */
+  const compacted = new Map<string, string>();
+  const textIds = new Map<string, string>();
+  const textOf = new Map<string, string>();
+  const idOf = (text: string) => {
+    let id = textIds.get(text);
+    if (id === undefined) {
+      id = (textIds.size + 1).toString(36);
+      textIds.set(text, id);
+      textOf.set(id, text);
+    }
+    return id;
+  };
   const live = (refId: string): OrderRecord | undefined => {
     const entry = orders.get(refId);
-    if (entry === undefined) return undefined;
+    if (entry === undefined) {
+      const element = compacted.get(refId);
+      return element === undefined ? undefined : unpackOrder(element, (id) => textOf.get(id)!);
+    }
     if (entry.expiresAt !== undefined && entry.expiresAt <= now()) {
       orders.delete(refId);
       return undefined;
@@ -382,6 +399,38 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
     },
   };
 
-  // Nothing older to bring up to date: memory starts empty at every start.
-  return { orders: ledger, wallets, upgrade: async () => undefined };
+  return {
+    orders: ledger,
+    wallets,
+    // Nothing older to bring up to date: memory starts empty at every start.
+    upgrade: async () => undefined,
+    /**
+     * The same orders as the Redis ledger compacts, packed the same way (so both are held to the
+     * same answers); statements stay as they are in memory.
+     */
+    async compact(opts) {
+      const untoldBefore = new Date(opts.now.getTime() - 24 * 60 * 60 * 1000).toISOString();
+      let count = 0;
+      for (const [refId, submittedMs] of byTime) {
+        if (opts.shouldStop?.() === true) break;
+        const entry = orders.get(refId);
+        if (entry === undefined || submittedMs >= opts.before.getTime()) continue;
+        const o = entry.order;
+        if (o.state !== "success" && o.state !== "failed") continue;
+        const finished = o.settledAt ?? o.finishedAt;
+        if (o.notifiedAt === undefined && !(finished !== undefined && finished < untoldBefore)) continue;
+        const texts = orderTexts(o);
+        const ids = {
+          who: idOf(texts.who),
+          what: idOf(texts.what),
+          ...(texts.detail === undefined ? {} : { detail: idOf(texts.detail) }),
+          ...(texts.message === undefined ? {} : { message: idOf(texts.message) }),
+        };
+        compacted.set(refId, compactElement(o, ids, texts));
+        orders.delete(refId);
+        count += 1;
+      }
+      return { orders: count, movements: 0 };
+    },
+  };
 }

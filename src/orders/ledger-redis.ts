@@ -1,42 +1,80 @@
 import { luaScript, type RedisClient } from "../storage/redis.js";
 import type { CancelResult, ClaimResult, FinishResult, Ledger, OrderLedger, SettleResult } from "./ledger.js";
+import { compactRedisLedger, STATEMENT_CHUNK } from "./ledger-redis-compact.js";
+import {
+  costOf,
+  LUA_BASICS,
+  LUA_CHUNKS,
+  LUA_LINEAR_HASH,
+  LUA_RESOLVE,
+  LUA_TIME_INDEX,
+  ledgerKeys,
+  pairs,
+  TALLY,
+} from "./ledger-redis-lua.js";
+import { createTextDictionary } from "./ledger-redis-texts.js";
+import { upgradeRedisLedger } from "./ledger-redis-upgrade.js";
+import {
+  draftFields,
+  elementHeader,
+  movementFromLine,
+  msKey,
+  orderFromHash,
+  packTime,
+  resultFields,
+  textIdsOf,
+  unpackMovements,
+  unpackOrder,
+} from "./order-codec.js";
+import { paidFromSaldo, type BalanceSeen, type OrderRecord } from "./order.js";
 import { figuresOf } from "./report.js";
-import { paidFromSaldo, type BalanceSeen, type DraftFields, type OrderRecord, type OrderState } from "./order.js";
-import type { Deposit, DepositConfirmResult, Movement, Wallet, Wallets } from "./wallet.js";
+import type { Deposit, DepositConfirmResult, Wallet, Wallets } from "./wallet.js";
 
 /*
- * Layout (every key starts with the prefix):
- *   o:REF            hash: d = the draft's JSON (never changes), u = user id, s = state,
- *                    h = the amount a reseller's order holds, sa/fa/na = submitted/finished/notified
- *                    at, m = summary message id, r = result JSON, sb/st = settled by/at,
- *                    ws = the reseller's saldo after the order's last movement
+ * Layout 3 (every key starts with the prefix; ledger-version says which layout a Redis holds):
+ *
+ * Orders
+ *   o:REF            an order while it is a draft, open, or recent: a hash of short fields
+ *                    (order-codec.ts: draftFields, resultFields; sk = submit time in 9 base-36
+ *                    digits, dy = its day in the shop's time zone, h = what a reseller's order holds,
+ *                    ws = the reseller's saldo after its last movement). Finished orders older than
+ *                    LEDGER_HOT_DAYS leave it for their element in the time index (compaction).
  *   open-draft:CHAT:USER   the ref id of the draft shown in that chat (expires with the draft)
- *   orders-by-time, orders-by-user:USER, orders-by-player:PLAYER_ID
- *                    sorted sets of submitted ref ids, scored by submit time
+ *   t:DAY, t-days, u:USER, p:N, p-meta, pp:…   the time, user and player indexes (ledger-redis-lua.ts),
+ *                    written in the claim's step; a compacted order's element holds the order
+ *   uc               hash: user id → how many orders they submitted; orders-count: everyone's
+ *   r:N, r-meta      hash buckets: ref id → submit time, for ref ids that do not tell it (ledger-redis-lua.ts:
+ *                    rfind finds any other compacted order from the time in its ref id)
+ *   fh               hash: UTC day → finished orders of that day still in a hash (for compaction)
+ *   dict, dict-ids, dict-seq   the texts compacted orders share, by number (ledger-redis-texts.ts)
  *   orders-inflight, orders-unknown       sets of ref ids
- *   balances                              the balances seen, newest first: pushed in the same
- *                                         step that records the sale, so the last one recorded wins
+ *   last-balance     the balance reported by the sale recorded last (JSON), set in that sale's step
  *   low-balance-alerted                   set while the balance is below the alert threshold
+ * Money
  *   wallet:USER      hash: saldo, held, deposits, corrections, spent (whole rupiah)
- *   statement:USER   list of movements (JSON), oldest first, appended in the step that moves money
+ *   statement:USER   list of movements, oldest first, appended in the step that moves money
+ *                    (order-codec.ts: movementLine; lines of layout 2 are JSON); its older part
+ *                    moves to sc:USER, chunks of 256 movements packed together (packMovements),
+ *                    scn: user → how many movements sc:USER holds. The newest 20 always stay here.
  *   wallets          set of the resellers who have a wallet
  *   dep:ID           hash: d = the deposit's JSON, s = state, w = reseller, a = amount,
- *                    db/da = confirmed by/at, ws = saldo after, na = reseller told at
+ *                    db/da = confirmed by/at, ws = saldo after, na = reseller told at, dy = its day
  *   deposits-by-time sorted set of credited deposit ids, scored by the time they were credited
  *   deposits-untold  set of credited deposit ids whose reseller has not been told yet
+ *   wallet-totals    hash: saldo and held of all resellers together (what the shop owes)
+ * Figures
  *   day:DAY          hash: a day's figures (DAY in the shop's time zone, the day an order was
  *                    submitted): c:p/c:s/c:f/c:u = orders submitting/success/failed/unknown,
  *                    sell/cost = selling and provider price of the successes, dep = deposits less
  *                    corrections credited, bal/balAt = the provider balance last seen that day
- *   dayd:DAY         hash: the same day by product (p:CODE:n/s/v/t = count, selling, cost, name),
- *                    by user (u:ID:n/s/v/m/w = count, selling, cost, name, seen at) and by reseller
- *                    (r:ID:n/s/v/d/m/t/w, d = deposits)
- *   wallet-totals    hash: saldo and held of all resellers together (what the shop owes)
- *   ledger-version   2 once every order and deposit of an older layout is in the day figures
+ *   dayd:DAY         hash: the same day by product (p:CODE:n/s/v/m/w = count, selling, cost, name,
+ *                    seen at), by user (u:ID:n/s/v/m/w) and by reseller (r:ID:n/s/v/d/m/t/w, d =
+ *                    deposits, t = tier)
+ *   ledger-version   3; compact-lease: who is compacting now
  *
- * An order's hash keeps its submit day (dy); the figures move with the order's state in the same
- * script that changes it (claim, outcome, settlement, deposit), so they always equal a recount of
- * the orders. The scripts name a day's keys from the stored day: one Redis, not a cluster.
+ * The figures move with the order's state in the same script that changes it (claim, outcome,
+ * settlement, deposit), so they always equal a recount of the orders. The scripts name other keys
+ * than their KEYS (a day's figures, the indexes): one Redis, not a cluster.
  *
  * State changes are Lua scripts: each checks the state it starts from and writes the record, its
  * indexes and the money it moves in one atomic step, so a crash can never leave one without the
@@ -45,102 +83,76 @@ import type { Deposit, DepositConfirmResult, Movement, Wallet, Wallets } from ".
 
 const HGETALL = "redis.call('HGETALL', KEYS[1])";
 
-/**
- * Lua that moves an order in its day's figures (see the layout above): from one state's count to
- * another's; a success adds its money, by product, by user and, for a reseller's order, by
- * reseller. \`pre\` is the key prefix, \`day\` the order's submit day, \`draft\` its decoded draft,
- * \`user\` its user id as stored, \`from\`/\`to\` one-letter states ('' when it was not counted yet),
- * \`cost\` the provider's price in whole rupiah, \`when\` its submit time (the newest name wins).
- */
-const TALLY = `
-local function tally(pre, day, draft, user, from, to, cost, when)
-  local totals = pre .. 'day:' .. day
-  local detail = pre .. 'dayd:' .. day
-  if from ~= '' then redis.call('HINCRBY', totals, 'c:' .. from, -1) end
-  redis.call('HINCRBY', totals, 'c:' .. to, 1)
-  if to ~= 's' then return end
-  local sell = tonumber(draft.price) or 0
-  redis.call('HINCRBY', totals, 'sell', sell)
-  redis.call('HINCRBY', totals, 'cost', cost)
-  local function line(head, name, extra)
-    redis.call('HINCRBY', detail, head .. 'n', 1)
-    redis.call('HINCRBY', detail, head .. 's', sell)
-    redis.call('HINCRBY', detail, head .. 'v', cost)
-    local seen = redis.call('HGET', detail, head .. 'w')
-    if not seen or seen <= when then
-      redis.call('HSET', detail, head .. 'w', when, head .. 'm', name)
-      if extra then redis.call('HSET', detail, head .. 't', extra) end
-    end
-  end
-  line('p:' .. draft.productCode .. ':', draft.productName, nil)
-  line('u:' .. user .. ':', draft.userName, nil)
-  if draft.role == 'reseller' and tonumber(draft.price) then
-    local tier = draft.tier
-    if type(tier) ~= 'string' then tier = '' end
-    line('r:' .. user .. ':', draft.userName, tier)
-  end
+/** The fields of the order hash TALLY needs, read with HMGET after others, into a `draft` table. */
+const DRAFT_OF = (first: number) => `
+local function draftOf(f)
+  return { price = f[${first}], productCode = f[${first + 1}], productName = f[${first + 2}],
+    userName = f[${first + 3}], role = f[${first + 4}], tier = f[${first + 5}] }
 end
-local STATE_CODE = { submitting = 'p', success = 's', failed = 'f', unknown = 'u' }
 `;
+const DRAFT_HMGET = "'p', 'k', 'pn', 'n', 'o', 't'";
 
 /**
- * Lua that appends one movement to a statement (KEYS[stmt]) and returns nothing. Every value in it
- * is a number, an ISO time or an id of letters and digits: the JSON can be put together as text.
+ * Lua that appends one movement to a statement (order-codec.ts: movementLine); `at` is packed
+ * (packTime), `kind` its letter.
  */
 const MOVEMENT = `
 local function movement(stmtKey, at, kind, ref, amount, saldo, held)
-  redis.call('RPUSH', stmtKey, '{"at":"' .. at .. '","kind":"' .. kind .. '","ref":"' .. ref .. '","amount":' ..
-    string.format('%d', amount) .. ',"saldo":' .. string.format('%d', saldo) .. ',"held":' .. string.format('%d', held) .. '}')
+  redis.call('RPUSH', stmtKey, at .. '\\t' .. kind .. '\\t' .. ref .. '\\t' .. string.format('%d', amount) .. '\\t' ..
+    string.format('%d', saldo) .. '\\t' .. string.format('%d', held))
 end
 `;
 
+// KEYS: order, open draft; ARGV: ttl, ref, hold, then the draft's fields and values
 const SAVE_DRAFT = luaScript(`
-redis.call('HSET', KEYS[1], 'd', ARGV[1], 'u', ARGV[2], 's', 'draft')
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'h', ARGV[5]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[3])
+redis.call('HSET', KEYS[1], 's', 'draft', unpack(ARGV, 4))
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'h', ARGV[3]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[1])
 return 0
 `);
 
-// One HMGET reads what the step needs; the claimed order is built from the draft it returns. A
-// reseller's order holds its price from the saldo in this same step, or is not claimed at all.
-// KEYS: order, inflight, by-time, by-user, wallet, statement, wallets, wallet totals
-// ARGV: user, at, score, ref, message id, codes for sale, submit day, key prefix
-const CLAIM = luaScript(`${MOVEMENT}
-local f = redis.call('HMGET', KEYS[1], 's', 'u', 'd', 'h')
+// A reseller's order holds its price from the saldo in this same step, or is not claimed at all.
+// The order enters the time, user and player indexes here, with its counts.
+// KEYS: order, inflight, wallet, statement, wallets, wallet totals
+// ARGV: user, at, submit time (9 digits), ref, message id, codes for sale, submit day, key prefix, at packed
+const CLAIM = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}${LUA_LINEAR_HASH}${LUA_CHUNKS}${MOVEMENT}
+local f = redis.call('HMGET', KEYS[1], 's', 'u', 'h', 'k', 'y')
 if not f[1] then return {'not-found'} end
 if f[2] ~= ARGV[1] then return {'not-yours'} end
 if f[1] ~= 'draft' then return {'taken', ${HGETALL}} end
-local draft = cjson.decode(f[3])
 if ARGV[6] ~= '' then
-  local code = '|' .. string.upper(draft.productCode) .. '|'
-  if not string.find(ARGV[6], code, 1, true) then return {'not-offered', f[3]} end
+  local code = '|' .. string.upper(f[4] or '') .. '|'
+  if not string.find(ARGV[6], code, 1, true) then return {'not-offered', ${HGETALL}} end
 end
-local hold = tonumber(f[4] or '0')
-local saldo = ''
+local pre = ARGV[8]
+local hold = tonumber(f[3] or '0')
 if hold > 0 then
-  local have = tonumber(redis.call('HGET', KEYS[5], 'saldo') or '0')
+  local have = tonumber(redis.call('HGET', KEYS[3], 'saldo') or '0')
   if have < hold then return {'short', string.format('%d', have)} end
-  saldo = redis.call('HINCRBY', KEYS[5], 'saldo', -hold)
-  local held = redis.call('HINCRBY', KEYS[5], 'held', hold)
-  redis.call('HINCRBY', KEYS[8], 'saldo', -hold)
-  redis.call('HINCRBY', KEYS[8], 'held', hold)
-  redis.call('SADD', KEYS[7], ARGV[1])
-  movement(KEYS[6], ARGV[2], 'hold', ARGV[4], -hold, saldo, held)
+  local saldo = redis.call('HINCRBY', KEYS[3], 'saldo', -hold)
+  local held = redis.call('HINCRBY', KEYS[3], 'held', hold)
+  redis.call('HINCRBY', KEYS[6], 'saldo', -hold)
+  redis.call('HINCRBY', KEYS[6], 'held', hold)
+  redis.call('SADD', KEYS[5], ARGV[1])
+  movement(KEYS[4], ARGV[9], 'h', ARGV[4], -hold, saldo, held)
   redis.call('HSET', KEYS[1], 'ws', saldo)
 end
-if ARGV[5] ~= '' then
-  redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2], 'dy', ARGV[7], 'm', ARGV[5])
-else
-  redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2], 'dy', ARGV[7])
-end
-redis.call('HINCRBY', ARGV[8] .. 'day:' .. ARGV[7], 'c:p', 1)
-redis.call('ZADD', ARGV[8] .. 'orders-by-player:' .. draft.playerId, ARGV[3], ARGV[4])
+redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2], 'sk', ARGV[3], 'dy', ARGV[7])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'm', ARGV[5]) end
+redis.call('HINCRBY', pre .. 'day:' .. ARGV[7], 'c:p', 1)
+local day = dayOfKey(ARGV[3])
+tinsert(pre .. 't:' .. day, ARGV[3] .. ARGV[4])
+redis.call('ZADD', pre .. 't-days', day, day)
+local entry = entryOf(ARGV[3], ARGV[4])
+rnoteOdd(pre, ARGV[4], ARGV[3])
+cinsert(pre .. 'u:' .. ARGV[1], entry)
+redis.call('HINCRBY', pre .. 'uc', ARGV[1], 1)
+redis.call('INCR', pre .. 'orders-count')
+pinsert(pre, f[5] or '', entry)
 redis.call('PERSIST', KEYS[1])
 redis.call('SADD', KEYS[2], ARGV[4])
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
-redis.call('ZADD', KEYS[4], ARGV[3], ARGV[4])
-return {'claimed', f[3], tostring(saldo)}
+return {'claimed', ${HGETALL}}
 `);
 
 const CANCEL = luaScript(`
@@ -169,69 +181,207 @@ local function settleHold(orderKey, walletKey, stmtKey, state, hold, at, ref, to
   if state == 'success' then
     redis.call('HINCRBY', walletKey, 'spent', hold)
     saldo = tonumber(redis.call('HGET', walletKey, 'saldo') or '0')
-    movement(stmtKey, at, 'spend', ref, hold, saldo, held)
+    movement(stmtKey, at, 's', ref, hold, saldo, held)
   else
     saldo = redis.call('HINCRBY', walletKey, 'saldo', hold)
     redis.call('HINCRBY', totalsKey, 'saldo', hold)
-    movement(stmtKey, at, 'release', ref, hold, saldo, held)
+    movement(stmtKey, at, 'r', ref, hold, saldo, held)
   end
   redis.call('HSET', orderKey, 'ws', saldo)
   return saldo
 end
 `;
 
+/** Lua: drops an order's result fields (all of them start with "r"), before another result is written. */
+const DROP_RESULT = `
+local function dropResult(key)
+  local old = {}
+  for _, field in ipairs(redis.call('HKEYS', key)) do
+    if string.sub(field, 1, 1) == 'r' then old[#old + 1] = field end
+  end
+  if #old > 0 then redis.call('HDEL', key, unpack(old)) end
+end
+`;
+
 // A late answer (the order was marked unknown by recovery, nobody settled it) replaces that
-// unknown; the user is then told again. The balance log keeps its newest 100 (trimmed now and then).
-// KEYS: order, inflight, unknown, balances, low-balance flag, wallet, statement, wallet totals
-// ARGV: state, result, at, ref, balance entry, balance, threshold, accept late, user, provider cost,
-//       day of the outcome (for the balance), key prefix
-const FINISH = luaScript(`${MOVEMENT}${SETTLE_HOLD}${TALLY}
-local f = redis.call('HMGET', KEYS[1], 's', 'sb', 'd', 'sa', 'm', 'h', 'u', 'dy')
+// unknown; the user is then told again.
+// KEYS: order, inflight, unknown, last balance, low-balance flag, wallet, statement, wallet totals
+// ARGV: state, at, ref, balance entry, balance, threshold, accept late, user, provider cost,
+//       day of the outcome (for the balance), key prefix, at packed, then the result's fields
+const FINISH = luaScript(`${LUA_BASICS}${MOVEMENT}${SETTLE_HOLD}${TALLY}${DROP_RESULT}${DRAFT_OF(8)}
+local f = redis.call('HMGET', KEYS[1], 's', 'sb', 'h', 'u', 'dy', 'sa', 'sk', ${DRAFT_HMGET})
 if not f[1] then return {'not-found'} end
-if f[7] ~= ARGV[9] then return redis.error_reply('finish: the order belongs to another user') end
-local late = f[1] == 'unknown' and ARGV[8] == '1' and not f[2]
+if f[4] ~= ARGV[8] then return redis.error_reply('finish: the order belongs to another user') end
+local late = f[1] == 'unknown' and ARGV[7] == '1' and not f[2]
 if f[1] ~= 'submitting' and not late then return {'stale', 0, ${HGETALL}} end
-redis.call('HSET', KEYS[1], 's', ARGV[1], 'r', ARGV[2], 'fa', ARGV[3])
-if late then redis.call('HDEL', KEYS[1], 'na') else redis.call('SREM', KEYS[2], ARGV[4]) end
+local pre = ARGV[11]
+dropResult(KEYS[1])
+redis.call('HSET', KEYS[1], 's', ARGV[1], 'fa', ARGV[2], unpack(ARGV, 13))
+if late then redis.call('HDEL', KEYS[1], 'na') else redis.call('SREM', KEYS[2], ARGV[3]) end
 if ARGV[1] == 'unknown' then
-  redis.call('SADD', KEYS[3], ARGV[4])
+  redis.call('SADD', KEYS[3], ARGV[3])
 elseif late then
-  redis.call('SREM', KEYS[3], ARGV[4])
+  redis.call('SREM', KEYS[3], ARGV[3])
 end
-local ws = settleHold(KEYS[1], KEYS[6], KEYS[7], ARGV[1], tonumber(f[6] or '0'), ARGV[3], ARGV[4], KEYS[8])
-if f[8] then
-  tally(ARGV[12], f[8], cjson.decode(f[3]), f[7], STATE_CODE[f[1]], STATE_CODE[ARGV[1]], tonumber(ARGV[10]), f[4] or '')
+settleHold(KEYS[1], KEYS[6], KEYS[7], ARGV[1], tonumber(f[3] or '0'), ARGV[12], ARGV[3], KEYS[8])
+if f[5] then
+  tally(pre, f[5], draftOf(f), f[4], STATE_CODE[f[1]], STATE_CODE[ARGV[1]], tonumber(ARGV[9]), f[6] or '')
 end
+if ARGV[1] ~= 'unknown' and f[7] then redis.call('HINCRBY', pre .. 'fh', dayOfKey(f[7]), 1) end
 local low = 0
-if ARGV[5] ~= '' then
-  local balDay = ARGV[12] .. 'day:' .. ARGV[11]
+if ARGV[4] ~= '' then
+  local balDay = pre .. 'day:' .. ARGV[10]
   local seenAt = redis.call('HGET', balDay, 'balAt')
-  if not seenAt or seenAt <= ARGV[3] then redis.call('HSET', balDay, 'bal', ARGV[6], 'balAt', ARGV[3]) end
-  if redis.call('LPUSH', KEYS[4], ARGV[5]) > 150 then redis.call('LTRIM', KEYS[4], 0, 99) end
-  if ARGV[7] ~= '' then
-    if tonumber(ARGV[6]) < tonumber(ARGV[7]) then
-      if redis.call('SET', KEYS[5], ARGV[6], 'NX') then low = 1 end
+  if not seenAt or seenAt <= ARGV[2] then redis.call('HSET', balDay, 'bal', ARGV[5], 'balAt', ARGV[2]) end
+  redis.call('SET', KEYS[4], ARGV[4])
+  if ARGV[6] ~= '' then
+    if tonumber(ARGV[5]) < tonumber(ARGV[6]) then
+      if redis.call('SET', KEYS[5], ARGV[5], 'NX') then low = 1 end
     else
       redis.call('DEL', KEYS[5])
     end
   end
 end
-return {'finished', low, f[3], f[4] or '', f[5] or '', ws and string.format('%d', ws) or ''}
+return {'finished', low, ${HGETALL}}
 `);
 
 // KEYS: order, unknown, wallet, statement, wallet totals
-// ARGV: state, result, at, admin, ref, user, provider cost, key prefix
-const SETTLE = luaScript(`${MOVEMENT}${SETTLE_HOLD}${TALLY}
-local f = redis.call('HMGET', KEYS[1], 's', 'h', 'u', 'dy', 'd', 'sa')
+// ARGV: state, at, admin, ref, user, provider cost, key prefix, at packed, then the result's fields
+const SETTLE = luaScript(`${LUA_BASICS}${MOVEMENT}${SETTLE_HOLD}${TALLY}${DROP_RESULT}${DRAFT_OF(7)}
+local f = redis.call('HMGET', KEYS[1], 's', 'h', 'u', 'dy', 'sa', 'sk', ${DRAFT_HMGET})
 if not f[1] then return {'not-found'} end
-if f[3] ~= ARGV[6] then return redis.error_reply('settle: the order belongs to another user') end
+if f[3] ~= ARGV[5] then return redis.error_reply('settle: the order belongs to another user') end
 if f[1] ~= 'unknown' then return {'not-pending', ${HGETALL}} end
-redis.call('HSET', KEYS[1], 's', ARGV[1], 'r', ARGV[2], 'st', ARGV[3], 'sb', ARGV[4])
+local pre = ARGV[7]
+dropResult(KEYS[1])
+redis.call('HSET', KEYS[1], 's', ARGV[1], 'st', ARGV[2], 'sb', ARGV[3], unpack(ARGV, 9))
 redis.call('HDEL', KEYS[1], 'na')
-redis.call('SREM', KEYS[2], ARGV[5])
-settleHold(KEYS[1], KEYS[3], KEYS[4], ARGV[1], tonumber(f[2] or '0'), ARGV[3], ARGV[5], KEYS[5])
-if f[4] then tally(ARGV[8], f[4], cjson.decode(f[5]), f[3], 'u', STATE_CODE[ARGV[1]], tonumber(ARGV[7]), f[6] or '') end
+redis.call('SREM', KEYS[2], ARGV[4])
+settleHold(KEYS[1], KEYS[3], KEYS[4], ARGV[1], tonumber(f[2] or '0'), ARGV[8], ARGV[4], KEYS[5])
+if f[4] then tally(pre, f[4], draftOf(f), f[3], 'u', STATE_CODE[ARGV[1]], tonumber(ARGV[6]), f[5] or '') end
+if f[6] then redis.call('HINCRBY', pre .. 'fh', dayOfKey(f[6]), 1) end
 return {'settled', ${HGETALL}}
+`);
+
+// Only an order that is still a hash: a compacted order keeps the time it was told, if any.
+const MARK_NOTIFIED = luaScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'na', ARGV[1]) end
+return 0
+`);
+
+/**
+ * One order by ref id: its hash, or its element in the time index once compacted.
+ * KEYS: order; ARGV: key prefix, ref
+ */
+const FIND = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}${LUA_LINEAR_HASH}
+local h = redis.call('HGETALL', KEYS[1])
+if #h > 0 then return {'h', h} end
+local e = rfind(ARGV[1], ARGV[2])
+if e and #headerOf(e) < #e then return {'c', e} end
+return {'n'}
+`);
+
+/**
+ * Submitted orders newest first from the time index, each element followed by the order's hash
+ * (empty once compacted): headers below `upper` (exclusive; '' = no bound) and at or above `lower`
+ * ('' = none), the first `skip` left out (counted, not read), at most `take`.
+ * ARGV: key prefix, upper, lower, skip, take
+ */
+const TIME_SCAN = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}
+local pre, upper, lower = ARGV[1], ARGV[2], ARGV[3]
+local skip, take = tonumber(ARGV[4]), tonumber(ARGV[5])
+local maxDay = '+inf'
+if upper ~= '' then maxDay = dayOfKey(upper) end
+local minDay = '-inf'
+if lower ~= '' then minDay = dayOfKey(lower) end
+local out, count = {}, 0
+if take <= 0 then return out end
+for _, day in ipairs(redis.call('ZRANGE', pre .. 't-days', maxDay, minDay, 'BYSCORE', 'REV')) do
+  local key = pre .. 't:' .. day
+  local n = redis.call('LLEN', key)
+  local hi, lo = n, 0
+  if upper ~= '' and day == maxDay then hi = firstAtOrAfter(key, upper, n) end
+  if lower ~= '' and day == minDay then lo = firstAtOrAfter(key, lower, n) end
+  local cnt = hi - lo
+  if cnt > 0 then
+    if skip >= cnt then
+      skip = skip - cnt
+    else
+      local from = hi - 1 - skip
+      skip = 0
+      local to = math.max(lo, from - (take - count) + 1)
+      local els = redis.call('LRANGE', key, to, from)
+      for i = #els, 1, -1 do
+        local e = els[i]
+        out[#out + 1] = e
+        if #headerOf(e) == #e then out[#out + 1] = redis.call('HGETALL', pre .. 'o:' .. string.sub(e, 10)) else out[#out + 1] = {} end
+        count = count + 1
+      end
+      if count >= take then break end
+    end
+  end
+end
+return out
+`);
+
+/**
+ * Orders of a user or a player id, newest first: their index entries below `upper` (exclusive)
+ * and at or above `lower`, `skip` of them left out, at most `take`, then each resolved to its
+ * element(s) and hash (LUA_RESOLVE). Source: 'l' = the list KEY (u:USER), 'p' = the player id KEY
+ * (its bucket, or its own list when it has many orders).
+ * ARGV: key prefix, source, key, upper, lower, skip, take
+ */
+const ENTRY_SCAN = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}${LUA_LINEAR_HASH}${LUA_RESOLVE}
+local pre, source, key = ARGV[1], ARGV[2], ARGV[3]
+local upper, lower = ARGV[4], ARGV[5]
+local skip, take = tonumber(ARGV[6]), tonumber(ARGV[7])
+local single
+if source == 'p' then
+  local h = redis.sha1hex(key)
+  local field = string.sub(h, 1, 9)
+  local v = redis.call('HGET', lhBucket(pre .. 'p:', lhMeta(pre .. 'p-meta'), h), field)
+  if not v then return {} end
+  if v == '+' then key = pre .. 'pp:' .. field else single = v end
+end
+local entries = {}
+local bounded = upper ~= '' or lower ~= ''
+local function walk(chunk)
+  if not bounded and skip >= #chunk / 12 then
+    skip = skip - #chunk / 12
+    return false
+  end
+  for j = #chunk - 11, 1, -12 do
+    local e = string.sub(chunk, j, j + 11)
+    if lower ~= '' and before(e, lower) then return true end
+    if upper == '' or before(e, upper) then
+      if skip > 0 then
+        skip = skip - 1
+      else
+        entries[#entries + 1] = e
+        if #entries >= take then return true end
+      end
+    end
+  end
+  return false
+end
+if take > 0 then
+  if single then
+    walk(single)
+  else
+    local i = redis.call('LLEN', key) - 1
+    local done = false
+    while i >= 0 and not done do
+      local batch = redis.call('LRANGE', key, math.max(0, i - 15), i)
+      for b = #batch, 1, -1 do
+        if walk(batch[b]) then done = true break end
+      end
+      i = i - 16
+    end
+  end
+end
+local out = {}
+for _, e in ipairs(entries) do resolve(pre, e, out) end
+return out
 `);
 
 const SAVE_DEPOSIT = luaScript(`
@@ -242,7 +392,7 @@ return 0
 
 // Credits a deposit once; a correction that would take the saldo below 0 changes nothing.
 // KEYS: deposit, wallet, statement, wallets, deposits-by-time, untold, wallet totals
-// ARGV: admin, at, score, id, reseller, day credited, key prefix
+// ARGV: admin, at, score, id, reseller, day credited, key prefix, at packed
 const CONFIRM_DEPOSIT = luaScript(`${MOVEMENT}
 local f = redis.call('HMGET', KEYS[1], 's', 'w', 'a')
 if not f[1] then return {'not-found'} end
@@ -259,7 +409,7 @@ local kind = 'deposit'
 if amount < 0 then kind = 'correction' end
 redis.call('HINCRBY', KEYS[2], kind == 'deposit' and 'deposits' or 'corrections', amount)
 local held = tonumber(redis.call('HGET', KEYS[2], 'held') or '0')
-movement(KEYS[3], ARGV[2], kind, ARGV[4], amount, saldo, held)
+movement(KEYS[3], ARGV[8], string.sub(kind, 1, 1), ARGV[4], amount, saldo, held)
 redis.call('SADD', KEYS[4], ARGV[5])
 redis.call('HSET', KEYS[1], 's', 'done', 'db', ARGV[1], 'da', ARGV[2], 'ws', saldo, 'dy', ARGV[6])
 redis.call('PERSIST', KEYS[1])
@@ -276,29 +426,30 @@ if s == 'draft' or s == 'cancelled' then return {'cancelled', ${HGETALL}} end
 return {'taken', ${HGETALL}}
 `);
 
-/** A flat list of field, value, field, value… (HGETALL from a script) → an object. */
-function pairs(hash: Record<string, string> | string[]): Record<string, string> {
-  if (!Array.isArray(hash)) return hash;
-  const h: Record<string, string> = {};
-  for (let i = 0; i + 1 < hash.length; i += 2) h[hash[i]!] = hash[i + 1]!;
-  return h;
-}
-
-/** A hash as HGETALL gives it (an object, or a flat list from a script) → the order, if it exists. */
-function toOrder(hash: Record<string, string> | string[]): OrderRecord | undefined {
-  const h = pairs(hash);
-  if (h.d === undefined || h.s === undefined) return undefined;
-  const order: OrderRecord = { ...(JSON.parse(h.d) as DraftFields), state: h.s as OrderState };
-  if (h.sa !== undefined) order.submittedAt = h.sa;
-  if (h.fa !== undefined) order.finishedAt = h.fa;
-  if (h.na !== undefined) order.notifiedAt = h.na;
-  if (h.m !== undefined) order.summaryMessageId = Number(h.m);
-  if (h.sb !== undefined) order.settledBy = Number(h.sb);
-  if (h.st !== undefined) order.settledAt = h.st;
-  if (h.ws !== undefined) order.saldoAfter = Number(h.ws);
-  if (h.r !== undefined) order.result = JSON.parse(h.r) as OrderRecord["result"];
-  return order;
-}
+/**
+ * A page of a statement, newest first from `start`: the hot lines it covers (oldest first), and
+ * the compacted chunks it covers, read together so that a compaction cannot fall in between.
+ * KEYS: statement, compacted chunks, compacted counts; ARGV: user, start, count, chunk size
+ * Returns: hot length, compacted count, hot lines, first chunk number, chunks.
+ */
+const STATEMENT_PAGE = luaScript(`
+local start, count, size = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local hot = redis.call('LLEN', KEYS[1])
+local cold = tonumber(redis.call('HGET', KEYS[3], ARGV[1]) or '0')
+local lines = {}
+if start < hot and count > 0 then
+  local last = hot - 1 - start
+  lines = redis.call('LRANGE', KEYS[1], math.max(0, last - count + 1), last)
+end
+local first, chunks = 0, {}
+local cs = math.max(start, hot) - hot
+local ce = math.min(start + count - 1 - hot, cold - 1)
+if count > 0 and ce >= cs then
+  first = math.floor((cold - 1 - ce) / size)
+  chunks = redis.call('LRANGE', KEYS[2], first, math.floor((cold - 1 - cs) / size))
+end
+return {hot, cold, lines, first, chunks}
+`);
 
 function toDeposit(hash: Record<string, string> | string[]): Deposit | undefined {
   const h = pairs(hash);
@@ -323,134 +474,105 @@ function toWallet(userId: number, h: Record<string, string>): Wallet {
   };
 }
 
-function draftJson(order: OrderRecord): string {
-  const { refId, chatId, userId, userName, lang, gameName, productCode, productName, price, playerId, createdAt } =
-    order;
-  const draft: DraftFields = {
-    refId,
-    chatId,
-    userId,
-    userName,
-    lang,
-    gameName,
-    productCode,
-    productName,
-    price,
-    playerId,
-    createdAt,
-  };
-  if (order.role !== undefined) draft.role = order.role;
-  if (order.tier !== undefined) draft.tier = order.tier;
-  if (order.requestMessageId !== undefined) draft.requestMessageId = order.requestMessageId;
-  return JSON.stringify(draft);
-}
-
-/**
- * Puts an order of an older layout (no submit day yet) into its day's figures, once: it gets its
- * day, and its state is counted there. Safe beside live steps: each of them and this one is atomic,
- * and the live ones move only orders that have a day.
- * The order is also found by its player id from then on.
- * KEYS: order; ARGV: submit day, provider cost, key prefix, submit time (ms)
- */
-const TALLY_OLD_ORDER = luaScript(`${TALLY}
-local f = redis.call('HMGET', KEYS[1], 's', 'd', 'u', 'dy', 'sa')
-if not f[1] or f[4] or not STATE_CODE[f[1]] then return 0 end
-redis.call('HSET', KEYS[1], 'dy', ARGV[1])
-local draft = cjson.decode(f[2])
-tally(ARGV[3], ARGV[1], draft, f[3], '', STATE_CODE[f[1]], tonumber(ARGV[2]), f[5] or '')
-redis.call('ZADD', ARGV[3] .. 'orders-by-player:' .. draft.playerId, ARGV[4], KEYS[1]:sub(#ARGV[3] + 3))
-return 1
-`);
-
-/** The same for a credited deposit. KEYS: deposit; ARGV: day credited, key prefix */
-const TALLY_OLD_DEPOSIT = luaScript(`
-local f = redis.call('HMGET', KEYS[1], 's', 'w', 'a', 'dy')
-if f[1] ~= 'done' or f[4] then return 0 end
-redis.call('HSET', KEYS[1], 'dy', ARGV[1])
-redis.call('HINCRBY', ARGV[2] .. 'day:' .. ARGV[1], 'dep', f[3])
-redis.call('HINCRBY', ARGV[2] .. 'dayd:' .. ARGV[1], 'r:' .. f[2] .. ':d', f[3])
-return 1
-`);
-
-/** What the shop owes all resellers, summed from their wallets. KEYS: wallets set, totals; ARGV: key prefix */
-const SUM_WALLETS = luaScript(`
-local saldo, held = 0, 0
-for _, user in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local w = redis.call('HMGET', ARGV[1] .. 'wallet:' .. user, 'saldo', 'held')
-  saldo = saldo + tonumber(w[1] or '0')
-  held = held + tonumber(w[2] or '0')
-end
-redis.call('HSET', KEYS[2], 'saldo', string.format('%d', saldo), 'held', string.format('%d', held))
-return 0
-`);
-
-/** The provider's price of an order's result, in whole rupiah (0 when it did not say). */
-const costOf = (result: OrderRecord["result"]) => Math.round(result?.productDetail?.priceRp ?? 0);
-
-/** The layout version this code writes (ledger-version): 2 keeps per-day figures. */
-const LEDGER_VERSION = 2;
+/** Reads over 10,000 orders at once are split in scripts of this many (a day's CSV is one or two). */
+const SCAN_BATCH = 5_000;
 
 export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (iso: string) => string): Ledger {
-  const orderKey = (refId: string) => `${prefix}o:${refId}`;
-  const openDraftKey = (chatId: number, userId: number) => `${prefix}open-draft:${chatId}:${userId}`;
-  const byTimeKey = `${prefix}orders-by-time`;
-  const byUserKey = (userId: number) => `${prefix}orders-by-user:${userId}`;
-  const byPlayerKey = (playerId: string) => `${prefix}orders-by-player:${playerId}`;
-  const inflightKey = `${prefix}orders-inflight`;
-  const unknownKey = `${prefix}orders-unknown`;
-  const balanceKey = `${prefix}balances`;
-  const lowBalanceKey = `${prefix}low-balance-alerted`;
-  const walletKey = (userId: number) => `${prefix}wallet:${userId}`;
-  const statementKey = (userId: number) => `${prefix}statement:${userId}`;
-  const walletsKey = `${prefix}wallets`;
-  const depositKey = (id: string) => `${prefix}dep:${id}`;
-  const depositsByTimeKey = `${prefix}deposits-by-time`;
-  const untoldKey = `${prefix}deposits-untold`;
-  const walletTotalsKey = `${prefix}wallet-totals`;
-  const versionKey = `${prefix}ledger-version`;
+  const keys = ledgerKeys(prefix);
+  const texts = createTextDictionary(redis, keys);
+
+  /** The order a hash or an element holds (the ref id for a hash: it is the key's). */
+  const decode = async (found: Array<{ element: string; hash: string[] }>): Promise<OrderRecord[]> => {
+    const ids: string[] = [];
+    for (const f of found) if (f.hash.length === 0) ids.push(...textIdsOf(f.element));
+    await texts.load(ids);
+    const orders: OrderRecord[] = [];
+    for (const f of found) {
+      const tab = f.element.indexOf("\t");
+      const order =
+        f.hash.length > 0
+          ? orderFromHash((tab < 0 ? f.element : f.element.slice(0, tab)).slice(9), pairs(f.hash))
+          : unpackOrder(f.element, (id) => texts.text(id));
+      if (order !== undefined) orders.push(order);
+    }
+    return orders;
+  };
+  /** A scan's flat answer (element, hash, element, hash…) → orders, each once. */
+  const ordersOf = async (raw: unknown): Promise<OrderRecord[]> => {
+    const list = raw as Array<string | string[]>;
+    const found: Array<{ element: string; hash: string[] }> = [];
+    for (let i = 0; i + 1 < list.length; i += 2)
+      found.push({ element: list[i] as string, hash: list[i + 1] as string[] });
+    const seen = new Set<string>();
+    return (await decode(found)).filter((o) => !seen.has(o.refId) && seen.add(o.refId));
+  };
 
   /** A script's answer: [kind, ...] → kind, the flag (second element 1), the order of a trailing hash. */
-  const reply = (raw: unknown) => {
+  const reply = (raw: unknown, refId: string) => {
     const list = raw as Array<string | number | string[]>;
     const hash = list.at(-1);
     return {
       kind: list[0] as string,
       flag: list[1] === 1,
-      order: Array.isArray(hash) ? toOrder(hash) : undefined,
+      order: Array.isArray(hash) ? orderFromHash(refId, pairs(hash)) : undefined,
       list,
     };
   };
 
-  const getMany = async (refIds: readonly string[]) => {
-    const hashes = await Promise.all(refIds.map((refId) => redis.hGetAll(orderKey(refId))));
-    return hashes.map((h) => toOrder(h as Record<string, string>)).filter((o): o is OrderRecord => o !== undefined);
+  async function get(refId: string): Promise<OrderRecord | undefined> {
+    const raw = (await FIND(redis, [keys.order(refId)], [prefix, refId])) as [string, (string | string[])?];
+    if (raw[0] === "h") return orderFromHash(refId, pairs(raw[1] as string[]));
+    if (raw[0] === "c") return (await decode([{ element: raw[1] as string, hash: [] }]))[0];
+    return undefined;
+  }
+
+  const getMany = async (refIds: readonly string[]) =>
+    (await Promise.all(refIds.map(get))).filter((o): o is OrderRecord => o !== undefined);
+
+  /** An order that has no hash any more (compacted): what a step on it finds. */
+  const compacted = async (refId: string) => {
+    const order = await get(refId);
+    return order?.state === "success" || order?.state === "failed" ? order : undefined;
+  };
+
+  /** The index a query reads, as a function of (upper, lower, skip, take) → orders newest first. */
+  type Source = (upper: string, lower: string, skip: number, take: number) => Promise<OrderRecord[]>;
+  const byTime: Source = async (upper, lower, skip, take) =>
+    ordersOf(await TIME_SCAN(redis, [], [prefix, upper, lower, skip, take]));
+  const byEntries =
+    (source: "l" | "p", key: string, keep: (o: OrderRecord) => boolean): Source =>
+    async (upper, lower, skip, take) =>
+      (await ordersOf(await ENTRY_SCAN(redis, [], [prefix, source, key, upper, lower, skip, take]))).filter(keep);
+  const byUser = (userId: number) => byEntries("l", keys.user(userId), (o) => o.userId === userId);
+  const byPlayer = (playerId: string) => byEntries("p", playerId, (o) => o.playerId === playerId);
+  /** The cursor after an order: its index entry (user, player) or its header (time). */
+  const cursorOf = (source: "time" | "entry", o: OrderRecord) => {
+    const header = elementHeader(Date.parse(o.submittedAt ?? ""), o.refId);
+    return source === "time" ? header : header.slice(0, 9) + `___${o.refId}`.slice(-3);
   };
 
   const orders: OrderLedger = {
     async saveDraft(order, ttlMs) {
       await SAVE_DRAFT(
         redis,
-        [orderKey(order.refId), openDraftKey(order.chatId, order.userId)],
-        [draftJson(order), order.userId, ttlMs, order.refId, paidFromSaldo(order) ? order.price! : ""],
+        [keys.order(order.refId), keys.openDraft(order.chatId, order.userId)],
+        [ttlMs, order.refId, paidFromSaldo(order) ? order.price! : "", ...Object.entries(draftFields(order)).flat()],
       );
     },
 
-    async get(refId) {
-      return toOrder(await redis.hGetAll(orderKey(refId)));
-    },
-
+    get,
     getMany,
 
     async openDraftOf(chatId, userId) {
-      return (await redis.get(openDraftKey(chatId, userId))) ?? undefined;
+      return (await redis.get(keys.openDraft(chatId, userId))) ?? undefined;
     },
 
     async openDraftsIn(chatId) {
       // By key (SCAN, never KEYS): a chat has a handful of members with a draft at most.
       const found: Array<{ userId: number; refId: string }> = [];
-      const start = openDraftKey(chatId, 0).slice(0, -1);
-      for await (const keys of redis.scanIterator({ MATCH: `${start}*`, COUNT: 500 })) {
-        for (const key of keys) {
+      const start = keys.openDraft(chatId, 0).slice(0, -1);
+      for await (const batch of redis.scanIterator({ MATCH: `${start}*`, COUNT: 500 })) {
+        for (const key of batch) {
           const refId = await redis.get(key);
           if (refId !== null) found.push({ userId: Number(key.slice(start.length)), refId });
         }
@@ -459,54 +581,54 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
     },
 
     async claim(refId, by): Promise<ClaimResult> {
+      const ms = Date.parse(by.at);
       const r = reply(
         await CLAIM(
           redis,
           [
-            orderKey(refId),
-            inflightKey,
-            byTimeKey,
-            byUserKey(by.userId),
-            walletKey(by.userId),
-            statementKey(by.userId),
-            walletsKey,
-            walletTotalsKey,
+            keys.order(refId),
+            keys.inflight,
+            keys.wallet(by.userId),
+            keys.statement(by.userId),
+            keys.wallets,
+            keys.walletTotals,
           ],
           [
             by.userId,
             by.at,
-            Date.parse(by.at),
+            msKey(ms),
             refId,
             by.summaryMessageId ?? "",
             by.offered === undefined ? "" : `|${[...by.offered].join("|")}|`,
             dayOf(by.at),
             prefix,
+            packTime(by.at),
           ],
         ),
+        refId,
       );
-      if (r.kind === "claimed") {
-        const [, draft, saldo] = r.list as [string, string, string];
-        const order: OrderRecord = { ...(JSON.parse(draft) as DraftFields), state: "submitting", submittedAt: by.at };
-        if (by.summaryMessageId !== undefined) order.summaryMessageId = by.summaryMessageId;
-        if (saldo !== "") order.saldoAfter = Number(saldo);
-        return { kind: "claimed", order };
-      }
+      if (r.kind === "claimed" && r.order !== undefined) return { kind: "claimed", order: r.order };
       if (r.kind === "short") return { kind: "short", saldo: Number(r.list[1]) };
-      if (r.kind === "not-offered") {
-        const draft = JSON.parse(r.list[1] as string) as DraftFields;
-        return { kind: "not-offered", order: { ...draft, state: "draft" } };
-      }
+      if (r.kind === "not-offered" && r.order !== undefined) return { kind: "not-offered", order: r.order };
       if (r.kind === "taken" && r.order !== undefined) return { kind: "taken", order: r.order };
-      return { kind: r.kind === "not-yours" ? "not-yours" : "not-found" };
+      if (r.kind === "not-yours") return { kind: "not-yours" };
+      // No hash: never drafted, expired, or compacted long after it was sent (an old button).
+      const old = await compacted(refId);
+      if (old === undefined) return { kind: "not-found" };
+      return old.userId === by.userId ? { kind: "taken", order: old } : { kind: "not-yours" };
     },
 
     async cancel(refId, by): Promise<CancelResult> {
       const r = reply(
-        await CANCEL(redis, [orderKey(refId), openDraftKey(by.chatId, by.userId)], [by.userId, by.at, refId]),
+        await CANCEL(redis, [keys.order(refId), keys.openDraft(by.chatId, by.userId)], [by.userId, by.at, refId]),
+        refId,
       );
       if ((r.kind === "cancelled" || r.kind === "taken") && r.order !== undefined)
         return { kind: r.kind, order: r.order };
-      return { kind: r.kind === "not-yours" ? "not-yours" : "not-found" };
+      if (r.kind === "not-yours") return { kind: "not-yours" };
+      const old = await compacted(refId);
+      if (old === undefined) return { kind: "not-found" };
+      return old.userId === by.userId ? { kind: "taken", order: old } : { kind: "not-yours" };
     },
 
     async finish(order, outcome, opts = {}): Promise<FinishResult> {
@@ -515,18 +637,17 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
         await FINISH(
           redis,
           [
-            orderKey(order.refId),
-            inflightKey,
-            unknownKey,
-            balanceKey,
-            lowBalanceKey,
-            walletKey(order.userId),
-            statementKey(order.userId),
-            walletTotalsKey,
+            keys.order(order.refId),
+            keys.inflight,
+            keys.unknown,
+            keys.lastBalance,
+            keys.lowBalance,
+            keys.wallet(order.userId),
+            keys.statement(order.userId),
+            keys.walletTotals,
           ],
           [
             outcome.state,
-            JSON.stringify(outcome.result),
             outcome.at,
             order.refId,
             balance === undefined ? "" : JSON.stringify(balance),
@@ -537,110 +658,119 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
             outcome.state === "success" ? costOf(outcome.result) : 0,
             dayOf(outcome.at),
             prefix,
+            packTime(outcome.at),
+            ...resultFields(outcome.result),
           ],
         ),
+        order.refId,
       );
-      if (r.kind === "finished") {
-        const [, , draft, submittedAt, messageId, saldo] = r.list as [string, number, string, string, string, string];
-        const finished: OrderRecord = { ...(JSON.parse(draft) as DraftFields), state: outcome.state };
-        if (submittedAt !== "") finished.submittedAt = submittedAt;
-        if (messageId !== "") finished.summaryMessageId = Number(messageId);
-        finished.finishedAt = outcome.at;
-        if (saldo !== "") finished.saldoAfter = Number(saldo);
-        finished.result = outcome.result;
-        return { kind: "finished", order: finished, lowBalance: r.flag };
-      }
-      return r.order === undefined ? { kind: "not-found" } : { kind: "stale", order: r.order };
+      if (r.kind === "finished" && r.order !== undefined)
+        return { kind: "finished", order: r.order, lowBalance: r.flag };
+      if (r.order !== undefined) return { kind: "stale", order: r.order };
+      const old = await compacted(order.refId);
+      return old === undefined ? { kind: "not-found" } : { kind: "stale", order: old };
     },
 
     async settle(order, outcome): Promise<SettleResult> {
       const r = reply(
         await SETTLE(
           redis,
-          [orderKey(order.refId), unknownKey, walletKey(order.userId), statementKey(order.userId), walletTotalsKey],
+          [
+            keys.order(order.refId),
+            keys.unknown,
+            keys.wallet(order.userId),
+            keys.statement(order.userId),
+            keys.walletTotals,
+          ],
           [
             outcome.state,
-            JSON.stringify(outcome.result),
             outcome.at,
             outcome.adminId,
             order.refId,
             order.userId,
             outcome.state === "success" ? costOf(outcome.result) : 0,
             prefix,
+            packTime(outcome.at),
+            ...resultFields(outcome.result),
           ],
         ),
+        order.refId,
       );
-      if (r.order === undefined) return { kind: "not-found" };
-      return { kind: r.kind === "settled" ? "settled" : "not-pending", order: r.order };
+      if (r.order !== undefined) return { kind: r.kind === "settled" ? "settled" : "not-pending", order: r.order };
+      const old = await compacted(order.refId);
+      return old === undefined ? { kind: "not-found" } : { kind: "not-pending", order: old };
     },
 
     async markNotified(refId, at) {
-      // A plain HSET: it is only ever called for an order that was claimed, and those are kept.
-      await redis.hSet(orderKey(refId), "na", at);
+      await MARK_NOTIFIED(redis, [keys.order(refId)], [at]);
     },
 
     async findOrders(q) {
-      const index =
-        q.playerId !== undefined ? byPlayerKey(q.playerId) : q.userId !== undefined ? byUserKey(q.userId) : byTimeKey;
-      const range = { from: q.toMs ?? "+inf", to: q.fromMs ?? "-inf" };
+      const upper = q.toMs === undefined ? "" : msKey(q.toMs + 1);
+      const lower = q.fromMs === undefined ? "" : msKey(q.fromMs);
+      const viaPlayer = q.playerId !== undefined;
+      const source: Source =
+        q.playerId !== undefined ? byPlayer(q.playerId) : q.userId !== undefined ? byUser(q.userId) : byTime;
       const matches = (o: OrderRecord) =>
         (q.state === undefined || o.state === q.state) &&
-        (q.userId === undefined || q.playerId === undefined || o.userId === q.userId);
-      const filtered = q.state !== undefined || (q.userId !== undefined && q.playerId !== undefined);
+        (!viaPlayer || q.userId === undefined || o.userId === q.userId);
+      const filtered = q.state !== undefined || (viaPlayer && q.userId !== undefined);
       if (!filtered) {
-        const refIds = await redis.zRange(index, range.from, range.to, {
-          BY: "SCORE",
-          REV: true,
-          LIMIT: { offset: q.page * q.pageSize, count: q.pageSize + 1 },
-        });
-        const orders = await getMany(refIds.slice(0, q.pageSize));
-        return { orders, hasMore: refIds.length > q.pageSize };
+        // One more than the page says whether there are more; nothing else is read.
+        const found = await source(upper, lower, q.page * q.pageSize, q.pageSize + 1);
+        return { orders: found.slice(0, q.pageSize), hasMore: found.length > q.pageSize };
       }
       // A filter no index answers: read the index in batches until the page (and one more) is found.
       const found: OrderRecord[] = [];
       const skip = q.page * q.pageSize;
       let seen = 0;
       const BATCH = 200;
-      for (let offset = 0; found.length <= q.pageSize; offset += BATCH) {
-        const refIds = await redis.zRange(index, range.from, range.to, {
-          BY: "SCORE",
-          REV: true,
-          LIMIT: { offset, count: BATCH },
-        });
-        for (const o of await getMany(refIds)) {
+      let cursor = upper;
+      const kind = q.playerId !== undefined || q.userId !== undefined ? "entry" : "time";
+      for (;;) {
+        const batch = await source(cursor, lower, 0, BATCH);
+        for (const o of batch) {
           if (!matches(o)) continue;
           if (seen++ >= skip) found.push(o);
           if (found.length > q.pageSize) break;
         }
-        if (refIds.length < BATCH) break;
+        if (found.length > q.pageSize || batch.length < BATCH) break;
+        cursor = cursorOf(kind, batch.at(-1)!);
       }
       return { orders: found.slice(0, q.pageSize), hasMore: found.length > q.pageSize };
     },
 
     async history(scope, page, pageSize) {
-      const key = scope === "all" ? byTimeKey : byUserKey(scope);
-      const [total, refIds] = await Promise.all([
-        redis.zCard(key),
-        redis.zRange(key, page * pageSize, page * pageSize + pageSize - 1, { REV: true }),
+      const [total, found] = await Promise.all([
+        scope === "all" ? redis.get(keys.ordersCount) : redis.hGet(keys.userCounts, String(scope)),
+        (scope === "all" ? byTime : byUser(scope))("", "", page * pageSize, pageSize),
       ]);
-      return { orders: await getMany(refIds), total };
+      return { orders: found, total: Number(total ?? 0) };
     },
 
     async submittedBetween(fromMs, toMs) {
-      return getMany(await redis.zRangeByScore(byTimeKey, fromMs, toMs));
+      const all: OrderRecord[] = [];
+      let cursor = msKey(toMs + 1);
+      for (;;) {
+        const batch = await byTime(cursor, msKey(fromMs), 0, SCAN_BATCH);
+        all.push(...batch);
+        if (batch.length < SCAN_BATCH) break;
+        cursor = cursorOf("time", batch.at(-1)!);
+      }
+      return all.reverse();
     },
 
     async inFlight() {
-      return (await getMany(await redis.sMembers(inflightKey))).filter((o) => o.state === "submitting");
+      return (await getMany(await redis.sMembers(keys.inflight))).filter((o) => o.state === "submitting");
     },
 
     async pending() {
-      const found = await getMany(await redis.sMembers(unknownKey));
+      const found = await getMany(await redis.sMembers(keys.unknown));
       return found.filter((o) => o.state === "unknown").sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     },
 
     async lastBalance() {
-      const latest = await redis.lIndex(balanceKey, 0);
+      const latest = await redis.get(keys.lastBalance);
       return latest === null ? undefined : (JSON.parse(latest) as BalanceSeen);
     },
 
@@ -658,42 +788,53 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
     },
   };
 
+  /** A statement's movements newest first from `start`, `count` of them, and how many it has. */
+  async function statementSlice(userId: number, start: number, count: number) {
+    const [hot, cold, lines, first, chunks] = (await STATEMENT_PAGE(
+      redis,
+      [keys.statement(userId), keys.coldStatement(userId), keys.coldStatementCounts],
+      [userId, start, count, STATEMENT_CHUNK],
+    )) as [number, number, string[], number, string[]];
+    const movements = lines.map(movementFromLine).reverse();
+    if (chunks.length > 0) {
+      // Positions in the compacted part count from its oldest movement.
+      const packed = chunks.flatMap((c) => unpackMovements(c));
+      const base = first * STATEMENT_CHUNK;
+      const newest = cold - 1 - (Math.max(start, hot) - hot);
+      const oldest = Math.max(cold - 1 - (start + count - 1 - hot), 0);
+      for (let pos = newest; pos >= oldest; pos--) movements.push(packed[pos - base]!);
+    }
+    return { movements, total: hot + cold };
+  }
+
   const wallets: Wallets = {
     async get(userId) {
-      return toWallet(userId, await redis.hGetAll(walletKey(userId)));
+      return toWallet(userId, await redis.hGetAll(keys.wallet(userId)));
     },
 
     async statement(userId, last = 10) {
-      const lines = await redis.lRange(statementKey(userId), -last, -1);
-      return lines.map((l) => JSON.parse(l) as Movement);
+      return (await statementSlice(userId, 0, last)).movements.reverse();
     },
 
     async statementPage(userId, page, pageSize) {
-      const key = statementKey(userId);
-      const [total, lines] = await Promise.all([
-        redis.lLen(key),
-        redis.lRange(key, -(page + 1) * pageSize, -page * pageSize - 1),
-      ]);
-      // A first page of a short statement: LRANGE clamps the start, nothing is read twice.
-      const movements = lines.map((l) => JSON.parse(l) as Movement).reverse();
-      return { movements: page * pageSize >= total ? [] : movements, total };
+      return statementSlice(userId, page * pageSize, pageSize);
     },
 
     async all() {
-      const ids = (await redis.sMembers(walletsKey)).map(Number).sort((a, b) => a - b);
+      const ids = (await redis.sMembers(keys.wallets)).map(Number).sort((a, b) => a - b);
       return Promise.all(ids.map((id) => wallets.get(id)));
     },
 
     async saveDeposit(deposit, ttlMs) {
       await SAVE_DEPOSIT(
         redis,
-        [depositKey(deposit.id)],
+        [keys.deposit(deposit.id)],
         [JSON.stringify(deposit), deposit.resellerId, deposit.amount, ttlMs],
       );
     },
 
     async getDeposit(id) {
-      return toDeposit(await redis.hGetAll(depositKey(id)));
+      return toDeposit(await redis.hGetAll(keys.deposit(id)));
     },
 
     async confirmDeposit(id, by): Promise<DepositConfirmResult> {
@@ -702,15 +843,15 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
       const raw = (await CONFIRM_DEPOSIT(
         redis,
         [
-          depositKey(id),
-          walletKey(deposit.resellerId),
-          statementKey(deposit.resellerId),
-          walletsKey,
-          depositsByTimeKey,
-          untoldKey,
-          walletTotalsKey,
+          keys.deposit(id),
+          keys.wallet(deposit.resellerId),
+          keys.statement(deposit.resellerId),
+          keys.wallets,
+          keys.depositsByTime,
+          keys.untold,
+          keys.walletTotals,
         ],
-        [by.adminId, by.at, Date.parse(by.at), id, deposit.resellerId, dayOf(by.at), prefix],
+        [by.adminId, by.at, Date.parse(by.at), id, deposit.resellerId, dayOf(by.at), prefix, packTime(by.at)],
       )) as Array<string | string[]>;
       const kind = raw[0] as string;
       if (kind === "short") return { kind: "short", deposit, saldo: Number(raw[1]) };
@@ -721,57 +862,36 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
     },
 
     async cancelDeposit(id, at) {
-      const raw = (await CANCEL_DEPOSIT(redis, [depositKey(id)], [at])) as Array<string | string[]>;
+      const raw = (await CANCEL_DEPOSIT(redis, [keys.deposit(id)], [at])) as Array<string | string[]>;
       if (raw[0] === "not-found") return { kind: "not-found" };
       return { kind: raw[0] === "cancelled" ? "cancelled" : "taken", deposit: toDeposit(raw.at(-1) as string[])! };
     },
 
     async markDepositTold(id, at) {
-      await redis.multi().hSet(depositKey(id), "na", at).sRem(untoldKey, id).exec();
+      await redis.multi().hSet(keys.deposit(id), "na", at).sRem(keys.untold, id).exec();
     },
 
     async untoldDeposits() {
-      const found = await Promise.all((await redis.sMembers(untoldKey)).map((id) => wallets.getDeposit(id)));
+      const found = await Promise.all((await redis.sMembers(keys.untold)).map((id) => wallets.getDeposit(id)));
       return found.filter((d): d is Deposit => d !== undefined && d.state === "done" && d.toldAt === undefined);
     },
 
     async depositsBetween(fromMs, toMs) {
-      const ids = await redis.zRangeByScore(depositsByTimeKey, fromMs, toMs);
+      const ids = await redis.zRangeByScore(keys.depositsByTime, fromMs, toMs);
       const found = await Promise.all(ids.map((id) => wallets.getDeposit(id)));
       return found.filter((d): d is Deposit => d !== undefined);
     },
 
     async totals() {
-      const [saldo, held] = await redis.hmGet(walletTotalsKey, ["saldo", "held"]);
+      const [saldo, held] = await redis.hmGet(keys.walletTotals, ["saldo", "held"]);
       return { saldo: Number(saldo ?? 0), held: Number(held ?? 0) };
     },
   };
 
-  /** Orders and deposits written by an older layout get their day figures, once (each one flagged). */
-  async function upgrade(): Promise<{ orders: number; deposits: number } | undefined> {
-    if (Number((await redis.get(versionKey)) ?? 0) >= LEDGER_VERSION) return undefined;
-    let orderCount = 0;
-    let depositCount = 0;
-    const BATCH = 500;
-    for (let start = 0; ; start += BATCH) {
-      const refIds = await redis.zRange(byTimeKey, start, start + BATCH - 1);
-      if (refIds.length === 0) break;
-      for (const order of await getMany(refIds)) {
-        if (order.submittedAt === undefined) continue;
-        const cost = order.state === "success" ? costOf(order.result) : 0;
-        const args = [dayOf(order.submittedAt), cost, prefix, Date.parse(order.submittedAt)];
-        orderCount += Number(await TALLY_OLD_ORDER(redis, [orderKey(order.refId)], args));
-      }
-    }
-    for (const id of await redis.zRange(depositsByTimeKey, 0, -1)) {
-      const deposit = await wallets.getDeposit(id);
-      if (deposit?.doneAt === undefined) continue;
-      depositCount += Number(await TALLY_OLD_DEPOSIT(redis, [depositKey(id)], [dayOf(deposit.doneAt), prefix]));
-    }
-    await SUM_WALLETS(redis, [walletsKey, walletTotalsKey], [prefix]);
-    await redis.set(versionKey, String(LEDGER_VERSION));
-    return { orders: orderCount, deposits: depositCount };
-  }
-
-  return { orders, wallets, upgrade };
+  return {
+    orders,
+    wallets,
+    upgrade: (opts) => upgradeRedisLedger({ redis, keys, dayOf }, opts),
+    compact: (opts) => compactRedisLedger({ redis, keys, texts }, opts),
+  };
 }

@@ -123,13 +123,49 @@ export interface OrderLedger {
   daysFigures(days: readonly string[]): Promise<DayFigures[]>;
 }
 
+/** What one compaction pass may compact, and when to stop early (the lease was lost, the bot stops). */
+export interface CompactOptions {
+  /** Finished orders submitted before this, and statement movements before this, are compacted. */
+  before: Date;
+  now: Date;
+  shouldStop?: () => boolean;
+}
+
+export interface CompactResult {
+  orders: number;
+  /** Statement movements packed together. */
+  movements: number;
+}
+
+/** What an upgrade changed (undefined from upgrade(): nothing was due). */
+export interface UpgradeResult {
+  /** The layout the data had, and the one it has now. */
+  from: number;
+  to: number;
+  /** Orders and deposits of a layout before day figures that were put into them. */
+  tallied: { orders: number; deposits: number };
+  /** Orders and drafts rewritten into this layout. */
+  orders: number;
+}
+
 /** The orders and the resellers' wallets: one store, because money moves in the orders' own steps. */
 export interface Ledger {
   orders: OrderLedger;
   wallets: Wallets;
   /**
-   * Brings data of an older layout up to this one, once (a crash in the middle resumes: every
-   * record is changed once, by an atomic step). What was changed, or undefined when nothing was due.
+   * Brings data of an older layout up to this one, in place, once (a crash in the middle resumes:
+   * every record is changed once, by an atomic step). What was changed, or undefined when nothing
+   * was due. `onProgress` hears after each batch how many orders are done (what it throws stops
+   * the upgrade there, as a crash would).
    */
-  upgrade(): Promise<{ orders: number; deposits: number } | undefined>;
+  upgrade(opts?: { onProgress?: (done: number) => void }): Promise<UpgradeResult | undefined>;
+  /**
+   * Compacts finished orders (success or failed) submitted before `before`: they leave the form an
+   * open order needs for a packed one that costs a fraction of the memory, and stay answered by
+   * get, history, findOrders and submittedBetween exactly as before. Orders still open or whose
+   * result is unknown are never compacted. A statement's movements before `before` are packed too,
+   * all but its newest 20. Every order and movement moves in an atomic step: an interrupted pass
+   * loses and doubles nothing, and the next one goes on.
+   */
+  compact(opts: CompactOptions): Promise<CompactResult>;
 }
