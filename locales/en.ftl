@@ -21,6 +21,7 @@ help-language = /language: English or Bahasa Indonesia
 help-help = /help: how ordering works
 help-admin-heading = <b>Admin</b>
 help-report = /report [YYYY-MM-DD]: a day's sales, CSV
+help-export = /export YYYY-MM: a month's orders as a CSV file
 help-pending = /pending: orders with an unknown result, /settle
 help-users = /users, /allow ID [reseller], /deny ID: who may order
 help-resellers = /deposit ID AMOUNT, /saldo ID|all, /tier ID NAME: resellers
@@ -152,6 +153,7 @@ command-balance = Partner balance after the last sale
 command-history = Your orders
 command-language = Language / Bahasa
 command-report = Sales report of a day
+command-export = A month's orders as a CSV file
 command-pending = Orders with an unknown result
 command-users = Who may order
 command-allow = Allow a user to order
@@ -231,6 +233,13 @@ report-by-reseller = <b>Resellers</b> (sales at their price, profit, deposits)
 report-reseller-line = { $name }, tier { $tier }: { $count } × · sales { $sales } · profit { $profit } · deposits { $deposits }
 report-csv-button = 📄 CSV of { $date }
 report-csv-caption = Orders of { $date }: { $count }
+
+## /export
+export-usage = Use /export YYYY-MM, e.g. <code>/export 2026-03</code>: that month's orders (in the shop's time zone) as a CSV file.
+export-empty = No orders in { $month }.
+export-too-many = { $month } has { $count } orders: too many for one file. Use /report YYYY-MM-DD and its CSV button for each day.
+export-caption = Orders of { $month } ({ $tz }): { $count }
+export-caption-gzip = Orders of { $month } ({ $tz }): { $count } (gzip: open it with any unzip tool or a spreadsheet that reads .gz)
 
 ## /pending and settling
 pending-none = No orders with an unknown result.

@@ -21,6 +21,7 @@ help-language = /language: English atau Bahasa Indonesia
 help-help = /help: cara memesan
 help-admin-heading = <b>Admin</b>
 help-report = /report [YYYY-MM-DD]: penjualan sehari, CSV
+help-export = /export YYYY-MM: pesanan sebulan sebagai file CSV
 help-pending = /pending: pesanan yang hasilnya belum diketahui, /settle
 help-users = /users, /allow ID [reseller], /deny ID: siapa yang boleh memesan
 help-resellers = /deposit ID JUMLAH, /saldo ID|all, /tier ID NAMA: reseller
@@ -152,6 +153,7 @@ command-balance = Saldo mitra setelah penjualan terakhir
 command-history = Pesanan Anda
 command-language = Bahasa / Language
 command-report = Laporan penjualan harian
+command-export = Pesanan sebulan sebagai file CSV
 command-pending = Pesanan dengan hasil belum diketahui
 command-users = Siapa yang boleh memesan
 command-allow = Izinkan pengguna memesan
@@ -231,6 +233,13 @@ report-by-reseller = <b>Reseller</b> (penjualan dengan harga mereka, laba, depos
 report-reseller-line = { $name }, tier { $tier }: { $count } × · penjualan { $sales } · laba { $profit } · deposit { $deposits }
 report-csv-button = 📄 CSV { $date }
 report-csv-caption = Pesanan { $date }: { $count }
+
+## /export
+export-usage = Gunakan /export YYYY-MM, mis. <code>/export 2026-03</code>: pesanan bulan itu (zona waktu toko) sebagai file CSV.
+export-empty = Tidak ada pesanan pada { $month }.
+export-too-many = { $month } punya { $count } pesanan: terlalu banyak untuk satu file. Gunakan /report YYYY-MM-DD dan tombol CSV-nya untuk tiap hari.
+export-caption = Pesanan { $month } ({ $tz }): { $count }
+export-caption-gzip = Pesanan { $month } ({ $tz }): { $count } (gzip: buka dengan aplikasi unzip apa saja atau spreadsheet yang bisa membaca .gz)
 
 ## /pending dan penyelesaian
 pending-none = Tidak ada pesanan dengan hasil yang belum diketahui.

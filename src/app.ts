@@ -24,6 +24,7 @@ import { createShop, type Shop } from "./shop/shop.js";
 import { createCatalogUploads } from "./shop/uploads.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./logger.js";
+import { COMPACTION_LEASE_MS, createCompaction, type Compaction } from "./orders/compaction.js";
 import { createLedger } from "./orders/create-ledger.js";
 import { createDeposits } from "./orders/deposits.js";
 import type { OrderLedger } from "./orders/ledger.js";
@@ -33,6 +34,7 @@ import { dayIn } from "./orders/report.js";
 import { createHttpServer, type HttpServer } from "./server/http-server.js";
 import { createChatState } from "./storage/chat-state.js";
 import { StoreUnavailableError } from "./storage/redis.js";
+import { createLease } from "./storage/lease.js";
 import { createStorage, type Storage } from "./storage/storage.js";
 import { createTopupClient, redactUrl } from "./topup/client.js";
 import { createSandboxProvider, SANDBOX_MITRA_ID, SANDBOX_SECRET_KEY, type SandboxProvider } from "./topup/sandbox.js";
@@ -77,6 +79,8 @@ export interface App {
   sandbox: SandboxProvider | undefined;
   /** /healthz (and the webhook) when PORT or WEBHOOK_URL is set. */
   http: HttpServer | undefined;
+  /** The ledger's compaction (started by start(); `runOnce` runs a pass now). */
+  compaction: Compaction;
   /**
    * Reaches Telegram (retrying with a log line per attempt), then takes updates (long polling or
    * the webhook) and, beside them, recovers orders a crash left in flight. Throws StartupError.
@@ -162,6 +166,14 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   const prefs = createUserPrefs(storage, (err) => logger.warn({ err }, "preferences not read"));
   const books = createLedger(storage, { timeZone: config.timeZone });
   const { orders: ledger, wallets } = books;
+  const compaction = createCompaction({
+    ledger: books,
+    lease: createLease(storage, "compact-lease", COMPACTION_LEASE_MS),
+    hotDays: config.ledger.hotDays,
+    everyMs: config.ledger.compactEveryMs,
+    logger,
+    now,
+  });
   const bot = createTelegramBot({ token: config.botToken, apiRoot: config.botApiRoot });
   const notifier = createNotifier({
     api: bot.api,
@@ -341,6 +353,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     shop,
     sandbox,
     http,
+    compaction,
 
     async start() {
       if (sandbox !== undefined) {
@@ -420,6 +433,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         const resellers = (await access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
         await menus.setAll({ admins: config.adminIds, resellers, adminChat: config.adminChat?.chatId });
       })();
+      // Old orders leave memory, not the books: a pass now, then every LEDGER_COMPACT_EVERY_MS.
+      compaction.start();
       recoveryTimer = setInterval(
         () => void recover(),
         options.recoveryIntervalMs ?? Math.max(1000, Math.min(config.topupTimeoutMs / 2, 30_000)),
@@ -436,6 +451,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         await updates.idle();
         // A long broadcast stops after the message in flight; the next start goes on with it.
         await broadcaster.stop();
+        await compaction.stop();
         await background;
         await notifier.idle();
         await http?.close();

@@ -32,6 +32,11 @@ export interface Config {
   shopName: string | undefined;
   /** WEBAPP_URL: the Mini App's public address (its page at `url`, which ends in /app/); unset: no Mini App. */
   webApp: { url: string } | undefined;
+  /**
+   * LEDGER_HOT_DAYS, LEDGER_COMPACT_EVERY_MS: finished orders older than `hotDays` days are
+   * compacted (0: every finished order), by a pass at start and then every `compactEveryMs`.
+   */
+  ledger: { hotDays: number; compactEveryMs: number };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -173,6 +178,22 @@ const schema = z.object({
         "must be the https:// address at which the bot's PORT is reachable, such as https://shop.example.com (Telegram opens Mini Apps over https only)",
       ),
   ),
+  LEDGER_HOT_DAYS: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^[0-9]+$/, "must be a whole number of days (0 or more)")
+      .transform(Number)
+      .refine((n) => n <= 3650, "must be at most 3650 days"),
+  ),
+  LEDGER_COMPACT_EVERY_MS: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^[0-9]+$/, "must be a whole number of milliseconds")
+      .transform(Number)
+      .refine((n) => n >= 1000 && Number.isSafeInteger(n), "must be at least 1000 milliseconds"),
+  ),
   BROADCAST_INTERVAL_MS: optional(
     z
       .string()
@@ -295,6 +316,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       broadcastIntervalMs: e.BROADCAST_INTERVAL_MS ?? 50,
       shopName: e.SHOP_NAME,
       webApp: e.WEBAPP_URL === undefined ? undefined : { url: miniAppUrl(e.WEBAPP_URL) },
+      ledger: { hotDays: e.LEDGER_HOT_DAYS ?? 35, compactEveryMs: e.LEDGER_COMPACT_EVERY_MS ?? 3_600_000 },
     },
   };
 }

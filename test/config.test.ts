@@ -93,6 +93,21 @@ describe("configuration", () => {
     ]);
   });
 
+  it("when LEDGER_HOT_DAYS and LEDGER_COMPACT_EVERY_MS are set, then compaction follows them, and a bad value is named", () => {
+    const defaults = parseConfig(minimal);
+    expect(defaults.ok && defaults.config.ledger).toEqual({ hotDays: 35, compactEveryMs: 3_600_000 });
+    const set = parseConfig({ ...minimal, LEDGER_HOT_DAYS: "0", LEDGER_COMPACT_EVERY_MS: "2000" });
+    expect(set.ok && set.config.ledger).toEqual({ hotDays: 0, compactEveryMs: 2000 });
+    expect(errorsOf({ ...minimal, LEDGER_HOT_DAYS: "-1", LEDGER_COMPACT_EVERY_MS: "1h" })).toEqual([
+      expect.stringMatching(/^LEDGER_HOT_DAYS must be a whole number of days/),
+      expect.stringMatching(/^LEDGER_COMPACT_EVERY_MS must be a whole number of milliseconds/),
+    ]);
+    expect(errorsOf({ ...minimal, LEDGER_HOT_DAYS: "36500", LEDGER_COMPACT_EVERY_MS: "10" })).toEqual([
+      "LEDGER_HOT_DAYS must be at most 3650 days",
+      "LEDGER_COMPACT_EVERY_MS must be at least 1000 milliseconds",
+    ]);
+  });
+
   it("when the provider and lists are given with spaces, then they are read", () => {
     const result = parseConfig({
       ...minimal,

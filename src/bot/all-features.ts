@@ -2,6 +2,7 @@ import type { Feature } from "./feature.js";
 import { balanceFeature } from "./features/balance.js";
 import { broadcastFeature, startedUsersFeature } from "./features/broadcast.js";
 import { catalogFeature } from "./features/catalog.js";
+import { exportFeature } from "./features/export.js";
 import { fallbackFeature } from "./features/fallback.js";
 import { helpFeature } from "./features/help.js";
 import { historyFeature } from "./features/history.js";
@@ -36,6 +37,7 @@ export const FEATURES: readonly Feature[] = [
   languageFeature,
   helpFeature,
   reportFeature,
+  exportFeature,
   pendingFeature,
   usersFeature,
   resellersFeature,

@@ -257,8 +257,13 @@ function cell(value: string | number | undefined | null): string {
 
 /** The day's orders as CSV (UTF-8, a header row, times in the shop's time zone). */
 export function reportCsv(orders: OrderRecord[], timeZone: string): string {
+  return [CSV_HEADER.join(","), ...csvRows(orders, timeZone)].join("\r\n") + "\r\n";
+}
+
+/** The CSV rows of submitted orders (no header), in the order given. */
+export function csvRows(orders: readonly OrderRecord[], timeZone: string): string[] {
   const time = new Intl.DateTimeFormat("sv-SE", { timeZone, dateStyle: "short", timeStyle: "medium" });
-  const rows = orders
+  return orders
     .filter((o) => o.state !== "draft" && o.state !== "cancelled")
     .map((o) =>
       [
@@ -287,5 +292,4 @@ export function reportCsv(orders: OrderRecord[], timeZone: string): string {
         .map(cell)
         .join(","),
     );
-  return [CSV_HEADER.join(","), ...rows].join("\r\n") + "\r\n";
 }

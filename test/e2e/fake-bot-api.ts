@@ -45,7 +45,7 @@ export interface SentMessage {
   edits: Array<{ text?: string; reply_markup?: any }>;
   deleted?: boolean;
   /** For sendDocument/sendPhoto/…: the uploaded file (multipart), or the file id/URL sent as a string. */
-  document?: { filename: string; content: string };
+  document?: { filename: string; content: string; bytes?: Buffer };
   date: number;
 }
 
@@ -433,7 +433,10 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     let document: SentMessage["document"];
     if (!isText) {
       const field = method.replace(/^send/, "").toLowerCase();
-      const file = payload.__files?.[0] as { filename: string; content: string } | undefined;
+      const file = payload.__files?.[0] as { filename: string; content: string; bytes: Buffer } | undefined;
+      // Telegram takes files of up to 50 MB from a bot.
+      if (file !== undefined && file.bytes.length > 50 * 1024 * 1024)
+        return { ok: false, error_code: 413, description: "Request Entity Too Large" };
       document = file ?? { filename: String(payload[field] ?? ""), content: "" };
     }
     const m = record(chatId, method, payload, rendered, document === undefined ? {} : { document });
@@ -873,13 +876,14 @@ function parseMultipart(raw: Buffer, contentType: string): Record<string, any> {
   // latin1 maps bytes to chars one to one, so binary parts survive the split.
   const body = raw.toString("latin1");
   const payload: Record<string, any> = {};
-  const files: Array<{ field: string; filename: string; content: string }> = [];
+  const files: Array<{ field: string; filename: string; content: string; bytes: Buffer }> = [];
   for (const part of body.split(delimiter).slice(1)) {
     if (part.startsWith("--")) break;
     const headerEnd = part.indexOf("\r\n\r\n");
     if (headerEnd < 0) continue;
     const headers = part.slice(0, headerEnd);
-    const content = Buffer.from(part.slice(headerEnd + 4).replace(/\r\n$/, ""), "latin1").toString("utf8");
+    const bytes = Buffer.from(part.slice(headerEnd + 4).replace(/\r\n$/, ""), "latin1");
+    const content = bytes.toString("utf8");
     const disposition = /content-disposition\s*:([^\r\n]*)/i.exec(headers)?.[1] ?? "";
     const param = (key: string) => {
       const m = new RegExp(`(?:^|;)\\s*${key}\\s*=\\s*(?:"([^"]*)"|([^;\\s]*))`, "i").exec(disposition);
@@ -889,7 +893,7 @@ function parseMultipart(raw: Buffer, contentType: string): Record<string, any> {
     if (name === undefined) continue;
     const filename = param("filename");
     if (filename === undefined) payload[name] = content;
-    else files.push({ field: name, filename, content });
+    else files.push({ field: name, filename, content, bytes });
   }
   if (files.length > 0) payload.__files = files;
   return payload;

@@ -1,0 +1,69 @@
+import { Readable } from "node:stream";
+import { createGzip } from "node:zlib";
+import type { OrderService } from "./order-service.js";
+import { CSV_HEADER, csvRows, dayRange } from "./report.js";
+
+/** A month with more orders than this goes out gzipped (a CSV row is about 200 bytes: ~1 MB and up). */
+export const GZIP_OVER = 5_000;
+/**
+ * The most orders one export sends: gzipped, about 40 bytes a row, within the 50 MB Telegram takes
+ * from a bot (a month beyond it would need 30,000 orders a day; the day CSVs of /report still work).
+ */
+export const MAX_EXPORT_ORDERS = 1_000_000;
+
+export type MonthExport =
+  | { kind: "bad-month" }
+  | { kind: "empty"; month: string }
+  | { kind: "too-many"; month: string; count: number }
+  | {
+      kind: "file";
+      month: string;
+      count: number;
+      gzip: boolean;
+      filename: string;
+      /** The file, made afresh at each call (a retried upload reads it again), a day at a time. */
+      content: () => AsyncIterable<Uint8Array>;
+    };
+
+/** The days (`YYYY-MM-DD`) of a month written `YYYY-MM`, or undefined for anything else. */
+export function monthDays(month: string): string[] | undefined {
+  const m = /^(\d{4})-(\d{2})$/.exec(month);
+  if (m === null) return undefined;
+  const [year, mon] = [Number(m[1]), Number(m[2])];
+  if (mon < 1 || mon > 12 || year < 2000) return undefined;
+  const count = new Date(Date.UTC(year, mon, 0)).getUTCDate();
+  return Array.from({ length: count }, (_, i) => `${month}-${String(i + 1).padStart(2, "0")}`);
+}
+
+/**
+ * A month's orders (submitted that month in the shop's time zone) as the CSV of /report's days,
+ * one after the other: counted from the day figures first (nothing read), then written a day at a
+ * time as the upload reads it, so a month of 100,000 orders never sits in memory whole.
+ */
+export async function exportMonth(
+  deps: { orders: Pick<OrderService, "submittedBetween" | "daysFigures">; timeZone: string },
+  month: string,
+): Promise<MonthExport> {
+  const days = monthDays(month);
+  if (days === undefined) return { kind: "bad-month" };
+  const count = (await deps.orders.daysFigures(days)).reduce((sum, f) => sum + f.total, 0);
+  if (count === 0) return { kind: "empty", month };
+  if (count > MAX_EXPORT_ORDERS) return { kind: "too-many", month, count };
+  const gzip = count > GZIP_OVER;
+  async function* csv(): AsyncIterable<Buffer> {
+    yield Buffer.from(`${CSV_HEADER.join(",")}\r\n`, "utf8");
+    for (const day of days!) {
+      const range = dayRange(day, deps.timeZone)!;
+      const rows = csvRows(await deps.orders.submittedBetween(range.fromMs, range.toMs), deps.timeZone);
+      if (rows.length > 0) yield Buffer.from(`${rows.join("\r\n")}\r\n`, "utf8");
+    }
+  }
+  return {
+    kind: "file",
+    month,
+    count,
+    gzip,
+    filename: `orders-${month}.csv${gzip ? ".gz" : ""}`,
+    content: () => (gzip ? Readable.from(csv()).pipe(createGzip()) : csv()),
+  };
+}
