@@ -121,6 +121,9 @@ redis.call('HINCRBY', KEYS[3], ARGV[1], n)
 return 1
 `);
 
+/** The compaction's scripts (loaded at start with the ledger's). */
+export const COMPACTION_SCRIPTS = [ELIGIBLE, COMMIT, REPACK, COMMIT_STATEMENT];
+
 interface Context {
   redis: RedisClient;
   keys: LedgerKeys;

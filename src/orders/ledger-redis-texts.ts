@@ -29,6 +29,8 @@ end
 return out
 `);
 
+export const TEXT_SCRIPTS = [INTERN];
+
 /**
  * The texts compacted orders share (who ordered, what, the provider's product detail and message),
  * each kept once in Redis under a number that never changes, and remembered here once read: a

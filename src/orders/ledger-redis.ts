@@ -1,6 +1,6 @@
-import { luaScript, type RedisClient } from "../storage/redis.js";
+import { luaScript, type LuaScript, type RedisClient } from "../storage/redis.js";
 import type { CancelResult, ClaimResult, FinishResult, Ledger, OrderLedger, SettleResult } from "./ledger.js";
-import { compactRedisLedger, STATEMENT_CHUNK } from "./ledger-redis-compact.js";
+import { COMPACTION_SCRIPTS, compactRedisLedger, STATEMENT_CHUNK } from "./ledger-redis-compact.js";
 import {
   costOf,
   LUA_BASICS,
@@ -12,7 +12,7 @@ import {
   pairs,
   TALLY,
 } from "./ledger-redis-lua.js";
-import { createTextDictionary } from "./ledger-redis-texts.js";
+import { createTextDictionary, TEXT_SCRIPTS } from "./ledger-redis-texts.js";
 import { upgradeRedisLedger } from "./ledger-redis-upgrade.js";
 import {
   draftFields,
@@ -474,6 +474,25 @@ function toWallet(userId: number, h: Record<string, string>): Wallet {
   };
 }
 
+/** Every script of the ledger's daily work, loaded at start (upgrade) so that no order pays for it. */
+const SCRIPTS: readonly LuaScript[] = [
+  SAVE_DRAFT,
+  CLAIM,
+  CANCEL,
+  FINISH,
+  SETTLE,
+  MARK_NOTIFIED,
+  FIND,
+  TIME_SCAN,
+  ENTRY_SCAN,
+  SAVE_DEPOSIT,
+  CONFIRM_DEPOSIT,
+  CANCEL_DEPOSIT,
+  STATEMENT_PAGE,
+  ...COMPACTION_SCRIPTS,
+  ...TEXT_SCRIPTS,
+];
+
 /** Reads over 10,000 orders at once are split in scripts of this many (a day's CSV is one or two). */
 const SCAN_BATCH = 5_000;
 
@@ -891,7 +910,11 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
   return {
     orders,
     wallets,
-    upgrade: (opts) => upgradeRedisLedger({ redis, keys, dayOf }, opts),
+    async upgrade(opts) {
+      // At start: the scripts go into Redis's cache now, a cost of the start, not of the first orders.
+      await Promise.all(SCRIPTS.map((script) => script.load(redis)));
+      return upgradeRedisLedger({ redis, keys, dayOf }, opts);
+    },
     compact: (opts) => compactRedisLedger({ redis, keys, texts }, opts),
   };
 }

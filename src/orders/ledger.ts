@@ -153,7 +153,7 @@ export interface Ledger {
   orders: OrderLedger;
   wallets: Wallets;
   /**
-   * Brings data of an older layout up to this one, in place, once (a crash in the middle resumes:
+   * Called at start. Brings data of an older layout up to this one, in place, once (a crash in the middle resumes:
    * every record is changed once, by an atomic step). What was changed, or undefined when nothing
    * was due. `onProgress` hears after each batch how many orders are done (what it throws stops
    * the upgrade there, as a crash would).

@@ -31,6 +31,8 @@ export interface OrderServiceDeps {
   events: OrderEvents;
   now?: () => Date;
   draftTtlMs?: number;
+  /** The first pause between attempts to record an outcome (submit.ts). */
+  recordRetryMs?: number;
 }
 
 /**

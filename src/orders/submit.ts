@@ -57,6 +57,8 @@ export function createSubmission(deps: {
   now: () => Date;
   lowBalanceThreshold?: number | undefined;
   recovery: Recovery;
+  /** The first pause between attempts to record an outcome (then twice, …): 200 ms. */
+  recordRetryMs?: number;
 }) {
   const { ledger, logger, now, telling } = deps;
 
@@ -82,7 +84,7 @@ export function createSubmission(deps: {
           );
           throw err;
         }
-        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+        await new Promise((resolve) => setTimeout(resolve, (deps.recordRetryMs ?? 200) * attempt));
       }
     }
   }

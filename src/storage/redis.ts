@@ -75,7 +75,7 @@ export async function connectRedis(opts: RedisOptions): Promise<RedisClient> {
  */
 export function luaScript(source: string) {
   const sha = createHash("sha1").update(source).digest("hex");
-  return async function run(client: RedisClient, keys: string[], args: Array<string | number>): Promise<unknown> {
+  async function run(client: RedisClient, keys: string[], args: Array<string | number>): Promise<unknown> {
     const options = { keys, arguments: args.map(String) };
     try {
       return await client.evalSha(sha, options);
@@ -83,5 +83,12 @@ export function luaScript(source: string) {
       if (!String((err as Error).message).startsWith("NOSCRIPT")) throw err;
       return client.eval(source, options);
     }
+  }
+  /** Loads the script into the server's cache now (at start), rather than with its first use. */
+  run.load = async (client: RedisClient): Promise<void> => {
+    await client.scriptLoad(source);
   };
+  return run;
 }
+
+export type LuaScript = ReturnType<typeof luaScript>;
