@@ -35,11 +35,12 @@ export interface Seeded {
  * Writes a few days of a shop through a ledger's own steps: staff and resellers, successes,
  * failures, unknown orders settled and left, late answers, deposits and corrections, orders with
  * names and results of every shape, an order still in flight. Deterministic; `start` is the first
- * order's time, `count` how many orders.
+ * order's time, `count` how many orders; `leaveInFlight: false` leaves none submitting (a bot that
+ * starts on them recovers them: they would not read as before).
  */
 export async function seedShop(
   ledger: { orders: OrderLedger; wallets: Wallets },
-  opts: { start: number; count: number; seed?: number; stepMs?: number },
+  opts: { start: number; count: number; seed?: number; stepMs?: number; leaveInFlight?: boolean },
 ): Promise<Seeded> {
   const rand = sequence(opts.seed ?? 20261124);
   const users = [
@@ -106,7 +107,7 @@ export async function seedShop(
     seeded.refIds.push(order.refId);
     const roll = rand.next();
     const at = tick();
-    if (roll < 0.05) {
+    if (roll < 0.05 && opts.leaveInFlight !== false) {
       inFlight.push(order);
       continue;
     }
