@@ -180,15 +180,15 @@ local function rfind(pre, ref)
     local day = math.floor(made / 86400000)
     local lastDay = math.floor((made + REF_WINDOW) / 86400000)
     local n0 = #ref + 9
-    while day <= lastDay do
+    local past = false
+    while day <= lastDay and not past do
       local key = pre .. 't:' .. string.format('%d', day)
       local n = redis.call('LLEN', key)
       local i = 0
       if day == math.floor(made / 86400000) then i = firstAtOrAfter(key, msKey(made), n) end
-      while i < n do
-        local els = redis.call('LRANGE', key, i, i + 99)
-        for _, e in ipairs(els) do
-          if before(last, string.sub(e, 1, 9)) then return nil end
+      while i < n and not past do
+        for _, e in ipairs(redis.call('LRANGE', key, i, i + 99)) do
+          if before(last, string.sub(e, 1, 9)) then past = true break end
           if string.sub(e, 10, n0) == ref and (#e == n0 or string.sub(e, n0 + 1, n0 + 1) == '\t') then return e end
         end
         i = i + 100

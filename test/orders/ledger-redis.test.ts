@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLedger } from "../../src/orders/create-ledger.js";
+import type { Ledger } from "../../src/orders/ledger.js";
+import type { OrderRecord } from "../../src/orders/order.js";
+import { newRefId } from "../../src/orders/ref-id.js";
+import { createStorage, type Storage } from "../../src/storage/storage.js";
+import { ownRedis, redisStorage } from "../helpers/redis.js";
+
+const HOUR = 3_600_000;
+const LATER = (ms: number) => ({ before: new Date(ms + 400 * 24 * HOUR), now: new Date(ms + 400 * 24 * HOUR) });
+
+/** An order as the bot makes it: ref id and creation time from the same moment. */
+function made(at: number, over: Partial<OrderRecord> = {}): OrderRecord {
+  return {
+    refId: newRefId("TG", new Date(at)),
+    chatId: 501,
+    userId: 501,
+    userName: "Sari",
+    lang: "id",
+    gameName: "Mobile Legends",
+    productCode: "ML86",
+    productName: "86 Diamonds",
+    price: 20000,
+    playerId: "12345678(1234)",
+    createdAt: new Date(at).toISOString(),
+    state: "draft",
+    ...over,
+  };
+}
+
+async function sold(ledger: Ledger, order: OrderRecord, at: number, i = 0) {
+  await ledger.orders.saveDraft(order, 400 * 24 * HOUR);
+  const iso = new Date(at).toISOString();
+  const claim = await ledger.orders.claim(order.refId, { userId: order.userId, at: iso, summaryMessageId: 900 + i });
+  expect(claim.kind).toBe("claimed");
+  const done = new Date(at + 2_000).toISOString();
+  await ledger.orders.finish(
+    order,
+    {
+      state: "success",
+      at: done,
+      result: {
+        trxId: `TRX-26112${String(300_000 + i)}`,
+        destinationName: "Budi#0001",
+        sn: String(1_234_567_890_123_456 + i),
+        lastBalance: 90_000_000 - i * 19_500,
+        message: "SUKSES",
+        productDetail: { name: "86 Diamonds", code: "ML86", price: 19500, rate: 1, priceRp: 19500, status: "SUKSES" },
+      },
+    },
+    { balance: { balance: 90_000_000 - i * 19_500, at: done, refId: order.refId } },
+  );
+  await ledger.orders.markNotified(order.refId, new Date(at + 3_000).toISOString());
+}
+
+describe("the Redis ledger's compact layout", () => {
+  it("when a ref id was made long before its order was sent, or after it by another clock, then the compacted order is still found", async () => {
+    const { storage, cleanup } = await redisStorage("odd-refs");
+    try {
+      const ledger = createLedger(storage);
+      const t = Date.parse("2026-06-10T05:00:00Z");
+      const kept = made(t - 30 * HOUR); // a draft confirmed 30 hours after it was made
+      const ahead = made(t + HOUR); // made by a process whose clock is an hour ahead
+      const plain = made(t);
+      await sold(ledger, kept, t, 1);
+      await sold(ledger, ahead, t + 1000, 2);
+      await sold(ledger, plain, t + 2000, 3);
+      // Orders after the window the search reads from the ref ids' times.
+      for (let i = 0; i < 5; i++) await sold(ledger, made(t + 30 * HOUR + i), t + 30 * HOUR + i * 1000, 10 + i);
+      const before = await ledger.orders.getMany([kept.refId, ahead.refId, plain.refId]);
+      expect((await ledger.compact(LATER(t))).orders).toBe(8);
+      expect(await ledger.orders.getMany([kept.refId, ahead.refId, plain.refId])).toEqual(before);
+      expect(await ledger.orders.get(newRefId("TG", new Date(t)))).toBeUndefined();
+    } finally {
+      await cleanup();
+    }
+  });
+
+  describe("on a Redis of its own with Redis's default settings", () => {
+    let redis: Awaited<ReturnType<typeof ownRedis>>;
+    let storage: Storage;
+    beforeAll(async () => {
+      redis = await ownRedis();
+      storage = await createStorage({ redisUrl: redis.url, prefix: "topup:" });
+    });
+    afterAll(async () => {
+      await storage.close();
+      await redis.stop();
+    });
+
+    /** MEMORY USAGE of every key (exact: SAMPLES 0), summed. */
+    async function bytes(): Promise<number> {
+      if (storage.kind !== "redis") throw new Error("redis expected");
+      let total = 0;
+      for await (const keys of storage.redis.scanIterator({ COUNT: 1000 }))
+        for (const key of keys)
+          total += Number(await storage.redis.sendCommand(["MEMORY", "USAGE", key, "SAMPLES", "0"]));
+      return total;
+    }
+
+    it("when 1,000 orders of 1,000 players are sold, then each takes under 1,000 bytes, and under 300 once compacted, everything that finds it included", async () => {
+      if (storage.kind !== "redis") throw new Error("redis expected");
+      const ledger = createLedger(storage);
+      await ledger.upgrade();
+      const t = Date.parse("2026-06-10T01:00:00Z");
+      const orders = Array.from({ length: 1_000 }, (_, i) =>
+        made(t + i * 30_000, { playerId: `${20_000_000 + i * 7919}(${1000 + (i % 9000)})` }),
+      );
+      const empty = await bytes();
+      for (const [i, o] of orders.entries()) await sold(ledger, o, t + i * 30_000 + 5_000, i);
+      if (storage.kind !== "redis") throw new Error("redis expected");
+      expect(await storage.redis.sendCommand(["OBJECT", "ENCODING", `topup:o:${orders[0]!.refId}`])).toBe("listpack");
+      const recent = ((await bytes()) - empty) / orders.length;
+      expect((await ledger.compact(LATER(t))).orders).toBe(1_000);
+      const compacted = ((await bytes()) - empty) / orders.length;
+      expect(recent).toBeLessThan(1_000);
+      expect(compacted).toBeLessThan(300);
+      expect(await storage.redis.exists(`topup:o:${orders[0]!.refId}`)).toBe(0);
+    }, 60_000);
+  });
+});
