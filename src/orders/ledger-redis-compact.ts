@@ -9,19 +9,19 @@ import {
   orderFromHash,
   orderTexts,
   packMovements,
-  unpackMovements,
   utcDay,
 } from "./order-codec.js";
 import type { OrderRecord } from "./order.js";
-import type { Movement } from "./wallet.js";
 
-/** Movements per packed chunk of a compacted statement (every chunk but the last holds exactly this many). */
+/** Movements per packed chunk of a compacted statement (every chunk holds exactly this many). */
 export const STATEMENT_CHUNK = 256;
 /** The newest movements of a statement always stay in its list: /saldo and a first page (20) read only them. */
 export const STATEMENT_KEEP = 20;
 /** An order nobody has been told about yet is compacted only a day after it finished (see eligible). */
 const UNTOLD_GRACE_MS = 24 * 60 * 60 * 1000;
 const BATCH = 200;
+/** Statement lines read at a time (small answers keep a connection's reply buffer small). */
+const READ_LINES = 64;
 
 /**
  * The ref ids of a day's orders that may be compacted: still a hash, submitted before `cutoff`,
@@ -98,11 +98,10 @@ return #all
 `);
 
 /**
- * Moves the oldest `n` lines of a statement into its packed chunks: the last chunk rewritten
- * (`replace` = 1) with the lines that fit, new chunks after it. Only when the statement and the
- * chunks are still what was read (another compaction would have changed them): all or nothing.
- * KEYS: statement, chunks, counts
- * ARGV: user, n, first line, n-th line, chunks, compacted count, replace, chunk…
+ * Moves the oldest `n` lines of a statement (whole chunks of STATEMENT_CHUNK) into its packed
+ * chunks, each chunk written once. Only when the statement and the chunks are still what was read
+ * (another compaction would have changed them): all or nothing.
+ * KEYS: statement, chunks, counts; ARGV: user, n, first line, n-th line, chunks, compacted count, chunk…
  */
 const COMMIT_STATEMENT = luaScript(`
 local n = tonumber(ARGV[2])
@@ -111,12 +110,7 @@ if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[3] or redis.call('LINDEX', KEYS[1], 
 if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[5]) then return 0 end
 if tonumber(redis.call('HGET', KEYS[3], ARGV[1]) or '0') ~= tonumber(ARGV[6]) then return 0 end
 redis.call('LTRIM', KEYS[1], n, -1)
-local first = 8
-if ARGV[7] == '1' then
-  redis.call('LSET', KEYS[2], -1, ARGV[8])
-  first = 9
-end
-for i = first, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+for i = 7, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 redis.call('HINCRBY', KEYS[3], ARGV[1], n)
 return 1
 `);
@@ -172,49 +166,42 @@ async function compactDay(ctx: Context, day: number, opts: CompactOptions): Prom
   }
 }
 
-/** Moves a statement's movements older than `before` (all but the newest 20) into packed chunks. */
+/**
+ * Moves a statement's movements older than `before` into packed chunks, whole chunks only (the
+ * newest 20, and what does not fill a chunk, stay in the list): each chunk is written once.
+ */
 async function compactStatement(ctx: Context, userId: number, before: string): Promise<number> {
   const { redis, keys } = ctx;
   let moved = 0;
+  // A chunk at a time: small requests and answers (a connection's buffers grow to its largest).
   for (;;) {
     const hot = await redis.lLen(keys.statement(userId));
-    if (hot <= STATEMENT_KEEP) return moved;
-    const lines = await redis.lRange(keys.statement(userId), 0, Math.min(hot - STATEMENT_KEEP, 5_000) - 1);
-    const movements: Movement[] = [];
-    for (const line of lines) {
-      const m = movementFromLine(line);
-      if (!(m.at < before)) break;
-      movements.push(m);
-    }
-    const n = movements.length;
-    if (n === 0) return moved;
-    const [countRaw, chunks, last] = await Promise.all([
+    if (hot - STATEMENT_KEEP < STATEMENT_CHUNK) return moved;
+    const lines: string[] = [];
+    for (let at = 0; at < STATEMENT_CHUNK; at += READ_LINES)
+      lines.push(...(await redis.lRange(keys.statement(userId), at, at + READ_LINES - 1)));
+    const movements = lines.map(movementFromLine);
+    if (lines.length < STATEMENT_CHUNK || !(movements.at(-1)!.at < before)) return moved;
+    const [countRaw, chunks] = await Promise.all([
       redis.hGet(keys.coldStatementCounts, String(userId)),
       redis.lLen(keys.coldStatement(userId)),
-      redis.lIndex(keys.coldStatement(userId), -1),
     ]);
-    const count = Number(countRaw ?? 0);
-    const lastCount = chunks === 0 ? 0 : count - (chunks - 1) * STATEMENT_CHUNK;
-    const replace = lastCount > 0 && lastCount < STATEMENT_CHUNK;
-    const all = replace ? [...unpackMovements(last ?? ""), ...movements] : movements;
-    const pieces: string[] = [];
-    for (let i = 0; i < all.length; i += STATEMENT_CHUNK) pieces.push(packMovements(all.slice(i, i + STATEMENT_CHUNK)));
     const ok = Number(
       await COMMIT_STATEMENT(
         redis,
         [keys.statement(userId), keys.coldStatement(userId), keys.coldStatementCounts],
-        [userId, n, lines[0]!, lines[n - 1]!, chunks, count, replace ? "1" : "0", ...pieces],
+        [userId, STATEMENT_CHUNK, lines[0]!, lines.at(-1)!, chunks, Number(countRaw ?? 0), packMovements(movements)],
       ),
     );
     if (ok !== 1) return moved;
-    moved += n;
+    moved += STATEMENT_CHUNK;
   }
 }
 
 /**
  * One compaction pass of the Redis ledger: every finished order submitted before `opts.before`
  * leaves its hash for a packed element in its day's list, and every statement's movements before
- * it (but the newest 20) leave the list for packed chunks. Safe to interrupt at any point and to run
+ * it leave the list for packed chunks, 256 at a time (the newest 20 always stay). Safe to interrupt at any point and to run
  * beside the bot's own steps; two passes at once would not double anything either (each move
  * checks what it moves), but the caller runs one at a time (compaction.ts).
  */

@@ -20,7 +20,7 @@ import {
   movementFromLine,
   msKey,
   orderFromHash,
-  packTime,
+  packMovementTime,
   resultFields,
   textIdsOf,
   unpackMovements,
@@ -54,8 +54,9 @@ import type { Deposit, DepositConfirmResult, Wallet, Wallets } from "./wallet.js
  *   wallet:USER      hash: saldo, held, deposits, corrections, spent (whole rupiah)
  *   statement:USER   list of movements, oldest first, appended in the step that moves money
  *                    (order-codec.ts: movementLine; lines of layout 2 are JSON); its older part
- *                    moves to sc:USER, chunks of 256 movements packed together (packMovements),
- *                    scn: user → how many movements sc:USER holds. The newest 20 always stay here.
+ *                    moves to sc:USER, chunks of exactly 256 movements packed together
+ *                    (packMovements), scn: user → how many movements sc:USER holds. The newest 20
+ *                    (and what does not fill a chunk) always stay here.
  *   wallets          set of the resellers who have a wallet
  *   dep:ID           hash: d = the deposit's JSON, s = state, w = reseller, a = amount,
  *                    db/da = confirmed by/at, ws = saldo after, na = reseller told at, dy = its day
@@ -94,12 +95,23 @@ const DRAFT_HMGET = "'p', 'k', 'pn', 'n', 'o', 't'";
 
 /**
  * Lua that appends one movement to a statement (order-codec.ts: movementLine); `at` is packed
- * (packTime), `kind` its letter.
+ * (packMovementTime), `kind` its letter, the amounts whole rupiah written in base 36.
  */
 const MOVEMENT = `
+local DIGITS36 = '0123456789abcdefghijklmnopqrstuvwxyz'
+local function int36(n)
+  if n < 0 then return '-' .. int36(-n) end
+  local s = ''
+  repeat
+    local r = n % 36
+    s = string.sub(DIGITS36, r + 1, r + 1) .. s
+    n = math.floor(n / 36)
+  until n == 0
+  return s
+end
 local function movement(stmtKey, at, kind, ref, amount, saldo, held)
-  redis.call('RPUSH', stmtKey, at .. '\\t' .. kind .. '\\t' .. ref .. '\\t' .. string.format('%d', amount) .. '\\t' ..
-    string.format('%d', saldo) .. '\\t' .. string.format('%d', held))
+  redis.call('RPUSH', stmtKey, at .. '\\t' .. kind .. '\\t' .. ref .. '\\t' .. int36(amount) .. '\\t' ..
+    int36(saldo) .. '\\t' .. int36(held))
 end
 `;
 
@@ -621,7 +633,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
             by.offered === undefined ? "" : `|${[...by.offered].join("|")}|`,
             dayOf(by.at),
             prefix,
-            packTime(by.at),
+            packMovementTime(by.at, refId),
           ],
         ),
         refId,
@@ -677,7 +689,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
             outcome.state === "success" ? costOf(outcome.result) : 0,
             dayOf(outcome.at),
             prefix,
-            packTime(outcome.at),
+            packMovementTime(outcome.at, order.refId),
             ...resultFields(outcome.result),
           ],
         ),
@@ -709,7 +721,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
             order.userId,
             outcome.state === "success" ? costOf(outcome.result) : 0,
             prefix,
-            packTime(outcome.at),
+            packMovementTime(outcome.at, order.refId),
             ...resultFields(outcome.result),
           ],
         ),
@@ -870,7 +882,16 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
           keys.untold,
           keys.walletTotals,
         ],
-        [by.adminId, by.at, Date.parse(by.at), id, deposit.resellerId, dayOf(by.at), prefix, packTime(by.at)],
+        [
+          by.adminId,
+          by.at,
+          Date.parse(by.at),
+          id,
+          deposit.resellerId,
+          dayOf(by.at),
+          prefix,
+          packMovementTime(by.at, id),
+        ],
       )) as Array<string | string[]>;
       const kind = raw[0] as string;
       if (kind === "short") return { kind: "short", deposit, saldo: Number(raw[1]) };

@@ -107,7 +107,12 @@ export function resultFields(result: OrderResult): string[] {
     const short = (RESULT_STRINGS as Record<string, string>)[key];
     if (short !== undefined && typeof value === "string") out.push(short, value);
     else if (key === "lastBalance" && typeof value === "number") out.push("rb", String(value));
-    else if (key === "productDetail" && typeof value === "object" && value !== null) {
+    else if (
+      key === "productDetail" &&
+      typeof value === "object" &&
+      value !== null &&
+      Object.values(value).some((v) => v !== undefined)
+    ) {
       for (const [dk, dv] of Object.entries(value as Record<string, unknown>)) {
         if (dv === undefined) continue;
         const ds = (DETAIL_FIELDS as Record<string, string>)[dk];
@@ -231,6 +236,55 @@ const LETTER_STATE = Object.fromEntries(Object.entries(STATE_LETTER).map(([s, l]
 const escape = (text: string) => text.replace(/[\\\t\n]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : "\\n"));
 const unescape = (text: string) => text.replace(/\\(.)/g, (_, c: string) => (c === "t" ? "\t" : c === "n" ? "\n" : c));
 
+/**
+ * The order's own values a provider's message may spell out (topup-api.md: the message "contains
+ * the player name and the serial number"), by the letter that stands for each in a template.
+ */
+function messageValues(order: OrderRecord): Array<[string, string]> {
+  const r = order.result;
+  const values: Array<[string, string | undefined]> = [
+    ["s", r?.sn],
+    ["d", r?.destinationName],
+    ["t", r?.trxId],
+    ["p", r?.productDetail?.name],
+    ["n", order.productName],
+    ["r", order.refId],
+    ["y", order.playerId],
+  ];
+  return values.filter((v): v is [string, string] => v[1] !== undefined && v[1].length >= 3);
+}
+
+/**
+ * A provider's message with the order's own values replaced by `{letter}` (a literal "{" written
+ * "{{"): the same few templates for every order, so they go to the dictionary instead of one new
+ * text per order. Read left to right, the longest value first at each place, so the template
+ * reads back unambiguously: `fillMessage` gives back exactly the message.
+ */
+export function messageTemplate(message: string, order: OrderRecord): string {
+  const values = messageValues(order).sort((a, b) => b[1].length - a[1].length);
+  let template = "";
+  let i = 0;
+  next: while (i < message.length) {
+    for (const [letter, value] of values) {
+      if (message.startsWith(value, i)) {
+        template += `{${letter}}`;
+        i += value.length;
+        continue next;
+      }
+    }
+    template += message[i] === "{" ? "{{" : message[i];
+    i += 1;
+  }
+  return template;
+}
+
+export function fillMessage(template: string, order: OrderRecord): string {
+  const values = new Map(messageValues(order));
+  return template.replace(/\{\{|\{(\w)\}/g, (match, letter?: string) =>
+    letter === undefined ? "{" : (values.get(letter) ?? match),
+  );
+}
+
 /** The texts of an order that go to the dictionary. */
 export function orderTexts(order: OrderRecord): OrderTexts {
   const texts: OrderTexts = {
@@ -238,7 +292,7 @@ export function orderTexts(order: OrderRecord): OrderTexts {
     what: JSON.stringify([order.gameName, order.productCode, order.productName, order.price]),
   };
   if (order.result?.productDetail !== undefined) texts.detail = JSON.stringify(order.result.productDetail);
-  if (order.result?.message !== undefined) texts.message = order.result.message;
+  if (order.result?.message !== undefined) texts.message = messageTemplate(order.result.message, order);
   return texts;
 }
 
@@ -264,7 +318,11 @@ const madeAt = (refId: string) => {
   return ms === undefined || ms > 8.64e15 ? undefined : new Date(ms).toISOString();
 };
 
-const num = (n: number | undefined) => (n === undefined ? "" : String(n));
+/** A whole number in base 36 ("-" for a negative one); any other number as "~" and its decimal text. */
+export const int36 = (n: number): string => (Number.isSafeInteger(n) ? n.toString(36) : `~${n}`);
+export const unInt36 = (text: string): number => (text.startsWith("~") ? Number(text.slice(1)) : parseInt(text, 36));
+
+const num = (n: number | undefined) => (n === undefined ? "" : int36(n));
 const opt = (s: string | undefined) => (s === undefined ? "" : escape(s));
 
 /** The element header: submit time (9 base-36 digits) and ref id. */
@@ -296,8 +354,8 @@ export function packOrder(order: OrderRecord, ids: { who: string; what: string; 
   const fields = [
     "1",
     STATE_LETTER[order.state],
-    String(order.userId),
-    order.chatId === order.userId ? "" : String(order.chatId),
+    int36(order.userId),
+    order.chatId === order.userId ? "" : int36(order.chatId),
     ids.who,
     ids.what,
     escape(order.playerId),
@@ -359,8 +417,8 @@ export function unpackOrder(element: string, text: (id: string) => string): Orde
   ];
   const order: OrderRecord = {
     refId,
-    chatId: f[3] === "" ? Number(f[2]) : Number(f[3]),
-    userId: Number(f[2]),
+    chatId: unInt36(f[3] === "" ? f[2]! : f[3]!),
+    userId: unInt36(f[2]!),
     userName,
     lang,
     gameName,
@@ -380,20 +438,21 @@ export function unpackOrder(element: string, text: (id: string) => string): Orde
   if (notifiedAt !== undefined) order.notifiedAt = notifiedAt;
   const settledAt = unRelTime(f[11] ?? "", base);
   if (settledAt !== undefined) order.settledAt = settledAt;
-  if ((f[12] ?? "") !== "") order.settledBy = Number(f[12]);
-  if ((f[13] ?? "") !== "") order.summaryMessageId = Number(f[13]);
-  if ((f[14] ?? "") !== "") order.requestMessageId = Number(f[14]);
-  if ((f[15] ?? "") !== "") order.saldoAfter = Number(f[15]);
+  if ((f[12] ?? "") !== "") order.settledBy = unInt36(f[12]!);
+  if ((f[13] ?? "") !== "") order.summaryMessageId = unInt36(f[13]!);
+  if ((f[14] ?? "") !== "") order.requestMessageId = unInt36(f[14]!);
+  if ((f[15] ?? "") !== "") order.saldoAfter = unInt36(f[15]!);
   if (f[16] !== "-") {
     const result: OrderResult & Record<string, unknown> =
       (f[22] ?? "") === "" ? {} : (JSON.parse(unescape(f[22]!)) as Record<string, unknown>);
     if ((f[16] ?? "") !== "") result.trxId = unescape(f[16]!);
     if ((f[17] ?? "") !== "") result.destinationName = unescape(f[17]!);
     if ((f[18] ?? "") !== "") result.sn = unescape(f[18]!);
-    if ((f[19] ?? "") !== "") result.lastBalance = Number(f[19]);
-    if ((f[20] ?? "") !== "") result.message = text(f[20]!);
+    if ((f[19] ?? "") !== "") result.lastBalance = unInt36(f[19]!);
     if ((f[21] ?? "") !== "") result.productDetail = JSON.parse(text(f[21]!)) as OrderResult["productDetail"];
     order.result = result;
+    // Last: the message's template is filled from the order's other values.
+    if ((f[20] ?? "") !== "") result.message = fillMessage(text(f[20]!), order);
   }
   return order;
 }
@@ -438,23 +497,48 @@ const LETTER_KIND = Object.fromEntries(Object.entries(KIND_LETTER).map(([k, l]) 
 >;
 
 /**
- * A statement line as the ledger's scripts append it: time (packTime), kind letter, ref, amount,
- * saldo and held after, tab-separated. Lines of layout 2 are JSON; both are read.
+ * A movement's time in its statement line: "+" and the milliseconds since its ref id (the order's or
+ * the deposit's) was made, in base 36, when the ref id tells (a few characters: the Confirm comes
+ * seconds after the summary), else packTime's.
+ */
+export function packMovementTime(at: string, ref: string): string {
+  const packed = packTime(at);
+  const made = refTime(ref);
+  if (packed.startsWith("!") || made === undefined) return packed;
+  const diff = parseInt(packed, 36) - made;
+  return diff >= 0 && diff < 36 ** 6 ? `+${diff.toString(36)}` : packed;
+}
+
+function unpackMovementTime(code: string, ref: string): string {
+  if (!code.startsWith("+")) return unpackTime(code);
+  return new Date(refTime(ref)! + parseInt(code.slice(1), 36)).toISOString();
+}
+
+/**
+ * A statement line as the ledger's scripts append it: time (packMovementTime), kind letter, ref,
+ * amount, saldo and held after, tab-separated. Lines of layout 2 are JSON; both are read.
  */
 export function movementLine(m: Movement): string {
-  return [packTime(m.at), KIND_LETTER[m.kind], m.ref, m.amount, m.saldo, m.held].join("\t");
+  return [
+    packMovementTime(m.at, m.ref),
+    KIND_LETTER[m.kind],
+    m.ref,
+    int36(m.amount),
+    int36(m.saldo),
+    int36(m.held),
+  ].join("\t");
 }
 
 export function movementFromLine(line: string): Movement {
   if (line.startsWith("{")) return JSON.parse(line) as Movement;
   const [at, kind, ref, amount, saldo, held] = line.split("\t") as [string, string, string, string, string, string];
   return {
-    at: unpackTime(at),
+    at: unpackMovementTime(at, ref),
     kind: LETTER_KIND[kind]!,
     ref,
-    amount: Number(amount),
-    saldo: Number(saldo),
-    held: Number(held),
+    amount: unInt36(amount),
+    saldo: unInt36(saldo),
+    held: unInt36(held),
   };
 }
 
@@ -502,12 +586,20 @@ export function packMovements(movements: readonly Movement[]): string {
       seen !== undefined &&
       seen.kind === "hold" &&
       (m.kind === "spend" || m.kind === "release") &&
-      m.amount === -seen.amount
+      Object.is(m.amount, -seen.amount)
         ? ""
-        : String(m.amount);
+        : int36(m.amount);
     const e = effect(m);
-    const saldo = prev === undefined ? String(m.saldo) : m.saldo - (prev.saldo + e.saldo) || "";
-    const held = prev === undefined ? String(m.held) : m.held - (prev.held + e.held) || "";
+    // The difference from what the movement predicts, or "=" and the value where arithmetic would not be exact.
+    const off = (value: number, predicted: number | undefined) => {
+      if (predicted === undefined) return int36(value);
+      const diff = value - predicted;
+      if (!Number.isSafeInteger(value) || !Number.isSafeInteger(predicted) || !Number.isSafeInteger(diff))
+        return `=${int36(value)}`;
+      return diff === 0 ? "" : int36(diff);
+    };
+    const saldo = off(m.saldo, prev === undefined ? undefined : prev.saldo + e.saldo);
+    const held = off(m.held, prev === undefined ? undefined : prev.held + e.held);
     lines.push([at, KIND_LETTER[m.kind], ref, amount, saldo, held].join("\t").replace(/\t+$/, ""));
     prev = m;
     recent.push(m);
@@ -534,11 +626,17 @@ export function unpackMovements(text: string): Movement[] {
     const recent = out.slice(-64);
     const seen = refCode!.startsWith("^") ? recent[recent.length - 1 - parseInt(refCode!.slice(1), 36)] : undefined;
     const ref = seen === undefined ? unescape(refCode!) : seen.ref;
-    const amount = (amountCode ?? "") === "" && seen !== undefined ? -seen.amount : Number(amountCode);
+    const amount = (amountCode ?? "") === "" && seen !== undefined ? -seen.amount : unInt36(amountCode!);
     const prev = out.at(-1);
     const e = effect({ kind, amount });
-    const saldo = prev === undefined ? Number(saldoCode) : prev.saldo + e.saldo + Number(saldoCode || 0);
-    const held = prev === undefined ? Number(heldCode) : prev.held + e.held + Number(heldCode || 0);
+    const read = (code: string | undefined, predicted: number | undefined) =>
+      predicted === undefined
+        ? unInt36(code!)
+        : code?.startsWith("=") === true
+          ? unInt36(code.slice(1))
+          : predicted + unInt36(code || "0");
+    const saldo = read(saldoCode, prev === undefined ? undefined : prev.saldo + e.saldo);
+    const held = read(heldCode, prev === undefined ? undefined : prev.held + e.held);
     out.push({ at, kind, ref, amount, saldo, held });
   }
   return out;

@@ -5,6 +5,7 @@ import type { OrderRecord } from "../../src/orders/order.js";
 import { newRefId } from "../../src/orders/ref-id.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { ownRedis, redisStorage } from "../helpers/redis.js";
+import { replay } from "./wallets.contract.js";
 
 const HOUR = 3_600_000;
 const LATER = (ms: number) => ({ before: new Date(ms + 400 * 24 * HOUR), now: new Date(ms + 400 * 24 * HOUR) });
@@ -26,6 +27,16 @@ function made(at: number, over: Partial<OrderRecord> = {}): OrderRecord {
     state: "draft",
     ...over,
   };
+}
+
+async function credit(ledger: Ledger, resellerId: number, amount: number, at: number) {
+  const id = newRefId("DP", new Date(at));
+  const iso = new Date(at).toISOString();
+  await ledger.wallets.saveDeposit(
+    { id, resellerId, amount, note: "", adminId: 1, chatId: 1, createdAt: iso, state: "draft" },
+    HOUR,
+  );
+  expect((await ledger.wallets.confirmDeposit(id, { adminId: 1, at: iso })).kind).toBe("done");
 }
 
 async function sold(ledger: Ledger, order: OrderRecord, at: number, i = 0) {
@@ -76,6 +87,44 @@ describe("the Redis ledger's compact layout", () => {
     }
   });
 
+  it("when a reseller's statement has more than a chunk of old movements, then whole chunks are packed and every page reads as before", async () => {
+    const { storage, cleanup } = await redisStorage("statement-chunks");
+    try {
+      const ledger = createLedger(storage);
+      const t = Date.parse("2026-06-10T01:00:00Z");
+      await credit(ledger, 7001, 100_000_000, t - HOUR);
+      for (let i = 0; i < 300; i++)
+        await sold(
+          ledger,
+          made(t + i * 60_000, { userId: 7001, chatId: 7001, role: "reseller", tier: "gold" }),
+          t + i * 60_000 + 5_000,
+          i,
+        );
+      const pages = async () => {
+        const out = [];
+        for (const size of [7, 20, 256]) {
+          for (let page = 0; ; page++) {
+            const p = await ledger.wallets.statementPage(7001, page, size);
+            out.push(p);
+            if ((page + 1) * size >= p.total) break;
+          }
+        }
+        return { out, last: await ledger.wallets.statement(7001, 10), wallet: await ledger.wallets.get(7001) };
+      };
+      const before = await pages();
+      expect(before.out[0]!.total).toBe(601);
+      const pass = await ledger.compact(LATER(t));
+      expect(pass).toEqual({ orders: 300, movements: 512 });
+      expect(await pages()).toEqual(before);
+      const all = (await ledger.wallets.statementPage(7001, 0, 1_000)).movements.reverse();
+      expect(replay(7001, all)).toEqual(before.wallet);
+      // The rest waits until it fills a chunk (and the newest 20 always stay).
+      expect(await ledger.compact(LATER(t))).toEqual({ orders: 0, movements: 0 });
+    } finally {
+      await cleanup();
+    }
+  });
+
   describe("on a Redis of its own with Redis's default settings", () => {
     let redis: Awaited<ReturnType<typeof ownRedis>>;
     let storage: Storage;
@@ -116,6 +165,30 @@ describe("the Redis ledger's compact layout", () => {
       expect(recent).toBeLessThan(1_000);
       expect(compacted).toBeLessThan(300);
       expect(await storage.redis.exists(`topup:o:${orders[0]!.refId}`)).toBe(0);
+    }, 60_000);
+
+    it("when a reseller buys 1,000 top-ups, then each takes under 1,000 bytes with its statement lines, and under 300 once compacted", async () => {
+      const ledger = createLedger(storage);
+      const t = Date.parse("2026-07-10T01:00:00Z");
+      await credit(ledger, 7002, 100_000_000, t - HOUR);
+      const orders = Array.from({ length: 1_000 }, (_, i) =>
+        made(t + i * 30_000, {
+          userId: 7002,
+          chatId: 7002,
+          role: "reseller",
+          tier: "gold",
+          playerId: `${30_000_000 + i * 7919}(${1000 + (i % 9000)})`,
+        }),
+      );
+      const empty = await bytes();
+      for (const [i, o] of orders.entries()) await sold(ledger, o, t + i * 30_000 + 5_000, i);
+      const recent = ((await bytes()) - empty) / orders.length;
+      const pass = await ledger.compact(LATER(t));
+      expect(pass.orders).toBe(1_000);
+      expect(pass.movements).toBe(1_792); // 2,001 movements: 7 chunks of 256; the newest 209 wait
+      const compacted = ((await bytes()) - empty) / orders.length;
+      expect(recent).toBeLessThan(1_000);
+      expect(compacted).toBeLessThan(300);
     }, 60_000);
   });
 });
