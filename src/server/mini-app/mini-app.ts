@@ -72,6 +72,14 @@ export function createMiniApp(deps: MiniAppDeps): Hono {
   app.get(
     "/locales/:file{(en|id)\\.ftl}",
     compress(),
+    async (c, next) => {
+      await next();
+      // Fluent files are text (serveStatic does not know .ftl; compress() only takes text types).
+      if (c.res.status === 200) {
+        c.res.headers.set("content-type", "text/plain; charset=utf-8");
+        c.res.headers.set("cache-control", "no-cache");
+      }
+    },
     serveStatic({ root: localesDir, rewriteRequestPath: (p) => p.replace(/^.*\/locales/, "") }),
   );
 
