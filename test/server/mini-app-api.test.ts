@@ -63,6 +63,32 @@ describe("the Mini App's API: who may see what, and every change through the cha
     return { status: res.statusCode, json, text, headers: res.headers };
   }
 
+  it("when an admin opens the bot, then their chat's menu button opens the shop app, and /app answers admins and resellers with it", async () => {
+    await world.run();
+    const app = "https://shop.example.com/app/";
+    const menuButtons = () =>
+      world.fake.calls.filter((c) => c.method === "setChatMenuButton" && Number(c.payload.chat_id) === ADMIN.id);
+    // At start every admin's chat gets it (Telegram refuses a chat never opened: so again at /start).
+    await expect.poll(() => menuButtons().length).toBe(1);
+    world.fake.sendText(ADMIN, "/start");
+    await world.waitText(ADMIN, /\/app/);
+    await expect.poll(() => menuButtons().length).toBe(2);
+    const parse = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
+    expect(parse(menuButtons()[1]!.payload.menu_button)).toMatchObject({ type: "web_app", web_app: { url: app } });
+    for (const [user, text] of [
+      [ADMIN, /The shop app: today's sales/],
+      [RESELLER, /Saldo, mutasi, pesanan dan harga Anda/],
+    ] as const) {
+      world.fake.sendText(user, "/app");
+      const answer = await world.waitText(user, text);
+      expect(answer.reply_markup.inline_keyboard[0][0].web_app).toEqual({ url: app });
+    }
+    // Staff see nothing of the shop: /app tells them it is not for them, with no button.
+    world.fake.sendText(STAFF, "/app");
+    const refused = await world.waitText(STAFF, /for the shop's admins and resellers|untuk admin dan reseller toko/);
+    expect(refused.reply_markup).toBeUndefined();
+  });
+
   it("when init data is missing, forged, altered, signed with another token or older than a day, then every path answers 401, unknown ones too", async () => {
     await world.run();
     const good = signInitData(ADMIN, world.fake.token);
