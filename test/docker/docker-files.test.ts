@@ -124,7 +124,9 @@ describe("Dockerfile (linted and parsed, not built)", () => {
     const build = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts.build!;
     const inputs = [...build.matchAll(/(?:node|-p)\s+([\w][\w./-]*)/g)].map((m) => m[1]!.split("/")[0]!);
     expect(inputs).toEqual(expect.arrayContaining(["tsconfig.build.json", "scripts"]));
-    const builder = stages.find((s) => s.instructions.some((i) => i.keyword === "RUN" && /npm run build/.test(i.rest)))!;
+    const builder = stages.find((s) =>
+      s.instructions.some((i) => i.keyword === "RUN" && /npm run build/.test(i.rest)),
+    )!;
     const copied = builder.instructions
       .filter((i) => i.keyword === "COPY" && !i.flags.has("from"))
       .flatMap((i) => i.rest.split(/\s+/).slice(0, -1));
