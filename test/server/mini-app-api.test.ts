@@ -133,6 +133,33 @@ describe("the Mini App's API: who may see what, and every change through the cha
     expect(session.json).toMatchObject({ role: "reseller", tier: "reseller", lang: "id" });
   });
 
+  it("when a request's body is not JSON or its fields are not what they must be, then it is refused naming each, and nothing changes", async () => {
+    await world.run();
+    const auth = `tma ${signInitData(ADMIN, world.fake.token)}`;
+    const raw = await request(`${base}/admin/resellers/5005/deposits`, {
+      method: "POST",
+      headers: { authorization: auth, "content-type": "application/json" },
+      body: "{amount: 5000",
+    });
+    expect(raw.statusCode).toBe(400);
+    expect(await raw.body.json()).toMatchObject({
+      error: "invalid",
+      issues: [{ message: expect.stringMatching(/JSON/) }],
+    });
+    for (const amount of [-0, 1e30, "abc", 1.5, null]) {
+      const r = await call("/admin/resellers/5005/deposits", { user: ADMIN, body: { amount } });
+      expect([amount, r.status, r.json.issues]).toEqual([
+        amount,
+        422,
+        [{ path: "amount", message: expect.any(String) }],
+      ]);
+    }
+    const page = await call("/admin/orders?page=-1&day=2026-02-30", { user: ADMIN });
+    expect(page.status).toBe(422);
+    expect(page.json.issues.map((i: { path: string }) => i.path).sort()).toEqual(["day", "page"]);
+    expect((await call("/admin/resellers", { user: ADMIN })).json.totals).toEqual({ saldo: 0, held: 0 });
+  });
+
   it("when another site's page asks, then no CORS header lets it read the answer", async () => {
     await world.run();
     const preflight = await request(`${base}/admin/today`, {
