@@ -293,15 +293,19 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
     return c.json({ deposit: depositView(r.deposit, 0) });
   });
 
-  app.post("/resellers/:id/tier", body(z.object({ tier: z.string({ error: "must be the name of a price tier" }).trim().toLowerCase() })), async (c) => {
-    const id = c.req.param("id");
-    if (!USER_ID.test(id)) return c.json({ error: "not-found" } satisfies ApiError, 404);
-    const tiers = tiersOf(await shop.catalog());
-    const r = await access.setTier(Number(id), c.req.valid("json").tier, tiers);
-    if (r.kind === "unknown-tier") return invalid(c, [{ path: "tier", message: `one of ${[...tiers].join(", ")}` }]);
-    if (r.kind === "not-reseller") return c.json({ error: "not-reseller" } satisfies ApiError, 404);
-    return c.json({ old: r.old, tier: c.req.valid("json").tier });
-  });
+  app.post(
+    "/resellers/:id/tier",
+    body(z.object({ tier: z.string({ error: "must be the name of a price tier" }).trim().toLowerCase() })),
+    async (c) => {
+      const id = c.req.param("id");
+      if (!USER_ID.test(id)) return c.json({ error: "not-found" } satisfies ApiError, 404);
+      const tiers = tiersOf(await shop.catalog());
+      const r = await access.setTier(Number(id), c.req.valid("json").tier, tiers);
+      if (r.kind === "unknown-tier") return invalid(c, [{ path: "tier", message: `one of ${[...tiers].join(", ")}` }]);
+      if (r.kind === "not-reseller") return c.json({ error: "not-reseller" } satisfies ApiError, 404);
+      return c.json({ old: r.old, tier: c.req.valid("json").tier });
+    },
+  );
 
   const ordersQuery = z.object({
     q: z.string().trim().max(64).optional(),
