@@ -63,6 +63,25 @@ describe("the Mini App's API: who may see what, and every change through the cha
     return { status: res.statusCode, json, text, headers: res.headers };
   }
 
+  it("when the bot runs in webhook mode, then the shop app is served on the same port beside the webhook", async () => {
+    await world.run({ WEBHOOK_URL: "https://shop.example.com/tg/hook", WEBHOOK_SECRET: "hook-secret_123" });
+    const origin = base.replace(/\/app\/api$/, "");
+    const page = await request(`${origin}/app/`);
+    expect(page.statusCode).toBe(200);
+    expect(await page.body.text()).toMatch(/<script[^>]+src="\.\/assets\/app-[A-Z0-9]+\.js"/);
+    expect((await call("/session", { user: ADMIN })).json).toMatchObject({ role: "admin" });
+    expect((await call("/session")).status).toBe(401);
+    const update = world.fake.sendText(ADMIN, "/start");
+    const posted = await request(`${origin}/tg/hook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": "hook-secret_123" },
+      body: JSON.stringify(update),
+    });
+    await posted.body.dump();
+    expect(posted.statusCode).toBe(200);
+    await world.waitText(ADMIN, /Hi Admin/);
+  });
+
   it("when an admin opens the bot, then their chat's menu button opens the shop app, and /app answers admins and resellers with it", async () => {
     await world.run();
     const app = "https://shop.example.com/app/";
