@@ -6,6 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createLedger } from "../src/orders/create-ledger.js";
 import { createStorage } from "../src/storage/storage.js";
 import type { FakeUser } from "../test/e2e/fake-bot-api.js";
+import { writePastDeposit } from "../test/helpers/ledger-history.js";
 import { launch, shutdown, type Harness } from "./bots.js";
 import { confirmData, isSummary, lastId, newer, orderFlow, userRange } from "./chat-driver.js";
 import { probe } from "./processes.js";
@@ -55,19 +56,14 @@ export async function confirmProbe(h: Harness, buyer: "staff" | "reseller" = "st
   return res;
 }
 
-/** A deposit for a reseller, through the ledger's own API (as /deposit and its Confirm do). */
+/** A deposit for a reseller, through the ledger's own steps (as /deposit and its Confirm take them). */
 async function creditSaldo(prefix: string, userId: number, amount: number): Promise<void> {
   const storage = await createStorage({ redisUrl: REDIS_URL, prefix });
   try {
     const { wallets } = createLedger(storage);
     const at = new Date().toISOString();
-    const id = `DPBENCH${Date.now()}`;
-    await wallets.saveDeposit(
-      { id, resellerId: userId, amount, note: "bench", adminId: 1, chatId: 1, createdAt: at, state: "draft" },
-      60_000,
-    );
-    const done = await wallets.confirmDeposit(id, { adminId: 1, at });
-    if (done.kind !== "done") throw new Error(`bench deposit not credited: ${done.kind}`);
+    const deposit = { id: `DPBENCH${Date.now()}`, resellerId: userId, amount, note: "bench", adminId: 1, chatId: 1 };
+    await writePastDeposit(wallets, { ...deposit, createdAt: at }, { at });
   } finally {
     await storage.close();
   }
