@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { launch, shutdown, type Harness, type Kind } from "./bots.js";
 import { leaveMidOrder, userRange } from "./chat-driver.js";
 import { memoryOf, probe } from "./processes.js";
-import { keysUnder, redisInfo } from "./redis-info.js";
+import { keysByShape, redisInfo, type KeyShape } from "./redis-info.js";
 import { IDLE_BATCH, IDLE_CHATS, IDLE_WARM_CHATS, MB, RUN_PREFIX } from "./settings.js";
 import { f } from "./stats.js";
 
@@ -22,7 +22,7 @@ export interface IdleResult {
   heapAfterGc: number;
   redisBefore: number;
   redisAfter: number;
-  keys: Array<{ pattern: string; count: number; bytesEach: number }>;
+  keys: KeyShape[];
   dialogueTtlMs?: number;
   seconds: number;
 }
@@ -73,28 +73,10 @@ export async function idleChats(h: Harness, kind: Kind): Promise<IdleResult> {
   };
   if (!bare) {
     // Where the Redis bytes go: the keys by shape (ids replaced by N), with MEMORY USAGE of a sample.
-    const groups = new Map<string, string[]>();
-    for (const key of await keysUnder(h.redis, prefix)) {
-      const pattern = key.slice(prefix.length).replace(/\d+/g, "N");
-      const list = groups.get(pattern) ?? [];
-      list.push(key);
-      groups.set(pattern, list);
-    }
-    for (const [pattern, keys] of groups) {
-      const sample = keys.slice(0, 20);
-      const sizes = await Promise.all(sample.map((k) => h.redis.memoryUsage(k)));
-      res.keys.push({
-        pattern,
-        count: keys.length,
-        bytesEach: sizes.reduce<number>((a, b) => a + (b ?? 0), 0) / sample.length,
-      });
-    }
-    res.keys.sort((a, b) => b.count * b.bytesEach - a.count * a.bytesEach);
+    res.keys = await keysByShape(h.redis, prefix, { sample: 20 });
     const sampleId = users[0]!.id;
-    const dialogueKey = (groups.get([...groups.keys()].find((p) => p.endsWith("N:N")) ?? "") ?? []).find((k) =>
-      k.endsWith(`${sampleId}:${sampleId}`),
-    );
-    if (dialogueKey !== undefined) res.dialogueTtlMs = await h.redis.pTTL(dialogueKey);
+    const ttl = await h.redis.pTTL(`${prefix}dialogue:${sampleId}:${sampleId}`);
+    if (ttl >= 0) res.dialogueTtlMs = ttl;
   }
   await shutdown(run);
   process.stdout.write(

@@ -53,3 +53,41 @@ export async function keysUnder(redis: RedisClient, prefix: string): Promise<str
   for await (const batch of redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) keys.push(...batch);
   return keys;
 }
+
+/** Keys of one shape: how many, and the mean MEMORY USAGE of a sample of them (bytes). */
+export interface KeyShape {
+  pattern: string;
+  count: number;
+  bytesEach: number;
+}
+
+/**
+ * Where the Redis bytes under a prefix go: the keys by shape (each part of a key holding a digit,
+ * an id, becomes N: `o:N`, `dialogue:N:N`), with MEMORY USAGE of the first `sample` keys of each
+ * (SCAN order), biggest share first. `exact`: MEMORY USAGE … SAMPLES 0 (every element of a large
+ * set or list counted, not estimated from 5).
+ */
+export async function keysByShape(
+  redis: RedisClient,
+  prefix: string,
+  opts: { sample: number; exact?: boolean },
+): Promise<KeyShape[]> {
+  const groups = new Map<string, { count: number; sample: string[] }>();
+  for await (const batch of redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) {
+    for (const key of batch) {
+      const pattern = key.slice(prefix.length).replace(/[^:]*\d[^:]*/g, "N");
+      const group = groups.get(pattern) ?? { count: 0, sample: [] };
+      group.count += 1;
+      if (group.sample.length < opts.sample) group.sample.push(key);
+      groups.set(pattern, group);
+    }
+  }
+  const shapes: KeyShape[] = [];
+  for (const [pattern, { count, sample }] of groups) {
+    const sizes = await Promise.all(
+      sample.map((k) => (opts.exact === true ? redis.memoryUsage(k, { SAMPLES: 0 }) : redis.memoryUsage(k))),
+    );
+    shapes.push({ pattern, count, bytesEach: sizes.reduce<number>((a, b) => a + (b ?? 0), 0) / sample.length });
+  }
+  return shapes.sort((a, b) => b.count * b.bytesEach - a.count * a.bytesEach);
+}
