@@ -21,8 +21,15 @@ import {
   START_RUNS,
   TARGETS,
   WARM_CHATS,
+  FIRST_LOAD_BUDGET_B,
+  YEAR_CALLS,
+  YEAR_IN_FLIGHT,
+  YEAR_QUESTION_BUDGET_MS,
+  YEAR_WARM_CALLS,
 } from "./settings.js";
 import type { StartResult } from "./start-up.js";
+import { CAST, HOURS, MIX, TIME_ZONE } from "./year-seed.js";
+import { ANSWER_TIMEOUT_MS, COMMAND_GAP_MS, type Timing, type YearResult } from "./year.js";
 import { f, median, percentile } from "./stats.js";
 
 const HAND_SECTION = "## What each change bought";
@@ -59,6 +66,8 @@ export interface Report {
   warning?: string;
   /** Commands per second Redis got from other clients while the bench ran nothing (at the start and the end). */
   redisBackground: number[];
+  /** The seeded year; undefined with BENCH_YEAR=0. */
+  year: YearResult | undefined;
 }
 
 const mark = (ok: boolean | undefined) => (ok === undefined ? "–" : ok ? "✅" : "❌");
@@ -224,10 +233,14 @@ export function renderDoc(rep: Report): string {
   return `# Benchmarks
 
 How to run: \`npm run bench\` (Redis must answer on ${REDIS_URL}; \`npm run build\` runs first, so the bot measured is
-the current code). About 1.5 minutes with the defaults; a quick run (about 45 s): \`BENCH_ROUNDS=1,10 BENCH_IDLE_CHATS=500 npm run bench\`.
+the current code). About 1.5 minutes with the defaults, plus about 5 minutes for the seeded year (it starts a \`redis-server\`
+of its own, so the binary must be installed); a quick run (about 45 s): \`BENCH_ROUNDS=1,10 BENCH_IDLE_CHATS=500 BENCH_YEAR=0 npm run bench\`.
 Other settings: \`BENCH_MIN_ORDERS\` (orders per round at least, default 200), \`BENCH_REPEAT\` (each round that many
 times, bot and bare alternating, medians reported; default 1${REPEAT === 1 ? "" : `, this run ${REPEAT}`}), \`BENCH_REDIS_URL\`,
-\`BENCH_PROFILE=/tmp/prof\` (Chrome CPU profiles of the bot in the rounds). The script writes this file and keeps the
+\`BENCH_PROFILE=/tmp/prof\` (Chrome CPU profiles of the bot in the rounds); the year: \`BENCH_YEAR=0\` leaves it out,
+\`BENCH_YEAR_DAYS\` (default 365), \`BENCH_YEAR_PER_DAY\` (orders a day, default 2000), \`BENCH_YEAR_IN_FLIGHT\` (orders
+written at once, default 1000), \`BENCH_YEAR_CALLS\` (timed calls per question, default 40); a small year in about 2 minutes:
+\`BENCH_YEAR_DAYS=30 BENCH_YEAR_PER_DAY=500\`. The script writes this file and keeps the
 section "${HAND_SECTION.slice(3)}" as it is; it never fails on a missed target (it measures, it does not assert).
 
 Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${machine}; Node ${process.version}, Redis ${rep.redisVersion};
@@ -351,6 +364,8 @@ ${idleLine(idle.bare)}
 
 ${table(["key", "keys", "bytes each"], keyRows)}
 
+${yearSection(rep.year)}
+
 ${handSection()}`;
 }
 
@@ -374,4 +389,90 @@ export function printSummary(rep: Report) {
   }
   if (rep.warning !== undefined) process.stdout.write(`\nWARNING: ${rep.warning}\n`);
   process.stdout.write(`\nwritten to ${DOC}\n`);
+}
+
+const share = (part: number, whole: number) => `${f((100 * part) / whole, 1)} %`;
+const hour = (h: number) => `${String(h).padStart(2, "0")}:00`;
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** p50, p95 and max of a question's calls, and how many there were. */
+function timingCells(t: Timing | undefined): string[] {
+  if (t === undefined) return ["–", "", "", "", ""];
+  return [
+    `\`${t.call}\``,
+    `${t.samples.length}${t.stoppedEarly ? "*" : ""}`,
+    f(percentile(t.samples, 50)),
+    f(percentile(t.samples, 95)),
+    // A call given up counts as the slowest: its time is at least the limit.
+    t.noAnswer ? `no answer in ${f(ANSWER_TIMEOUT_MS / 1000, 0)} s` : f(Math.max(...t.samples)),
+  ];
+}
+
+/** The section "A year of sales": the seed, its bytes by key shape, and each question's times. */
+function yearSection(year: YearResult | undefined): string {
+  if (year === undefined) return "## A year of sales\n\nNot measured in this run (`BENCH_YEAR=0`).";
+  const { seed, redis, bot } = year;
+  const bytes = redis.seeded - redis.empty;
+  const shapeRows = year.shapes.map((k) => [
+    `\`${k.pattern}\``,
+    count(k.count),
+    f(k.bytesEach, 0),
+    f((k.count * k.bytesEach) / MB, 1),
+    share(k.count * k.bytesEach, bytes),
+  ]);
+  const accounted = year.shapes.reduce((sum, k) => sum + k.count * k.bytesEach, 0);
+  const questionRows = year.questions.map((q) => [
+    q.question,
+    ...timingCells(q.app),
+    q.app === undefined ? "" : f(q.app.bytes / 1024, 1),
+    ...timingCells(q.chat),
+  ]);
+  const load = year.firstLoadGzip;
+  const pending = seed.byState.unknown;
+  return `## A year of sales
+
+What a shop owner's questions cost once the ledger holds a year (issue 20: at least 500,000 orders), measured
+on a Redis that holds nothing else. These are the figures a change of the ledger's layout is measured against.
+
+- **Seed**: a \`redis-server\` of the bench's own (\`--save "" --appendonly no\`, so its \`used_memory\` is the year's
+  alone; Redis ${redis.version}), ${seed.days} days (${seed.firstDay} to ${seed.lastDay}, ${TIME_ZONE}) × ${count(seed.perDay)} orders =
+  **${count(seed.orders)} finished orders**, written through the ledger's own steps (\`bench/year-seed.ts\` with
+  \`test/helpers/ledger-history.ts\`: draft, claim, outcome, the user told, an admin's settlement; a deposit's draft,
+  confirmation and notice), at most ${YEAR_IN_FLIGHT} orders in flight, a day's deposits before its first sale:
+  **${f(seed.seconds, 0)} s, ${f(seed.orders / seed.seconds, 0)} orders/s**. Times spread over each day from
+  ${hour(HOURS.findIndex((w) => w > 0))} to ${hour(HOURS.findLastIndex((w) => w > 0) + 1)}, busiest in the evening.
+- **Mix**: staff ${count(seed.byRole.staff)} (${share(seed.byRole.staff, seed.orders)}), admins ${count(seed.byRole.admin)} (${share(seed.byRole.admin, seed.orders)}),
+  resellers ${count(seed.byRole.reseller)} (${share(seed.byRole.reseller, seed.orders)}; ${CAST.resellers.length} resellers, the biggest on the gold tier with
+  ${count(seed.bigResellerMovements)} statement movements); deposits: ${count(seed.deposits)}, corrections: ${count(seed.corrections)}.
+  The provider's answers: ${count(seed.byState.success - seed.settled.success)} success (each reporting the provider balance),
+  ${count(seed.byState.failed - seed.settled.failed)} failed (${count(seed.notSent)} of them never sent), ${count(seed.settled.success + seed.settled.failed + pending)} unknown, of which an admin
+  settled ${count(seed.settled.success)} as success with an SN and ${count(seed.settled.failed)} as failed with a reason; ${count(pending)} are still pending (the last
+  days'). Final states: ${count(seed.byState.success)} success, ${count(seed.byState.failed)} failed, ${count(pending)} unknown. ${count(seed.players)} different player ids (${share(MIX.regular, 1)} of the orders from a pool of regulars).
+- **Redis**: \`used_memory\` ${f(redis.empty / MB, 1)} MB empty, ${f(redis.seeded / MB, 1)} MB with the year (the drafts' open-draft
+  pointers expired): **${f(bytes / MB, 1)} MB for the year, ${f(bytes / seed.orders, 0)} B per finished order**; ${count(redis.keys)} keys.
+  By key shape (MEMORY USAGE … SAMPLES 0 of up to 50 keys each, bytes; ≈ MB = keys × bytes each, ${share(accounted, bytes)} of
+  the year's bytes accounted for):
+
+${table(["key", "keys", "bytes each", "≈ MB", "share"], shapeRows)}
+
+- **The bot on that Redis**: \`node dist/main.js\` as production starts it (its own fake Bot API, the Mini App on
+  \`PORT\` with \`WEBAPP_URL\` set): spawn → "bot started" ${f(bot.startMs, 0)} ms; RSS ${f(bot.rssAfterStart / MB, 1)} MB after
+  start, ${f(bot.rssAfter / MB, 1)} MB after the questions (peak ${f(bot.peak / MB, 1)} MB).
+- **Questions**: each asked ${YEAR_WARM_CALLS} times untimed, then ${YEAR_CALLS} times timed one after the other (* fewer: a question
+  that took more than ${f(YEAR_QUESTION_BUDGET_MS / 1000, 0)} s in all stops after 3), nothing else running on the bot. Mini App: a GET
+  over loopback HTTP with \`Authorization: tma <initData>\` signed with the bot token (an admin, or the big reseller
+  for \`/reseller/…\`), from the request to the last byte of the answer. Chat: the command sent through the fake Bot
+  API as the user (at most one command per user every ${COMMAND_GAP_MS} ms, below the flood limit), from the update being queued
+  to the bot's answer recorded by the fake (for \`/pending\` its last message, for the CSV button the document);
+  page 50 of \`/history\` is the tap on "Older »" from page 49. A call without an answer in ${f(ANSWER_TIMEOUT_MS / 1000, 0)} s is given
+  up, and its question with it (asked last: the bot and Redis may go on reading after the client gave up). Times in
+  ms; "answer" is the Mini App's body in kB.
+
+${table(
+  ["question", "Mini App call", "calls", "p50", "p95", "max", "answer kB", "chat", "calls", "p50", "p95", "max"],
+  questionRows,
+)}
+
+- **The Mini App's first load**, gzipped (\`dist/web/size.json\`, \`firstLoadGzip\`: the page, its script, its styles and a
+  locale): ${load === undefined ? "not found (no `npm run build` output)" : `${count(load)} B (${f(load / 1024, 1)} kB) of the 150 kB budget of issue 20 ${mark(load <= FIRST_LOAD_BUDGET_B)}`}.`;
 }

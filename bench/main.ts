@@ -7,7 +7,8 @@
  * the figures, and 1 only when the bench itself failed.
  *
  * One file per measurement: start-up.ts, rounds.ts, redis-commands.ts (the Confirm update),
- * idle-chats.ts; benchmarks-doc.ts writes the doc. The environment variables are in settings.ts.
+ * idle-chats.ts, year.ts (a seeded year of sales, year-seed.ts, and the questions asked of it);
+ * benchmarks-doc.ts writes the doc. The environment variables are in settings.ts.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
@@ -21,8 +22,23 @@ import { compileBenchFiles, distFingerprint, removeBenchFiles, stopAll } from ".
 import { confirmProbe } from "./redis-commands.js";
 import { keysUnder, redisBackground, redisInfo, type RedisClient } from "./redis-info.js";
 import { mergeRounds, round, type RoundResult } from "./rounds.js";
-import { DOC, IDLE_CHATS, MAIN, MB, REDIS_URL, REPEAT, ROOT, ROUNDS, RUN_PREFIX, START_RUNS } from "./settings.js";
+import {
+  DOC,
+  IDLE_CHATS,
+  MAIN,
+  MB,
+  REDIS_URL,
+  REPEAT,
+  ROOT,
+  ROUNDS,
+  RUN_PREFIX,
+  START_RUNS,
+  YEAR,
+  YEAR_DAYS,
+  YEAR_PER_DAY,
+} from "./settings.js";
 import { startUps } from "./start-up.js";
+import { year } from "./year.js";
 import { f, median } from "./stats.js";
 
 /** What cleanup() must close: set as main() opens it. */
@@ -96,6 +112,12 @@ async function main() {
   process.stdout.write(`${at()} ${IDLE_CHATS} chats left mid-order\n`);
   const idle = { ours: await idleChats(h, "ours"), bare: await idleChats(h, "bare") };
 
+  let yearResult: Report["year"];
+  if (YEAR) {
+    process.stdout.write(`${at()} a year of sales: ${YEAR_DAYS} days × ${YEAR_PER_DAY} orders\n`);
+    yearResult = await year(h, catalog.catalog, (line) => process.stdout.write(`${line}\n`));
+  }
+
   const redisVersion = (await redisInfo(redis)).version;
   const background = [backgroundBefore, await redisBackground(redis)];
   const report: Report = {
@@ -107,6 +129,7 @@ async function main() {
     redisVersion,
     minutes: (performance.now() - began) / 60_000,
     redisBackground: background,
+    year: yearResult,
   };
   if (distFingerprint() !== built)
     report.warning = "dist/ was rebuilt by something else during the run: the figures may mix two versions of the bot";

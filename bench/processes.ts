@@ -178,9 +178,19 @@ export function distFingerprint(): string {
   return hash.digest("hex").slice(0, 12);
 }
 
+/** Other things to stop with the bench's processes (a redis-server of its own); see `alsoStop`. */
+const others = new Set<() => Promise<void>>();
+
+/** `stop` runs with stopAll (a failed or interrupted run) unless the returned function is called first. */
+export function alsoStop(stop: () => Promise<void>): () => void {
+  others.add(stop);
+  return () => others.delete(stop);
+}
+
 /** Every process the bench started and that still runs: stopped by `stopAll` (the end, or Ctrl-C). */
 export async function stopAll(): Promise<void> {
   for (const proc of [...live]) await stopProc(proc).catch(() => undefined);
+  for (const stop of [...others]) await stop().catch(() => undefined);
 }
 
 export function removeBenchFiles(): void {

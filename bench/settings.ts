@@ -3,7 +3,10 @@
  * ordering at once, default 1,10,100,1000), BENCH_IDLE_CHATS (chats left mid-order, default 10000),
  * BENCH_START_RUNS (default 10), BENCH_MIN_ORDERS (orders per round at least, default 200),
  * BENCH_REPEAT (each round that many times, medians reported, default 1), BENCH_REDIS_URL,
- * BENCH_PROFILE (a directory: CPU profiles of the bot in the rounds). Read once, when the bench starts.
+ * BENCH_PROFILE (a directory: CPU profiles of the bot in the rounds); the seeded year: BENCH_YEAR
+ * (0 leaves it out), BENCH_YEAR_DAYS (default 365), BENCH_YEAR_PER_DAY (orders a day, default 2000),
+ * BENCH_YEAR_IN_FLIGHT (ledger steps at once while seeding, default 1000), BENCH_YEAR_CALLS (timed
+ * calls per question, default 40). Read once, when the bench starts.
  */
 import { fileURLToPath } from "node:url";
 
@@ -32,6 +35,18 @@ export const IDLE_WARM_CHATS = 100;
 export const IDLE_BATCH = 500;
 export const STEP_TIMEOUT_MS = 60_000;
 export const MB = 2 ** 20;
+
+export const YEAR = process.env.BENCH_YEAR !== "0";
+export const YEAR_DAYS = Math.max(1, Number(process.env.BENCH_YEAR_DAYS ?? 365));
+export const YEAR_PER_DAY = Math.max(1, Number(process.env.BENCH_YEAR_PER_DAY ?? 2000));
+export const YEAR_IN_FLIGHT = Math.max(1, Number(process.env.BENCH_YEAR_IN_FLIGHT ?? 1000));
+export const YEAR_CALLS = Math.max(1, Number(process.env.BENCH_YEAR_CALLS ?? 40));
+/** Untimed calls before each question's timed ones. */
+export const YEAR_WARM_CALLS = 3;
+/** A question slower than this stops early (after 3 timed calls at least): it reads the whole year. */
+export const YEAR_QUESTION_BUDGET_MS = 30_000;
+/** The Mini App's first load must stay within this, gzipped (issue 20). */
+export const FIRST_LOAD_BUDGET_B = 150_000;
 
 export const TARGETS = {
   peakRss100Mb: 100,
