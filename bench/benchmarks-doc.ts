@@ -29,7 +29,7 @@ import {
 } from "./settings.js";
 import type { StartResult } from "./start-up.js";
 import { CAST, HOURS, MIX, TIME_ZONE } from "./year-seed.js";
-import { ANSWER_TIMEOUT_MS, COMMAND_GAP_MS, type Timing, type YearResult } from "./year.js";
+import { ANSWER_TIMEOUT_MS, COMMAND_GAP_MS, HOT_DAYS, type Timing, type YearResult } from "./year.js";
 import { f, median, percentile } from "./stats.js";
 
 const HAND_SECTION = "## What each change bought";
@@ -409,7 +409,7 @@ function timingCells(t: Timing | undefined): string[] {
 }
 
 /** The section "A year of sales": the seed, its bytes by key shape, and each question's times. */
-function yearSection(year: YearResult | undefined): string {
+export function yearSection(year: YearResult | undefined): string {
   if (year === undefined) return "## A year of sales\n\nNot measured in this run (`BENCH_YEAR=0`).";
   const { seed, redis, bot } = year;
   const bytes = redis.seeded - redis.empty;
@@ -429,10 +429,29 @@ function yearSection(year: YearResult | undefined): string {
   ]);
   const load = year.firstLoadGzip;
   const pending = seed.byState.unknown;
+  const { compaction: packed, perOrder } = year;
+  const packedBytes = packed.used - redis.empty;
+  const packedRows = packed.shapes.map((k) => [
+    `\`${k.pattern}\``,
+    count(k.count),
+    f(k.bytesEach, 0),
+    f((k.count * k.bytesEach) / MB, 1),
+    share(k.count * k.bytesEach, packedBytes),
+  ]);
+  const p95s = year.questions.flatMap((q) => [q.app, q.chat]).filter((t): t is Timing => t !== undefined);
+  const slow = p95s.filter((t) => t.noAnswer || percentile(t.samples, 95) > 50);
+  const perOrderRow = (who: string, b: YearResult["perOrder"]["staff"]) => [
+    who,
+    `${f(b.hot, 0)} ${mark(b.hot <= 1000)}`,
+    `${f(b.compacted, 0)} ${mark(b.compacted <= 300)}`,
+    f((b.hot * b.orders) / MB, 2),
+    f((b.compacted * b.orders) / MB, 2),
+  ];
   return `## A year of sales
 
 What a shop owner's questions cost once the ledger holds a year (issue 20: at least 500,000 orders), measured
-on a Redis that holds nothing else. These are the figures a change of the ledger's layout is measured against.
+on a Redis that holds nothing else: the year as it is written, then as the bot's compaction leaves it, and the
+questions asked of that.
 
 - **Seed**: a \`redis-server\` of the bench's own (\`--save "" --appendonly no\`, so its \`used_memory\` is the year's
   alone; Redis ${redis.version}), ${seed.days} days (${seed.firstDay} to ${seed.lastDay}, ${TIME_ZONE}) × ${count(seed.perDay)} orders =
@@ -455,6 +474,20 @@ on a Redis that holds nothing else. These are the figures a change of the ledger
 
 ${table(["key", "keys", "bytes each", "≈ MB", "share"], shapeRows)}
 
+- **Compacted**: the bot's first compaction pass (\`LEDGER_HOT_DAYS=${HOT_DAYS}\`, run through the ledger as the bot runs it at
+  start) packed ${count(packed.result.orders)} orders and ${count(packed.result.movements)} statement movements in **${f(packed.ms / 1000, 0)} s**. \`used_memory\` after it:
+  **${f(packedBytes / MB, 1)} MB for the year ${mark(packedBytes <= 250 * MB)} (target ≤ 250 MB), ${f(packedBytes / seed.orders, 0)} B per finished order** (the last ${HOT_DAYS} days
+  still in their recent form); ${count(packed.keys)} keys. By key shape:
+
+${table(["key", "keys", "bytes each", "≈ MB", "share"], packedRows)}
+
+- **Per finished order**, all indexes (and a reseller's statement lines) included: a busy day of ${count(perOrder.staff.orders)} successful orders
+  of ${count(perOrder.staff.orders)} player ids on a Redis of its own (\`used_memory\` before and after; a first order and pass before, so the
+  shop's fixed keys and Redis's one-time costs are not counted), recent, then after a pass that compacts them all.
+  Targets: ≤ 1,000 B recent, ≤ 300 B compacted.
+
+${table(["one user's orders", "B recent", "B compacted", "MB a busy day, recent", "MB a busy day, compacted"], [perOrderRow("staff", perOrder.staff), perOrderRow("a reseller (gold tier)", perOrder.reseller)])}
+
 - **The bot on that Redis**: \`node dist/main.js\` as production starts it (its own fake Bot API, the Mini App on
   \`PORT\` with \`WEBAPP_URL\` set): spawn → "bot started" ${f(bot.startMs, 0)} ms; RSS ${f(bot.rssAfterStart / MB, 1)} MB after
   start, ${f(bot.rssAfter / MB, 1)} MB after the questions (peak ${f(bot.peak / MB, 1)} MB).
@@ -472,6 +505,8 @@ ${table(
   ["question", "Mini App call", "calls", "p50", "p95", "max", "answer kB", "chat", "calls", "p50", "p95", "max"],
   questionRows,
 )}
+
+  p95 above 50 ms (the target of issue 21): ${slow.length === 0 ? "none ✅" : slow.map((t) => `\`${t.call}\` ❌`).join(", ")}.
 
 - **The Mini App's first load**, gzipped (\`dist/web/size.json\`, \`firstLoadGzip\`: the page, its script, its styles and a
   locale): ${load === undefined ? "not found (no `npm run build` output)" : `${count(load)} B (${f(load / 1024, 1)} kB) of the 150 kB budget of issue 20 ${mark(load <= FIRST_LOAD_BUDGET_B)}`}.`;

@@ -10,7 +10,12 @@ import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "@keyv/redis";
 import type { Catalog } from "../src/catalog/catalog.js";
+import { createLedger } from "../src/orders/create-ledger.js";
+import type { CompactResult } from "../src/orders/ledger.js";
+import type { OrderRecord } from "../src/orders/order.js";
+import { newRefId } from "../src/orders/ref-id.js";
 import { createStorage } from "../src/storage/storage.js";
+import { writePastDeposit, writePastOrder } from "../test/helpers/ledger-history.js";
 import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } from "../test/e2e/fake-bot-api.js";
 import { signInitData } from "../test/helpers/init-data.js";
 import { freePort, ownRedis } from "../test/helpers/redis.js";
@@ -29,7 +34,20 @@ import {
   YEAR_WARM_CALLS,
 } from "./settings.js";
 import { f, percentile } from "./stats.js";
-import { BIG_RESELLER, CAST, SEED_DRAFT_TTL_MS, seedYear, type Member, type SeedResult } from "./year-seed.js";
+import {
+  BIG_RESELLER,
+  CAST,
+  SEED_DRAFT_TTL_MS,
+  seedYear,
+  TIME_ZONE,
+  type Member,
+  type SeedResult,
+} from "./year-seed.js";
+
+/** LEDGER_HOT_DAYS's default: the bot's first compaction pass on the year packs what is older. */
+export const HOT_DAYS = 35;
+/** A busy day: the orders of the bytes-per-order measurement. */
+const BUSY_DAY = 2_000;
 
 /** The production default: the seed and the bot use it. */
 const PREFIX = "topup:";
@@ -60,6 +78,13 @@ export interface YearResult {
   /** used_memory of the year's own Redis, empty and after the seed (open drafts expired). */
   redis: { empty: number; seeded: number; keys: number; version: string };
   shapes: KeyShape[];
+  /**
+   * The bot's first compaction pass on the year (LEDGER_HOT_DAYS=35), run through the ledger as the
+   * bot runs it: its time, what it packed, and the year's Redis after it.
+   */
+  compaction: { ms: number; result: CompactResult; used: number; keys: number; shapes: KeyShape[] };
+  /** Bytes of Redis per finished order (a busy day of 2,000 on a Redis of their own), while recent and once compacted. */
+  perOrder: { staff: OrderBytes; reseller: OrderBytes };
   bot: { startMs: number; rssAfterStart: number; rssAfter: number; peak: number };
   /** What a shop owner asks, in the Mini App and in the chat (either may be missing). */
   questions: Array<{ question: string; app?: Timing; chat?: Timing }>;
@@ -133,6 +158,11 @@ export async function year(h: Harness, catalog: Catalog, progress: (line: string
       `  Redis: ${f((seeded.usedMemory - empty.usedMemory) / MB, 0)} MB for the year, ` +
         `${f((seeded.usedMemory - empty.usedMemory) / seed.orders, 0)} B per order, ${keys} keys`,
     );
+    const compaction = await compactYear(server.url, redis, PREFIX, progress);
+    const perOrder = {
+      staff: await orderBytes("staff", progress),
+      reseller: await orderBytes("reseller", progress),
+    };
     const asked = await askTheBot(h, server.url, seed, progress);
     let firstLoadGzip: number | undefined;
     try {
@@ -145,11 +175,146 @@ export async function year(h: Harness, catalog: Catalog, progress: (line: string
       seed,
       redis: { empty: empty.usedMemory, seeded: seeded.usedMemory, keys, version: seeded.version },
       shapes,
+      compaction,
+      perOrder,
       ...asked,
       firstLoadGzip,
     };
   } finally {
     if (redis.isOpen) await redis.close();
+    await server.stop();
+    forget();
+  }
+}
+
+/** The bot's first compaction pass on the year, through the ledger as the bot runs it (orders older than HOT_DAYS). */
+async function compactYear(
+  url: string,
+  redis: RedisClient,
+  prefix: string,
+  progress: (line: string) => void,
+): Promise<YearResult["compaction"]> {
+  const storage = await createStorage({ redisUrl: url, prefix });
+  try {
+    const ledger = createLedger(storage, { timeZone: TIME_ZONE });
+    const now = new Date();
+    const t0 = performance.now();
+    const result = await ledger.compact({ before: new Date(now.getTime() - HOT_DAYS * 86_400_000), now });
+    const ms = performance.now() - t0;
+    const after = await redisInfo(redis);
+    const keys = await redis.dbSize();
+    const shapes = await keysByShape(redis, prefix, { sample: 50, exact: true });
+    progress(
+      `  compaction (LEDGER_HOT_DAYS=${HOT_DAYS}): ${result.orders} orders and ${result.movements} statement ` +
+        `movements in ${f(ms / 1000, 0)} s; Redis ${f(after.usedMemory / MB, 0)} MB, ${keys} keys`,
+    );
+    return { ms, result, used: after.usedMemory, keys, shapes };
+  } finally {
+    await storage.close();
+  }
+}
+
+/** Bytes of Redis per finished order: used_memory before and after. */
+export interface OrderBytes {
+  orders: number;
+  /** While recent (a hash of its own), and once compacted, indexes (and a reseller's statement lines) included. */
+  hot: number;
+  compacted: number;
+}
+
+/**
+ * A busy day of one kind of order on a Redis of its own: 2,000 successful orders of 2,000 player
+ * ids, as the bot writes them (draft, claim, outcome, the user told), one staff member or one
+ * reseller (their deposit first); used_memory before, after (everything recent) and after a
+ * compaction pass that packs them all. The shop's fixed keys and Redis's own one-time costs are
+ * paid by a first order and pass before the measurement.
+ */
+async function orderBytes(kind: "staff" | "reseller", progress: (line: string) => void): Promise<OrderBytes> {
+  const server = await ownRedis({ appendOnly: false });
+  const forget = alsoStop(server.stop);
+  const client: RedisClient = createClient({ url: server.url });
+  const storage = await createStorage({ redisUrl: server.url, prefix: PREFIX });
+  try {
+    await client.connect();
+    const ledger = createLedger(storage, { timeZone: TIME_ZONE });
+    await ledger.upgrade();
+    const member = kind === "staff" ? CAST.staff[0]! : BIG_RESELLER;
+    const day = Date.now() - 100 * 86_400_000;
+    if (kind === "reseller") {
+      await writePastDeposit(
+        ledger.wallets,
+        {
+          id: newRefId("DP", new Date(day - 3_600_000)),
+          resellerId: member.id,
+          amount: 100_000_000,
+          note: "transfer BCA",
+          adminId: CAST.admins[0]!.id,
+          chatId: CAST.admins[0]!.id,
+          createdAt: new Date(day - 3_600_000).toISOString(),
+        },
+        { at: new Date(day - 3_590_000).toISOString(), toldAt: new Date(day - 3_580_000).toISOString() },
+      );
+    }
+    const sell = async (i: number) => {
+      const made = day + i * 40_000;
+      const draft: OrderRecord = {
+        refId: newRefId("TG", new Date(made)),
+        chatId: member.id,
+        userId: member.id,
+        userName: member.name,
+        lang: "id",
+        gameName: "Mobile Legends",
+        productCode: "ML86",
+        productName: "86 Diamonds",
+        price: kind === "staff" ? 20_000 : 19_700,
+        playerId: `${String(10_000_000 + ((i * 2_654_435_761) % 89_999_999))}(${1000 + (i % 9000)})`,
+        createdAt: new Date(made).toISOString(),
+        state: "draft",
+        ...(kind === "reseller" ? { role: "reseller" as const, tier: "gold" } : { role: "staff" as const }),
+      };
+      const at = new Date(made + 9_000).toISOString();
+      const balance = 500_000_000 - i * 19_500;
+      await writePastOrder(ledger.orders, {
+        draft,
+        submittedAt: new Date(made + 6_000).toISOString(),
+        summaryMessageId: 4000 + i,
+        outcome: {
+          state: "success",
+          at,
+          result: {
+            trxId: `TRX${String(2_611_250_000 + i)}`,
+            destinationName: `Player#${String(1000 + (i % 9000))}`,
+            sn: String(1_795_580_000_000_000_000n + BigInt(i)),
+            lastBalance: balance,
+            message: `Top up 86 Diamonds for Player#${String(1000 + (i % 9000))} succeeded. SN: ${String(1_795_580_000_000_000_000n + BigInt(i))}`,
+            productDetail: {
+              name: "86 Diamonds",
+              code: "ML86",
+              price: 19_500,
+              rate: 1,
+              priceRp: 19_500,
+              status: "SUKSES",
+            },
+          },
+        },
+        balance,
+        toldAt: new Date(made + 10_000).toISOString(),
+      });
+    };
+    const everything = { before: new Date(Date.now() + 86_400_000), now: new Date(Date.now() + 2 * 86_400_000) };
+    await sell(0);
+    await ledger.compact(everything);
+    const before = (await redisInfo(client)).usedMemory;
+    for (let i = 1; i <= BUSY_DAY; i++) await sell(i);
+    const hot = (await redisInfo(client)).usedMemory;
+    await ledger.compact(everything);
+    const compacted = (await redisInfo(client)).usedMemory;
+    const bytes = { orders: BUSY_DAY, hot: (hot - before) / BUSY_DAY, compacted: (compacted - before) / BUSY_DAY };
+    progress(`  a ${kind}'s order: ${f(bytes.hot, 0)} B recent, ${f(bytes.compacted, 0)} B compacted`);
+    return bytes;
+  } finally {
+    await storage.close();
+    if (client.isOpen) await client.close();
     await server.stop();
     forget();
   }

@@ -737,6 +737,25 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
     },
 
     async findOrders(q) {
+      if (q.state === "unknown" || q.state === "submitting") {
+        // Orders still open or unknown are few, and in a set of their own: no index need be read.
+        const ids = await redis.sMembers(q.state === "unknown" ? keys.unknown : keys.inflight);
+        const header = (o: OrderRecord) => elementHeader(Date.parse(o.submittedAt ?? ""), o.refId);
+        const all = (await getMany(ids))
+          .filter((o) => {
+            const at = Date.parse(o.submittedAt ?? "");
+            return (
+              o.state === q.state &&
+              (q.userId === undefined || o.userId === q.userId) &&
+              (q.playerId === undefined || o.playerId === q.playerId) &&
+              (q.fromMs === undefined || at >= q.fromMs) &&
+              (q.toMs === undefined || at <= q.toMs)
+            );
+          })
+          .sort((a, b) => (header(a) < header(b) ? 1 : -1));
+        const start = q.page * q.pageSize;
+        return { orders: all.slice(start, start + q.pageSize), hasMore: all.length > start + q.pageSize };
+      }
       const upper = q.toMs === undefined ? "" : msKey(q.toMs + 1);
       const lower = q.fromMs === undefined ? "" : msKey(q.fromMs);
       const viaPlayer = q.playerId !== undefined;

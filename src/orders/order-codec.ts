@@ -99,13 +99,45 @@ export function draftFields(order: DraftFields): Record<string, string> {
   return h;
 }
 
-/** The hash fields of a provider result, as a flat field, value, field, value… list. */
+/** A result as the order it belongs to, for its message's template (which reads only the result's values). */
+const resultOnly = (result: OrderResult): OrderRecord =>
+  ({ refId: "", productName: "", playerId: "", result }) as unknown as OrderRecord;
+
+/** The longest value a field of the order hash gets (Redis packs the hash while all are ≤ 64 bytes). */
+const PIECE_BYTES = 60;
+
+/** A text in pieces of at most PIECE_BYTES bytes of UTF-8, never splitting a character. */
+function pieces(text: string): string[] {
+  const out: string[] = [];
+  let piece = "";
+  let bytes = 0;
+  for (const ch of text) {
+    const size = Buffer.byteLength(ch);
+    if (bytes + size > PIECE_BYTES) {
+      out.push(piece);
+      piece = "";
+      bytes = 0;
+    }
+    piece += ch;
+    bytes += size;
+  }
+  out.push(piece);
+  return out;
+}
+
+/**
+ * The hash fields of a provider result, as a flat field, value, field, value… list. The message is
+ * kept as its template (messageTemplate: the provider spells out the SN and the player's name in
+ * it), and a value longer than 60 bytes goes in pieces (`rd`, `rd#1`, `rd#2`…), so that one long
+ * error text does not turn the order's hash from a packed listpack into a hash table.
+ */
 export function resultFields(result: OrderResult): string[] {
   const out: string[] = [];
   for (const [key, value] of Object.entries(result) as Array<[string, unknown]>) {
     if (value === undefined) continue;
     const short = (RESULT_STRINGS as Record<string, string>)[key];
-    if (short !== undefined && typeof value === "string") out.push(short, value);
+    if (key === "message" && typeof value === "string") out.push("rM", messageTemplate(value, resultOnly(result)));
+    else if (short !== undefined && typeof value === "string") out.push(short, value);
     else if (key === "lastBalance" && typeof value === "number") out.push("rb", String(value));
     else if (
       key === "productDetail" &&
@@ -125,13 +157,30 @@ export function resultFields(result: OrderResult): string[] {
   }
   // An empty result is still a result: one field says so.
   if (out.length === 0) out.push("r0", "");
-  return out;
+  const split: string[] = [];
+  for (let i = 0; i < out.length; i += 2) {
+    const parts = pieces(out[i + 1]!);
+    parts.forEach((part, n) => split.push(n === 0 ? out[i]! : `${out[i]!}#${n}`, part));
+  }
+  return split;
 }
 
 function resultOf(h: Readonly<Record<string, string>>): OrderResult | undefined {
   let result: Record<string, unknown> | undefined;
   let detail: Record<string, unknown> | undefined;
+  let template: string | undefined;
+  // A long value's pieces, back together (resultFields).
+  const whole = new Map<string, string>();
+  const more: Array<[string, number, string]> = [];
   for (const [field, value] of Object.entries(h)) {
+    if (!field.startsWith("r")) continue;
+    const m = /^(.+)#(\d+)$/.exec(field);
+    if (m === null) whole.set(field, value);
+    else more.push([m[1]!, Number(m[2]), value]);
+  }
+  more.sort((a, b) => a[1] - b[1]);
+  for (const [field, , value] of more) whole.set(field, (whole.get(field) ?? "") + value);
+  for (const [field, value] of whole) {
     if (!field.startsWith("r")) continue;
     result ??= {};
     if (field.startsWith("rp")) {
@@ -143,7 +192,8 @@ function resultOf(h: Readonly<Record<string, string>>): OrderResult | undefined 
       continue;
     }
     if (field === "r0") continue;
-    if (field === "rb") result.lastBalance = Number(value);
+    if (field === "rM") template = value;
+    else if (field === "rb") result.lastBalance = Number(value);
     else if (field.startsWith("r~")) result[field.slice(2)] = JSON.parse(value);
     else {
       const name = Object.entries(RESULT_STRINGS).find(([, f]) => f === field)?.[0];
@@ -151,6 +201,7 @@ function resultOf(h: Readonly<Record<string, string>>): OrderResult | undefined 
     }
   }
   if (detail !== undefined && result !== undefined) result.productDetail = detail;
+  if (template !== undefined && result !== undefined) result.message = fillMessage(template, resultOnly(result));
   return result;
 }
 

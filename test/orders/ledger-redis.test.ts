@@ -55,7 +55,8 @@ async function sold(ledger: Ledger, order: OrderRecord, at: number, i = 0) {
         destinationName: "Budi#0001",
         sn: String(1_234_567_890_123_456 + i),
         lastBalance: 90_000_000 - i * 19_500,
-        message: "SUKSES",
+        // As the provider writes it: the player's name and the SN in it (topup-api.md).
+        message: `Top up 86 Diamonds for Budi#0001 succeeded. SN: ${String(1_234_567_890_123_456 + i)}`,
         productDetail: { name: "86 Diamonds", code: "ML86", price: 19500, rate: 1, priceRp: 19500, status: "SUKSES" },
       },
     },

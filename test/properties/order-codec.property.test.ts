@@ -121,6 +121,8 @@ describe("the ledger's codecs give back exactly what they were given", () => {
       fc.property(order, (o) => {
         const fields: Record<string, string> = { ...draftFields(o), s: o.state };
         const flat = o.result === undefined ? [] : resultFields(o.result);
+        // Every value fits Redis's packed hash (at most 64 bytes).
+        for (let i = 1; i < flat.length; i += 2) expect(Buffer.byteLength(flat[i]!)).toBeLessThanOrEqual(60);
         for (let i = 0; i < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!;
         for (const [k, v] of [
           ["sa", o.submittedAt],
