@@ -3,8 +3,9 @@
  * year's alone; the year seeded through the ledger (year-seed.ts); its bytes by key shape; then
  * the bot as production runs it on that Redis, and the time of each question a shop owner asks of
  * a year: the Mini App's API calls over real HTTP with signed init data, and the same questions in
- * the chat through the fake Bot API, as a user sends them. These are the "before" figures for a
- * change of the ledger's layout.
+ * the chat through the fake Bot API, as a user sends them. Between the seed and the bot: the
+ * bot's first compaction pass (LEDGER_HOT_DAYS=35) run through the ledger, timed, and Redis after
+ * it; and the bytes of one finished order, recent and compacted, on a Redis of its own.
  */
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";

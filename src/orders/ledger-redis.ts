@@ -17,16 +17,18 @@ import { upgradeRedisLedger } from "./ledger-redis-upgrade.js";
 import {
   draftFields,
   elementHeader,
+  int36,
   movementFromLine,
   msKey,
   orderFromHash,
   packMovementTime,
   resultFields,
+  STATE_LETTER,
   textIdsOf,
   unpackMovements,
   unpackOrder,
 } from "./order-codec.js";
-import { paidFromSaldo, type BalanceSeen, type OrderRecord } from "./order.js";
+import { paidFromSaldo, type BalanceSeen, type OrderRecord, type OrderState } from "./order.js";
 import { figuresOf } from "./report.js";
 import type { Deposit, DepositConfirmResult, Wallet, Wallets } from "./wallet.js";
 
@@ -296,26 +298,65 @@ return {'n'}
 /**
  * Submitted orders newest first from the time index, each element followed by the order's hash
  * (empty once compacted): headers below `upper` (exclusive; '' = no bound) and at or above `lower`
- * ('' = none), the first `skip` left out (counted, not read), at most `take`.
- * ARGV: key prefix, upper, lower, skip, take
+ * ('' = none), the first `skip` left out, at most `take`. Without a filter the skipped ones are
+ * counted, not read; with one (a state, a user), only matching orders count and come back (a
+ * compacted order of the JSON form always comes back: the reader checks it).
+ * ARGV: key prefix, upper, lower, skip, take, state letter, state, user (base 36), user
  */
 const TIME_SCAN = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}
 local pre, upper, lower = ARGV[1], ARGV[2], ARGV[3]
 local skip, take = tonumber(ARGV[4]), tonumber(ARGV[5])
+local letter, state, user36, user = ARGV[6], ARGV[7], ARGV[8], ARGV[9]
+local filtered = letter ~= '' or user ~= ''
 local maxDay = '+inf'
 if upper ~= '' then maxDay = dayOfKey(upper) end
 local minDay = '-inf'
 if lower ~= '' then minDay = dayOfKey(lower) end
 local out, count = {}, 0
 if take <= 0 then return out end
+-- Whether an element's order passes the filter, and its hash when it has one.
+local function pass(e)
+  local t = string.find(e, '\\t', 1, true)
+  if not t then
+    local h = redis.call('HGETALL', pre .. 'o:' .. string.sub(e, 10))
+    local s, u
+    for i = 1, #h, 2 do
+      if h[i] == 's' then s = h[i + 1] elseif h[i] == 'u' then u = h[i + 1] end
+    end
+    return (state == '' or s == state) and (user == '' or u == user), h
+  end
+  local v, l, u = string.match(e, '^([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)', t + 1)
+  if v ~= '1' then return true, {} end
+  return (letter == '' or l == letter) and (user36 == '' or u == user36), {}
+end
 for _, day in ipairs(redis.call('ZRANGE', pre .. 't-days', maxDay, minDay, 'BYSCORE', 'REV')) do
   local key = pre .. 't:' .. day
   local n = redis.call('LLEN', key)
   local hi, lo = n, 0
   if upper ~= '' and day == maxDay then hi = firstAtOrAfter(key, upper, n) end
   if lower ~= '' and day == minDay then lo = firstAtOrAfter(key, lower, n) end
-  local cnt = hi - lo
-  if cnt > 0 then
+  if filtered then
+    local pos = hi - 1
+    while pos >= lo and count < take do
+      local from = math.max(lo, pos - 199)
+      local els = redis.call('LRANGE', key, from, pos)
+      for i = #els, 1, -1 do
+        local ok, h = pass(els[i])
+        if ok then
+          if skip > 0 then
+            skip = skip - 1
+          else
+            out[#out + 1] = els[i]
+            out[#out + 1] = h
+            count = count + 1
+            if count >= take then break end
+          end
+        end
+      end
+      pos = from - 1
+    end
+  elseif hi - lo > 0 then
+    local cnt = hi - lo
     if skip >= cnt then
       skip = skip - cnt
     else
@@ -329,9 +370,9 @@ for _, day in ipairs(redis.call('ZRANGE', pre .. 't-days', maxDay, minDay, 'BYSC
         if #headerOf(e) == #e then out[#out + 1] = redis.call('HGETALL', pre .. 'o:' .. string.sub(e, 10)) else out[#out + 1] = {} end
         count = count + 1
       end
-      if count >= take then break end
     end
   end
+  if count >= take then break end
 end
 return out
 `);
@@ -568,8 +609,28 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
 
   /** The index a query reads, as a function of (upper, lower, skip, take) → orders newest first. */
   type Source = (upper: string, lower: string, skip: number, take: number) => Promise<OrderRecord[]>;
-  const byTime: Source = async (upper, lower, skip, take) =>
-    ordersOf(await TIME_SCAN(redis, [], [prefix, upper, lower, skip, take]));
+  /** The time index, optionally only the orders in a state and of a user (checked in the script). */
+  const timeScan =
+    (filter: { state?: OrderState; userId?: number } = {}): Source =>
+    async (upper, lower, skip, take) =>
+      ordersOf(
+        await TIME_SCAN(
+          redis,
+          [],
+          [
+            prefix,
+            upper,
+            lower,
+            skip,
+            take,
+            filter.state === undefined ? "" : STATE_LETTER[filter.state],
+            filter.state ?? "",
+            filter.userId === undefined ? "" : int36(filter.userId),
+            filter.userId === undefined ? "" : String(filter.userId),
+          ],
+        ),
+      );
+  const byTime = timeScan();
   const byEntries =
     (source: "l" | "p", key: string, keep: (o: OrderRecord) => boolean): Source =>
     async (upper, lower, skip, take) =>
@@ -759,11 +820,18 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
       const upper = q.toMs === undefined ? "" : msKey(q.toMs + 1);
       const lower = q.fromMs === undefined ? "" : msKey(q.fromMs);
       const viaPlayer = q.playerId !== undefined;
-      const source: Source =
-        q.playerId !== undefined ? byPlayer(q.playerId) : q.userId !== undefined ? byUser(q.userId) : byTime;
+      // A few days are read whole, the script keeping only the state and user asked for; a user's
+      // orders over all time come from their own index.
+      const narrow = q.fromMs !== undefined && q.toMs !== undefined && q.toMs - q.fromMs <= 3 * 86_400_000;
+      let source: Source = byTime;
+      let kind: "time" | "entry" = "time";
+      if (q.playerId !== undefined) [source, kind] = [byPlayer(q.playerId), "entry"];
+      else if (q.userId !== undefined && !(narrow && q.state !== undefined))
+        [source, kind] = [byUser(q.userId), "entry"];
+      else if (q.state !== undefined)
+        source = timeScan({ state: q.state, ...(q.userId === undefined ? {} : { userId: q.userId }) });
       const matches = (o: OrderRecord) =>
-        (q.state === undefined || o.state === q.state) &&
-        (!viaPlayer || q.userId === undefined || o.userId === q.userId);
+        (q.state === undefined || o.state === q.state) && (q.userId === undefined || o.userId === q.userId);
       const filtered = q.state !== undefined || (viaPlayer && q.userId !== undefined);
       if (!filtered) {
         // One more than the page says whether there are more; nothing else is read.
@@ -776,7 +844,6 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
       let seen = 0;
       const BATCH = 200;
       let cursor = upper;
-      const kind = q.playerId !== undefined || q.userId !== undefined ? "entry" : "time";
       for (;;) {
         const batch = await source(cursor, lower, 0, BATCH);
         for (const o of batch) {

@@ -271,7 +271,8 @@ export interface OrderTexts {
   message?: string;
 }
 
-const STATE_LETTER: Record<OrderState, string> = {
+/** The letter of each state in a compacted order (the time index scan filters by it). */
+export const STATE_LETTER: Record<OrderState, string> = {
   draft: "d",
   cancelled: "c",
   submitting: "p",
@@ -443,6 +444,21 @@ export function textIdsOf(element: string): string[] {
 }
 
 /**
+ * The dictionary's texts as JSON values, parsed once: a day of orders shares a few dozen of them.
+ * Bounded, so a long run keeps no more than the texts in use.
+ */
+const parsed = new Map<string, unknown>();
+function parsedText(text: string): unknown {
+  let value = parsed.get(text);
+  if (value === undefined) {
+    if (parsed.size >= 10_000) parsed.clear();
+    value = JSON.parse(text) as unknown;
+    parsed.set(text, value);
+  }
+  return value;
+}
+
+/**
  * An order from its element in the time index: undefined when the element is only a header (the
  * order is open or recent: its hash holds it). `text` gives a dictionary number's text.
  */
@@ -454,13 +470,13 @@ export function unpackOrder(element: string, text: (id: string) => string): Orde
   if (f[0] === "J") return JSON.parse(unescape(f.slice(1).join("\t"))) as OrderRecord;
   const submittedAt = f[8] === "" ? new Date(parseInt(element.slice(0, 9), 36)).toISOString() : unpackTime(f[8]!);
   const base = Date.parse(submittedAt);
-  const [userName, lang, role, tier] = JSON.parse(text(f[4]!)) as [
+  const [userName, lang, role, tier] = parsedText(text(f[4]!)) as [
     string,
     OrderRecord["lang"],
     OrderRecord["role"] | null,
     string | null,
   ];
-  const [gameName, productCode, productName, price] = JSON.parse(text(f[5]!)) as [
+  const [gameName, productCode, productName, price] = parsedText(text(f[5]!)) as [
     string,
     string,
     string,
@@ -500,7 +516,8 @@ export function unpackOrder(element: string, text: (id: string) => string): Orde
     if ((f[17] ?? "") !== "") result.destinationName = unescape(f[17]!);
     if ((f[18] ?? "") !== "") result.sn = unescape(f[18]!);
     if ((f[19] ?? "") !== "") result.lastBalance = unInt36(f[19]!);
-    if ((f[21] ?? "") !== "") result.productDetail = JSON.parse(text(f[21]!)) as OrderResult["productDetail"];
+    if ((f[21] ?? "") !== "")
+      result.productDetail = structuredClone(parsedText(text(f[21]!))) as OrderResult["productDetail"];
     order.result = result;
     // Last: the message's template is filled from the order's other values.
     if ((f[20] ?? "") !== "") result.message = fillMessage(text(f[20]!), order);

@@ -211,6 +211,7 @@ export async function ledgerViews(
         orders: await o.submittedBetween(range.fromMs, range.toMs),
         found: await find({ fromMs: range.fromMs, toMs: range.toMs }),
         failed: await find({ fromMs: range.fromMs, toMs: range.toMs, state: "failed" }),
+        oneUsersSales: await find({ fromMs: range.fromMs, toMs: range.toMs, state: "success", userId: s.users[2]! }),
         figures: await o.dayFigures(day),
       };
     }),
