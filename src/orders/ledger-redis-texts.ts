@@ -31,6 +31,11 @@ return out
 
 export const TEXT_SCRIPTS = [INTERN];
 
+/** A number whose text has not been read from Redis yet (`load` it). */
+export class MissingText extends Error {
+  override name = "MissingText";
+}
+
 /**
  * The texts compacted orders share (who ordered, what, the provider's product detail and message),
  * each kept once in Redis under a number that never changes, and remembered here once read: a
@@ -66,7 +71,7 @@ export function createTextDictionary(redis: RedisClient, keys: LedgerKeys) {
     },
     text(id: string): string {
       const text = byId.get(id);
-      if (text === undefined) throw new Error(`ledger: text ${id} was not loaded`);
+      if (text === undefined) throw new MissingText(`ledger: text ${id} was not loaded`);
       return text;
     },
   };

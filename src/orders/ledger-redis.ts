@@ -12,7 +12,7 @@ import {
   pairs,
   TALLY,
 } from "./ledger-redis-lua.js";
-import { createTextDictionary, TEXT_SCRIPTS } from "./ledger-redis-texts.js";
+import { createTextDictionary, MissingText, TEXT_SCRIPTS } from "./ledger-redis-texts.js";
 import { upgradeRedisLedger } from "./ledger-redis-upgrade.js";
 import {
   draftFields,
@@ -555,19 +555,27 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
 
   /** The order a hash or an element holds (the ref id for a hash: it is the key's). */
   const decode = async (found: Array<{ element: string; hash: string[] }>): Promise<OrderRecord[]> => {
-    const ids: string[] = [];
-    for (const f of found) if (f.hash.length === 0) ids.push(...textIdsOf(f.element));
-    await texts.load(ids);
-    const orders: OrderRecord[] = [];
-    for (const f of found) {
-      const tab = f.element.indexOf("\t");
-      const order =
-        f.hash.length > 0
-          ? orderFromHash((tab < 0 ? f.element : f.element.slice(0, tab)).slice(9), pairs(f.hash))
-          : unpackOrder(f.element, (id) => texts.text(id));
-      if (order !== undefined) orders.push(order);
+    const missing = new Set<string>();
+    const one = (f: { element: string; hash: string[] }) => {
+      if (f.hash.length > 0) {
+        const tab = f.element.indexOf("\t");
+        return orderFromHash((tab < 0 ? f.element : f.element.slice(0, tab)).slice(9), pairs(f.hash));
+      }
+      try {
+        return unpackOrder(f.element, (id) => texts.text(id));
+      } catch (err) {
+        // A text not read yet from the dictionary: all of them are fetched at once, then read again.
+        if (!(err instanceof MissingText)) throw err;
+        for (const id of textIdsOf(f.element)) missing.add(id);
+        return null;
+      }
+    };
+    let orders = found.map(one);
+    if (missing.size > 0) {
+      await texts.load(missing);
+      orders = orders.map((o, i) => (o === null ? one(found[i]!) : o));
     }
-    return orders;
+    return orders.filter((o): o is OrderRecord => o !== undefined && o !== null);
   };
   /** A scan's flat answer (element, hash, element, hash…) → orders, each once. */
   const ordersOf = async (raw: unknown): Promise<OrderRecord[]> => {

@@ -286,7 +286,8 @@ const LETTER_STATE = Object.fromEntries(Object.entries(STATE_LETTER).map(([s, l]
 >;
 
 const escape = (text: string) => text.replace(/[\\\t\n]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : "\\n"));
-const unescape = (text: string) => text.replace(/\\(.)/g, (_, c: string) => (c === "t" ? "\t" : c === "n" ? "\n" : c));
+const unescape = (text: string) =>
+  text.includes("\\") ? text.replace(/\\(.)/g, (_, c: string) => (c === "t" ? "\t" : c === "n" ? "\n" : c)) : text;
 
 /**
  * The order's own values a provider's message may spell out (topup-api.md: the message "contains
@@ -331,10 +332,13 @@ export function messageTemplate(message: string, order: OrderRecord): string {
 }
 
 export function fillMessage(template: string, order: OrderRecord): string {
-  const values = new Map(messageValues(order));
-  return template.replace(/\{\{|\{(\w)\}/g, (match, letter?: string) =>
-    letter === undefined ? "{" : (values.get(letter) ?? match),
-  );
+  if (!template.includes("{")) return template;
+  let values: Map<string, string> | undefined;
+  return template.replace(/\{\{|\{(\w)\}/g, (match, letter?: string) => {
+    if (letter === undefined) return "{";
+    values ??= new Map(messageValues(order));
+    return values.get(letter) ?? match;
+  });
 }
 
 /** The texts of an order that go to the dictionary. */
@@ -458,6 +462,14 @@ function parsedText(text: string): unknown {
   return value;
 }
 
+/** A parsed text of the dictionary as a new object (a caller may change what it is given): flat ones copied, others parsed. */
+function freshCopy(id: string, text: (id: string) => string): unknown {
+  const value = parsedText(text(id));
+  if (typeof value !== "object" || value === null) return value;
+  if (Object.values(value).every((v) => typeof v !== "object" || v === null)) return { ...value };
+  return JSON.parse(text(id)) as unknown;
+}
+
 /**
  * An order from its element in the time index: undefined when the element is only a header (the
  * order is open or recent: its hash holds it). `text` gives a dictionary number's text.
@@ -516,8 +528,7 @@ export function unpackOrder(element: string, text: (id: string) => string): Orde
     if ((f[17] ?? "") !== "") result.destinationName = unescape(f[17]!);
     if ((f[18] ?? "") !== "") result.sn = unescape(f[18]!);
     if ((f[19] ?? "") !== "") result.lastBalance = unInt36(f[19]!);
-    if ((f[21] ?? "") !== "")
-      result.productDetail = structuredClone(parsedText(text(f[21]!))) as OrderResult["productDetail"];
+    if ((f[21] ?? "") !== "") result.productDetail = freshCopy(f[21]!, text) as OrderResult["productDetail"];
     order.result = result;
     // Last: the message's template is filled from the order's other values.
     if ((f[20] ?? "") !== "") result.message = fillMessage(text(f[20]!), order);

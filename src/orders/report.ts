@@ -250,8 +250,21 @@ export const CSV_HEADER = [
 
 /** One cell: quoted when needed, and never read as a formula by a spreadsheet. */
 function cell(value: string | number | undefined | null): string {
-  let text = value === undefined || value === null ? "" : String(value);
-  if (/^[=+@\t\r]/.test(text) || /^-[^0-9]/.test(text)) text = `'${text}`;
+  if (value === undefined || value === null) return "";
+  if (typeof value === "number") return String(value);
+  let text = value;
+  const first = text.charCodeAt(0);
+  // = + @ tab CR, or "-" before anything but a digit: a spreadsheet would take it for a formula.
+  const second = text.charCodeAt(1);
+  if (
+    first === 61 ||
+    first === 43 ||
+    first === 64 ||
+    first === 9 ||
+    first === 13 ||
+    (first === 45 && text.length > 1 && !(second >= 48 && second <= 57))
+  )
+    text = `'${text}`;
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -260,9 +273,35 @@ export function reportCsv(orders: OrderRecord[], timeZone: string): string {
   return [CSV_HEADER.join(","), ...csvRows(orders, timeZone)].join("\r\n") + "\r\n";
 }
 
+/**
+ * `YYYY-MM-DD HH:MM:SS` of instants in a time zone, as Intl's sv-SE format writes them: the zone's
+ * offset asked once per hour (it changes on the hour everywhere: checked at both ends, else the
+ * hour goes through Intl instant by instant). A day's CSV formats thousands of times.
+ */
+function wallClock(timeZone: string): (ms: number) => string {
+  const exact = new Intl.DateTimeFormat("sv-SE", { timeZone, dateStyle: "short", timeStyle: "medium" });
+  const hours = new Map<number, number | undefined>();
+  const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+  return (ms) => {
+    const hour = Math.floor(ms / 3_600_000);
+    let offset = hours.get(hour);
+    if (!hours.has(hour)) {
+      const start = offsetMs(timeZone, hour * 3_600_000);
+      offset = start === offsetMs(timeZone, hour * 3_600_000 + 3_599_999) ? start : undefined;
+      hours.set(hour, offset);
+    }
+    if (offset === undefined) return exact.format(new Date(ms));
+    const d = new Date(Math.floor(ms / 1000) * 1000 + offset);
+    const year = d.getUTCFullYear();
+    if (year < 1000 || year > 9999) return exact.format(new Date(ms));
+    return `${year}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+  };
+}
+
 /** The CSV rows of submitted orders (no header), in the order given. */
 export function csvRows(orders: readonly OrderRecord[], timeZone: string): string[] {
-  const time = new Intl.DateTimeFormat("sv-SE", { timeZone, dateStyle: "short", timeStyle: "medium" });
+  const time = { format: (d: Date) => clock(d.getTime()) };
+  const clock = wallClock(timeZone);
   return orders
     .filter((o) => o.state !== "draft" && o.state !== "cancelled")
     .map((o) =>
