@@ -462,6 +462,12 @@ async function miniAppQuestions(
       `admin/orders?day=${day}&state=failed&user=${who.staff.id}`,
       (b) => viewed(b).every((o) => o.state === "failed" && o.userId === who.staff.id),
     ],
+    [
+      "failed orders, the whole year (no day)",
+      "admin",
+      "admin/orders?state=failed",
+      (b) => viewed(b).length === 20 && viewed(b).every((o) => o.state === "failed"),
+    ],
     ["a staff member's orders, first page", "admin", `admin/orders?user=${who.staff.id}`, (b) => orders(b) === 20],
     ["a staff member's orders, page 50", "admin", `admin/orders?user=${who.staff.id}&page=49`, (b) => orders(b) > 0],
     ["a day's orders as CSV", "admin", `admin/orders.csv?day=${day}`, (b) => b.split("\n").length > seed.perDay],
