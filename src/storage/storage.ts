@@ -54,6 +54,7 @@ export async function createStorage(opts: StorageOptions): Promise<Storage> {
       }
     },
     async close() {
+      if (!redis.isOpen) return; // closed already, or destroyed
       try {
         await redis.close();
       } catch {
