@@ -116,9 +116,9 @@ export function createLease(storage: Storage, name: string, opts: LeaseOptions):
   }
 
   let leases = memoryLeases.get(storage);
-  if (leases === undefined) memoryLeases.set(storage, (leases = new Map()));
+  if (leases === undefined) memoryLeases.set(storage, (leases = new Map<string, { value: string; until: number }>()));
   let fences = memoryFences.get(storage);
-  if (fences === undefined) memoryFences.set(storage, (fences = new Map()));
+  if (fences === undefined) memoryFences.set(storage, (fences = new Map<string, number>()));
   const table = leases;
   const counters = fences;
   const current = () => {

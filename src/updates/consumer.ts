@@ -39,9 +39,15 @@ export interface UpdateConsumer {
   active(): number;
 }
 
+/**
+ * A lane's lock lasts 6 s without renewal (renewed every 2 s while an update is handled): the
+ * updates of a process that died are handled elsewhere about 6 to 9 s later. An entry delivered to
+ * a process that did not start it (its lane was busy, or the process died) is claimed by another
+ * after 3 s idle; a stopping process hands its entries over at once (claimed within a second).
+ */
 export const DEFAULTS = {
-  lockMs: 10_000,
-  claimIdleMs: 5_000,
+  lockMs: 6_000,
+  claimIdleMs: 3_000,
   claimEveryMs: 1_000,
   readBlockMs: 2_000,
   maxLanes: 500,

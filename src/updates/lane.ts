@@ -43,5 +43,5 @@ export function parseUpdate(body: string): Update | undefined {
     return undefined;
   }
   const parsed = updateShape.safeParse(json);
-  return parsed.success ? (parsed.data as unknown as Update) : undefined;
+  return parsed.success ? parsed.data : undefined;
 }

@@ -11,18 +11,16 @@ import { deleteByPrefix, REDIS_URL, uniquePrefix } from "../helpers/redis.js";
 const silent = createLogger("silent");
 
 /** A text message of `user` in `chat` (private when equal), with its update id. */
-const message = (updateId: number, user: number, chat = user, text = `m${updateId}`): Update =>
-  ({
-    update_id: updateId,
-    message: {
-      message_id: updateId,
-      date: 0,
-      chat:
-        chat === user ? { id: chat, type: "private", first_name: "U" } : { id: chat, type: "supergroup", title: "G" },
-      from: { id: user, is_bot: false, first_name: "U" },
-      text,
-    },
-  }) as Update;
+const message = (updateId: number, user: number, chat = user, text = `m${updateId}`): Update => ({
+  update_id: updateId,
+  message: {
+    message_id: updateId,
+    date: 0,
+    chat: chat === user ? { id: chat, type: "private", first_name: "U" } : { id: chat, type: "supergroup", title: "G" },
+    from: { id: user, is_bot: false, first_name: "U" },
+    text,
+  },
+});
 
 /** Waits for a state, checking after every turn of the event loop's timers (never a fixed sleep). */
 async function until(check: () => boolean | Promise<boolean>, what: string, limitMs = 20_000): Promise<void> {
@@ -42,15 +40,16 @@ function gate() {
 
 describe("the update stream: intake, lanes, handling once, in order, across processes (real Redis)", () => {
   let prefix: string;
-  let storage: Storage;
+  let storage: Storage & { kind: "redis" };
   let stream: UpdateStream;
   const extra: Storage[] = [];
   const consumers: UpdateConsumer[] = [];
 
   beforeEach(async () => {
     prefix = uniquePrefix("updates");
-    storage = await createStorage({ redisUrl: REDIS_URL, prefix });
-    if (storage.kind !== "redis") throw new Error("redis expected");
+    const s = await createStorage({ redisUrl: REDIS_URL, prefix });
+    if (s.kind !== "redis") throw new Error("redis expected");
+    storage = s;
     stream = createUpdateStream(storage.redis, prefix);
   });
   afterEach(async () => {
