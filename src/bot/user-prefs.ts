@@ -19,6 +19,8 @@ export interface UserPrefs {
   setLanguage(userId: number, lang: Lang): Promise<void>;
   /** Remembers the Telegram language, for messages sent to this user outside their updates. */
   sawTelegramLanguage(userId: number, telegramCode: string | undefined): Promise<void>;
+  /** The cache is in use: the subscription that keeps it right is up (always, with the memory store). */
+  listening(): boolean;
   /** Closes the subscription that keeps the cache right (before the storage closes). */
   close(): Promise<void>;
 }
@@ -33,7 +35,12 @@ export interface UserPrefs {
 const CACHE_MS = 2000;
 const HALF_YEAR = 183 * 24 * 60 * 60 * 1000;
 
-export function createUserPrefs(storage: Storage, onError: (err: unknown) => void): UserPrefs {
+export function createUserPrefs(
+  storage: Storage,
+  onError: (err: unknown) => void,
+  opts: { cacheMs?: number } = {},
+): UserPrefs {
+  const cacheMs = opts.cacheMs ?? CACHE_MS;
   const adapter = keyvStorageAdapter<Prefs>(storage, "session", HALF_YEAR);
   const cache = new Map<number, { at: number; prefs: Promise<Prefs | undefined> }>();
   const changes = createInvalidation(storage, "prefs", {
@@ -45,10 +52,10 @@ export function createUserPrefs(storage: Storage, onError: (err: unknown) => voi
   const read = (userId: number) => {
     const t = performance.now();
     const hit = cache.get(userId);
-    if (hit !== undefined && t - hit.at < CACHE_MS) return hit.prefs;
-    if (t - lastSweep > CACHE_MS) {
+    if (hit !== undefined && t - hit.at < cacheMs) return hit.prefs;
+    if (t - lastSweep > cacheMs) {
       lastSweep = t;
-      for (const [id, entry] of cache) if (t - entry.at >= CACHE_MS) cache.delete(id);
+      for (const [id, entry] of cache) if (t - entry.at >= cacheMs) cache.delete(id);
     }
     // A store outage must not silence the bot: it then speaks the Telegram language.
     const prefs = Promise.resolve(adapter.read(String(userId))).catch((err: unknown) => {
@@ -90,6 +97,7 @@ export function createUserPrefs(storage: Storage, onError: (err: unknown) => voi
         return true;
       });
     },
+    listening: () => changes.listening(),
     close: () => changes.close(),
   };
 }
