@@ -155,13 +155,21 @@ export interface FakeBotApi {
    * POST (an error status, a broken connection) is tried again after `retryMs`. The updates of
    * one chat go one at a time, in order; different chats at once (at most `maxConnections`).
    */
-  deliverWebhooks(opts?: { via?: string; retryMs?: number; maxConnections?: number }): void;
+  deliverWebhooks(opts?: {
+    via?: string;
+    retryMs?: number;
+    maxConnections?: number;
+    /** True: after a 2xx, the update is posted once more (Telegram did not get the answer). */
+    again?: () => boolean;
+  }): void;
   /** Stops posting (POSTs in flight finish). */
   stopDelivering(): Promise<void>;
   /** The secret_token of the last setWebhook ("" before any). */
   webhookSecret(): string;
   /** Every webhook POST, in the order answered: the update id and the status (0: no answer). */
   webhookPosts: Array<{ updateId: number; status: number }>;
+  /** The highest update_id handed out so far (updates are numbered 1, 2, …). */
+  lastUpdateId(): number;
 }
 
 export interface FakeBotApiOptions {
@@ -230,7 +238,7 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
   let webhookUrl = "";
   let webhookSecretToken = "";
   const webhookPosts: Array<{ updateId: number; status: number }> = [];
-  let delivery: { via?: string; retryMs: number; maxConnections: number } | undefined;
+  let delivery: { via?: string; retryMs: number; maxConnections: number; again?: () => boolean } | undefined;
   /** Chats with a POST in flight or waiting to be tried again. */
   const chatsBusy = new Set<string>();
   const inFlightPosts = new Set<Promise<void>>();
@@ -318,7 +326,7 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     }
   }
 
-  async function post(update: any, d: { via?: string; retryMs: number }): Promise<void> {
+  async function post(update: any, d: { via?: string; retryMs: number; again?: () => boolean }): Promise<void> {
     const chat = chatKeyOf(update);
     let status = 0;
     try {
@@ -335,6 +343,11 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       status = 0;
     }
     webhookPosts.push({ updateId: update.update_id, status });
+    if (status >= 200 && status < 300 && d.again?.() === true) {
+      // The answer "got lost": Telegram posts the same update again, as a fresh request.
+      await post(update, { ...d, again: () => false });
+      return;
+    }
     if (status >= 200 && status < 300) {
       queue = queue.filter((u) => u !== update);
       confirmed = Math.max(confirmed, update.update_id + 1);
@@ -921,6 +934,7 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
         ...(opts.via === undefined ? {} : { via: opts.via }),
         retryMs: opts.retryMs ?? 200,
         maxConnections: opts.maxConnections ?? 40,
+        ...(opts.again === undefined ? {} : { again: opts.again }),
       };
       pump();
     },
@@ -929,6 +943,7 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       while (inFlightPosts.size > 0) await Promise.allSettled([...inFlightPosts]);
     },
     webhookSecret: () => webhookSecretToken,
+    lastUpdateId: () => nextUpdateId - 1,
     failNext(method, error) {
       const name = canonicalMethod(method);
       const list = failures.get(name) ?? [];
