@@ -25,6 +25,8 @@ export interface Fleet {
   ensureRunning(): Promise<void>;
   /** Everything every process printed (killed ones included). */
   outputs(): string[];
+  /** For each of outputs(): that process was SIGKILLed. */
+  killed(): boolean[];
   /** SIGTERM to every process; their exit codes. */
   stop(): Promise<Array<number | null>>;
   kills(): number;
@@ -94,6 +96,7 @@ export function singleFleet(deps: FleetDeps): Fleet {
       if (!alive()) await startBot();
     },
     outputs: () => started.map((p) => p.output()),
+    killed: () => started.map((p) => p.child.signalCode === "SIGKILL"),
     async stop() {
       const codes: Array<number | null> = [];
       if (alive()) codes.push(await bot!.kill("SIGTERM"));
@@ -253,6 +256,7 @@ export function replicaFleet(deps: FleetDeps, mode: "webhook" | "polling", size:
       if (mode === "polling") await fake.waitFor(() => fake.isPolling(), 30_000).catch(() => undefined);
     },
     outputs: () => all.map((p) => p.output()),
+    killed: () => all.map((p) => p.child.signalCode === "SIGKILL"),
     async stop() {
       await fake.stopDelivering();
       const codes: Array<number | null> = [];
