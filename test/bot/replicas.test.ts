@@ -1,6 +1,9 @@
 import { request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FEATURES } from "../../src/bot/all-features.js";
+import { defineFeature } from "../../src/bot/feature.js";
 import { createUserPrefs } from "../../src/bot/user-prefs.js";
+import { StaleStateError } from "../../src/storage/storage-adapter.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { createUpdateStream } from "../../src/updates/update-stream.js";
 import { freePort, REDIS_URL } from "../helpers/redis.js";
@@ -103,5 +106,31 @@ describe("several processes on one Redis (apps in this process, each with its ow
       await prefsA.close();
       await prefsB.close();
     }
+  });
+
+  it("when an update's dialogue state was changed by another process meanwhile, then the update is handled again, and the user is not told of an error", async () => {
+    let attempts = 0;
+    // What the revisioned dialogue storage throws when another process wrote the state after this
+    // one read it (test/storage shows when): here on the first attempt, as a race would.
+    const racy = defineFeature({
+      name: "racy",
+      needs: [],
+      commands: [{ name: "racy" }],
+      setup(at) {
+        at("anyone").command("racy", async (ctx) => {
+          if (attempts++ === 0) throw new StaleStateError("changed by another process since it was read");
+          await ctx.reply("racy handled");
+        });
+      },
+    });
+    const port = await freePort();
+    await world.run(
+      { ...webhookEnv(port), WEBHOOK_SECRET: "hook-secret_123" },
+      { features: [...FEATURES, racy], replicas: { claimIdleMs: 100, claimEveryMs: 20 } },
+    );
+    expect(await post(port, JSON.stringify(world.fake.sendText(ADMIN, "/racy")), "hook-secret_123")).toBe(200);
+    await world.waitText(ADMIN, /racy handled/);
+    expect(attempts).toBe(2);
+    expect(world.fake.messagesTo(ADMIN.id).map((m) => m.text)).toEqual(["racy handled"]);
   });
 });
