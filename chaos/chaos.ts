@@ -480,7 +480,7 @@ function writeDoc(part: "single" | "replicas", text: string): void {
   const at = current.indexOf(REPLICAS_HEADING);
   const single = at < 0 ? current : current.slice(0, at);
   const replicas = at < 0 ? "" : current.slice(at);
-  writeFileSync(DOC, part === "single" ? `${text.trimEnd()}\n${replicas}` : `${single.trimEnd()}\n${text}`);
+  writeFileSync(DOC, part === "single" ? `${text.trimEnd()}\n${replicas}` : `${single.trimEnd()}\n\n${text}`);
 }
 
 async function main() {

@@ -9,9 +9,10 @@ import type { Storage } from "./storage.js";
  * when its time runs out, and another process takes it.
  *
  * With Redis it is one key, `<prefix>lease:<name>`, holding `<owner>:<token>` with a PX expiry.
- * The token comes from INCR on `<prefix>lease:<name>:fence` at each new hold: it only grows, so a
- * write that carries it (the poller's intake, see updates/update-stream.ts) can be refused inside
- * Redis when the lease has moved on meanwhile (a fencing token). Every duration is a PX counted by
+ * The token comes from INCR on `<prefix>lease:<name>:fence` at each new hold: it grows with every
+ * holder (the counter is forgotten after a month without one), so a write that carries the value
+ * (the poller's intake, see updates/update-stream.ts) can be refused inside Redis when the lease
+ * has moved on meanwhile (a fencing token: compared for equality, owner included). Every duration is a PX counted by
  * Redis and, on our side, performance.now() (monotonic): a wall clock that jumps changes neither.
  * Taking, renewing and giving it back are Lua scripts that compare the holder first, so a process
  * never renews or deletes a lease that is no longer its own.
@@ -54,6 +55,9 @@ if current then
   return false
 end
 local value = ARGV[1] .. ':' .. redis.call('INCR', KEYS[2])
+-- The counter of a lease not taken for a month goes (a broadcast's, long sent): a later token only
+-- has to differ from the holder's value, which the owner's name makes sure of.
+redis.call('PEXPIRE', KEYS[2], 2592000000)
 redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
 return value
 `);
