@@ -115,6 +115,8 @@ interface Member {
   port: number;
   proc: BotProcess | undefined;
   starting: Promise<void> | undefined;
+  /** Getting SIGTERM in the rolling restart: no other fault is aimed at it meanwhile. */
+  stopping: boolean;
 }
 
 /**
@@ -144,6 +146,8 @@ export function replicaFleet(deps: FleetDeps, mode: "webhook" | "polling", size:
     m.starting === undefined &&
     m.proc.child.exitCode === null &&
     m.proc.child.signalCode === null;
+  /** Running, and free to be killed (not in the middle of its rolling restart). */
+  const killable = (m: Member) => alive(m) && !m.stopping;
 
   function launch(m: Member): Promise<void> {
     m.starting ??= (async () => {
@@ -192,10 +196,12 @@ export function replicaFleet(deps: FleetDeps, mode: "webhook" | "polling", size:
   async function rollingRestart(): Promise<void> {
     for (const m of members) {
       if (!alive(m)) await launch(m);
+      m.stopping = true;
       const t = Date.now();
       m.proc!.child.kill("SIGTERM");
       const code = await m.proc!.exited;
       stops.push({ code, ms: Date.now() - t });
+      m.stopping = false;
       await launch(m);
     }
   }
@@ -204,7 +210,8 @@ export function replicaFleet(deps: FleetDeps, mode: "webhook" | "polling", size:
     mode,
     size,
     async start() {
-      for (let i = 0; i < size; i++) members.push({ port: await freePort(), proc: undefined, starting: undefined });
+      for (let i = 0; i < size; i++)
+        members.push({ port: await freePort(), proc: undefined, starting: undefined, stopping: false });
       if (mode === "webhook") {
         rr = createRoundRobin(members.map((m) => `http://127.0.0.1:${m.port}`));
         await rr.start();
@@ -216,7 +223,7 @@ export function replicaFleet(deps: FleetDeps, mode: "webhook" | "polling", size:
     },
     killNow() {
       if (!deps.running()) return false;
-      const up = members.filter(alive);
+      const up = members.filter(killable);
       if (up.length === 0) return false;
       const m = up[Math.floor(random() * up.length)]!;
       void m.proc!.kill("SIGKILL");
