@@ -259,6 +259,26 @@ describe("the update stream: intake, lanes, handling once, in order, across proc
     expect(await stream.status(1)).toBe("done");
   });
 
+  it("when processes are gone for good, then their consumers leave the group, but never one with updates still pending", async () => {
+    await stream.ensureGroup();
+    const reader = storage.redis.duplicate();
+    await reader.connect();
+    try {
+      await stream.intake([{ update: message(1, 10) }]);
+      expect(await stream.read(reader, "holds-one", 10, 100)).toHaveLength(1);
+      await stream.intake([{ update: message(2, 11) }]);
+      const [done] = await stream.read(reader, "holds-none", 10, 100);
+      await storage.redis.sendCommand(["XACK", `${prefix}upd:stream`, "bot", done!.id]);
+    } finally {
+      await reader.close();
+    }
+    expect(await stream.forgetConsumers(0)).toBe(1);
+    const names = (
+      await storage.redis.sendCommand<unknown[][]>(["XINFO", "CONSUMERS", `${prefix}upd:stream`, "bot"])
+    ).map((c) => String(c[1]));
+    expect(names).toEqual(["holds-one"]);
+  });
+
   it("when a lease is held, then nobody else takes it until it is given back or runs out, and each new hold has a larger token", async () => {
     const a = createLease(storage, "job", { ttlMs: 300, owner: "a" });
     const b = createLease(storage, "job", { ttlMs: 300, owner: "b" });
