@@ -10,6 +10,8 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY locales ./locales
+# The Mini App's page is bundled by this script (esbuild, a development dependency) into dist/web.
+COPY scripts ./scripts
 # The strict type check is part of the build: a type error stops the image build.
 RUN npm run typecheck \
  && npm run build \

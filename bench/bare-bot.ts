@@ -1,6 +1,6 @@
 /**
  * The framework's floor: a bare grammY bot on the same runner, one handler that replies (a button
- * tap is answered, then replied to). bench.ts compiles it to plain JavaScript (esbuild, not
+ * tap is answered, then replied to). bench/processes.ts compiles it to plain JavaScript (esbuild, not
  * bundled: it loads grammY from node_modules like dist/ does) and starts it with BOT_TOKEN and
  * BOT_API_ROOT of a fake Bot API.
  */

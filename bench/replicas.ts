@@ -1,58 +1,47 @@
 /**
- * `npm run bench:replicas`: what the update stream costs (src/updates/: several processes, nothing
- * lost). The order rounds of `npm run bench` (chats ordering at once, 5 updates an order, each
- * waiting for the bot's answer), in webhook mode, with the compiled bot as production runs it:
+ * What the update stream costs (src/updates/: several processes, nothing lost), one phase of
+ * `npm run bench`. The order rounds (chats ordering at once, 5 updates an order, each waiting for
+ * the bot's answer), in webhook mode, with the compiled bot as production runs it:
  *
- * - **1 process** and **3 processes** of this bot (behind a round-robin balancer written here),
- *   every update stored in Redis before Telegram gets its 200, handled from the stream;
+ * - **1 process** and **3 processes** of this bot (behind a round-robin balancer written here,
+ *   test/e2e/round-robin.ts), every update stored in Redis before Telegram gets its 200, handled
+ *   from the stream;
  * - **today**, when BENCH_BASELINE names a checkout of the bot before the stream (its dist/ built
- *   and its node_modules installed, e.g. BENCH_BASELINE=../main): one process that answers the POST
- *   at once and handles the update in memory. Without it, that column is left out.
+ *   and its node_modules installed): one process that answers the POST at once and handles the
+ *   update in memory. Without it, that column is left out.
  *
  * Each configuration gets a redis-server of its own (a free port, nothing else on it), so the
  * Redis figures are exact: commands per update (INFO), and round trips per update counted in the
  * bot processes (bench/probe.ts, preloaded: write batches on their Redis sockets, all processes
  * summed). Latency: from the update queued at the fake Telegram to the bot's answer recorded by
  * it. The fake posts each chat's updates one at a time, as many chats at once as there are.
- * It measures, it never asserts; with BENCH_WRITE=1 it writes its table into docs/benchmarks.md
- * (the section "Several processes"), otherwise it only prints it.
- *
- * Environment: BENCH_ROUNDS (chats at once, default 1,10,100), BENCH_MIN_ORDERS (orders per round
- * at least, default 200), BENCH_BASELINE, BENCH_WRITE.
+ * Settings (settings.ts): BENCH_REPLICAS=0 leaves it out, BENCH_REPLICAS_ROUNDS (default 1,10,100),
+ * BENCH_REPLICAS_ORDERS (orders per round at least, default 500), BENCH_REPLICAS_WARM (warm-up
+ * orders, default 100), BENCH_BASELINE.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { createClient } from "@keyv/redis";
 import { createSandboxProvider, type SandboxProvider } from "../src/topup/sandbox.js";
 import { startArgs } from "../test/e2e/bot-process.js";
 import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } from "../test/e2e/fake-bot-api.js";
 import { createRoundRobin } from "../test/e2e/round-robin.js";
 import { freePort, ownRedis } from "../test/helpers/redis.js";
+import { alsoStop, probe, startProc, stopProc, type Probe, type Proc } from "./processes.js";
+import {
+  MAIN,
+  REPLICA_BASELINE,
+  REPLICA_ORDERS,
+  REPLICA_ROUNDS,
+  REPLICA_WARM_ORDERS,
+  ROOT,
+  STEP_TIMEOUT_MS,
+} from "./settings.js";
+import { percentile } from "./stats.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const DOC = `${ROOT}docs/benchmarks.md`;
-const SECTION = "## Several processes";
-const BUILD = mkdtempSync(join(tmpdir(), "topup-bench-replicas-"));
-const PROBE = pathToFileURL(join(BUILD, "probe.mjs")).href;
-const ROUNDS = (process.env.BENCH_ROUNDS ?? "1,10,100")
-  .split(",")
-  .map((s) => Number(s.trim()))
-  .filter((n) => n > 0);
-const MIN_ORDERS = Math.max(1, Number(process.env.BENCH_MIN_ORDERS ?? 200));
-const WARM_ORDERS = Math.max(1, Number(process.env.BENCH_WARM_ORDERS ?? 100));
-const BASELINE = process.env.BENCH_BASELINE === undefined ? undefined : resolve(process.env.BENCH_BASELINE);
-const STEP_TIMEOUT_MS = 60_000;
 const WEBHOOK_PATH = "/tg/hook";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const percentile = (xs: number[], p: number) => {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
-};
 
 interface Config {
   name: string;
@@ -61,72 +50,7 @@ interface Config {
   processes: number;
 }
 
-interface Probe {
-  redisRoundTrips: number;
-  cpuUserUs: number;
-  cpuSystemUs: number;
-}
-
-interface Proc {
-  child: ChildProcess;
-  output(): string;
-  waitOutput(pattern: RegExp, from?: number): Promise<RegExpExecArray>;
-  exited: Promise<void>;
-}
-
-function startProc(root: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ["--import", PROBE, ...startArgs().slice(0, -1), join(root, "dist/main.js")], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  const waiters = new Set<() => void>();
-  const onData = (c: Buffer) => {
-    out += c.toString("utf8");
-    for (const w of [...waiters]) w();
-  };
-  child.stdout.on("data", onData);
-  child.stderr.on("data", onData);
-  const exited = new Promise<void>((r) => child.once("close", () => r()));
-  return {
-    child,
-    exited,
-    output: () => out,
-    waitOutput(pattern, from = 0) {
-      return new Promise((resolvePattern, reject) => {
-        const check = () => {
-          const m = pattern.exec(out.slice(from));
-          if (m !== null) {
-            waiters.delete(check);
-            clearTimeout(timer);
-            resolvePattern(m);
-          }
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`no ${pattern} within 30 s:\n${out.slice(-3000)}`));
-        }, 30_000);
-        waiters.add(check);
-        check();
-      });
-    },
-  };
-}
-
-async function probe(proc: Proc): Promise<Probe> {
-  const from = proc.output().length;
-  proc.child.kill("SIGUSR2");
-  const m = await proc.waitOutput(/\{"benchProbe":(\{[^}]*\})\}/, from);
-  return JSON.parse(m[1]!) as Probe;
-}
-
-async function stop(proc: Proc): Promise<void> {
-  if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill("SIGTERM");
-  const timer = setTimeout(() => proc.child.kill("SIGKILL"), 12_000);
-  await proc.exited;
-  clearTimeout(timer);
-}
+export type ReplicaConfig = Config;
 
 const buttons = (m: SentMessage) =>
   ((m.reply_markup?.inline_keyboard ?? []) as Array<Array<{ text: string; callback_data?: string }>>).flat();
@@ -243,7 +167,7 @@ async function orderFlow(fake: FakeBotApi, wait: Wait, user: FakeUser, lat: numb
   );
 }
 
-interface RoundResult {
+export interface ReplicaRound {
   config: string;
   chats: number;
   updates: number;
@@ -254,6 +178,13 @@ interface RoundResult {
   roundTripsPerUpdate: number;
   cpuMsPerUpdate: number;
   providerCallsPerOrder: number;
+}
+
+export interface ReplicaResult {
+  configs: string[];
+  rounds: ReplicaRound[];
+  /** The checkout measured as "today", if any. */
+  baseline: string | undefined;
 }
 
 async function redisCommands(url: string): Promise<number> {
@@ -267,8 +198,9 @@ async function redisCommands(url: string): Promise<number> {
   }
 }
 
-async function round(config: Config, chats: number, r: number): Promise<RoundResult> {
+async function round(config: Config, chats: number, r: number, log: (line: string) => void): Promise<ReplicaRound> {
   const redis = await ownRedis();
+  const forget = alsoStop(() => redis.stop());
   const fake = createFakeBotApi();
   await fake.start();
   const wait = watch(fake);
@@ -279,9 +211,9 @@ async function round(config: Config, chats: number, r: number): Promise<RoundRes
     initialBalance: 1_000_000_000_000,
   });
   await sandbox.listen(0, "127.0.0.1");
-  const perSlot = Math.max(1, Math.ceil(MIN_ORDERS / chats));
-  const first = 1_000_000 + r * 100_000;
-  const users: FakeUser[] = Array.from({ length: chats * perSlot + WARM_ORDERS }, (_, i) => ({
+  const perSlot = Math.max(1, Math.ceil(REPLICA_ORDERS / chats));
+  const first = 3_000_000 + r * 100_000;
+  const users: FakeUser[] = Array.from({ length: chats * perSlot + REPLICA_WARM_ORDERS }, (_, i) => ({
     id: first + i,
     first_name: `Chat ${i}`,
     language_code: "en",
@@ -295,6 +227,7 @@ async function round(config: Config, chats: number, r: number): Promise<RoundRes
     REDIS_URL: redis.url,
     BENCH_REDIS_PORT: new URL(redis.url).port,
     ALLOWED_USER_IDS: users.map((u) => u.id).join(","),
+    CATALOG_FILE: join(config.root, "catalog.json"),
     TOPUP_BASE_URL: sandbox.url,
     TOPUP_MITRA_ID: "bench",
     TOPUP_SECRET_KEY: "bench-secret",
@@ -302,20 +235,23 @@ async function round(config: Config, chats: number, r: number): Promise<RoundRes
     WEBHOOK_SECRET: "bench-webhook-secret",
     LOG_LEVEL: "info",
   };
+  const script = join(config.root, "dist/main.js");
   const procs: Proc[] = [];
   try {
     for (const port of ports) {
-      const proc = startProc(config.root, { ...env, PORT: String(port) });
+      // The flags of `npm start` for either checkout (startProc adds them only to this one's dist/main.js).
+      const flags = script === MAIN ? [] : startArgs().slice(0, -1);
+      const proc = startProc(script, { ...env, PORT: String(port) }, { probe: true, flags });
       procs.push(proc);
       await proc.waitOutput(/bot started/);
     }
     fake.deliverWebhooks({ via: `${rr.url}${WEBHOOK_PATH}`, retryMs: 100, maxConnections: Math.max(40, chats) });
-    const warm = users.slice(-WARM_ORDERS);
+    const warm = users.slice(-REPLICA_WARM_ORDERS);
     await Promise.all(warm.map((u) => orderFlow(fake, wait, u, [])));
     await sleep(500);
 
     const redisBefore = await redisCommands(redis.url);
-    const before = await Promise.all(procs.map(probe));
+    const before = await Promise.all(procs.map((p) => probe(p)));
     const calls = sandbox.calls.length;
     const latency: number[] = [];
     const t0 = performance.now();
@@ -326,13 +262,13 @@ async function round(config: Config, chats: number, r: number): Promise<RoundRes
     );
     const seconds = (performance.now() - t0) / 1000;
     await sleep(300);
-    const after = await Promise.all(procs.map(probe));
-    // Two INFOs (the first one counts in the second's figure) and the probes' own nothing.
+    const after = await Promise.all(procs.map((p) => probe(p)));
+    // Two INFOs: the first one counts in the second's figure.
     const commands = (await redisCommands(redis.url)) - redisBefore - 1;
     const orders = chats * perSlot;
     const updates = orders * 5;
-    const sum = (ps: Probe[], f: (p: Probe) => number) => ps.reduce((s, p) => s + f(p), 0);
-    const res: RoundResult = {
+    const sum = (ps: Probe[], v: (p: Probe) => number) => ps.reduce((total, p) => total + v(p), 0);
+    const res: ReplicaRound = {
       config: config.name,
       chats,
       updates,
@@ -347,116 +283,36 @@ async function round(config: Config, chats: number, r: number): Promise<RoundRes
         updates,
       providerCallsPerOrder: (sandbox.calls.length - calls) / orders,
     };
-    process.stdout.write(
+    log(
       `  ${config.name.padEnd(12)} ${String(chats).padStart(4)} chats: ${res.updatesPerSecond.toFixed(1)} updates/s, ` +
         `p50/p99 ${res.p50.toFixed(1)}/${res.p99.toFixed(1)} ms, ${res.commandsPerUpdate.toFixed(2)} Redis commands and ` +
         `${res.roundTripsPerUpdate.toFixed(2)} round trips per update, ${res.cpuMsPerUpdate.toFixed(2)} ms CPU per update ` +
-        `(all processes), ${res.providerCallsPerOrder.toFixed(2)} provider calls per order\n`,
+        `(all processes), ${res.providerCallsPerOrder.toFixed(2)} provider calls per order`,
     );
     return res;
   } finally {
     await fake.stopDelivering();
-    for (const p of procs) await stop(p);
+    for (const p of procs) await stopProc(p);
     await rr.stop();
     await fake.stop();
     await sandbox.close();
+    forget();
     await redis.stop();
   }
 }
 
-/** What the section of docs/benchmarks.md says before its table (the same words as committed there). */
-export const COST_TEXT = `What the update stream (src/updates/) costs per update, so that several processes can share one
-Redis and a process killed at any moment loses no update it acknowledged. Per update, against the
-bot before it (which answered the webhook at once and handled the update in memory):
-
-- the intake: one Lua step (dedupe by update_id, XADD, the lane's ZADD) before the POST is answered;
-- the delivery: one XREADGROUP on a connection of its own, shared by all the updates that arrive
-  together (under load, less than one per update);
-- the lane: one Lua step takes the member's lane and reads its first update;
-- done: one Lua step marks it done, removes and acknowledges it and reads the next one (so a
-  member's next update costs no lane step of its own).
-
-That is 2 to 4 more Redis round trips per update (the target: at most 4; fewer when many updates
-arrive together), about 20 more Redis commands inside them (Redis counts every command a Lua step
-runs: today's ~8.6 per update become ~29), and a longer way for each update (POST → Redis → a
-process → Redis) in exchange for nothing lost. Several processes on one machine cost more CPU per
-update than one (each process has its own caches, JIT and event loop, and updates of one member
-move between processes): on 2 shared cores, three processes used about 1.5 times the CPU of one. Background work adds a little beside the updates:
-each process claims idle entries every second and renews its locks every 2 s while it works; the
-poller and the shared-work lease are renewed every few seconds.
-
-Figures: \`BENCH_WRITE=1 BENCH_BASELINE=<a checkout of the bot before the stream, built> npm run
-bench:replicas\` on a quiet machine writes them below.
-`;
-
-function compileProbe(): void {
-  symlinkSync(join(ROOT, "node_modules"), join(BUILD, "node_modules"), "dir");
-  const esbuild = spawnSync(
-    join(ROOT, "node_modules/.bin/esbuild"),
-    ["bench/probe.ts", "--format=esm", "--platform=node", "--target=node20", `--outfile=${join(BUILD, "probe.mjs")}`],
-    { cwd: ROOT, stdio: "inherit" },
-  );
-  if (esbuild.status !== 0) throw new Error("esbuild could not compile bench/probe.ts");
-}
-
-function table(results: RoundResult[], configs: Config[]): string {
-  const today = configs.find((c) => c.name === "today");
-  const lines = [
-    "| chats | configuration | updates/s | vs today | latency p50 / p99 ms | Redis commands / update | Redis round trips / update | vs today | CPU ms / update (all processes) | provider calls / order |",
-    "|---|---|---|---|---|---|---|---|---|---|",
-  ];
-  for (const chats of ROUNDS) {
-    const base = today === undefined ? undefined : results.find((r) => r.config === "today" && r.chats === chats);
-    for (const c of configs) {
-      const r = results.find((x) => x.config === c.name && x.chats === chats);
-      if (r === undefined) continue;
-      const speed = base === undefined ? "–" : `${(r.updatesPerSecond / base.updatesPerSecond).toFixed(2)}×`;
-      const trips =
-        base === undefined
-          ? "–"
-          : `${r.roundTripsPerUpdate - base.roundTripsPerUpdate >= 0 ? "+" : ""}${(r.roundTripsPerUpdate - base.roundTripsPerUpdate).toFixed(2)}`;
-      lines.push(
-        `| ${chats} | ${c.name} | ${r.updatesPerSecond.toFixed(1)} | ${speed} | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} | ` +
-          `${r.commandsPerUpdate.toFixed(2)} | ${r.roundTripsPerUpdate.toFixed(2)} | ${trips} | ${r.cpuMsPerUpdate.toFixed(2)} | ${r.providerCallsPerOrder.toFixed(2)} |`,
-      );
-    }
-  }
-  return lines.join("\n");
-}
-
-async function main(): Promise<void> {
-  if (!existsSync(join(ROOT, "dist/main.js"))) throw new Error("dist/main.js is missing: npm run build first");
-  if (BASELINE !== undefined && !existsSync(join(BASELINE, "dist/main.js")))
-    throw new Error(`BENCH_BASELINE=${BASELINE}: no dist/main.js there (build that checkout first)`);
-  compileProbe();
+/** The phase: every round with every configuration ("today" first when BENCH_BASELINE is set). */
+export async function replicaRounds(log: (line: string) => void): Promise<ReplicaResult> {
+  const baseline = REPLICA_BASELINE;
+  if (baseline !== undefined && !existsSync(join(baseline, "dist/main.js")))
+    throw new Error(`BENCH_BASELINE=${baseline}: no dist/main.js there (build that checkout first)`);
   const configs: Config[] = [
-    ...(BASELINE === undefined ? [] : [{ name: "today", root: BASELINE, processes: 1 }]),
+    ...(baseline === undefined ? [] : [{ name: "today", root: baseline, processes: 1 }]),
     { name: "1 process", root: ROOT, processes: 1 },
     { name: "3 processes", root: ROOT, processes: 3 },
   ];
-  const started = Date.now();
-  const results: RoundResult[] = [];
+  const rounds: ReplicaRound[] = [];
   let r = 0;
-  for (const chats of ROUNDS) for (const config of configs) results.push(await round(config, chats, r++));
-  const text = table(results, configs);
-  process.stdout.write(`\n${text}\n`);
-  if (process.env.BENCH_WRITE === "1") {
-    const doc = readFileSync(DOC, "utf8");
-    const at = doc.indexOf(`\n${SECTION}`);
-    const end = at < 0 ? -1 : doc.indexOf("\n## ", at + SECTION.length + 1);
-    const section =
-      `\n${SECTION}\n\n${COST_TEXT}\nMeasured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC with \`npm run bench:replicas\` ` +
-      `on ${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}; Node ${process.version}; the run took ` +
-      `${((Date.now() - started) / 60_000).toFixed(1)} min.${BASELINE === undefined ? ' No BENCH_BASELINE: no "today" column.' : ""}\n\n${text}\n`;
-    const next =
-      at < 0 ? `${doc.trimEnd()}\n${section}` : `${doc.slice(0, at)}${section}${end < 0 ? "" : doc.slice(end)}`;
-    writeFileSync(DOC, next);
-  }
+  for (const chats of REPLICA_ROUNDS) for (const config of configs) rounds.push(await round(config, chats, r++, log));
+  return { configs: configs.map((c) => c.name), rounds, baseline };
 }
-
-main()
-  .catch((err: unknown) => {
-    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
-  })
-  .finally(() => rmSync(BUILD, { recursive: true, force: true }));

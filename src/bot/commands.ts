@@ -34,20 +34,21 @@ export function commandMenus(
       }
     }
   }
+  /** The Mini App's menu button in an admin's private chat, in their language. */
+  async function menuButton(chat_id: number) {
+    if (miniApp === undefined) return;
+    const text = texts.t(await miniApp.languageOf(chat_id), "app-menu-button");
+    await api
+      .setChatMenuButton({ chat_id, menu_button: { type: "web_app", text, web_app: { url: miniApp.url } } })
+      .catch((err: unknown) => logger.warn({ chatId: chat_id, err }, "mini app menu button not set"));
+  }
   return {
     /** Everyone sees the user commands; each admin and reseller (in their private chat) their own too. */
     async setAll(people) {
       await set({ type: "default" }, everyone);
       for (const chat_id of people.resellers) await set({ type: "chat", chat_id }, reseller);
       for (const chat_id of people.admins) await set({ type: "chat", chat_id }, admin);
-      if (miniApp !== undefined) {
-        for (const chat_id of people.admins) {
-          const text = texts.t(await miniApp.languageOf(chat_id), "app-menu-button");
-          await api
-            .setChatMenuButton({ chat_id, menu_button: { type: "web_app", text, web_app: { url: miniApp.url } } })
-            .catch((err: unknown) => logger.warn({ chatId: chat_id, err }, "mini app menu button not set"));
-        }
-      }
+      for (const chat_id of people.admins) await menuButton(chat_id);
       // ADMIN_CHAT_ID's chat: there, each admin (and only they) sees the admin commands.
       const chat_id = people.adminChat;
       if (chat_id !== undefined)
@@ -55,6 +56,10 @@ export function commandMenus(
     },
     /** A user who just became a reseller gets /saldo in their menu at once. */
     reseller: (userId) => set({ type: "chat", chat_id: userId }, reseller),
+    async admin(userId) {
+      await set({ type: "chat", chat_id: userId }, admin);
+      await menuButton(userId);
+    },
     helpLines: (role) => helpLines(features, role),
   };
 }

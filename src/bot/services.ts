@@ -64,6 +64,11 @@ export interface CommandMenus {
   }): Promise<void>;
   /** A user who just became a reseller gets their menu at once. */
   reseller(userId: number): Promise<void>;
+  /**
+   * An admin's private chat gets the admin menu and the Mini App's menu button (at their /start:
+   * Telegram refuses both for a chat that was never opened, as at a start before it).
+   */
+  admin(userId: number): Promise<void>;
   /** The locale keys of the command list a reader of this role sees (`undefined`: may not order). */
   helpLines(role: Role | undefined): { everyone: string[]; admin: string[] };
 }

@@ -16,6 +16,16 @@ export function verdictProblem(outcome: SettleRequest["outcome"]): "bad-sn" | "b
   return reason.length === 0 || reason.length > MAX_REASON ? "bad-reason" : undefined;
 }
 
+/**
+ * What an admin's verdict leaves as an order's result: whatever the provider did say is kept; a
+ * success gets the SN (and no reason any more), a failure the admin's reason.
+ */
+export function settledResult(result: OrderResult | undefined, verdict: SettleRequest["outcome"]): OrderResult {
+  return verdict.state === "success"
+    ? { ...result, sn: verdict.sn, reason: undefined, detail: undefined }
+    : { ...result, reason: "settled", errorMsg: verdict.reason };
+}
+
 export interface SettleRequest {
   refId: string;
   adminId: number;
@@ -49,10 +59,7 @@ export function createSettlement(deps: {
       const order = await ledger.get(req.refId);
       if (order === undefined) return { kind: "not-found" };
       if (order.state !== "unknown") return { kind: "not-pending", order };
-      const result: OrderResult =
-        req.outcome.state === "success"
-          ? { ...order.result, sn: req.outcome.sn, reason: undefined, detail: undefined }
-          : { ...order.result, reason: "settled", errorMsg: req.outcome.reason };
+      const result = settledResult(order.result, req.outcome);
       // The ledger settles an order once, even when two admins tap at the same moment.
       const r = await ledger.settle(order, {
         state: req.outcome.state,

@@ -1,82 +1,60 @@
+import {
+  hasWebviewProxy,
+  isIframe,
+  on as onEvent,
+  postEvent,
+  retrieveLaunchParams,
+  retrieveRawInitData,
+  type EventName,
+} from "@tma.js/bridge";
+
 /**
- * The page's side of Telegram's Mini App protocol, without loading telegram-web-app.js from
- * Telegram's host (everything the page needs is served by the bot): the launch parameters Telegram
- * puts in the URL fragment, the theme, and the few events the page sends (ready, expand, the back
- * and main buttons) and receives (their presses, a theme change). Outside Telegram (a browser, the
- * tests) the same page works with its own buttons.
+ * The page's side of Telegram's Mini App protocol, through @tma.js/bridge (the tma.js family's
+ * bridge, bundled: nothing is loaded from Telegram's host): the launch parameters Telegram passes
+ * (the URL fragment, kept by the bridge for a reload), the theme, and the few events the page sends
+ * (ready, expand, the back and main buttons) and receives (their presses, a theme change). Outside
+ * Telegram (a browser, the tests) the same page works with its own buttons.
  */
 
 /** Telegram's theme colours (tgWebAppThemeParams), as far as the page uses them. */
-export interface ThemeParams {
-  bg_color?: string;
-  text_color?: string;
-  hint_color?: string;
-  link_color?: string;
-  button_color?: string;
-  button_text_color?: string;
-  secondary_bg_color?: string;
-  section_bg_color?: string;
-  section_header_text_color?: string;
-  subtitle_text_color?: string;
-  destructive_text_color?: string;
-  accent_text_color?: string;
-  header_bg_color?: string;
-}
+export type ThemeParams = Partial<Record<string, string>>;
 
 export interface LaunchParams {
-  /** The init data exactly as Telegram signed it: every API call carries it. */
+  /** The init data exactly as Telegram signed it (every API call carries it); "" when there is none. */
   initData: string;
   theme: ThemeParams;
-  platform: string;
 }
 
-type Listener = (data: unknown) => void;
-
-declare global {
-  interface Window {
-    TelegramWebviewProxy?: { postEvent(eventType: string, eventData: string): void };
-    Telegram?: { WebView?: { receiveEvent(eventType: string, eventData: unknown): void } };
-  }
-}
-
-/** Reads the launch parameters from the fragment (`#tgWebAppData=…&tgWebAppThemeParams=…`). */
-export function launchParams(hash = window.location.hash): LaunchParams {
-  const params = new URLSearchParams(hash.replace(/^#/, ""));
-  let theme: ThemeParams = {};
+/** The launch parameters, or none (opened outside Telegram without them: the bot refuses the page). */
+export function launchParams(): LaunchParams {
   try {
-    theme = JSON.parse(params.get("tgWebAppThemeParams") ?? "{}") as ThemeParams;
+    const params = retrieveLaunchParams();
+    return { initData: retrieveRawInitData() ?? "", theme: { ...params.tgWebAppThemeParams } };
   } catch {
-    theme = {};
+    return { initData: "", theme: {} };
   }
-  return {
-    initData: params.get("tgWebAppData") ?? "",
-    theme,
-    platform: params.get("tgWebAppPlatform") ?? "unknown",
-  };
 }
 
-/** The page is shown by a Telegram client (mobile webview, or Telegram's web client around it). */
-export const insideTelegram = (): boolean => window.TelegramWebviewProxy !== undefined || window.parent !== window;
+/**
+ * The page is shown by a Telegram client: a mobile or desktop webview (its proxy is there), or
+ * Telegram's web client around it (a frame). Launch parameters alone do not say so: a browser
+ * opened with them (the tests) draws the page's own buttons.
+ */
+export const insideTelegram = (): boolean => hasWebviewProxy(window) || isIframe();
 
-/** Sends one event to the Telegram client, if there is one. */
-function postEvent(eventType: string, eventData: unknown = {}): void {
-  const data = JSON.stringify(eventData);
-  if (window.TelegramWebviewProxy !== undefined) window.TelegramWebviewProxy.postEvent(eventType, data);
-  else if (window.parent !== window) window.parent.postMessage(JSON.stringify({ eventType, eventData }), "*");
+/** Sends an event (`post` calls postEvent) to the Telegram client, if there is one. */
+function send(post: () => void): void {
+  if (!insideTelegram()) return;
+  try {
+    post();
+  } catch {
+    // A client too old for this method: the page's own buttons still work.
+  }
 }
 
-const listeners = new Map<string, Set<Listener>>();
-
-function receive(eventType: string, eventData: unknown): void {
-  for (const listener of listeners.get(eventType) ?? []) listener(eventData);
-}
-
-/** Listens for events from the Telegram client; returns how to stop. */
-export function on(eventType: string, listener: Listener): () => void {
-  let set = listeners.get(eventType);
-  if (set === undefined) listeners.set(eventType, (set = new Set()));
-  set.add(listener);
-  return () => set.delete(listener);
+/** Listens for an event of the Telegram client; returns how to stop. */
+export function on(event: EventName, listener: () => void): () => void {
+  return onEvent(event, listener);
 }
 
 /** Sets the theme's colours as CSS variables (and the page's own light or dark scheme). */
@@ -94,33 +72,26 @@ export function applyTheme(theme: ThemeParams): void {
   }
 }
 
-/** Starts talking to Telegram: events in, the page ready and as tall as the screen. */
+/** Starts talking to Telegram: theme changes followed, the page ready and as tall as the screen. */
 export function startBridge(): void {
-  window.Telegram = { ...window.Telegram, WebView: { receiveEvent: receive } };
-  window.addEventListener("message", (event) => {
-    try {
-      const { eventType, eventData } = JSON.parse(String(event.data)) as { eventType?: string; eventData?: unknown };
-      if (typeof eventType === "string") receive(eventType, eventData);
-    } catch {
-      // Not one of Telegram's: ignored.
-    }
-  });
-  on("theme_changed", (data) => applyTheme((data as { theme_params?: ThemeParams }).theme_params ?? {}));
-  postEvent("web_app_ready");
-  postEvent("web_app_expand");
+  onEvent("theme_changed", (payload) => applyTheme({ ...payload.theme_params }));
+  send(() => postEvent("web_app_ready"));
+  send(() => postEvent("web_app_expand"));
 }
 
 /** Telegram's back button: shown while `visible`. */
 export function setBackButton(visible: boolean): void {
-  postEvent("web_app_setup_back_button", { is_visible: visible });
+  send(() => postEvent("web_app_setup_back_button", { is_visible: visible }));
 }
 
 /** Telegram's main button at the bottom of the screen: hidden with `undefined`. */
 export function setMainButton(button: { text: string; active: boolean; progress: boolean } | undefined): void {
-  postEvent(
-    "web_app_setup_main_button",
-    button === undefined
-      ? { is_visible: false }
-      : { is_visible: true, is_active: button.active, text: button.text, is_progress_visible: button.progress },
+  send(() =>
+    postEvent(
+      "web_app_setup_main_button",
+      button === undefined
+        ? { is_visible: false }
+        : { is_visible: true, is_active: button.active, text: button.text, is_progress_visible: button.progress },
+    ),
   );
 }

@@ -120,6 +120,19 @@ describe("Dockerfile (linted and parsed, not built)", () => {
     expect(all.some((r) => /\bnpm run build\b/.test(r))).toBe(true);
   });
 
+  it("when the build stage is read, then it copies every file `npm run build` reads (the Mini App's build script too)", () => {
+    const build = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts.build!;
+    const inputs = [...build.matchAll(/(?:node|-p)\s+([\w][\w./-]*)/g)].map((m) => m[1]!.split("/")[0]!);
+    expect(inputs).toEqual(expect.arrayContaining(["tsconfig.build.json", "scripts"]));
+    const builder = stages.find((s) =>
+      s.instructions.some((i) => i.keyword === "RUN" && /npm run build/.test(i.rest)),
+    )!;
+    const copied = builder.instructions
+      .filter((i) => i.keyword === "COPY" && !i.flags.has("from"))
+      .flatMap((i) => i.rest.split(/\s+/).slice(0, -1));
+    for (const input of inputs) expect(copied, `${input} copied before npm run build`).toContain(input);
+  });
+
   it("when the final stage is read, then it copies the build output from the build stage and never the sources or dev dependencies", () => {
     const fromBuild = inFinal("COPY").filter((c) => c.flags.has("from"));
     for (const what of ["node_modules", "dist", "locales"]) {
@@ -342,6 +355,10 @@ const CONTRACT_VARIABLES = [
   "CATALOG_FILE",
   "REF_ID_PREFIX",
   "LOW_BALANCE_THRESHOLD",
+  "RESELLER_IDS",
+  "SHOP_NAME",
+  "ADMIN_CHAT_ID",
+  "WEBAPP_URL",
   "WEBHOOK_URL",
   "WEBHOOK_SECRET",
   "PORT",

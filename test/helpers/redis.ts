@@ -55,9 +55,12 @@ export async function freePort(): Promise<number> {
 /**
  * A redis-server of the test's own (the shared one must never be stopped), with append-only
  * persistence in a temporary directory, so that a stop and a start keep the data like a real
- * Redis restart does.
+ * Redis restart does; or with no persistence at all (`appendOnly: false`: the bench's year, whose
+ * memory must be the data's alone).
  */
-export async function ownRedis(): Promise<{ url: string; start: () => Promise<void>; stop: () => Promise<void> }> {
+export async function ownRedis(
+  opts: { appendOnly?: boolean } = {},
+): Promise<{ url: string; start: () => Promise<void>; stop: () => Promise<void> }> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), "redis-"));
   const url = `redis://127.0.0.1:${port}`;
@@ -76,7 +79,18 @@ export async function ownRedis(): Promise<{ url: string; start: () => Promise<vo
     async start() {
       child = spawn(
         "redis-server",
-        ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--save", ""],
+        [
+          "--port",
+          String(port),
+          "--bind",
+          "127.0.0.1",
+          "--dir",
+          dir,
+          "--appendonly",
+          opts.appendOnly === false ? "no" : "yes",
+          "--save",
+          "",
+        ],
         { stdio: "ignore" },
       );
       for (let i = 0; i < 100 && !(await answers()); i++) await new Promise((r) => setTimeout(r, 50));

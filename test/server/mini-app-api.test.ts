@@ -63,6 +63,51 @@ describe("the Mini App's API: who may see what, and every change through the cha
     return { status: res.statusCode, json, text, headers: res.headers };
   }
 
+  it("when the bot runs in webhook mode, then the shop app is served on the same port beside the webhook", async () => {
+    await world.run({ WEBHOOK_URL: "https://shop.example.com/tg/hook", WEBHOOK_SECRET: "hook-secret_123" });
+    const origin = base.replace(/\/app\/api$/, "");
+    const page = await request(`${origin}/app/`);
+    expect(page.statusCode).toBe(200);
+    expect(await page.body.text()).toMatch(/<script[^>]+src="\.\/assets\/app-[A-Z0-9]+\.js"/);
+    expect((await call("/session", { user: ADMIN })).json).toMatchObject({ role: "admin" });
+    expect((await call("/session")).status).toBe(401);
+    const update = world.fake.sendText(ADMIN, "/start");
+    const posted = await request(`${origin}/tg/hook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": "hook-secret_123" },
+      body: JSON.stringify(update),
+    });
+    await posted.body.dump();
+    expect(posted.statusCode).toBe(200);
+    await world.waitText(ADMIN, /Hi Admin/);
+  });
+
+  it("when an admin opens the bot, then their chat's menu button opens the shop app, and /app answers admins and resellers with it", async () => {
+    await world.run();
+    const app = "https://shop.example.com/app/";
+    const menuButtons = () =>
+      world.fake.calls.filter((c) => c.method === "setChatMenuButton" && Number(c.payload.chat_id) === ADMIN.id);
+    // At start every admin's chat gets it (Telegram refuses a chat never opened: so again at /start).
+    await expect.poll(() => menuButtons().length).toBe(1);
+    world.fake.sendText(ADMIN, "/start");
+    await world.waitText(ADMIN, /\/app/);
+    await expect.poll(() => menuButtons().length).toBe(2);
+    const parse = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
+    expect(parse(menuButtons()[1]!.payload.menu_button)).toMatchObject({ type: "web_app", web_app: { url: app } });
+    for (const [user, text] of [
+      [ADMIN, /The shop app: today's sales/],
+      [RESELLER, /Saldo, mutasi, pesanan dan harga Anda/],
+    ] as const) {
+      world.fake.sendText(user, "/app");
+      const answer = await world.waitText(user, text);
+      expect(answer.reply_markup.inline_keyboard[0][0].web_app).toEqual({ url: app });
+    }
+    // Staff see nothing of the shop: /app tells them it is not for them, with no button.
+    world.fake.sendText(STAFF, "/app");
+    const refused = await world.waitText(STAFF, /for the shop's admins and resellers|untuk admin dan reseller toko/);
+    expect(refused.reply_markup).toBeUndefined();
+  });
+
   it("when init data is missing, forged, altered, signed with another token or older than a day, then every path answers 401, unknown ones too", async () => {
     await world.run();
     const good = signInitData(ADMIN, world.fake.token);
@@ -105,6 +150,33 @@ describe("the Mini App's API: who may see what, and every change through the cha
     expect((await call("/reseller/wallet", { user: ADMIN })).status).toBe(403);
     const session = await call("/session", { user: RESELLER });
     expect(session.json).toMatchObject({ role: "reseller", tier: "reseller", lang: "id" });
+  });
+
+  it("when a request's body is not JSON or its fields are not what they must be, then it is refused naming each, and nothing changes", async () => {
+    await world.run();
+    const auth = `tma ${signInitData(ADMIN, world.fake.token)}`;
+    const raw = await request(`${base}/admin/resellers/5005/deposits`, {
+      method: "POST",
+      headers: { authorization: auth, "content-type": "application/json" },
+      body: "{amount: 5000",
+    });
+    expect(raw.statusCode).toBe(400);
+    expect(await raw.body.json()).toMatchObject({
+      error: "invalid",
+      issues: [{ message: expect.stringMatching(/JSON/) }],
+    });
+    for (const amount of [-0, 1e30, "abc", 1.5, null]) {
+      const r = await call("/admin/resellers/5005/deposits", { user: ADMIN, body: { amount } });
+      expect([amount, r.status, r.json.issues]).toEqual([
+        amount,
+        422,
+        [{ path: "amount", message: expect.any(String) }],
+      ]);
+    }
+    const page = await call("/admin/orders?page=-1&day=2026-02-30", { user: ADMIN });
+    expect(page.status).toBe(422);
+    expect(page.json.issues.map((i: { path: string }) => i.path).sort()).toEqual(["day", "page"]);
+    expect((await call("/admin/resellers", { user: ADMIN })).json.totals).toEqual({ saldo: 0, held: 0 });
   });
 
   it("when another site's page asks, then no CORS header lets it read the answer", async () => {

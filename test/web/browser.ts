@@ -106,7 +106,11 @@ export async function openApp(
     await page.addInitScript(() => {
       const w = globalThis as unknown as { __events: Array<[string, unknown]>; TelegramWebviewProxy: unknown };
       w.__events = [];
-      w.TelegramWebviewProxy = { postEvent: (type: string, data: string) => w.__events.push([type, JSON.parse(data)]) };
+      // As Telegram's clients do: an event without parameters comes with no data at all.
+      w.TelegramWebviewProxy = {
+        postEvent: (type: string, data: string | undefined) =>
+          w.__events.push([type, data === undefined ? {} : JSON.parse(data)]),
+      };
     });
   }
   const initData = opts.initData ?? signInitData(opts.user, opts.botToken);

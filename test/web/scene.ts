@@ -3,6 +3,7 @@ import type { OrderRecord } from "../../src/orders/order.js";
 import { createStorage } from "../../src/storage/storage.js";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { ADMIN, button, STAFF, type World } from "../e2e/world.js";
+import { writePastOrder } from "../helpers/ledger-history.js";
 import { freePort, REDIS_URL } from "../helpers/redis.js";
 
 export const RESELLER: FakeUser = { id: 5005, first_name: "Budi", language_code: "en" };
@@ -13,7 +14,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * The last four weeks of a small shop, written through the ledger's own steps (draft, claim,
- * outcome) with their past times: what the Today chart draws. Nothing goes to the provider.
+ * outcome: test/helpers/ledger-history.ts) with their past times: what the Today chart draws.
  */
 async function pastSales(prefix: string, now: number): Promise<void> {
   const storage = await createStorage({ redisUrl: REDIS_URL, prefix });
@@ -41,14 +42,13 @@ async function pastSales(prefix: string, now: number): Promise<void> {
           role: "staff",
           state: "draft",
         };
-        await orders.saveDraft(order, 60_000);
-        await orders.claim(order.refId, { userId: order.userId, at });
         const cost = big ? 37500 : 9400;
         balance -= cost;
         if (balance < 300_000) balance += 2_000_000; // the shop tops up its provider account now and then
-        await orders.finish(
-          order,
-          {
+        await writePastOrder(orders, {
+          draft: order,
+          submittedAt: at,
+          outcome: {
             state: "success",
             at,
             result: {
@@ -64,8 +64,8 @@ async function pastSales(prefix: string, now: number): Promise<void> {
               },
             },
           },
-          { balance: { balance, at, refId: order.refId } },
-        );
+          balance,
+        });
       }
     }
   } finally {

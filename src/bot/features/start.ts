@@ -22,6 +22,8 @@ export const startFeature = defineFeature({
       // Remember the Telegram language: messages sent to this user later (an admin's notices) use it.
       if (ctx.from !== undefined) await prefs.sawTelegramLanguage(ctx.from.id, ctx.from.language_code);
       await ctx.reply(`${greeting}\n\n${menu}`);
+      // An admin who opens the bot for the first time gets their menu and the shop app's button now.
+      if (ctx.buyer?.role === "admin" && ctx.chat?.type === "private") await menus.admin(ctx.chat.id);
     });
   },
 });

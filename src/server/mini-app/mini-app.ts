@@ -2,7 +2,8 @@ import { fileURLToPath } from "node:url";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
-import type { Session } from "./api-types.js";
+import { HTTPException } from "hono/http-exception";
+import type { ApiError, Session } from "./api-types.js";
 import type { MiniAppDeps } from "./deps.js";
 import { initDataAuth, onlyFor, type MiniAppEnv } from "./auth.js";
 import { adminRoutes } from "./routes-admin.js";
@@ -67,11 +68,25 @@ export function createMiniApp(deps: MiniAppDeps): Hono {
   app.use("/api/reseller/*", onlyFor("reseller"));
   app.route("/api/reseller", resellerRoutes(deps));
   app.all("/api/*", (c) => c.json({ error: "not-found" }, 404));
+  // A body that is not JSON (the validators' HTTPException): a bad request, said as the page reads it.
+  app.onError((err, c) => {
+    if (!(err instanceof HTTPException) || err.status >= 500) throw err;
+    const answer: ApiError = { error: "invalid", issues: [{ path: "", message: err.message }] };
+    return c.json(answer, err.status);
+  });
 
   // The texts the chat uses, for the page (only these two files), compressed on the way.
   app.get(
     "/locales/:file{(en|id)\\.ftl}",
     compress(),
+    async (c, next) => {
+      await next();
+      // Fluent files are text (serveStatic does not know .ftl; compress() only takes text types).
+      if (c.res.status === 200) {
+        c.res.headers.set("content-type", "text/plain; charset=utf-8");
+        c.res.headers.set("cache-control", "no-cache");
+      }
+    },
     serveStatic({ root: localesDir, rewriteRequestPath: (p) => p.replace(/^.*\/locales/, "") }),
   );
 

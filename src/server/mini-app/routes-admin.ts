@@ -293,22 +293,35 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
     return c.json({ deposit: depositView(r.deposit, 0) });
   });
 
-  app.post("/resellers/:id/tier", body(z.object({ tier: z.string().trim().toLowerCase() })), async (c) => {
-    const id = c.req.param("id");
-    if (!USER_ID.test(id)) return c.json({ error: "not-found" } satisfies ApiError, 404);
-    const tiers = tiersOf(await shop.catalog());
-    const r = await access.setTier(Number(id), c.req.valid("json").tier, tiers);
-    if (r.kind === "unknown-tier") return invalid(c, [{ path: "tier", message: `one of ${[...tiers].join(", ")}` }]);
-    if (r.kind === "not-reseller") return c.json({ error: "not-reseller" } satisfies ApiError, 404);
-    return c.json({ old: r.old, tier: c.req.valid("json").tier });
-  });
+  app.post(
+    "/resellers/:id/tier",
+    body(z.object({ tier: z.string({ error: "must be the name of a price tier" }).trim().toLowerCase() })),
+    async (c) => {
+      const id = c.req.param("id");
+      if (!USER_ID.test(id)) return c.json({ error: "not-found" } satisfies ApiError, 404);
+      const tiers = tiersOf(await shop.catalog());
+      const r = await access.setTier(Number(id), c.req.valid("json").tier, tiers);
+      if (r.kind === "unknown-tier") return invalid(c, [{ path: "tier", message: `one of ${[...tiers].join(", ")}` }]);
+      if (r.kind === "not-reseller") return c.json({ error: "not-reseller" } satisfies ApiError, 404);
+      return c.json({ old: r.old, tier: c.req.valid("json").tier });
+    },
+  );
 
   const ordersQuery = z.object({
     q: z.string().trim().max(64).optional(),
-    day: z.string().regex(DAY, "must be a day such as 2026-03-10").optional(),
+    day: z
+      .string()
+      .regex(DAY, "must be a day such as 2026-03-10")
+      .refine((d) => dayRange(d, deps.timeZone) !== undefined, "no such day")
+      .optional(),
     user: z.string().regex(USER_ID, "must be a Telegram user id").optional(),
     state: z.enum(["submitting", "success", "failed", "unknown"]).optional(),
-    page: z.coerce.number().int().min(0).max(10_000).default(0),
+    page: z.coerce
+      .number({ error: "must be a page number, 0 or more" })
+      .int("must be a page number, 0 or more")
+      .min(0, "must be a page number, 0 or more")
+      .max(10_000, "must be at most 10000")
+      .default(0),
   });
 
   app.get(
@@ -317,7 +330,6 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
     async (c) => {
       const q = c.req.valid("query");
       const range = q.day === undefined ? undefined : dayRange(q.day, deps.timeZone);
-      if (q.day !== undefined && range === undefined) return invalid(c, [{ path: "day", message: "no such day" }]);
       const search = q.q === undefined || q.q === "" ? undefined : q.q;
       // A ref id is one order; anything else typed in the search box is a player id.
       const exact = search !== undefined && REF_ID.test(search) ? await orders.get(search.toUpperCase()) : undefined;

@@ -24,7 +24,12 @@ export function MovementRow(props: { m: Movement; words: Words }) {
   return (
     <Row
       label={t(`page-movement-${m.kind}`)}
-      hint={`${time(m.at)} · ${m.ref}`}
+      hint={
+        <>
+          {time(m.at)}
+          <code class="row-ref">{m.ref}</code>
+        </>
+      }
       value={
         <span class="movement">
           <span class={m.kind === "hold" || m.kind === "spend" || m.amount < 0 ? "minus" : "plus"}>

@@ -1,0 +1,449 @@
+/**
+ * A year of sales (issue 20): a redis-server of its own, no persistence, so its memory is the
+ * year's alone; the year seeded through the ledger (year-seed.ts); its bytes by key shape; then
+ * the bot as production runs it on that Redis, and the time of each question a shop owner asks of
+ * a year: the Mini App's API calls over real HTTP with signed init data, and the same questions in
+ * the chat through the fake Bot API, as a user sends them. These are the "before" figures for a
+ * change of the ledger's layout.
+ */
+import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createClient } from "@keyv/redis";
+import type { Catalog } from "../src/catalog/catalog.js";
+import { createStorage } from "../src/storage/storage.js";
+import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } from "../test/e2e/fake-bot-api.js";
+import { signInitData } from "../test/helpers/init-data.js";
+import { freePort, ownRedis } from "../test/helpers/redis.js";
+import { botEnv, READY, type Harness } from "./bots.js";
+import { alsoStop, memoryOf, startProc, stopProc } from "./processes.js";
+import { keysByShape, keysUnder, redisInfo, type KeyShape, type RedisClient } from "./redis-info.js";
+import {
+  MAIN,
+  MB,
+  ROOT,
+  YEAR_CALLS,
+  YEAR_DAYS,
+  YEAR_IN_FLIGHT,
+  YEAR_PER_DAY,
+  YEAR_QUESTION_BUDGET_MS,
+  YEAR_WARM_CALLS,
+} from "./settings.js";
+import { f, percentile } from "./stats.js";
+import { BIG_RESELLER, CAST, SEED_DRAFT_TTL_MS, seedYear, type Member, type SeedResult } from "./year-seed.js";
+
+/** The production default: the seed and the bot use it. */
+const PREFIX = "topup:";
+/** A user sends at most 30 messages in 2 s (the bot's flood limit): one command per user every 100 ms. */
+export const COMMAND_GAP_MS = 100;
+/** A call unanswered this long is given up (a phone user gave up long before). */
+export const ANSWER_TIMEOUT_MS = 120_000;
+
+/** One question's timed calls (ms), and the size of its last answer (bytes). */
+export interface Timing {
+  /** The call or command, as the doc names it. */
+  call: string;
+  samples: number[];
+  bytes: number;
+  /** Fewer than YEAR_CALLS: the question took longer than YEAR_QUESTION_BUDGET_MS. */
+  stoppedEarly: boolean;
+  /** A call had no answer within ANSWER_TIMEOUT_MS: the question was given up there. */
+  noAnswer: boolean;
+}
+
+/** A call that had no answer within ANSWER_TIMEOUT_MS: a figure too (the question is given up), not a failure. */
+class NoAnswer extends Error {
+  override name = "NoAnswer";
+}
+
+export interface YearResult {
+  seed: SeedResult;
+  /** used_memory of the year's own Redis, empty and after the seed (open drafts expired). */
+  redis: { empty: number; seeded: number; keys: number; version: string };
+  shapes: KeyShape[];
+  bot: { startMs: number; rssAfterStart: number; rssAfter: number; peak: number };
+  /** What a shop owner asks, in the Mini App and in the chat (either may be missing). */
+  questions: Array<{ question: string; app?: Timing; chat?: Timing }>;
+  /** dist/web/size.json's firstLoadGzip (bytes), if the build wrote it. */
+  firstLoadGzip: number | undefined;
+}
+
+const fakeUser = (m: Member): FakeUser => ({ id: m.id, first_name: m.name, language_code: "en" });
+
+/**
+ * Calls `once` for warm-up, then YEAR_CALLS times (fewer when the question is slow), and gives up
+ * at the first call without an answer; `once` times itself.
+ */
+async function timeCalls(call: string, once: () => Promise<{ ms: number; bytes: number }>): Promise<Timing> {
+  const samples: number[] = [];
+  let bytes = 0;
+  const timing = (noAnswer: boolean): Timing => ({
+    call,
+    samples,
+    bytes,
+    stoppedEarly: samples.length < YEAR_CALLS,
+    noAnswer,
+  });
+  try {
+    for (let i = 0; i < YEAR_WARM_CALLS; i++) {
+      // A question that reads the whole year warms up once.
+      if ((await once()).ms > YEAR_QUESTION_BUDGET_MS / 10) break;
+    }
+    const began = performance.now();
+    for (let i = 0; i < YEAR_CALLS; i++) {
+      const r = await once();
+      samples.push(r.ms);
+      bytes = r.bytes;
+      if (samples.length >= 3 && performance.now() - began > YEAR_QUESTION_BUDGET_MS) break;
+    }
+  } catch (err) {
+    if (err instanceof NoAnswer) return timing(true);
+    throw err;
+  }
+  return timing(false);
+}
+
+export async function year(h: Harness, catalog: Catalog, progress: (line: string) => void): Promise<YearResult> {
+  const server = await ownRedis({ appendOnly: false });
+  const forget = alsoStop(server.stop);
+  const redis: RedisClient = createClient({ url: server.url });
+  try {
+    await redis.connect();
+    const empty = await redisInfo(redis);
+    const storage = await createStorage({ redisUrl: server.url, prefix: PREFIX });
+    let seed: SeedResult;
+    try {
+      seed = await seedYear(storage, catalog, {
+        days: YEAR_DAYS,
+        perDay: YEAR_PER_DAY,
+        inFlight: YEAR_IN_FLIGHT,
+        now: new Date(),
+        progress: (line) => progress(`  seed: ${line}`),
+      });
+    } finally {
+      await storage.close();
+    }
+    // What stays: the open-draft pointers of the last orders expire with their drafts' TTL.
+    const until = performance.now() + 4 * SEED_DRAFT_TTL_MS;
+    // (SCAN drops an expired key when it meets it.)
+    while ((await keysUnder(redis, `${PREFIX}open-draft:`)).length > 0 && performance.now() < until) await sleep(500);
+    const seeded = await redisInfo(redis);
+    const keys = await redis.dbSize();
+    const shapes = await keysByShape(redis, PREFIX, { sample: 50, exact: true });
+    progress(
+      `  Redis: ${f((seeded.usedMemory - empty.usedMemory) / MB, 0)} MB for the year, ` +
+        `${f((seeded.usedMemory - empty.usedMemory) / seed.orders, 0)} B per order, ${keys} keys`,
+    );
+    const asked = await askTheBot(h, server.url, seed, progress);
+    let firstLoadGzip: number | undefined;
+    try {
+      firstLoadGzip = (JSON.parse(readFileSync(`${ROOT}dist/web/size.json`, "utf8")) as { firstLoadGzip?: number })
+        .firstLoadGzip;
+    } catch {
+      firstLoadGzip = undefined;
+    }
+    return {
+      seed,
+      redis: { empty: empty.usedMemory, seeded: seeded.usedMemory, keys, version: seeded.version },
+      shapes,
+      ...asked,
+      firstLoadGzip,
+    };
+  } finally {
+    if (redis.isOpen) await redis.close();
+    await server.stop();
+    forget();
+  }
+}
+
+/** The bot on the year's Redis, with its Mini App on a port; every question timed. */
+async function askTheBot(
+  h: Harness,
+  redisUrl: string,
+  seed: SeedResult,
+  progress: (line: string) => void,
+): Promise<Pick<YearResult, "bot" | "questions">> {
+  const fake = createFakeBotApi();
+  await fake.start();
+  const port = await freePort();
+  const admin = fakeUser(CAST.admins[0]!);
+  const staff = fakeUser(CAST.staff.find((m) => m.id === seed.sample.staff)!);
+  const oldRefUser = fakeUser(CAST.staff.find((m) => m.id === seed.sample.oldRefUser)!);
+  const reseller = fakeUser(BIG_RESELLER);
+  const env = {
+    ...botEnv(fake, PREFIX, CAST.staff.map(fakeUser), h.sandbox),
+    REDIS_URL: redisUrl,
+    ADMIN_IDS: CAST.admins.map((m) => m.id).join(","),
+    RESELLER_IDS: CAST.resellers.map((m) => m.id).join(","),
+    PORT: String(port),
+    WEBAPP_URL: "https://shop.example.com",
+  };
+  const proc = startProc(MAIN, env, { probe: false });
+  try {
+    await proc.waitOutput(READY.ours, 0, 120_000);
+    const startMs = performance.now() - proc.spawnedAt;
+    const rssAfterStart = memoryOf(proc.pid).rss;
+    progress(`  the bot started on the year in ${startMs.toFixed(0)} ms; the questions:`);
+    const asked: Asked[] = [];
+    const ask: Ask = async (question, side, call, once) => {
+      const timing = await timeCalls(call, once);
+      asked.push({ question, side, timing });
+      const { samples } = timing;
+      progress(
+        `    ${side === "app" ? "Mini App" : "chat"} ${call}: p50 ${f(percentile(samples, 50))}, ` +
+          `p95 ${f(percentile(samples, 95))}, max ${f(Math.max(...samples))} ms (${samples.length} calls)` +
+          (timing.noAnswer ? `, then no answer within ${ANSWER_TIMEOUT_MS / 1000} s` : ""),
+      );
+    };
+    const api = `http://127.0.0.1:${port}/app/api/`;
+    await miniAppQuestions(api, fake.token, { admin, staff, reseller }, seed, ask, { readingTheYear: false });
+    await chatQuestions(fake, { admin, staff, oldRefUser, reseller }, seed, ask);
+    // Last: the bot and Redis may go on reading the year after the call is given up.
+    await miniAppQuestions(api, fake.token, { admin, staff, reseller }, seed, ask, { readingTheYear: true });
+    const mem = memoryOf(proc.pid);
+    return {
+      bot: { startMs, rssAfterStart, rssAfter: mem.rss, peak: mem.peak },
+      questions: mergeQuestions(asked),
+    };
+  } finally {
+    await stopProc(proc);
+    await fake.stop();
+  }
+}
+
+interface Asked {
+  question: string;
+  side: "app" | "chat";
+  timing: Timing;
+}
+
+/** Times one question on one side (timeCalls) and keeps it. */
+type Ask = (
+  question: string,
+  side: Asked["side"],
+  call: string,
+  once: () => Promise<{ ms: number; bytes: number }>,
+) => Promise<void>;
+
+/** One row per question, the Mini App's call and the chat's side by side, in the order first asked. */
+function mergeQuestions(asked: Asked[]): YearResult["questions"] {
+  const rows: YearResult["questions"] = [];
+  for (const a of asked) {
+    let row = rows.find((r) => r.question === a.question);
+    if (row === undefined) rows.push((row = { question: a.question }));
+    row[a.side] = a.timing;
+  }
+  return rows;
+}
+
+/**
+ * The Mini App's pages' calls, as the page makes them: GET with `Authorization: tma <initData>`;
+ * the ones that read every order of the year, or all the others.
+ */
+async function miniAppQuestions(
+  api: string,
+  botToken: string,
+  who: { admin: FakeUser; staff: FakeUser; reseller: FakeUser },
+  seed: SeedResult,
+  ask: Ask,
+  opts: { readingTheYear: boolean },
+): Promise<void> {
+  const initData = {
+    admin: signInitData(who.admin, botToken),
+    reseller: signInitData(who.reseller, botToken),
+  };
+  const { day, oldRef, player } = seed.sample;
+  /** One GET, timed from the request to the last byte of the answer; `check` says the answer is the one asked for. */
+  const get = (as: "admin" | "reseller", path: string, check: (body: string) => boolean) => async () => {
+    const t0 = performance.now();
+    let res: Response;
+    let body: string;
+    try {
+      res = await fetch(`${api}${path}`, {
+        headers: { authorization: `tma ${initData[as]}` },
+        signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
+      });
+      body = await res.text();
+    } catch (err) {
+      if (err instanceof Error && err.name === "TimeoutError") throw new NoAnswer(path);
+      throw err;
+    }
+    const ms = performance.now() - t0;
+    if (res.status !== 200 || !check(body))
+      throw new Error(`Mini App ${path}: not the expected answer (${res.status}): ${body.slice(0, 300)}`);
+    return { ms, bytes: Buffer.byteLength(body) };
+  };
+  const viewed = (body: string) => (JSON.parse(body) as { orders: Array<{ state: string; userId?: number }> }).orders;
+  const orders = (body: string) => viewed(body).length;
+  const calls: Array<[string, "admin" | "reseller", string, (body: string) => boolean, "reads the year"?]> = [
+    ["who is asking (every page first)", "admin", "session", (b) => b.includes('"role":"admin"')],
+    ["a day's sales figures", "admin", "admin/today", (b) => b.includes('"days"')],
+    ["the catalogue", "admin", "admin/catalog", (b) => b.includes('"games"')],
+    ["orders with an unknown result", "admin", "admin/pending", (b) => orders(b) === seed.byState.unknown],
+    ["the resellers", "admin", "admin/resellers", (b) => b.includes(`"userId":${BIG_RESELLER.id}`)],
+    [
+      "the big reseller's statement, first page",
+      "admin",
+      `admin/resellers/${BIG_RESELLER.id}`,
+      (b) => b.includes('"movements"'),
+    ],
+    ["the newest orders, everyone's", "admin", "admin/orders", (b) => orders(b) === 20],
+    ["one order by its ref id, months old", "admin", `admin/orders?q=${oldRef}`, (b) => orders(b) === 1],
+    ["a player's orders", "admin", `admin/orders?q=${encodeURIComponent(player)}`, (b) => orders(b) > 0],
+    ["a day's orders", "admin", `admin/orders?day=${day}`, (b) => orders(b) === 20],
+    [
+      "a day's failed orders of one staff member",
+      "admin",
+      `admin/orders?day=${day}&state=failed&user=${who.staff.id}`,
+      (b) => viewed(b).every((o) => o.state === "failed" && o.userId === who.staff.id),
+    ],
+    ["a staff member's orders, first page", "admin", `admin/orders?user=${who.staff.id}`, (b) => orders(b) === 20],
+    ["a staff member's orders, page 50", "admin", `admin/orders?user=${who.staff.id}&page=49`, (b) => orders(b) > 0],
+    ["a day's orders as CSV", "admin", `admin/orders.csv?day=${day}`, (b) => b.split("\n").length > seed.perDay],
+    [
+      "orders still unknown, the whole year (no day)",
+      "admin",
+      "admin/orders?state=unknown",
+      (b) => orders(b) === Math.min(20, seed.byState.unknown),
+      "reads the year",
+    ],
+    ["a reseller's own saldo", "reseller", "reseller/wallet", (b) => b.includes('"saldo"')],
+    ["a reseller's own statement, first page", "reseller", "reseller/statement", (b) => b.includes('"movements"')],
+    ["a reseller's own orders, first page", "reseller", "reseller/orders", (b) => orders(b) === 20],
+    ["a reseller's prices", "reseller", "reseller/prices", (b) => b.includes('"games"')],
+  ];
+  for (const [question, as, path, check, reads] of calls) {
+    if ((reads !== undefined) === opts.readingTheYear)
+      await ask(question, "app", `/app/api/${path}`, get(as, path, check));
+  }
+}
+
+/** The same questions in the chat, sent as a user sends them; timed until the bot's answer (or its last part) arrives. */
+async function chatQuestions(
+  fake: FakeBotApi,
+  who: { admin: FakeUser; staff: FakeUser; oldRefUser: FakeUser; reseller: FakeUser },
+  seed: SeedResult,
+  ask: Ask,
+): Promise<void> {
+  const { day, oldRef } = seed.sample;
+  const lastSent = new Map<number, number>();
+  const newestId = (chat: number) => fake.lastMessageTo(chat)?.message_id ?? 0;
+  /** The bot's messages in the chat after message id `after`, once `count` of them are there. */
+  const answers = async (chat: number, after: number, count: number) => {
+    let found: SentMessage[] = [];
+    await fake
+      .waitFor(
+        () => (found = fake.messagesTo(chat).filter((m) => m.message_id > after)).length >= count,
+        ANSWER_TIMEOUT_MS,
+      )
+      .catch(() => {
+        throw new NoAnswer(`chat ${chat}`);
+      });
+    return found;
+  };
+  /** A command, as the user sends it (never faster than the flood limit allows); timed until `count` answers. */
+  const command =
+    (user: FakeUser, text: string, check: (m: SentMessage) => boolean, count = 1) =>
+    async () => {
+      await sleep(Math.max(0, (lastSent.get(user.id) ?? 0) + COMMAND_GAP_MS - performance.now()));
+      lastSent.set(user.id, performance.now());
+      const t0 = performance.now();
+      const sent = fake.sendText(user, text).message!.message_id;
+      const got = await answers(user.id, sent, count);
+      const ms = performance.now() - t0;
+      if (!check(got[0]!)) throw new Error(`chat ${text}: not the expected answer: ${got[0]!.text.slice(0, 300)}`);
+      return { ms, bytes: got.reduce((sum, m) => sum + Buffer.byteLength(m.text), 0), message: got[0]! };
+    };
+  /** A tap on a button of `message`, timed until `done` says the bot answered it. */
+  const tap = async (user: FakeUser, message: SentMessage, data: string, done: () => SentMessage | undefined) => {
+    const t0 = performance.now();
+    fake.tapButton(user, message, data);
+    let hit: SentMessage | undefined;
+    await fake
+      .waitFor(() => (hit = done()) !== undefined, ANSWER_TIMEOUT_MS)
+      .catch(() => {
+        throw new NoAnswer(`tap ${data}`);
+      });
+    return { ms: performance.now() - t0, message: hit! };
+  };
+  /** The next edit of a message (history pages are turned in place). */
+  const edited = (message: SentMessage) => {
+    const edits = message.edits.length;
+    return () => (message.edits.length > edits ? message : undefined);
+  };
+
+  const add = (question: string, call: string, once: () => Promise<{ ms: number; bytes: number }>) =>
+    ask(question, "chat", call, once);
+
+  const report = command(
+    who.admin,
+    `/report ${day}`,
+    (m) => /Sales report/.test(m.text) && /CSV/.test(JSON.stringify(m.reply_markup)),
+  );
+  await add("a day's sales figures", `/report ${day}`, report);
+  const reportMessage = (await report()).message;
+  const csvData = fake.buttonData(reportMessage, /CSV/);
+  await add("a day's orders as CSV", "/report's CSV button", async () => {
+    const after = newestId(who.admin.id);
+    const r = await tap(who.admin, reportMessage, csvData, () =>
+      fake.messagesTo(who.admin.id).find((m) => m.message_id > after && m.method === "sendDocument"),
+    );
+    if (!new RegExp(`Orders of ${day}: ${seed.perDay}\\b`).test(r.message.text))
+      throw new Error(`chat CSV of ${day}: not the expected document: ${r.message.text}`);
+    return { ms: r.ms, bytes: Buffer.byteLength(r.message.document?.content ?? "") };
+  });
+  await add(
+    "the newest orders, everyone's",
+    "/history all",
+    command(who.admin, "/history all", (m) => /All orders/.test(m.text)),
+  );
+  const history = command(who.staff, "/history", (m) => /Your orders<\/b>: page 1 of/.test(m.text));
+  await add("a staff member's orders, first page", "/history", history);
+
+  // Page 50 (or the last, in a short year): "Older »" pressed from page 1 to the page before it, then
+  // back and forth between that page and the next, the press onto it timed.
+  const first = (await history()).message;
+  const pages = Number(/page 1 of (\d+)/.exec(first.text)?.[1] ?? 1);
+  const target = Math.min(50, pages);
+  if (target > 1) {
+    const press = (label: RegExp) => tap(who.staff, first, fake.buttonData(first, label), edited(first));
+    for (let page = 1; page < target - 1; page++) await press(/Older/);
+    await add(`a staff member's orders, page ${target}`, `/history, Older » to page ${target}`, async () => {
+      const r = await press(/Older/);
+      if (!r.message.text.includes(`page ${target} of`))
+        throw new Error(`chat /history: not page ${target}: ${r.message.text.slice(0, 200)}`);
+      await press(/Newer/);
+      return { ms: r.ms, bytes: Buffer.byteLength(r.message.text) };
+    });
+  }
+  await add(
+    "one order by its ref id, months old",
+    "/status REF",
+    command(who.oldRefUser, `/status ${oldRef}`, (m) => /Order status/.test(m.text) && m.text.includes(oldRef)),
+  );
+  const pendingParts = 1 + Math.min(20, seed.byState.unknown);
+  await add(
+    "orders with an unknown result",
+    `/pending (${pendingParts} messages)`,
+    command(who.admin, "/pending", (m) => /unknown result/.test(m.text), pendingParts),
+  );
+  await add(
+    "the resellers",
+    "/saldo all",
+    command(who.admin, "/saldo all", (m) => /Resellers' saldo/.test(m.text)),
+  );
+  await add(
+    "the big reseller's statement, first page",
+    `/saldo ${BIG_RESELLER.id}`,
+    command(who.admin, `/saldo ${BIG_RESELLER.id}`, (m) => /Last movements/.test(m.text)),
+  );
+  await add(
+    "a reseller's own statement, first page",
+    "/saldo (the reseller)",
+    command(who.reseller, "/saldo", (m) => /Your saldo/.test(m.text) && /Last movements/.test(m.text)),
+  );
+  await add(
+    "a reseller's own orders, first page",
+    "/history (the reseller)",
+    command(who.reseller, "/history", (m) => /Your orders<\/b>: page 1 of/.test(m.text)),
+  );
+}
