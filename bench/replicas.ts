@@ -14,7 +14,8 @@
  * Redis figures are exact: commands per update (INFO), and round trips per update counted in the
  * bot processes (bench/probe.ts, preloaded: write batches on their Redis sockets, all processes
  * summed). Latency: from the update queued at the fake Telegram to the bot's answer recorded by
- * it. The fake posts each chat's updates one at a time, as many chats at once as there are.
+ * it (chat-driver.ts: the same order, the same waiting). The fake posts each chat's updates one
+ * at a time, as many chats at once as there are.
  * Settings (settings.ts): BENCH_REPLICAS=0 leaves it out, BENCH_REPLICAS_ROUNDS (default 1,10,100),
  * BENCH_REPLICAS_ORDERS (orders per round at least, default 500), BENCH_REPLICAS_WARM (warm-up
  * orders, default 100), BENCH_BASELINE.
@@ -24,19 +25,12 @@ import { join } from "node:path";
 import { createClient } from "@keyv/redis";
 import { createSandboxProvider, type SandboxProvider } from "../src/topup/sandbox.js";
 import { startArgs } from "../test/e2e/bot-process.js";
-import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } from "../test/e2e/fake-bot-api.js";
+import { createFakeBotApi, type FakeUser } from "../test/e2e/fake-bot-api.js";
 import { createRoundRobin } from "../test/e2e/round-robin.js";
 import { freePort, ownRedis } from "../test/helpers/redis.js";
+import { orderFlow, userRange, Watch } from "./chat-driver.js";
 import { alsoStop, probe, startProc, stopProc, type Probe, type Proc } from "./processes.js";
-import {
-  MAIN,
-  REPLICA_BASELINE,
-  REPLICA_ORDERS,
-  REPLICA_ROUNDS,
-  REPLICA_WARM_ORDERS,
-  ROOT,
-  STEP_TIMEOUT_MS,
-} from "./settings.js";
+import { MAIN, REPLICA_BASELINE, REPLICA_ORDERS, REPLICA_ROUNDS, REPLICA_WARM_ORDERS, ROOT } from "./settings.js";
 import { percentile } from "./stats.js";
 
 const WEBHOOK_PATH = "/tg/hook";
@@ -51,121 +45,6 @@ interface Config {
 }
 
 export type ReplicaConfig = Config;
-
-const buttons = (m: SentMessage) =>
-  ((m.reply_markup?.inline_keyboard ?? []) as Array<Array<{ text: string; callback_data?: string }>>).flat();
-const hasButton = (m: SentMessage, data: (d: string) => boolean) =>
-  buttons(m).some((b) => b.callback_data !== undefined && data(b.callback_data));
-
-/**
- * Waiting for the bot's answers cheaply (the driver shares the 2 cores with the bots): the fake's
- * call log is replaced by a hook that marks the chat a call names, and once per event-loop turn
- * only the marked chats' waiters look at their chat (as bench/bench.ts does). Calls are not kept.
- */
-function watch(fake: FakeBotApi) {
-  const waiters = new Map<number, Array<{ check: () => SentMessage | undefined; done: (m: SentMessage) => void }>>();
-  const dirty = new Set<number>();
-  let scheduled = false;
-  const run = () => {
-    scheduled = false;
-    const chats = [...dirty];
-    dirty.clear();
-    for (const chat of chats) {
-      const list = waiters.get(chat) ?? [];
-      for (const w of [...list]) {
-        const hit = w.check();
-        if (hit === undefined) continue;
-        list.splice(list.indexOf(w), 1);
-        w.done(hit);
-      }
-      if (list.length === 0) waiters.delete(chat);
-    }
-  };
-  Object.defineProperty(fake.calls, "push", {
-    configurable: true,
-    value: (...calls: Array<{ payload?: { chat_id?: unknown } }>) => {
-      for (const call of calls) {
-        const chat = Number(call.payload?.chat_id);
-        if (!waiters.has(chat)) continue;
-        dirty.add(chat);
-        if (!scheduled) {
-          scheduled = true;
-          // The fake records the message right after logging the call: by then it is there.
-          setImmediate(run);
-        }
-      }
-      return 0;
-    },
-  });
-  return (chat: number, match: (m: SentMessage) => boolean, what: string): Promise<SentMessage> => {
-    const check = () => {
-      const list = fake.messagesTo(chat);
-      for (let i = list.length - 1; i >= 0; i--) if (match(list[i]!)) return list[i];
-      return undefined;
-    };
-    const now = check();
-    if (now !== undefined) return Promise.resolve(now);
-    return new Promise((resolveWait, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`${what}: no answer within ${STEP_TIMEOUT_MS} ms`)),
-        STEP_TIMEOUT_MS,
-      );
-      const list = waiters.get(chat) ?? [];
-      list.push({
-        check,
-        done: (m) => {
-          clearTimeout(timer);
-          resolveWait(m);
-        },
-      });
-      waiters.set(chat, list);
-    });
-  };
-}
-
-type Wait = ReturnType<typeof watch>;
-
-/** The order of `npm run bench`: /order, game, product, player id, Confirm; each step's latency. */
-async function orderFlow(fake: FakeBotApi, wait: Wait, user: FakeUser, lat: number[]): Promise<void> {
-  const chat = user.id;
-  const after = () => fake.lastMessageTo(chat)?.message_id ?? 0;
-  const step = async (send: () => void, match: (m: SentMessage) => boolean, what: string) => {
-    const t0 = performance.now();
-    send();
-    const m = await wait(chat, match, what);
-    lat.push(performance.now() - t0);
-    return m;
-  };
-  let base = after();
-  const menu = await step(
-    () => fake.sendText(user, "/order"),
-    (m) => m.message_id > base && /Choose a game/.test(m.text) && hasButton(m, (d) => d === "g:0"),
-    "game menu",
-  );
-  const products = await step(
-    () => fake.tapButton(user, menu, "g:0"),
-    (m) => m.message_id === menu.message_id && hasButton(m, (d) => d === "p:ML86"),
-    "product menu",
-  );
-  await step(
-    () => fake.tapButton(user, products, "p:ML86"),
-    (m) => m.message_id >= menu.message_id && /Send the player id/.test(m.text),
-    "player id prompt",
-  );
-  base = after();
-  const summary = await step(
-    () => fake.sendText(user, "12345678(1234)"),
-    (m) => m.message_id > base && /Please check your order/.test(m.text) && hasButton(m, (d) => d.startsWith("c:")),
-    "summary",
-  );
-  const confirm = buttons(summary).find((b) => b.callback_data?.startsWith("c:") === true)!.callback_data!;
-  base = after();
-  await step(
-    () => fake.tapButton(user, summary, confirm),
-    (m) => m.message_id > base && /Top-up successful/.test(m.text),
-    "result",
-  );
-}
 
 export interface ReplicaRound {
   config: string;
@@ -203,7 +82,7 @@ async function round(config: Config, chats: number, r: number, log: (line: strin
   const forget = alsoStop(() => redis.stop());
   const fake = createFakeBotApi();
   await fake.start();
-  const wait = watch(fake);
+  const watch = new Watch(fake);
   const sandbox: SandboxProvider = createSandboxProvider({
     mitraId: "bench",
     secretKey: "bench-secret",
@@ -213,11 +92,7 @@ async function round(config: Config, chats: number, r: number, log: (line: strin
   await sandbox.listen(0, "127.0.0.1");
   const perSlot = Math.max(1, Math.ceil(REPLICA_ORDERS / chats));
   const first = 3_000_000 + r * 100_000;
-  const users: FakeUser[] = Array.from({ length: chats * perSlot + REPLICA_WARM_ORDERS }, (_, i) => ({
-    id: first + i,
-    first_name: `Chat ${i}`,
-    language_code: "en",
-  }));
+  const users: FakeUser[] = userRange(first, chats * perSlot + REPLICA_WARM_ORDERS);
   const ports = await Promise.all(Array.from({ length: config.processes }, () => freePort()));
   const rr = createRoundRobin(ports.map((p) => `http://127.0.0.1:${p}`));
   await rr.start();
@@ -247,7 +122,7 @@ async function round(config: Config, chats: number, r: number, log: (line: strin
     }
     fake.deliverWebhooks({ via: `${rr.url}${WEBHOOK_PATH}`, retryMs: 100, maxConnections: Math.max(40, chats) });
     const warm = users.slice(-REPLICA_WARM_ORDERS);
-    await Promise.all(warm.map((u) => orderFlow(fake, wait, u, [])));
+    await Promise.all(warm.map((u) => orderFlow(watch, u)));
     await sleep(500);
 
     const redisBefore = await redisCommands(redis.url);
@@ -257,7 +132,7 @@ async function round(config: Config, chats: number, r: number, log: (line: strin
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: chats }, async (_, slot) => {
-        for (let k = 0; k < perSlot; k++) await orderFlow(fake, wait, users[k * chats + slot]!, latency);
+        for (let k = 0; k < perSlot; k++) await orderFlow(watch, users[k * chats + slot]!, latency);
       }),
     );
     const seconds = (performance.now() - t0) / 1000;
@@ -292,6 +167,7 @@ async function round(config: Config, chats: number, r: number, log: (line: strin
     return res;
   } finally {
     await fake.stopDelivering();
+    watch.close();
     for (const p of procs) await stopProc(p);
     await rr.stop();
     await fake.stop();
