@@ -33,6 +33,7 @@ import { createHttpServer, type HttpServer } from "./server/http-server.js";
 import { createChatState } from "./storage/chat-state.js";
 import { createClaims } from "./storage/claims.js";
 import { createLease, keepLease, processOwner, type LeaseKeeper } from "./storage/leases.js";
+import { createLiveness } from "./storage/liveness.js";
 import { StoreUnavailableError } from "./storage/redis.js";
 import { createStorage, type Storage } from "./storage/storage.js";
 import { createTopupClient, redactUrl } from "./topup/client.js";
@@ -106,6 +107,8 @@ const TELEGRAM_RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 15_000, 15
 /** The shared background work's lease: another process takes it over this long after its holder died. */
 const MAINTENANCE_LEASE_MS = 15_000;
 const MAINTENANCE_RETRY_MS = 2_000;
+/** The ledger upgrade's lease, renewed every third of it while the upgrade runs. */
+const UPGRADE_LEASE_MS = 15_000;
 /** Consumers of the update stream with nothing pending, idle this long, are processes gone for good. */
 const GONE_CONSUMER_MS = 60 * 60 * 1000;
 
@@ -123,11 +126,15 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     throw new StartupError(`CATALOG_FILE ${config.catalogFile} is not valid:`, catalogResult.errors);
   const catalog = catalogResult.catalog;
 
+  // This process's name among the others: its leases, its consumer in the update stream, and
+  // the name its Redis connections carry (so the others see at once when it is gone).
+  const owner = processOwner();
   let storage: Storage;
   try {
     storage = await createStorage({
       redisUrl: config.redisUrl,
       prefix: config.redisKeyPrefix,
+      owner,
       onError: (err) => logger.error({ err }, "redis error"),
     });
   } catch (err) {
@@ -141,7 +148,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         "see it), so run several processes only with REDIS_URL",
     );
   }
-  const owner = processOwner();
+  const liveness = createLiveness(storage, logger);
 
   const shop = createShop({ storage, fileCatalog: catalog, now });
 
@@ -219,7 +226,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     buyerOf: (userId) => access.buyerOf(userId),
     logger,
     events: notifier,
-    claims: createClaims(storage, "deposit-notice"),
+    claims: createClaims(storage, "deposit-notice", { owner, liveness }),
     now,
   });
   const features = (options.features ?? FEATURES).filter((f) => f.availableWith(config));
@@ -247,6 +254,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
             createLease(storage, `broadcast:${id}`, {
               ttlMs: options.replicas?.broadcastLeaseMs ?? 15_000,
               owner,
+              liveness,
             }),
           ...(options.replicas?.broadcastLeaseMs === undefined ? {} : { leaseMs: options.replicas.broadcastLeaseMs }),
         }
@@ -287,6 +295,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       ? createUpdatePipeline({
           storage,
           owner,
+          liveness,
           handle,
           logger,
           ...(options.replicas === undefined ? {} : { timings: options.replicas }),
@@ -396,13 +405,26 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     });
   }
 
-  /** The ledger's upgrade, by one process at a time; the others wait for it, then find nothing to do. */
+  /**
+   * The ledger's upgrade, by one process at a time; the others wait for it, then find nothing to
+   * do. Its lease is renewed while the upgrade runs; a process killed in the middle leaves it to the
+   * next start (or another process) at once when it is seen gone, else once it ran out.
+   */
   async function upgradeOnce(): ReturnType<typeof books.upgrade> {
-    const lease = createLease(storage, "upgrade", { ttlMs: 10 * 60 * 1000, owner });
+    const lease = createLease(storage, "upgrade", { ttlMs: UPGRADE_LEASE_MS, owner, liveness });
     while (!(await lease.acquire())) await new Promise((resolve) => setTimeout(resolve, 500));
+    const renewal = setInterval(() => {
+      lease.renew().then(
+        (held) => {
+          if (!held) logger.warn("ledger upgrade: its lease was lost; another process may run it too");
+        },
+        (err: unknown) => logger.warn({ err }, "ledger upgrade: lease not renewed"),
+      );
+    }, UPGRADE_LEASE_MS / 3);
     try {
       return await books.upgrade();
     } finally {
+      clearInterval(renewal);
       await lease.release();
     }
   }
@@ -471,6 +493,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
           webhook === undefined ? "health endpoint listening" : "webhook and health endpoint listening",
         );
       }
+      // Whether a process killed outright can be told from one that lives (says so when not).
+      if (storage.kind === "redis") await liveness.probe();
       // Data of an older version gets this version's layout before anything reads it (once,
       // among every process: the others wait for the one holding the lease `upgrade`).
       const upgraded = await upgradeOnce();
@@ -517,6 +541,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
           storage,
           owner,
           parts: [webhook.url, webhookSecret, ALLOWED_UPDATES.join(",")],
+          liveness,
           register: async () =>
             void (await bot.api.setWebhook(webhook.url, {
               secret_token: webhookSecret,
@@ -556,7 +581,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       // Several processes: the shared background work runs in the one process holding the lease
       // `maintenance`; another takes it over when that one stops or dies.
       maintenance = keepLease(
-        createLease(storage, "maintenance", { ttlMs: maintenanceLeaseMs, owner }),
+        createLease(storage, "maintenance", { ttlMs: maintenanceLeaseMs, owner, liveness }),
         maintenanceLeaseMs,
         {
           retryMs: options.replicas?.maintenanceRetryMs ?? MAINTENANCE_RETRY_MS,

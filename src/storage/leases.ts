@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import type { Liveness } from "./liveness.js";
 import { luaScript } from "./redis.js";
 import type { Storage } from "./storage.js";
 
@@ -16,6 +17,11 @@ import type { Storage } from "./storage.js";
  * Redis and, on our side, performance.now() (monotonic): a wall clock that jumps changes neither.
  * Taking, renewing and giving it back are Lua scripts that compare the holder first, so a process
  * never renews or deletes a lease that is no longer its own.
+ *
+ * A holder that is gone (killed: none of its Redis connections is open, see liveness.ts) is not
+ * waited for: `acquire` takes the lease from it at once, in a Lua step that does so only if the
+ * lease still holds that very value, with a new token. The time to run out stays the rule for
+ * what cannot be told (a machine that vanished, a Redis that refuses CLIENT LIST).
  *
  * The memory store (one process) keeps the same rules in a Map.
  */
@@ -36,8 +42,10 @@ export interface Lease {
 export interface LeaseOptions {
   /** How long a hold lasts without renewal. */
   ttlMs: number;
-  /** Who holds it (default: this process, see processOwner()). */
+  /** Who holds it (default: the storage's owner, else a name of its own, see processOwner()). */
   owner?: string;
+  /** Tells whether a holder is gone, so its lease is taken at once; without it, only its time running out frees it. */
+  liveness?: Liveness;
 }
 
 /** This process's name among the others: host, pid and a random tail (pids repeat across restarts). */
@@ -45,22 +53,36 @@ export function processOwner(): string {
   return `${hostname().replace(/[^A-Za-z0-9_.-]/g, "_")}-${process.pid}-${randomBytes(3).toString("hex")}`;
 }
 
+// {1, value}: held by this owner now; {0, value}: held by another (its value, for a takeover).
 const ACQUIRE = luaScript(`
 local current = redis.call('GET', KEYS[1])
 if current then
   if string.sub(current, 1, #ARGV[1] + 1) == ARGV[1] .. ':' then
     redis.call('PEXPIRE', KEYS[1], ARGV[2])
-    return current
+    return {1, current}
   end
-  return false
+  return {0, current}
 end
 local value = ARGV[1] .. ':' .. redis.call('INCR', KEYS[2])
 -- The counter of a lease not taken for a month goes (a broadcast's, long sent): a later token only
 -- has to differ from the holder's value, which the owner's name makes sure of.
 redis.call('PEXPIRE', KEYS[2], 2592000000)
 redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
+return {1, value}
+`);
+
+// Taken from a holder that is gone, only if the lease still holds the value that was read.
+// KEYS: lease, fence; ARGV: the gone holder's value, owner, ttl
+const TAKE_OVER = luaScript(`
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return false end
+local value = ARGV[2] .. ':' .. redis.call('INCR', KEYS[2])
+redis.call('PEXPIRE', KEYS[2], 2592000000)
+redis.call('SET', KEYS[1], value, 'PX', ARGV[3])
 return value
 `);
+
+/** The owner of a lease value `<owner>:<token>`. */
+const ownerOf = (value: string) => value.slice(0, Math.max(0, value.lastIndexOf(":")));
 
 const RENEW = luaScript(`
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -79,7 +101,7 @@ const memoryLeases = new WeakMap<Storage, Map<string, { value: string; until: nu
 const memoryFences = new WeakMap<Storage, Map<string, number>>();
 
 export function createLease(storage: Storage, name: string, opts: LeaseOptions): Lease {
-  const owner = opts.owner ?? processOwner();
+  const owner = opts.owner ?? (storage.kind === "redis" ? storage.owner : undefined) ?? processOwner();
   const ttl = Math.max(1, Math.round(opts.ttlMs));
   let value: string | undefined;
   /** performance.now() before which the hold is certainly still ours (started before Redis set it). */
@@ -98,9 +120,20 @@ export function createLease(storage: Storage, name: string, opts: LeaseOptions):
       name,
       async acquire() {
         const startedAt = performance.now();
-        const got = await ACQUIRE(redis, [key, fenceKey], [owner, ttl]);
-        hold(typeof got === "string" ? got : undefined, startedAt);
-        return value !== undefined;
+        const [mine, current] = (await ACQUIRE(redis, [key, fenceKey], [owner, ttl])) as [number, string];
+        if (Number(mine) === 1) {
+          hold(current, startedAt);
+          return true;
+        }
+        hold(undefined, 0);
+        const holder = ownerOf(current);
+        if (opts.liveness === undefined || !(await opts.liveness.gone(holder))) return false;
+        const takenAt = performance.now();
+        const taken = await TAKE_OVER(redis, [key, fenceKey], [current, owner, ttl]);
+        if (typeof taken !== "string") return false; // it moved on meanwhile (to a live process)
+        hold(taken, takenAt);
+        opts.liveness.tookOver(`lease ${name}`, holder);
+        return true;
       },
       async renew() {
         if (value === undefined) return false;

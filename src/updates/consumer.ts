@@ -1,5 +1,6 @@
 import type { Update } from "grammy/types";
 import type { Logger } from "../logger.js";
+import type { Liveness } from "../storage/liveness.js";
 import type { RedisClient } from "../storage/redis.js";
 import type { Head, HeadEntry, UpdateStream } from "./update-stream.js";
 
@@ -24,6 +25,11 @@ export interface ConsumerOptions {
   maxLanes?: number;
   /** Handlings of one update that may start before it is given up (logged, marked failed). */
   maxAttempts?: number;
+  /**
+   * Tells whether a process is gone (storage/liveness.ts): a lane it held and the entries it had
+   * pending are taken at once, not after its lock ran out and the entries' idle time.
+   */
+  liveness?: Liveness;
 }
 
 export interface UpdateConsumer {
@@ -40,10 +46,13 @@ export interface UpdateConsumer {
 }
 
 /**
- * A lane's lock lasts 6 s without renewal (renewed every 2 s while an update is handled): the
- * updates of a process that died are handled elsewhere about 6 to 9 s later. An entry delivered to
- * a process that did not start it (its lane was busy, or the process died) is claimed by another
- * after 3 s idle; a stopping process hands its entries over at once (claimed within a second).
+ * A lane's lock lasts 6 s without renewal (renewed every 2 s while an update is handled). An entry
+ * delivered to a process that did not start it (its lane was busy, or the process died) is claimed
+ * by another after 3 s idle; a stopping process hands its entries over at once (claimed within a
+ * second). A process seen gone (killed: no connection of it open, see storage/liveness.ts) is not
+ * waited for: within a second (the next look for idle entries) its pending entries are handed
+ * over and its lanes taken; otherwise (Redis cannot tell) its updates are handled elsewhere about
+ * 6 to 9 s after its death.
  */
 export const DEFAULTS = {
   lockMs: 6_000,
@@ -81,6 +90,12 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
   const holding = new Set<string>();
   /** Lanes waiting for a free slot (maxLanes). */
   const waiting = new Set<string>();
+  /**
+   * Lanes found locked by another process lately, and by whom: if that process turns out to be
+   * gone, they are looked at again at once (their entries wait in this process's pending list).
+   * Older than the claim idle time, the idle claims take care of them anyway.
+   */
+  const leftTo = new Map<string, { holder: string; at: number }>();
   const drains = new Set<Promise<void>>();
   let reader: RedisClient | undefined;
   let stopping = false;
@@ -165,10 +180,30 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
     }
   }
 
+  /** Lock and head; a lane held by a process that is gone is taken from it. */
+  async function take(lane: string): Promise<Head> {
+    const head = await stream.lockAndHead(lane, consumer, lockMs);
+    if (head.kind !== "busy") {
+      leftTo.delete(lane);
+      return head;
+    }
+    if (opts.liveness !== undefined && (await opts.liveness.gone(head.holder))) {
+      const taken = await stream.lockAndHead(lane, consumer, lockMs, head.holder);
+      if (taken.kind !== "busy") {
+        leftTo.delete(lane);
+        opts.liveness.tookOver(`lane ${lane}`, head.holder);
+        return taken;
+      }
+      head.holder = taken.holder;
+    }
+    leftTo.set(lane, { holder: head.holder, at: performance.now() });
+    return head;
+  }
+
   async function drain(lane: string): Promise<void> {
     let head: Head;
     try {
-      head = await stream.lockAndHead(lane, consumer, lockMs);
+      head = await take(lane);
     } catch (err) {
       // Its entries stay pending: a claim (here or elsewhere) tries the lane again.
       logger.warn({ err, lane }, "updates: lane not taken");
@@ -227,17 +262,43 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
     }
   }
 
+  /**
+   * What processes that are gone left: their pending entries are handed over (claimable at once),
+   * and the lanes this process left to them are looked at again (their locks are taken there).
+   */
+  async function rescue(liveness: Liveness): Promise<void> {
+    const now = performance.now();
+    for (const [lane, left] of leftTo) if (now - left.at > claimIdleMs) leftTo.delete(lane);
+    const suspects = new Set<string>();
+    for (const c of await stream.consumers()) if (c.name !== consumer && c.pending > 0) suspects.add(c.name);
+    for (const left of leftTo.values()) suspects.add(left.holder);
+    if (suspects.size === 0) return;
+    const gone = (await Promise.all([...suspects].map(async (s) => ((await liveness.gone(s)) ? s : undefined)))).filter(
+      (s): s is string => s !== undefined,
+    );
+    for (const owner of gone) {
+      const handed = await stream.handBack(owner);
+      if (handed > 0) liveness.tookOver(`${handed} pending updates`, owner);
+      for (const [lane, left] of leftTo) {
+        if (left.holder !== owner) continue;
+        leftTo.delete(lane);
+        wake(lane);
+      }
+    }
+  }
+
   async function claimLoop(): Promise<void> {
     const state = trouble("claiming idle updates");
+    // The first look at once: a restarted process takes what its previous run left without waiting.
     while (!stopping) {
-      await pause(claimEveryMs);
-      if (stopping) return;
       try {
+        if (opts.liveness !== undefined) await rescue(opts.liveness);
         for (const d of await stream.claimIdle(consumer, claimIdleMs, 100)) wake(d.lane);
         state.ok();
       } catch (err) {
         state.failed(err);
       }
+      await pause(claimEveryMs);
     }
   }
 

@@ -2,6 +2,7 @@ import type { Api } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "../logger.js";
 import { createLease } from "../storage/leases.js";
+import type { Liveness } from "../storage/liveness.js";
 import type { RedisClient } from "../storage/redis.js";
 import type { Storage } from "../storage/storage.js";
 import { createUpdateConsumer, DEFAULTS as CONSUMER_DEFAULTS } from "./consumer.js";
@@ -28,7 +29,8 @@ export const REPLICA_DEFAULTS: ReplicaTimings = {
   claimIdleMs: CONSUMER_DEFAULTS.claimIdleMs,
   claimEveryMs: CONSUMER_DEFAULTS.claimEveryMs,
   readBlockMs: CONSUMER_DEFAULTS.readBlockMs,
-  // 10 s without renewal, tried every second: a standby polls within about 11 s of the poller's death.
+  // 10 s without renewal, tried every second: a standby polls about a second after the poller was
+  // killed (seen gone, storage/liveness.ts), and within about 11 s when Redis cannot tell.
   pollerLeaseMs: 10_000,
   pollerRetryMs: 1_000,
   pollTimeoutS: 30,
@@ -53,6 +55,8 @@ export interface PipelineOptions {
   storage: Storage & { kind: "redis"; redis: RedisClient };
   /** This process's name (leases, consumer group). */
   owner: string;
+  /** Tells whether another process is gone: what it held is taken at once (storage/liveness.ts). */
+  liveness?: Liveness;
   /** Handles one update (the bot's handleUpdate). */
   handle: (update: Update) => Promise<void>;
   /** Long polling: the plain Api to poll with; undefined in webhook mode. */
@@ -87,6 +91,7 @@ export function createUpdatePipeline(opts: PipelineOptions): UpdatePipeline {
     claimIdleMs: t.claimIdleMs,
     claimEveryMs: t.claimEveryMs,
     readBlockMs: t.readBlockMs,
+    ...(opts.liveness === undefined ? {} : { liveness: opts.liveness }),
   });
   let poller: Poller | undefined;
   let stopping: Promise<void> | undefined;
@@ -103,7 +108,11 @@ export function createUpdatePipeline(opts: PipelineOptions): UpdatePipeline {
         poller = createPoller({
           api: polling.api,
           stream,
-          lease: createLease(opts.storage, "poller", { ttlMs: t.pollerLeaseMs, owner: opts.owner }),
+          lease: createLease(opts.storage, "poller", {
+            ttlMs: t.pollerLeaseMs,
+            owner: opts.owner,
+            ...(opts.liveness === undefined ? {} : { liveness: opts.liveness }),
+          }),
           leaseMs: t.pollerLeaseMs,
           retryMs: t.pollerRetryMs,
           allowedUpdates: polling.allowedUpdates,

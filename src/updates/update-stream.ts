@@ -21,8 +21,10 @@ import { laneOf } from "./lane.js";
  * - **give back**: a handling that failed leaves its update at the head, releases the lock and
  *   takes the entry into the caller's pending list with its idle time reset: after `claimIdleMs`
  *   a process (any) claims it again and the update is tried again, never dropped.
- * - **hand back** (a process stopping): its pending entries are made idle "long ago", so the next
- *   XAUTOCLAIM of any other process takes them at once instead of after the idle time.
+ * - **hand back** (a process stopping, or one seen gone): its pending entries are made idle "long
+ *   ago", so the next XAUTOCLAIM of any process takes them at once instead of after the idle time.
+ * - **take over** a lane whose lock is held by a process seen gone (storage/liveness.ts): the
+ *   lock-and-head step takes it from that holder only, in the same step.
  *
  * Entries are delivered to processes by XREADGROUP, and an entry whose process died is taken over
  * with XAUTOCLAIM; delivery only says "look at this lane": whoever holds the lane's lock handles
@@ -55,7 +57,11 @@ export interface UpdateStream {
   read(reader: RedisClient, consumer: string, count: number, blockMs: number): Promise<Delivered[]>;
   /** Entries idle in any consumer's pending list for at least minIdleMs, now this consumer's. */
   claimIdle(consumer: string, minIdleMs: number, count: number): Promise<Delivered[]>;
-  lockAndHead(lane: string, consumer: string, lockMs: number): Promise<Head>;
+  /**
+   * Takes the lane's lock (when it is free, ours, or held by `replacing`: a process seen gone) and
+   * reads its head.
+   */
+  lockAndHead(lane: string, consumer: string, lockMs: number, replacing?: string): Promise<Head>;
   /**
    * Marks `entry` done (or given up, `failed`), removes and acknowledges it; then the next head
    * (lock kept), or the lock released when the lane is empty or `release` is set (a stopping
@@ -76,6 +82,8 @@ export interface UpdateStream {
   renewLocks(lanes: readonly string[], consumer: string, lockMs: number): Promise<string[]>;
   /** Makes this consumer's pending entries claimable by any other process at once; how many. */
   handBack(consumer: string): Promise<number>;
+  /** The group's consumers (one per process start) and how many entries each has pending. */
+  consumers(): Promise<Array<{ name: string; pending: number }>>;
   /** Removes consumers that have nothing pending and were idle that long (dead processes); how many. */
   forgetConsumers(idleMs: number): Promise<number>;
   /** Where an update stands: queued, done, given up (x), or unknown (never stored, or over a day ago). */
@@ -155,10 +163,10 @@ return added
 /** Far enough in the past that any XAUTOCLAIM takes the entry, near enough to be a valid idle time. */
 const LONG_IDLE_MS = 1_000_000_000;
 
-// KEYS: lock, lane, stream, tries; ARGV: consumer, lock ms
+// KEYS: lock, lane, stream, tries; ARGV: consumer, lock ms, a gone holder whose lock is taken over ('' = none)
 const LOCK_AND_HEAD = luaScript(`${HEAD}
 local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then return {'busy', holder} end
+if holder and holder ~= ARGV[1] and holder ~= ARGV[3] then return {'busy', holder} end
 local h = head(KEYS[2], KEYS[3], KEYS[4])
 if not h then
   if holder then redis.call('DEL', KEYS[1]) end
@@ -378,8 +386,10 @@ export function createUpdateStream(redis: RedisClient, prefix: string): UpdateSt
       return out;
     },
 
-    async lockAndHead(lane, consumer, lockMs) {
-      return toHead(await LOCK_AND_HEAD(redis, [lockKey(lane), laneKey(lane), stream, tries], [consumer, lockMs]));
+    async lockAndHead(lane, consumer, lockMs, replacing) {
+      return toHead(
+        await LOCK_AND_HEAD(redis, [lockKey(lane), laneKey(lane), stream, tries], [consumer, lockMs, replacing ?? ""]),
+      );
     },
 
     async doneAndNext(lane, entry, consumer, lockMs, opts = {}) {
@@ -422,6 +432,21 @@ export function createUpdateStream(redis: RedisClient, prefix: string): UpdateSt
         if (isNoGroup(err)) return 0;
         throw err;
       }
+    },
+
+    async consumers() {
+      let reply: unknown[][];
+      try {
+        reply = await redis.sendCommand<unknown[][]>(["XINFO", "CONSUMERS", stream, GROUP]);
+      } catch (err) {
+        if (isNoGroup(err) || /no such key/i.test(String((err as Error).message))) return [];
+        throw err;
+      }
+      return reply.map((c) => {
+        const info: Record<string, unknown> = {};
+        for (let i = 0; i + 1 < c.length; i += 2) info[String(c[i])] = c[i + 1];
+        return { name: String(info.name), pending: Number(info.pending) };
+      });
     },
 
     async forgetConsumers(idleMs) {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createLease } from "../storage/leases.js";
+import type { Liveness } from "../storage/liveness.js";
 import type { Storage } from "../storage/storage.js";
 
 /**
@@ -34,6 +35,8 @@ const WAIT_MS = 200;
 export async function registerWebhookOnce(opts: {
   storage: Storage;
   owner: string;
+  /** A registering process that was killed is not waited for (storage/liveness.ts). */
+  liveness?: Liveness;
   /** What makes a registration the same: URL, secret, allowed updates. */
   parts: readonly string[];
   register: () => Promise<void>;
@@ -45,7 +48,11 @@ export async function registerWebhookOnce(opts: {
   }
   const key = `${storage.prefix}webhook:registered`;
   const fingerprint = createHash("sha256").update(opts.parts.join("\n")).digest("hex");
-  const lease = createLease(storage, "webhook", { ttlMs: LEASE_MS, owner: opts.owner });
+  const lease = createLease(storage, "webhook", {
+    ttlMs: LEASE_MS,
+    owner: opts.owner,
+    ...(opts.liveness === undefined ? {} : { liveness: opts.liveness }),
+  });
   for (;;) {
     if ((await storage.redis.get(key)) === fingerprint) return "already";
     if (await lease.acquire()) {

@@ -2,6 +2,7 @@ import { Api } from "grammy";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { createLease } from "../../src/storage/leases.js";
+import { createLiveness } from "../../src/storage/liveness.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { createPoller, type Poller } from "../../src/updates/poller.js";
 import { createUpdateStream, type UpdateStream } from "../../src/updates/update-stream.js";
@@ -28,16 +29,23 @@ describe("long polling among processes: one poller under a lease, the offset sto
     await deleteByPrefix(prefix);
   });
 
-  /** A process's poller: its own Redis connection (destroying it is the process's death, as Redis sees it). */
-  async function poller(name: string, roles: string[], leaseMs = 600) {
-    const storage = await createStorage({ redisUrl: REDIS_URL, prefix });
+  /**
+   * A process's poller: its own Redis connection (destroying it is the process's death, as Redis
+   * sees it). `named`: its connection carries its name, and it tells live processes from gone ones.
+   */
+  async function poller(name: string, roles: string[], leaseMs = 600, named = false) {
+    const storage = await createStorage({ redisUrl: REDIS_URL, prefix, ...(named ? { owner: name } : {}) });
     if (storage.kind !== "redis") throw new Error("redis expected");
     opened.push(storage);
     const stream = createUpdateStream(storage.redis, prefix);
     const p = createPoller({
       api: new Api(fake.token, { apiRoot: fake.url }),
       stream,
-      lease: createLease(storage, "poller", { ttlMs: leaseMs, owner: name }),
+      lease: createLease(storage, "poller", {
+        ttlMs: leaseMs,
+        owner: name,
+        ...(named ? { liveness: createLiveness(storage, createLogger("silent")) } : {}),
+      }),
       leaseMs,
       retryMs: 30,
       allowedUpdates: ["message"],
@@ -81,6 +89,24 @@ describe("long polling among processes: one poller under a lease, the offset sto
     for (let id = 1; id <= 5; id++) expect(await stream.status(id)).toBe("queued");
     expect(fake.pendingUpdates()).toBe(0);
     expect(fake.confirmedOffset()).toBe(6);
+  });
+
+  it("when the poller is killed holding a lease good for a minute, then a standby polls at once, from the stored offset", async () => {
+    const roles: string[] = [];
+    const a = await poller("a", roles, 60_000, true);
+    await until(() => roles.includes("a polling"), "a polls");
+    const b = await poller("b", roles, 60_000, true);
+    fake.sendText(USER, "1");
+    await until(async () => (await b.stream.offset()) === 2, "stored by a");
+    // Killed: its connection closes at once and it asks Telegram for nothing more; its lease stays in Redis.
+    a.redis.destroy();
+    await a.p.stop();
+    expect(Number(await b.redis.pTTL(`${prefix}lease:poller`))).toBeGreaterThan(30_000);
+    fake.sendText(USER, "2");
+    await until(() => roles.includes("b polling"), "b takes over without waiting out the minute");
+    await until(async () => (await b.stream.offset()) === 3, "stored by b");
+    expect(await b.stream.status(2)).toBe("queued");
+    await until(() => fake.pendingUpdates() === 0, "confirmed to Telegram by b's next getUpdates");
   });
 
   it("when a poller stops, then it gives the lease back and a standby polls at once, without waiting for it to run out", async () => {

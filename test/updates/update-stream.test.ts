@@ -2,6 +2,7 @@ import type { Update } from "grammy/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { createLease, keepLease } from "../../src/storage/leases.js";
+import { createLiveness, type Liveness } from "../../src/storage/liveness.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { createUpdateConsumer, type UpdateConsumer } from "../../src/updates/consumer.js";
 import { laneOf } from "../../src/updates/lane.js";
@@ -59,21 +60,45 @@ describe("the update stream: intake, lanes, handling once, in order, across proc
     await deleteByPrefix(prefix);
   });
 
-  /** A second connection, as another process has (its own client; destroy() is its death). */
-  async function otherProcess(): Promise<{ storage: Storage & { kind: "redis" }; stream: UpdateStream }> {
-    const s = await createStorage({ redisUrl: REDIS_URL, prefix });
-    if (s.kind !== "redis") throw new Error("redis expected");
-    extra.push(s);
-    return { storage: s, stream: createUpdateStream(s.redis, prefix) };
+  interface Proc {
+    storage: Storage & { kind: "redis" };
+    stream: UpdateStream;
+    /** What it asked about other processes: whom, and whether they were gone. */
+    checks: Array<{ owner: string; gone: boolean }>;
+    liveness?: Liveness;
   }
 
+  /**
+   * A second connection, as another process has (its own client; destroy() is its death). With a
+   * name, its connections carry it (as a bot's do) and it sees whether other processes are alive.
+   */
+  async function otherProcess(name?: string): Promise<Proc> {
+    const s = await createStorage({ redisUrl: REDIS_URL, prefix, ...(name === undefined ? {} : { owner: name }) });
+    if (s.kind !== "redis") throw new Error("redis expected");
+    extra.push(s);
+    const checks: Proc["checks"] = [];
+    if (name === undefined) return { storage: s, stream: createUpdateStream(s.redis, prefix), checks };
+    const real = createLiveness(s, silent);
+    const liveness: Liveness = {
+      ...real,
+      async gone(owner) {
+        const gone = await real.gone(owner);
+        checks.push({ owner, gone });
+        return gone;
+      },
+    };
+    return { storage: s, stream: createUpdateStream(s.redis, prefix), checks, liveness };
+  }
+
+  /** A consumer on a process's connection; it tells live from gone processes when the process is named after it. */
   function consumer(
     name: string,
     handle: (u: Update) => Promise<void>,
     options: Partial<Parameters<typeof createUpdateConsumer>[0]> = {},
-    on: { storage: Storage; stream: UpdateStream } = { storage, stream },
+    on: { storage: Storage; stream: UpdateStream; liveness?: Liveness } = { storage, stream },
   ): UpdateConsumer {
     if (on.storage.kind !== "redis") throw new Error("redis expected");
+    const liveness = on.storage.owner === name ? on.liveness : undefined;
     const c = createUpdateConsumer({
       stream: on.stream,
       redis: on.storage.redis,
@@ -84,6 +109,7 @@ describe("the update stream: intake, lanes, handling once, in order, across proc
       claimIdleMs: 300,
       claimEveryMs: 50,
       readBlockMs: 200,
+      ...(liveness === undefined ? {} : { liveness }),
       ...options,
     });
     consumers.push(c);
@@ -145,9 +171,11 @@ describe("the update stream: intake, lanes, handling once, in order, across proc
       busy.delete(lane);
       handled.push({ id: u.update_id, lane, by });
     };
-    const others = [await otherProcess(), await otherProcess()];
+    // Named processes that look at each other's liveness whenever a lane is busy: a live one is never taken for gone.
+    const p1 = await otherProcess("p1");
+    const others = [await otherProcess("p2"), await otherProcess("p3")];
     const all = [
-      consumer("p1", handler("p1")),
+      consumer("p1", handler("p1"), {}, p1),
       consumer("p2", handler("p2"), {}, others[0]),
       consumer("p3", handler("p3"), {}, others[1]),
     ];
@@ -174,11 +202,77 @@ describe("the update stream: intake, lanes, handling once, in order, across proc
     }
     expect(new Set(handled.map((h) => h.by)).size).toBeGreaterThan(1);
     for (const u of sent) expect(await stream.status(u.update_id)).toBe("done");
+    for (const p of [p1, ...others]) expect(p.checks.filter((c) => c.gone)).toEqual([]);
   });
 
-  it("when a process dies while handling an update, then another process handles it once its lock is gone, and the member's next update after it", async () => {
+  it("when a process is killed holding a lane (its lock good for a minute) and updates, then another process takes them at once, each once and in order", async () => {
+    const dead = await otherProcess("dead");
+    await dead.stream.ensureGroup();
+    await stream.intake([{ update: message(1, 10) }, { update: message(2, 10) }, { update: message(3, 11) }]);
+    const reader = dead.storage.redis.duplicate();
+    await reader.connect();
+    expect(await dead.stream.read(reader, "dead", 10, 100)).toHaveLength(3);
+    expect(await dead.stream.lockAndHead("10:10", "dead", 60_000)).toMatchObject({ kind: "entry", attempts: 1 });
+    // Killed: its connections close at once (the kernel closes a killed process's sockets).
+    reader.destroy();
+    dead.storage.redis.destroy();
+
+    const live = await otherProcess("live");
+    const handled: number[] = [];
+    // Idle entries are claimed only after a minute: whatever it gets sooner, it took from the dead process.
+    await consumer("live", async (u) => void handled.push(u.update_id), { claimIdleMs: 60_000 }, live).start();
+    await until(() => handled.length === 3, "the killed process's updates handled");
+    expect(handled.filter((id) => id !== 3)).toEqual([1, 2]);
+    expect(handled).toContain(3);
+    for (const id of [1, 2, 3]) expect(await stream.status(id)).toBe("done");
+    expect(live.checks.some((c) => c.owner === "dead" && c.gone)).toBe(true);
+  });
+
+  it("when a process holds a lane and is alive, then another process that gets its member's next update leaves it to it, however often it looks", async () => {
+    const holder = await otherProcess("holder");
+    const inHand = gate();
+    const started = gate();
+    const byHolder: number[] = [];
+    let overlap = 0;
+    let busy = false;
+    const handle = (into: number[]) => async (u: Update) => {
+      if (busy) overlap++;
+      busy = true;
+      into.push(u.update_id);
+      if (u.update_id === 1) {
+        started.open();
+        await inHand.opened;
+      }
+      busy = false;
+    };
+    await consumer("holder", handle(byHolder), {}, holder).start();
+    await stream.intake([{ update: message(1, 10) }]);
+    await started.opened;
+
+    const other = await otherProcess("other");
+    const byOther: number[] = [];
+    // It claims the member's next update as soon as it sits idle in the holder's list, again and
+    // again, and each time finds the lane held by a live process.
+    await consumer("other", handle(byOther), { claimIdleMs: 20, claimEveryMs: 20 }, other).start();
+    await stream.intake([{ update: message(2, 10) }]);
+    await until(
+      () => other.checks.filter((c) => c.owner === "holder").length >= 5,
+      "the other process looked five times",
+    );
+    expect(other.checks.filter((c) => c.gone)).toEqual([]);
+    expect(byOther).toEqual([]);
+
+    inHand.open();
+    await until(async () => (await stream.status(2)) === "done", "the member's next update handled");
+    expect([...byHolder, ...byOther].sort()).toEqual([1, 2]);
+    expect(byHolder[0]).toBe(1);
+    expect(overlap).toBe(0);
+  });
+
+  it("when a process dies while handling an update and nobody can tell it is gone, then another process handles it once its lock is gone, and the member's next update after it", async () => {
     // The dead process: it read the entries, took the lane and started on the first update, then
-    // lost its connection for good (a SIGKILL looks the same from Redis).
+    // lost its connection for good (a SIGKILL looks the same from Redis). Its connections carry no
+    // name (as with a Redis that refuses CLIENT SETNAME): its lock has to run out.
     const dead = await otherProcess();
     await dead.stream.ensureGroup();
     await stream.intake([{ update: message(1, 10) }, { update: message(2, 10) }, { update: message(3, 11) }]);
