@@ -166,7 +166,7 @@ export function replicaFleet(deps: FleetDeps, mode: "webhook" | "polling", size:
   async function serving(m: Member): Promise<string> {
     try {
       const r = await request(`http://127.0.0.1:${m.port}/healthz`, { headersTimeout: 2000, bodyTimeout: 2000 });
-      return ((await r.body.json()) as { status: string }).status;
+      return ((await r.body.json()) as { serving: string }).serving;
     } catch {
       return "gone";
     }

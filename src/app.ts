@@ -16,6 +16,7 @@ import type { Feature } from "./bot/feature.js";
 import { loadTexts } from "./bot/i18n.js";
 import { createNotifier, type Notifier } from "./bot/notifier.js";
 import type { Services } from "./bot/services.js";
+import { createUnavailableNotice } from "./bot/unavailable-notice.js";
 import { createUserPrefs } from "./bot/user-prefs.js";
 import { findProduct, loadCatalog, type Catalog } from "./catalog/catalog.js";
 import { createDownloader } from "./bot/files.js";
@@ -284,6 +285,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     clock: now,
   };
   installBot(bot, { services, features, storage, logger, updates });
+  // An update that cannot be stored (Redis does not answer) is not acknowledged: Telegram keeps it.
+  // Its user hears that the bot is unavailable for a moment, once, straight through the Bot API.
+  const unavailable = createUnavailableNotice({ api: bot.api, me: () => bot.botInfo, texts, logger });
 
   const webhook = config.webhook;
   // Without WEBHOOK_SECRET: with Redis one shared by every process (kept there), in memory a fresh one per start.
@@ -306,6 +310,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
                   // A plain Api (no auto-retry): a failed getUpdates is simply asked again.
                   api: new Api(config.botToken, { apiRoot: config.botApiRoot }),
                   allowedUpdates: ALLOWED_UPDATES,
+                  onNotStored: (batch) => batch.forEach((update) => unavailable.tell(update)),
                   onTakeOver: async () => {
                     // A webhook left over from webhook mode would stop getUpdates.
                     await bot.api.deleteWebhook();
@@ -355,6 +360,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
                             ),
                         )
                       : (update: Update, body: string) => pipeline.intake(update, body),
+                  onNotStored: (update) => unavailable.tell(update),
                 },
               }),
         })
@@ -614,6 +620,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         await background;
         await maintenance?.stop();
         await notifier.idle();
+        await unavailable.idle();
         await http?.close();
         await shop.close();
         await prefs.close();

@@ -21,7 +21,13 @@ export interface HttpServerOptions {
    * the update safe (stores it, or hands it on); the POST is answered 200 only once it resolved,
    * and 503 when it threw (Telegram sends the update again).
    */
-  webhook?: { path: string; secret: string; intake: (update: Update, body: string) => Promise<void> };
+  webhook?: {
+    path: string;
+    secret: string;
+    intake: (update: Update, body: string) => Promise<void>;
+    /** Called when the intake threw (answered 503): its user may be told so (Telegram posts it again). */
+    onNotStored?: (update: Update) => void;
+  };
   /** More routes on the same server (the Mini App under /app), mounted as they are. */
   routes?: ReadonlyArray<{ path: string; app: Hono }>;
   logger: Logger;
@@ -59,10 +65,14 @@ const methodNotAllowed = (c: Context) => c.json({ error: "method not allowed" },
  * reaches the intake: a wrong secret (401), a stopping bot (503), a body over 1 MB (413), a body
  * that is not an update (400).
  *
- * /healthz: 200 `{"status":"ready","redis":"up"}` while this process takes updates, 200
- * `"standby"` for a long-polling process waiting for its turn (healthy: it takes over when the
- * poller dies), 503 `"draining"` from SIGTERM on (a load balancer stops sending it POSTs), and 503
- * `{"status":"unavailable","redis":"down"}` when Redis does not answer.
+ * /healthz keeps the answer it always had (`status` "ok" with 200, "unavailable" with 503 when
+ * Redis does not answer) and adds `serving`: what this process does among the others.
+ * - 200 `{"status":"ok","redis":"up","serving":"ready"}`: it takes updates;
+ *   `"serving":"standby"`: long polling, another process polls (healthy: it takes over when the
+ *   poller dies, and it handles updates too).
+ * - 503 `{"status":"draining","redis":…,"serving":"draining"}` from SIGTERM on (a load balancer
+ *   stops sending it POSTs).
+ * - 503 `{"status":"unavailable","redis":"down","serving":…}` when Redis does not answer.
  */
 export function createHttpServer(opts: HttpServerOptions): HttpServer {
   let accepting = true;
@@ -75,9 +85,10 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       return false;
     });
     const redis = up ? "up" : "down";
-    if (!accepting) return c.json({ status: "draining", redis }, 503);
-    if (!up) return c.json({ status: "unavailable", redis }, 503);
-    return c.json({ status: opts.serving?.() ?? "ready", redis }, 200);
+    if (!accepting) return c.json({ status: "draining", redis, serving: "draining" }, 503);
+    const serving = opts.serving?.() ?? "ready";
+    if (!up) return c.json({ status: "unavailable", redis, serving }, 503);
+    return c.json({ status: "ok", redis, serving }, 200);
   });
   app.all("/healthz", methodNotAllowed);
 
@@ -105,6 +116,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       } catch (err) {
         // Not safe yet (Redis does not answer): not acknowledged, so Telegram delivers it again.
         opts.logger.error({ err, updateId: update.update_id }, "webhook update not stored; answered 503");
+        webhook.onNotStored?.(update);
         return c.json({ error: "temporarily unavailable" }, 503);
       }
       return c.json({ ok: true });

@@ -65,6 +65,8 @@ export interface PipelineOptions {
     allowedUpdates: ReadonlyArray<Exclude<keyof Update, "update_id">>;
     /** When this process becomes the poller (deleteWebhook). */
     onTakeOver: () => Promise<void>;
+    /** A batch fetched that could not be stored (Redis does not answer), once per batch. */
+    onNotStored?: (updates: readonly Update[]) => void;
   };
   logger: Logger;
   timings?: Partial<ReplicaTimings>;
@@ -119,6 +121,7 @@ export function createUpdatePipeline(opts: PipelineOptions): UpdatePipeline {
           logger: opts.logger,
           timeoutS: t.pollTimeoutS,
           onTakeOver: polling.onTakeOver,
+          ...(polling.onNotStored === undefined ? {} : { onNotStored: polling.onNotStored }),
         });
         poller.start();
       }

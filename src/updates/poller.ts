@@ -21,6 +21,11 @@ export interface PollerOptions {
   onRole?: (role: "polling" | "standby") => void;
   /** Called when the poller took the lease: a webhook left over would stop getUpdates. */
   onTakeOver?: () => Promise<void>;
+  /**
+   * Called once per batch fetched that could not be stored (Redis does not answer): its users may
+   * be told so (the updates stay with Telegram and are handled once Redis is back).
+   */
+  onNotStored?: (updates: readonly Update[]) => void;
 }
 
 export interface Poller {
@@ -31,7 +36,9 @@ export interface Poller {
   stop(): Promise<void>;
 }
 
-const STORE_RETRY_MS = 500;
+/** Storing a batch is tried again after 250 ms, then twice as long each time, up to 5 s. */
+const STORE_RETRY_MS = 250;
+const STORE_RETRY_MAX_MS = 5_000;
 const ERROR_RETRY_MS = 1_000;
 
 /**
@@ -50,6 +57,8 @@ export function createPoller(opts: PollerOptions): Poller {
   let keeper: LeaseKeeper | undefined;
   let current: AbortController | undefined;
   let loop: Promise<void> = Promise.resolve();
+  /** How many times the lease was taken (each hold counted once). */
+  let holds = 0;
   const sleepers = new Set<() => void>();
 
   const pause = (ms: number) =>
@@ -66,10 +75,12 @@ export function createPoller(opts: PollerOptions): Poller {
 
   const holding = () => keeper?.held() === true && !stopping;
 
-  /** Stores a batch; "fenced" when the lease moved on; retried while Redis does not answer. */
+  /**
+   * Stores a batch; "fenced" when the lease moved on (or ran out here while Redis did not answer);
+   * tried again while Redis does not answer, waiting longer each time (no getUpdates meanwhile).
+   */
   async function store(updates: Update[], offset: number): Promise<"stored" | "fenced" | "stopped"> {
-    let failing = false;
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       const fence = opts.lease.fence();
       if (fence === undefined || stopping) return fence === undefined ? "fenced" : "stopped";
       try {
@@ -77,28 +88,39 @@ export function createPoller(opts: PollerOptions): Poller {
           updates.map((update) => ({ update })),
           { fence, offset },
         );
-        if (failing) logger.info("polling: updates stored again");
+        if (attempt > 1) logger.info({ attempts: attempt }, "polling: updates stored again");
         return r.kind;
       } catch (err) {
         // Not stored, so not confirmed: Telegram keeps them until a poller stores them.
-        if (!failing)
+        if (attempt === 1) {
           logger.error({ err }, "polling: updates not stored (Redis); trying again, they stay with Telegram");
-        failing = true;
-        await pause(STORE_RETRY_MS);
+          opts.onNotStored?.(updates);
+        } else {
+          logger.debug({ attempt, updates: updates.length }, "polling: updates still not stored; trying again");
+        }
+        await pause(Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_MS * 2 ** (attempt - 1)));
       }
     }
   }
 
   async function poll(): Promise<void> {
+    /** The hold onTakeOver was called for (once per hold, not at every pass of this loop). */
+    let tookOver = 0;
+    let offsetFailing = false;
     while (!stopping) {
       await keeper!.whenHeld();
       if (stopping) return;
-      await opts.onTakeOver?.().catch((err: unknown) => logger.warn({ err }, "polling: deleteWebhook failed"));
+      if (tookOver !== holds) {
+        tookOver = holds;
+        await opts.onTakeOver?.().catch((err: unknown) => logger.warn({ err }, "polling: deleteWebhook failed"));
+      }
       let offset: number;
       try {
         offset = await stream.offset();
+        offsetFailing = false;
       } catch (err) {
-        logger.error({ err }, "polling: stored offset not read; trying again");
+        if (!offsetFailing) logger.error({ err }, "polling: stored offset not read; trying again");
+        offsetFailing = true;
         await pause(ERROR_RETRY_MS);
         continue;
       }
@@ -133,7 +155,10 @@ export function createPoller(opts: PollerOptions): Poller {
         const next = updates.at(-1)!.update_id + 1;
         const stored = await store(updates, next);
         if (stored !== "stored") {
-          if (stored === "fenced") logger.warn("polling: the lease moved on; a batch was left to the new poller");
+          if (stored === "fenced")
+            logger.warn(
+              "polling: the lease moved on (or ran out while Redis did not answer); the batch stays with Telegram",
+            );
           break;
         }
         offset = next;
@@ -146,6 +171,7 @@ export function createPoller(opts: PollerOptions): Poller {
       keeper = keepLease(opts.lease, opts.leaseMs, {
         retryMs: opts.retryMs,
         onAcquired: () => {
+          holds++;
           logger.info("polling: this process polls now");
           opts.onRole?.("polling");
         },

@@ -2,7 +2,7 @@ import { request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createStorage } from "../../src/storage/storage.js";
 import { createUpdateStream } from "../../src/updates/update-stream.js";
-import { freePort } from "../helpers/redis.js";
+import { freePort, ownRedis } from "../helpers/redis.js";
 import type { SentMessage } from "./fake-bot-api.js";
 import { createRoundRobin, type RoundRobin } from "./round-robin.js";
 import { ADMIN, button, STAFF, staffWorld, type RunningBot, type World } from "./world.js";
@@ -26,10 +26,12 @@ async function streamOf(world: World) {
 }
 
 /** What /healthz of a process says: its HTTP status and body, or undefined when it does not answer. */
-async function health(port: number): Promise<{ status: number; body: { status: string } } | undefined> {
+async function health(
+  port: number,
+): Promise<{ status: number; body: { status: string; serving: string } } | undefined> {
   try {
     const r = await request(`http://127.0.0.1:${port}/healthz`);
-    return { status: r.statusCode, body: (await r.body.json()) as { status: string } };
+    return { status: r.statusCode, body: (await r.body.json()) as { status: string; serving: string } };
   } catch {
     return undefined;
   }
@@ -88,7 +90,7 @@ describe("several bot processes on one Redis (`node dist/main.js` ×3): nothing 
     expect(world.fake.webhookPosts.every((p) => p.status === 200)).toBe(true);
     expect([...rr!.counts.values()].filter((n) => n > 0)).toHaveLength(3);
     for (const port of ports)
-      expect(await health(port)).toEqual({ status: 200, body: { status: "ready", redis: "up" } });
+      expect(await health(port)).toEqual({ status: 200, body: { status: "ok", redis: "up", serving: "ready" } });
   });
 
   it("when the process handling a Confirm is killed after Telegram got its answer, then another process takes the member's updates, in order, and the provider is called once", async () => {
@@ -153,11 +155,49 @@ describe("several bot processes on one Redis (`node dist/main.js` ×3): nothing 
     expect(world.fake.calls.filter((c) => c.method === "setWebhook")).toHaveLength(1);
   });
 
+  it("when two processes are alive, then the standby that keeps asking never takes the poller's turn, and an order goes through once", async () => {
+    // A Redis of the test's own: its command counts are these two processes' alone.
+    const redis = await ownRedis({ appendOnly: false });
+    world.onCleanup(() => redis.stop());
+    const ports = [await freePort(), await freePort()];
+    const bots: RunningBot[] = [];
+    for (const port of ports)
+      bots.push(await world.runProcess({ REDIS_URL: redis.url, PORT: String(port), LOG_LEVEL: "info" }));
+    const states = async () => Promise.all(ports.map(async (p) => (await health(p))?.body.serving ?? "gone"));
+    await world.fake.waitFor(() => world.fake.isPolling(), 20_000);
+    let seen = await states();
+    for (let i = 0; i < 100 && [...seen].sort().join() !== "ready,standby"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      seen = await states();
+    }
+    expect([...seen].sort()).toEqual(["ready", "standby"]);
+
+    const storage = await createStorage({ redisUrl: redis.url, prefix: world.prefix });
+    if (storage.kind !== "redis") throw new Error("redis expected");
+    world.onCleanup(() => storage.close());
+    const lease = await storage.redis.get(`${world.prefix}lease:poller`);
+    const askedAlive = async () =>
+      Number(/cmdstat_client\|list:calls=(\d+)/.exec(await storage.redis.info("commandstats"))?.[1] ?? 0);
+    const before = await askedAlive();
+
+    await world.order(ADMIN, "ML86", "12345678(1234)");
+    await world.waitText(ADMIN, /Top-up successful/);
+    // The standby asks for the lease every second and, finding it held, whether its holder is alive.
+    for (let i = 0; (await askedAlive()) < before + 5; i++) {
+      expect(i).toBeLessThan(400);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await storage.redis.get(`${world.prefix}lease:poller`)).toBe(lease);
+    expect(await states()).toEqual(seen);
+    for (const bot of bots) expect(bot.output()).not.toMatch(/taken over at once/);
+    expect(world.sandbox.calls).toHaveLength(1);
+  });
+
   it("when the polling process is killed, then one standby polls from where it stopped and no update is lost or handled twice", async () => {
     const ports = await Promise.all([freePort(), freePort(), freePort()]);
     const bots: RunningBot[] = [];
     for (const port of ports) bots.push(await world.runProcess({ PORT: String(port), LOG_LEVEL: "info" }));
-    const states = async () => Promise.all(ports.map(async (p) => (await health(p))?.body.status ?? "gone"));
+    const states = async () => Promise.all(ports.map(async (p) => (await health(p))?.body.serving ?? "gone"));
     await world.fake.waitFor(() => world.fake.isPolling(), 20_000);
     let seen: string[] = [];
     for (let i = 0; i < 100 && seen.filter((s) => s === "ready").length !== 1; i++) {

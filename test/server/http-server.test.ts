@@ -16,11 +16,18 @@ function server(
   serving?: () => "ready" | "standby",
 ) {
   const handed: Update[] = [];
+  /** Updates the server said were not stored (their users are told so). */
+  const notStored: number[] = [];
   const http = createHttpServer({
     health,
     ...(serving === undefined ? {} : { serving }),
     logger: createLogger("silent"),
-    webhook: { path: "/tg/hook", secret: SECRET, intake: intake ?? createDirectIntake((u) => void handed.push(u)) },
+    webhook: {
+      path: "/tg/hook",
+      secret: SECRET,
+      intake: intake ?? createDirectIntake((u) => void handed.push(u)),
+      onNotStored: (u) => void notStored.push(u.update_id),
+    },
   });
   const post = (body: string, secret: string | null = SECRET) =>
     http.app.request("/tg/hook", {
@@ -31,7 +38,7 @@ function server(
       },
       body,
     });
-  return { http, handed, post };
+  return { http, handed, post, notStored };
 }
 
 const update = (id: number) => JSON.stringify({ update_id: id, message: { message_id: 1, text: "/start" } });
@@ -57,19 +64,19 @@ describe("the HTTP server: webhook and health", () => {
 
   it("when the bot is stopping, then updates are refused with 503 (Telegram sends them again) and health says draining", async () => {
     const { handed, post, http } = server();
-    expect(await (await http.app.request("/healthz")).json()).toEqual({ status: "ready", redis: "up" });
+    expect(await (await http.app.request("/healthz")).json()).toEqual({ status: "ok", redis: "up", serving: "ready" });
     http.stopIntake();
     expect((await post(update(3))).status).toBe(503);
     expect(handed).toEqual([]);
     const health = await http.app.request("/healthz");
     expect(health.status).toBe(503);
-    expect(await health.json()).toEqual({ status: "draining", redis: "up" });
+    expect(await health.json()).toEqual({ status: "draining", redis: "up", serving: "draining" });
   });
 
-  it("when the intake cannot store an update (Redis down), then the POST gets 503 and nothing is acknowledged", async () => {
+  it("when the intake cannot store an update (Redis down), then the POST gets 503, nothing is acknowledged, and the update is named for a notice", async () => {
     const stored: number[] = [];
     let up = false;
-    const { post } = server(
+    const { post, notStored } = server(
       async () => up,
       async (u) => {
         if (!up) throw new Error("The client is closed");
@@ -78,10 +85,12 @@ describe("the HTTP server: webhook and health", () => {
     );
     expect((await post(update(5))).status).toBe(503);
     expect(stored).toEqual([]);
+    expect(notStored).toEqual([5]);
     up = true;
     // Telegram delivers it again; now it is stored and acknowledged.
     expect((await post(update(5))).status).toBe(200);
     expect(stored).toEqual([5]);
+    expect(notStored).toEqual([5]);
   });
 
   it("when a long-polling process waits for its turn, then /healthz says standby with 200 (it is healthy)", async () => {
@@ -92,14 +101,14 @@ describe("the HTTP server: webhook and health", () => {
     );
     const res = await http.app.request("/healthz");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: "standby", redis: "up" });
+    expect(await res.json()).toEqual({ status: "ok", redis: "up", serving: "standby" });
   });
 
   it("when Redis does not answer, then /healthz says 503 and which part is down; other paths are 404", async () => {
     const { http } = server(async () => false);
     const res = await http.app.request("/healthz");
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status: "unavailable", redis: "down" });
+    expect(await res.json()).toEqual({ status: "unavailable", redis: "down", serving: "ready" });
     expect((await http.app.request("/healthz", { method: "POST" })).status).toBe(405);
     expect((await http.app.request("/nothing")).status).toBe(404);
   });
