@@ -538,16 +538,18 @@ const SINGLE_TEXT =
   "admin saw answered is; the money spent is the reseller prices of the orders the provider carried out and the ledger records\n" +
   "as success, the money held the prices of the orders still unknown; and deposits + corrections = saldo + held + spent over all\n" +
   "resellers. Rupiah unaccounted is the sum of every difference found. Any violation makes the run exit non-zero.\n\n" +
-  'The "note" line, when there is one, is not about money: deposits credited whose reseller was never sent "Deposit\n' +
-  'credited" because the bot died between the credit and the message (a later tap only answers "already credited", and\n' +
-  "nothing sends the message again; `npx tsx chaos/repro-deposit-notice.ts` reproduces it). It does not fail the run.\n\n" +
+  'The "note" line, when there is one, is not about money: a reseller sent "Deposit credited" twice (the bot died after\n' +
+  "sending it and before recording that it did, so the look for untold deposits sent it again) or never (the bot died between\n" +
+  'the credit and the message, a later tap only answers "already credited", and the run ended before the look for untold\n' +
+  "deposits, at start and then every few seconds in the process doing the background work, came round). It does not fail\n" +
+  "the run.\n\n" +
   "A seed fixes each actor's choices (every reseller, admin and the settlement draw from a generator of their own); the kills,\n" +
   "the provider's faults and the staff share one generator whose draws follow the timing, so a replay is close, not identical.\n" +
   "\nEvery update the fake Telegram handed out is reconciled too: acknowledged (confirmed by a getUpdates offset), marked done\n" +
   'in the update stream (src/updates/), handled to the end once by the bot\'s own "update handled" lines (a lower bound of\n' +
   "doubles: a line written a moment before a SIGKILL can be lost), and in each member's order (those lines by time, per lane).\n" +
-  "A restarted process polls once the lease of the one it replaces has run out (10 s after its last renewal, the same rule as\n" +
-  "for standbys), so orders confirmed right after a kill wait longer and more of them end unknown than with one process alone.\n";
+  "A restarted process takes over at once what the killed one held (its turn to poll, its lanes, its pending updates, the\n" +
+  "background work): Redis's CLIENT LIST shows that none of the killed process's connections is open any more.\n";
 
 const REPLICAS_TEXT =
   "What happens: the same users, resellers and admins as above, against three processes of the compiled bot on one Redis\n" +
