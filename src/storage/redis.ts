@@ -58,7 +58,7 @@ export async function connectRedis(opts: RedisOptions): Promise<RedisClient> {
         connectTimeout: opts.connectTimeoutMs ?? 5000,
         reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000),
       },
-    }) as RedisClientType,
+    }),
   );
   if (opts.name === undefined) return first;
   try {
