@@ -190,6 +190,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   }
 
   const texts = loadTexts();
+  /** Updates the update stream hands out again after their handling was cut short (services.handledAgain). */
+  const handledAgain = new WeakSet<Update>();
   const prefs = createUserPrefs(storage, (err) => logger.warn({ err }, "preferences not read"));
   const books = createLedger(storage, { timeZone: config.timeZone });
   const { orders: ledger, wallets } = books;
@@ -283,6 +285,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     place: { timeZone: config.timeZone, shopName: config.shopName },
     miniApp: config.webApp,
     clock: now,
+    handledAgain: (update) => handledAgain.has(update),
   };
   installBot(bot, { services, features, storage, logger, updates });
   // An update that cannot be stored (Redis does not answer) is not acknowledged: Telegram keeps it.
@@ -293,7 +296,10 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   // Without WEBHOOK_SECRET: with Redis one shared by every process (kept there), in memory a fresh one per start.
   const webhookSecret = webhook === undefined ? "" : await webhookSecretFor(storage, webhook.secret);
   /** An update handled in this process: the bot's first middleware tracks it (shutdown waits for it). */
-  const handle = (update: Update) => bot.handleUpdate(update);
+  const handle = (update: Update, info?: { attempt: number }) => {
+    if ((info?.attempt ?? 1) > 1) handledAgain.add(update);
+    return bot.handleUpdate(update);
+  };
   const pipeline: UpdatePipeline | undefined =
     storage.kind === "redis"
       ? createUpdatePipeline({

@@ -10,8 +10,11 @@ export interface ConsumerOptions {
   redis: RedisClient;
   /** This process's name in the consumer group (unique per process start). */
   consumer: string;
-  /** Handles one update (the bot's handleUpdate); a rejection is a failed handling, tried again. */
-  handle: (update: Update) => Promise<void>;
+  /**
+   * Handles one update (the bot's handleUpdate); a rejection is a failed handling, tried again.
+   * `attempt` > 1: its handling started before (in a process that died, or it failed).
+   */
+  handle: (update: Update, info: { attempt: number }) => Promise<void>;
   logger: Logger;
   /** How long a lane's lock lasts without renewal (renewed every third of it while working). */
   lockMs?: number;
@@ -228,7 +231,7 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
       }
       if (entry.attempts > 1) logger.warn({ updateId, attempt: entry.attempts }, "updates: handling an update again");
       try {
-        await opts.handle(entry.update);
+        await opts.handle(entry.update, { attempt: entry.attempts });
       } catch (err) {
         logger.error(
           { err, updateId, attempt: entry.attempts },

@@ -58,7 +58,7 @@ export interface PipelineOptions {
   /** Tells whether another process is gone: what it held is taken at once (storage/liveness.ts). */
   liveness?: Liveness;
   /** Handles one update (the bot's handleUpdate). */
-  handle: (update: Update) => Promise<void>;
+  handle: (update: Update, info: { attempt: number }) => Promise<void>;
   /** Long polling: the plain Api to poll with; undefined in webhook mode. */
   polling?: {
     api: Api;

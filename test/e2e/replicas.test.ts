@@ -109,14 +109,15 @@ describe("several bot processes on one Redis (`node dist/main.js` ×3): nothing 
     expect(handler).toBeDefined();
     await handler.kill("SIGKILL");
 
-    // Another process gets the lane once the dead one's lock runs out: the Confirm again (the
-    // order is in flight: said so, never sent again), then /help.
-    await world.waitText(ADMIN, /already being processed/, 30_000);
-    await world.waitText(ADMIN, /How to order/, 30_000);
+    // Another process takes the lane from the dead one at once: the Confirm again (the order is
+    // in flight: told as a restart, never sent again), then /help.
+    await world.waitText(ADMIN, /The bot was restarted while order/);
+    await world.waitText(ADMIN, /How to order/);
     const texts = world.fake.messagesTo(ADMIN.id).map((m) => m.text);
-    expect(texts.findIndex((t) => /already being processed/.test(t))).toBeLessThan(
+    expect(texts.findIndex((t) => /The bot was restarted while order/.test(t))).toBeLessThan(
       texts.findIndex((t) => /How to order/.test(t)),
     );
+    expect(texts.some((t) => /already being processed/.test(t))).toBe(false);
     expect(texts.filter((t) => /How to order/.test(t))).toHaveLength(1);
     await world.fake.waitForMessage(ADMIN.id, (m) => /Result unknown/.test(m.text), 30_000);
     expect(slow.calls).toHaveLength(1);
