@@ -525,7 +525,8 @@ const SINGLE_TEXT =
   "Resellers (chaos/resellers.ts), in the same run and under the same kills and faults: two admins take deposits\n" +
   "(`/deposit USER_ID AMOUNT NOTE`, now and then a correction downwards) and tap Confirm, some twice at once, some with the bot\n" +
   "SIGKILLed a few milliseconds after the tap, some pressed again after they were answered; a /deposit shown twice (redelivered\n" +
-  "after a kill) has its second summary cancelled. The resellers start with a small saldo and order products at their\n" +
+  'after a kill) has its second summary cancelled; a Confirm answered "temporarily unavailable" (Redis restarting: the bot\n' +
+  "handles that tap once Redis is back) is tapped again. The resellers start with a small saldo and order products at their\n" +
   "reseller price; the provider does not sell ML257 (status 0: the hold is released). A Confirm with too little saldo must be\n" +
   'refused ("Not enough saldo"): three in ten refused resellers give up, the others wait for a deposit and tap again. After\n' +
   "recovery, an admin settles about two thirds of the resellers' unknown orders as the provider's record says (success:\n" +
