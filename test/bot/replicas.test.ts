@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FEATURES } from "../../src/bot/all-features.js";
 import { defineFeature } from "../../src/bot/feature.js";
 import { createUserPrefs } from "../../src/bot/user-prefs.js";
+import { createLease } from "../../src/storage/leases.js";
 import { StaleStateError } from "../../src/storage/storage-adapter.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { createUpdateStream } from "../../src/updates/update-stream.js";
@@ -41,6 +42,28 @@ describe("several processes on one Redis (apps in this process, each with its ow
   const webhookEnv = (port: number) => ({
     WEBHOOK_URL: "https://bot.example.com/tg/hook",
     PORT: String(port),
+  });
+
+  it("when the run before this one was killed holding the upgrade, poller and background-work leases (ten minutes each), then this one takes them at once: it starts, polls and answers", async () => {
+    const killed = await createStorage({ redisUrl: REDIS_URL, prefix: world.prefix, owner: "killed-run" });
+    if (killed.kind !== "redis") throw new Error("redis expected");
+    for (const name of ["upgrade", "poller", "maintenance"])
+      expect(await createLease(killed, name, { ttlMs: 10 * 60_000 }).acquire()).toBe(true);
+    // Killed in the middle of the ledger's upgrade: its connection closes at once, its leases stay.
+    killed.redis.destroy();
+
+    const bot = await world.run();
+    world.fake.sendText(ADMIN, "/help");
+    await world.waitText(ADMIN, /How to order/);
+    const s = await storage();
+    const owner = bot.app!.owner;
+    // The upgrade was finished by this run and its lease given back; the others are this run's now.
+    expect(await s.redis.get(`${world.prefix}lease:upgrade`)).toBeNull();
+    expect(await s.redis.get(`${world.prefix}lease:poller`)).toMatch(new RegExp(`^${owner}:`));
+    await world.fake.waitFor(() => /runs the shared background work now/.test(bot.output()));
+    expect(await s.redis.get(`${world.prefix}lease:maintenance`)).toMatch(new RegExp(`^${owner}:`));
+    for (const name of ["upgrade", "poller", "maintenance"])
+      expect(bot.output()).toContain(`"what":"lease ${name}","from":"killed-run"`);
   });
 
   it("when two processes start in webhook mode without WEBHOOK_SECRET, then the webhook is registered once and both answer its secret", async () => {
