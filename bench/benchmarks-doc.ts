@@ -7,6 +7,7 @@ import { cpus, totalmem } from "node:os";
 import type { Kind } from "./bots.js";
 import type { IdleResult } from "./idle-chats.js";
 import type { ConfirmResult } from "./redis-commands.js";
+import type { ReplicaResult } from "./replicas.js";
 import type { RoundResult } from "./rounds.js";
 import {
   CONFIRM_SAMPLES,
@@ -66,6 +67,8 @@ export interface Report {
   warning?: string;
   /** Commands per second Redis got from other clients while the bench ran nothing (at the start and the end). */
   redisBackground: number[];
+  /** 1 and 3 processes in webhook mode; undefined with BENCH_REPLICAS=0. */
+  replicas: ReplicaResult | undefined;
   /** The seeded year; undefined with BENCH_YEAR=0. */
   year: YearResult | undefined;
 }
@@ -234,13 +237,16 @@ export function renderDoc(rep: Report): string {
 
 How to run: \`npm run bench\` (Redis must answer on ${REDIS_URL}; \`npm run build\` runs first, so the bot measured is
 the current code). About 1.5 minutes with the defaults, plus about 5 minutes for the seeded year (it starts a \`redis-server\`
-of its own, so the binary must be installed); a quick run (about 45 s): \`BENCH_ROUNDS=1,10 BENCH_IDLE_CHATS=500 BENCH_YEAR=0 npm run bench\`.
+of its own, so the binary must be installed); a quick run (about 45 s): \`BENCH_ROUNDS=1,10 BENCH_IDLE_CHATS=500 BENCH_YEAR=0 BENCH_REPLICAS=0 npm run bench\`.
 Other settings: \`BENCH_MIN_ORDERS\` (orders per round at least, default 200), \`BENCH_REPEAT\` (each round that many
 times, bot and bare alternating, medians reported; default 1${REPEAT === 1 ? "" : `, this run ${REPEAT}`}), \`BENCH_REDIS_URL\`,
 \`BENCH_PROFILE=/tmp/prof\` (Chrome CPU profiles of the bot in the rounds); the year: \`BENCH_YEAR=0\` leaves it out,
 \`BENCH_YEAR_DAYS\` (default 365), \`BENCH_YEAR_PER_DAY\` (orders a day, default 2000), \`BENCH_YEAR_IN_FLIGHT\` (orders
 written at once, default 1000), \`BENCH_YEAR_CALLS\` (timed calls per question, default 40); a small year in about 2 minutes:
-\`BENCH_YEAR_DAYS=30 BENCH_YEAR_PER_DAY=500\`. The script writes this file and keeps the
+\`BENCH_YEAR_DAYS=30 BENCH_YEAR_PER_DAY=500\`. Several processes (about 3 minutes more, each configuration with a
+\`redis-server\` of its own): \`BENCH_REPLICAS=0\` leaves them out, \`BENCH_REPLICAS_ROUNDS\` (default 1,10,100),
+\`BENCH_REPLICAS_ORDERS\` (default 500), \`BENCH_REPLICAS_WARM\` (warm-up orders, default 100), \`BENCH_BASELINE\` (a checkout of
+the bot before the update stream, built, measured beside it as "today"). The script writes this file and keeps the
 section "${HAND_SECTION.slice(3)}" as it is; it never fails on a missed target (it measures, it does not assert).
 
 Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${machine}; Node ${process.version}, Redis ${rep.redisVersion};
@@ -364,6 +370,8 @@ ${idleLine(idle.bare)}
 
 ${table(["key", "keys", "bytes each"], keyRows)}
 
+${replicasSection(rep.replicas)}
+
 ${yearSection(rep.year)}
 
 ${handSection()}`;
@@ -406,6 +414,67 @@ function timingCells(t: Timing | undefined): string[] {
     // A call given up counts as the slowest: its time is at least the limit.
     t.noAnswer ? `no answer in ${f(ANSWER_TIMEOUT_MS / 1000, 0)} s` : f(Math.max(...t.samples)),
   ];
+}
+
+/** What the update stream costs, in words (the table below it is measured). */
+const REPLICAS_TEXT = `What the update stream (src/updates/) costs per update, so that several processes can share one
+Redis and a process killed at any moment loses no update it acknowledged, measured with \`bench/replicas.ts\`: the
+order rounds above in webhook mode (the fake Telegram posts each chat's updates one at a time, through a round-robin
+balancer), with 1 and 3 processes of this bot, and "today" (a checkout of the bot before the stream, which answered
+the webhook at once and handled the update in memory) when \`BENCH_BASELINE\` names one. Each configuration gets a
+\`redis-server\` of its own, so the Redis figures are exact; round trips are counted in the bot processes (all of
+them summed), CPU too. Per update, against today:
+
+- the intake: one Lua step (dedupe by update_id, XADD, the lane's ZADD) before the POST is answered;
+- the delivery: one XREADGROUP on a connection of its own, shared by the updates that arrive together;
+- the lane: one Lua step takes the member's lane and reads its first update;
+- done: one Lua step marks it done, removes and acknowledges it and reads the next one (so a member's next
+  update, if already waiting, costs no lane step of its own).
+
+That is 2 to 4 more Redis round trips per update (the target: at most 4; fewer when many updates arrive
+together), about 20 more Redis commands inside them (Redis counts every command a Lua step runs: today's ~8.6 per
+update become ~29), and a longer way for each update (POST → Redis → a process → Redis) in exchange for nothing
+lost. Background work adds a little: each process claims idle entries every second and renews its locks every 2 s
+while it works; the poller's and the shared work's leases are renewed every few seconds. Several processes on one
+machine cost more CPU per update than one (each has its own caches, JIT and event loop, and a member's updates
+move between processes).`;
+
+/** The section "Several processes": the words above and the rounds of each configuration. */
+function replicasSection(replicas: ReplicaResult | undefined): string {
+  if (replicas === undefined)
+    return `## Several processes\n\n${REPLICAS_TEXT}\n\nNot measured in this run (\`BENCH_REPLICAS=0\`).`;
+  const rows: string[][] = [];
+  for (const r of replicas.rounds) {
+    const today = replicas.rounds.find((x) => x.config === "today" && x.chats === r.chats);
+    const vs = (a: number, b: number | undefined, d: number, ratio: boolean) =>
+      b === undefined ? "–" : ratio ? `${f(a / b, 2)}×` : `${a - b >= 0 ? "+" : ""}${f(a - b, d)}`;
+    rows.push([
+      String(r.chats),
+      r.config,
+      f(r.updatesPerSecond),
+      vs(r.updatesPerSecond, today?.updatesPerSecond, 2, true),
+      `${f(r.p50)} / ${f(r.p99)}`,
+      f(r.commandsPerUpdate, 2),
+      f(r.roundTripsPerUpdate, 2),
+      vs(r.roundTripsPerUpdate, today?.roundTripsPerUpdate, 2, false),
+      f(r.cpuMsPerUpdate, 2),
+      f(r.providerCallsPerOrder, 2),
+    ]);
+  }
+  const head = [
+    "chats",
+    "configuration",
+    "updates/s",
+    "vs today",
+    "latency p50 / p99 ms",
+    "Redis commands / update",
+    "Redis round trips / update",
+    "vs today",
+    "CPU ms / update (all processes)",
+    "provider calls / order",
+  ];
+  const none = replicas.baseline === undefined ? ' No `BENCH_BASELINE`: no "today" to compare with.' : "";
+  return `## Several processes\n\n${REPLICAS_TEXT}${none}\n\n${table(head, rows)}`;
 }
 
 /** The section "A year of sales": the seed, its bytes by key shape, and each question's times. */

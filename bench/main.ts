@@ -7,8 +7,9 @@
  * the figures, and 1 only when the bench itself failed.
  *
  * One file per measurement: start-up.ts, rounds.ts, redis-commands.ts (the Confirm update),
- * idle-chats.ts, year.ts (a seeded year of sales, year-seed.ts, and the questions asked of it);
- * benchmarks-doc.ts writes the doc. The environment variables are in settings.ts.
+ * idle-chats.ts, replicas.ts (1 and 3 processes in webhook mode: what the update stream costs),
+ * year.ts (a seeded year of sales, year-seed.ts, and the questions asked of it); benchmarks-doc.ts
+ * writes the doc. The environment variables are in settings.ts.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
@@ -21,6 +22,7 @@ import { idleChats } from "./idle-chats.js";
 import { compileBenchFiles, distFingerprint, removeBenchFiles, stopAll } from "./processes.js";
 import { confirmProbe } from "./redis-commands.js";
 import { keysUnder, redisBackground, redisInfo, type RedisClient } from "./redis-info.js";
+import { replicaRounds } from "./replicas.js";
 import { mergeRounds, round, type RoundResult } from "./rounds.js";
 import {
   DOC,
@@ -29,6 +31,8 @@ import {
   MB,
   REDIS_URL,
   REPEAT,
+  REPLICA_ROUNDS,
+  REPLICAS,
   ROOT,
   ROUNDS,
   RUN_PREFIX,
@@ -112,6 +116,12 @@ async function main() {
   process.stdout.write(`${at()} ${IDLE_CHATS} chats left mid-order\n`);
   const idle = { ours: await idleChats(h, "ours"), bare: await idleChats(h, "bare") };
 
+  let replicas: Report["replicas"];
+  if (REPLICAS) {
+    process.stdout.write(`${at()} several processes (webhook mode): ${REPLICA_ROUNDS.join(", ")} chats at once\n`);
+    replicas = await replicaRounds((line) => process.stdout.write(`${line}\n`));
+  }
+
   let yearResult: Report["year"];
   if (YEAR) {
     process.stdout.write(`${at()} a year of sales: ${YEAR_DAYS} days × ${YEAR_PER_DAY} orders\n`);
@@ -129,6 +139,7 @@ async function main() {
     redisVersion,
     minutes: (performance.now() - began) / 60_000,
     redisBackground: background,
+    replicas,
     year: yearResult,
   };
   if (distFingerprint() !== built)

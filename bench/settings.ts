@@ -6,8 +6,13 @@
  * BENCH_PROFILE (a directory: CPU profiles of the bot in the rounds); the seeded year: BENCH_YEAR
  * (0 leaves it out), BENCH_YEAR_DAYS (default 365), BENCH_YEAR_PER_DAY (orders a day, default 2000),
  * BENCH_YEAR_IN_FLIGHT (ledger steps at once while seeding, default 1000), BENCH_YEAR_CALLS (timed
- * calls per question, default 40). Read once, when the bench starts.
+ * calls per question, default 40); several processes (replicas.ts): BENCH_REPLICAS (0 leaves it out),
+ * BENCH_REPLICAS_ROUNDS (chats at once, default 1,10,100), BENCH_REPLICAS_ORDERS (orders per round
+ * at least, default 500), BENCH_REPLICAS_WARM (warm-up orders, default 100), BENCH_BASELINE (a
+ * checkout of the bot before the update stream, built: the "today" column). Read once, when the
+ * bench starts.
  */
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -47,6 +52,16 @@ export const YEAR_WARM_CALLS = 3;
 export const YEAR_QUESTION_BUDGET_MS = 30_000;
 /** The Mini App's first load must stay within this, gzipped (issue 20). */
 export const FIRST_LOAD_BUDGET_B = 150_000;
+
+export const REPLICAS = process.env.BENCH_REPLICAS !== "0";
+export const REPLICA_ROUNDS = (process.env.BENCH_REPLICAS_ROUNDS ?? "1,10,100")
+  .split(",")
+  .map((s) => Number(s.trim()))
+  .filter((n) => n > 0);
+export const REPLICA_ORDERS = Math.max(1, Number(process.env.BENCH_REPLICAS_ORDERS ?? 500));
+export const REPLICA_WARM_ORDERS = Math.max(1, Number(process.env.BENCH_REPLICAS_WARM ?? 100));
+export const REPLICA_BASELINE =
+  process.env.BENCH_BASELINE === undefined ? undefined : resolve(process.env.BENCH_BASELINE);
 
 export const TARGETS = {
   peakRss100Mb: 100,

@@ -3,20 +3,27 @@
  * restarted at random moments, Redis is restarted once, the provider misbehaves at random and
  * some taps are doubled. Meanwhile admins take deposits for resellers, who order from their saldo
  * under the same faults (chaos/resellers.ts). Then the provider's record of calls is reconciled
- * with the ledger, and every reseller's money with the books. Prints the counts; exits non-zero on
- * any duplicate or missing order and on any reseller money that does not add up.
+ * with the ledger, every reseller's money with the books, and every update Telegram handed out
+ * with the update stream and the bot's logs. Prints the counts; exits non-zero on any duplicate or
+ * missing order, any reseller money that does not add up, any update lost or out of order.
+ *
+ * `npm run chaos -- --replicas 3`: the same, twice, with three processes on one Redis: in webhook
+ * mode behind a round-robin balancer, then in long-polling mode with two standbys; random
+ * processes SIGKILLed, one rolling restart (SIGTERM to each in turn), one Redis restart
+ * (chaos/fleet.ts).
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
-import { loadCatalog } from "../src/catalog/catalog.js";
+import { loadCatalog, type Catalog } from "../src/catalog/catalog.js";
 import type { OrderRecord } from "../src/orders/order.js";
 import { createLedger } from "../src/orders/create-ledger.js";
 import { createStorage } from "../src/storage/storage.js";
 import { createSandboxProvider } from "../src/topup/sandbox.js";
-import { startBotProcess, type BotProcess } from "../test/e2e/bot-process.js";
-import { createFakeBotApi, type FakeUser, type SentMessage } from "../test/e2e/fake-bot-api.js";
+import { createUpdateStream } from "../src/updates/update-stream.js";
+import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } from "../test/e2e/fake-bot-api.js";
 import { ownRedis } from "../test/helpers/redis.js";
+import { replicaFleet, singleFleet, type Fleet, type FleetMode } from "./fleet.js";
 import { createResellerDriver, NOT_AT_PROVIDER, readBooks, reconcileResellers, resellerPrices } from "./resellers.js";
 
 const ORDERS = Number(process.env.CHAOS_ORDERS ?? 100);
@@ -25,6 +32,11 @@ const RESELLERS = Number(process.env.CHAOS_RESELLERS ?? 3);
 const RESELLER_ORDERS = Number(process.env.CHAOS_RESELLER_ORDERS ?? 12);
 const TIMEOUT_MS = 1500;
 const SECRET = "chaos-secret-never-printed";
+const DOC = "docs/chaos.md";
+/** Where the section of the runs with several processes starts in docs/chaos.md. */
+const REPLICAS_HEADING = "\n## Several processes on one Redis";
+const replicasArg = process.argv.indexOf("--replicas");
+const REPLICAS = replicasArg < 0 ? 1 : Number(process.argv[replicasArg + 1] ?? "3");
 let seed = Number(process.env.CHAOS_SEED ?? Date.now() % 100_000);
 const initialSeed = seed;
 /** A small seeded generator, so a failing run can be replayed with CHAOS_SEED. */
@@ -50,14 +62,16 @@ const log = (line: string) => {
   process.stdout.write(`${line}\n`);
 };
 
-async function main() {
-  const catalog = await loadCatalog("catalog.json");
-  if (!catalog.ok) throw new Error(catalog.errors.join("\n"));
+/**
+ * The provider as the bot sees it: the sandbox behind random faults. Some faults happen after
+ * the sandbox took the order (the provider has it, the bot cannot know), some before.
+ */
+async function faultyProvider(catalog: Catalog) {
   const sandbox = createSandboxProvider({
     mitraId: "chaos",
     secretKey: SECRET,
     // The provider does not sell every product of the catalogue: it refuses those (status 0).
-    products: catalog.catalog.games.flatMap((g) =>
+    products: catalog.games.flatMap((g) =>
       g.products
         .filter((p) => !NOT_AT_PROVIDER.has(p.code))
         .map((p) => ({ code: p.code, name: p.name, priceRp: (p.price ?? 10000) - 500 })),
@@ -65,9 +79,6 @@ async function main() {
     initialBalance: 1_000_000_000,
   });
   await sandbox.listen(0, "127.0.0.1");
-
-  // The provider as the bot sees it: the sandbox behind random faults. Some faults happen
-  // after the sandbox took the order (the provider has it, the bot cannot know), some before.
   const faults = { ok: 0, http502: 0, refusedBefore: 0, malformedAfter: 0, slowAfter: 0, resetAfter: 0 };
   const proxy = createServer((req, res) => {
     const roll = random();
@@ -119,8 +130,135 @@ async function main() {
     });
   });
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  const providerUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  return {
+    sandbox,
+    faults,
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    async close() {
+      await sandbox.close();
+      proxy.closeAllConnections();
+      proxy.close();
+    },
+  };
+}
 
+/** One "update handled" log line of any process (`process`: its index in the outputs). */
+interface Handled {
+  updateId: number;
+  lane: string;
+  time: number;
+  process: number;
+}
+
+/** The time of the last log line of an output (0 when none). */
+function lastLogTime(text: string): number {
+  const times = [...text.matchAll(/"time":(\d+)/g)].map((m) => Number(m[1]));
+  return times.length === 0 ? 0 : Math.max(...times);
+}
+
+function handledLines(outputs: readonly string[]): Handled[] {
+  const out: Handled[] = [];
+  for (const [index, text] of outputs.entries()) {
+    for (const line of text.split("\n")) {
+      if (!line.includes('"msg":"update handled"')) continue;
+      try {
+        const j = JSON.parse(line) as { updateId: number; chatId?: number; userId?: number; time: number };
+        const lane = j.chatId === undefined ? `u${j.userId ?? "?"}` : `${j.chatId}:${j.userId ?? ""}`;
+        out.push({ updateId: j.updateId, lane, time: j.time, process: index });
+      } catch {
+        // a line cut short by a SIGKILL
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Every update the fake Telegram handed out, reconciled from outside: acknowledged (a webhook POST
+ * answered 200, or confirmed by a getUpdates offset), marked done in the update stream (or given
+ * up after failing every time), handled to the end once (the "update handled" lines of every
+ * process; lines of a process killed at that very moment can be missing, so this is a lower bound
+ * of doubles), and in each member's order (those lines, by time, within each lane).
+ */
+async function reconcileUpdates(
+  fake: FakeBotApi,
+  redisUrl: string,
+  mode: FleetMode,
+  outputs: readonly string[],
+  killed: readonly boolean[],
+): Promise<{ lines: string[]; violations: string[] }> {
+  const last = fake.lastUpdateId();
+  const storage = await createStorage({ redisUrl, prefix: "topup:" });
+  if (storage.kind !== "redis") throw new Error("redis expected");
+  const stream = createUpdateStream(storage.redis, "topup:");
+  const status = new Map<number, string>();
+  try {
+    // Wait for the last ones to be handled (the stream drains), at most a minute.
+    for (let i = 0; i < 600; i++) {
+      const backlog = await stream.backlog();
+      if (backlog.length === 0 && fake.pendingUpdates() === 0) break;
+      await sleep(100);
+    }
+    for (let id = 1; id <= last; id++) status.set(id, (await stream.status(id)) ?? "unknown");
+  } finally {
+    await storage.close();
+  }
+  const acknowledged = (id: number) =>
+    mode === "webhook"
+      ? fake.webhookPosts.some((p) => p.updateId === id && p.status === 200)
+      : id < fake.confirmedOffset();
+  const ids = [...status.keys()];
+  const acked = ids.filter(acknowledged);
+  const done = ids.filter((id) => status.get(id) === "done");
+  const givenUp = ids.filter((id) => status.get(id) === "failed");
+  const lost = acked.filter((id) => status.get(id) !== "done" && status.get(id) !== "failed");
+  const unacked = ids.filter((id) => !acknowledged(id));
+  const handled = handledLines(outputs);
+  const count = new Map<number, number>();
+  for (const h of handled) count.set(h.updateId, (count.get(h.updateId) ?? 0) + 1);
+  const twice = [...count].filter(([, n]) => n > 1).map(([id]) => id);
+  // A second completion is explained when the process that completed it first was SIGKILLed right
+  // after (its last log line within 100 ms): it died between the end of the handling and the
+  // update's done step, so the update went to another process. Anything else is a violation.
+  const unexplained = twice.filter((id) => {
+    const first = handled.filter((h) => h.updateId === id).sort((a, b) => a.time - b.time)[0]!;
+    return !(killed[first.process] === true && lastLogTime(outputs[first.process]!) - first.time <= 100);
+  });
+  const again = outputs.reduce((n, o) => n + (o.match(/updates: handling an update again/g)?.length ?? 0), 0);
+  const lanes = new Map<string, Handled[]>();
+  for (const h of handled) lanes.set(h.lane, [...(lanes.get(h.lane) ?? []), h]);
+  const outOfOrder: string[] = [];
+  for (const [lane, list] of lanes) {
+    // Once per update (a second completion of an update adds nothing to the order), by time.
+    const firsts = new Map<number, Handled>();
+    for (const h of list) if (!firsts.has(h.updateId)) firsts.set(h.updateId, h);
+    const byTime = [...firsts.values()].sort((a, b) => a.time - b.time || a.updateId - b.updateId);
+    for (let i = 1; i < byTime.length; i++) {
+      if (byTime[i]!.updateId < byTime[i - 1]!.updateId && byTime[i]!.time > byTime[i - 1]!.time)
+        outOfOrder.push(`${lane}: ${byTime[i - 1]!.updateId} before ${byTime[i]!.updateId}`);
+    }
+  }
+  const lines = [
+    `  updates handed out: ${ids.length}; acknowledged: ${acked.length}; done in the update stream: ${done.length}; given up after failing every time: ${givenUp.length}`,
+    `  updates lost (acknowledged, never done): ${lost.length}; never acknowledged: ${unacked.length}`,
+    `  updates handled to the end twice (log lines): ${twice.length}${twice.length > 0 ? ` ${JSON.stringify(twice)}, ${twice.length - unexplained.length} of them by a process SIGKILLed right after (before the done step)` : ""}; handlings started again after a process died in the middle: ${again}`,
+    `  member order: ${lanes.size} lanes, ${handled.length} handlings logged, out of order: ${outOfOrder.length}`,
+  ];
+  const violations = [
+    ...lost.map((id) => `update ${id} acknowledged but never handled (${status.get(id)})`),
+    ...unacked.map((id) => `update ${id} never acknowledged`),
+    ...outOfOrder.map((o) => `out of order: ${o}`),
+    ...unexplained.map((id) => `update ${id} handled to the end twice`),
+  ];
+  return { lines, violations };
+}
+
+/** One run: a fleet of bot processes, the staff, resellers and admins, the chaos, the reconciliation. */
+async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fleet): Promise<number> {
+  const catalog = await loadCatalog("catalog.json");
+  if (!catalog.ok) throw new Error(catalog.errors.join("\n"));
+  const provider = await faultyProvider(catalog.catalog);
+  const { sandbox, faults } = provider;
   const redis = await ownRedis();
   const fake = createFakeBotApi();
   await fake.start();
@@ -141,7 +279,7 @@ async function main() {
   const env = {
     BOT_TOKEN: fake.token,
     BOT_API_ROOT: fake.url,
-    TOPUP_BASE_URL: providerUrl,
+    TOPUP_BASE_URL: provider.url,
     TOPUP_MITRA_ID: "chaos",
     TOPUP_SECRET_KEY: SECRET,
     TOPUP_TIMEOUT_MS: String(TIMEOUT_MS),
@@ -149,65 +287,29 @@ async function main() {
     ALLOWED_USER_IDS: users.map((u) => u.id).join(","),
     RESELLER_IDS: resellers.map((u) => u.id).join(","),
     ADMIN_IDS: admins.map((u) => u.id).join(","),
-    LOG_LEVEL: "warn",
+    // "update handled" lines (info) are what the member order is checked on.
+    LOG_LEVEL: "info",
   };
-  const outputs: string[] = [];
-  const started: BotProcess[] = [];
-  let bot: BotProcess = startBotProcess(env);
-  started.push(bot);
-  let restarting = false;
-  const startBot = async () => {
-    restarting = true;
-    bot = startBotProcess(env);
-    started.push(bot);
-    await fake.waitFor(() => fake.isPolling(), 30_000).catch(() => undefined);
-    restarting = false;
-  };
-  const alive = () => bot.child.exitCode === null && bot.child.signalCode === null;
-  await fake.waitFor(() => fake.isPolling(), 30_000);
-
-  // --- the chaos: kills at random moments, one Redis restart ---
   let running = true;
-  let kills = 0;
-  let aimedKills = 0;
-  let redisRestarts = 0;
-  /** A kill at a moment a driver chose (a Confirm just tapped); the chaos loop restarts the bot. */
-  const killNow = () => {
-    if (!running || restarting || !alive()) return false;
-    void bot.kill("SIGKILL");
-    kills++;
-    aimedKills++;
-    return true;
-  };
+  const fleet = fleetOf({ env, fake, random, redis, running: () => running });
+  await fleet.start();
+
+  // --- the chaos: kills at random moments, restarts, one Redis restart ---
   const chaosLoop = (async () => {
-    while (running) {
-      await sleep(150 + random() * 750);
-      if (!running) break;
-      outputs.push(bot.output());
-      if (alive()) kills++;
-      await bot.kill("SIGKILL");
-      if (redisRestarts === 0 && kills >= 5) {
-        await redis.stop();
-        await sleep(500);
-        await redis.start();
-        redisRestarts++;
-      }
-      await sleep(100 + random() * 700);
-      await startBot();
-    }
+    while (running) await fleet.step();
   })();
 
   // --- the users: quick order, Confirm (sometimes twice), wait for an outcome, tap again if silent ---
   const confirmed = new Set<string>();
   const answered = new Set<string>();
   let doubled = 0;
-  const outcomeFor = (user: FakeUser, refId: string) => (m: SentMessage) =>
+  const outcomeFor = (refId: string) => (m: SentMessage) =>
     m.text.includes(`<code>${refId}</code>`) &&
     /Top-up successful|Order failed|Order not sent|Result unknown/.test(m.text);
   const perUser = Math.ceil(ORDERS / USERS);
   // --- the resellers: admins take deposits while resellers order from their saldo ---
   const resellerDriver = createResellerDriver(
-    { fake, catalog: catalog.catalog, fork, kills: () => kills, killNow },
+    { fake, catalog: catalog.catalog, fork, kills: () => fleet.kills(), killNow: () => fleet.killNow() },
     resellers,
     admins,
   );
@@ -244,7 +346,7 @@ async function main() {
             fake.tapButton(user, summary, data);
             doubled++;
           }
-          const got = await fake.waitForMessage(user.id, outcomeFor(user, refId), 6000).catch(() => undefined);
+          const got = await fake.waitForMessage(user.id, outcomeFor(refId), 6000).catch(() => undefined);
           if (got !== undefined) answered.add(refId);
         }
       }
@@ -254,16 +356,22 @@ async function main() {
   await chaosLoop;
 
   // --- let recovery settle everything, then read the ledger ---
-  if (bot.child.exitCode !== null || bot.child.signalCode !== null) await startBot();
+  await fleet.ensureRunning();
   await sleep(TIMEOUT_MS + 7000);
   const storage = await createStorage({ redisUrl: redis.url, prefix: "topup:" });
   const books = createLedger(storage);
   // An admin settles some of the resellers' unknown orders (spent or released at settlement).
   await resellerDriver.settleSome(books, sandbox.calls);
-  await fake.waitForIdle(500, 20_000).catch(() => undefined);
-  outputs.push(bot.output());
-  await bot.kill("SIGTERM");
-  for (const p of started) await p.kill("SIGKILL"); // none may outlive the run
+  await sleep(1500);
+  const updates = await reconcileUpdates(fake, redis.url, fleet.mode, fleet.outputs(), fleet.killed());
+  const stopCodes = await fleet.stop();
+  const outputs = fleet.outputs();
+  // CHAOS_LOGS=dir: every process's output in a file of its own (for a run that needs explaining).
+  const logDir = process.env.CHAOS_LOGS;
+  if (logDir !== undefined) {
+    mkdirSync(logDir, { recursive: true });
+    outputs.forEach((o, i) => writeFileSync(`${logDir}/${fleet.mode}-${String(i).padStart(2, "0")}.log`, o));
+  }
   const ledger = new Map<string, OrderRecord>();
   const records = books.orders;
   for (const ref of new Set([...confirmed, ...sandbox.calls.map((c) => c.refId)])) {
@@ -308,11 +416,24 @@ async function main() {
     states[state] = (states[state] ?? 0) + 1;
   }
   const leaked = outputs.some((o) => o.includes(SECRET)) || fake.allOutgoingText().includes(SECRET);
+  const fleetProblems = [
+    ...fleet.violations(),
+    ...stopCodes.filter((c) => c !== 0).map((c) => `a process stopped at the end exited ${String(c)}, not 0`),
+  ];
 
-  log(`chaos run (seed ${initialSeed}): ${ORDERS} orders by ${USERS} users`);
+  const how =
+    fleet.mode === "single"
+      ? ""
+      : fleet.mode === "webhook"
+        ? `, webhook, ${fleet.size} processes behind a round-robin balancer`
+        : `, long polling, ${fleet.size} processes (one polls, the others stand by)`;
+  log(`chaos run (seed ${initialSeed}${how}): ${ORDERS} orders by ${USERS} users`);
   log(
-    `  bot killed with SIGKILL: ${kills} times (${aimedKills} of them just after a Confirm); Redis restarted: ${redisRestarts}; doubled taps: ${doubled}`,
+    fleet.mode === "single"
+      ? `  bot killed with SIGKILL: ${fleet.kills()} times (${fleet.aimedKills()} of them just after a Confirm); Redis restarted: ${fleet.redisRestarts()}; doubled taps: ${doubled}`
+      : `  processes killed with SIGKILL: ${fleet.kills()} times (${fleet.aimedKills()} of them just after a Confirm or a deposit's Confirm); Redis restarted: ${fleet.redisRestarts()}; doubled taps: ${doubled}`,
   );
+  for (const line of fleet.figures()) log(line);
   log(`  provider faults: ${JSON.stringify(faults)}`);
   log(`  confirmed orders: ${confirmed.size}; outcomes in the ledger: ${JSON.stringify(states)}`);
   log(`  provider calls: ${sandbox.calls.length} for ${callsPerRef.size} ref ids`);
@@ -320,12 +441,11 @@ async function main() {
   log(`  provider saw, ledger does not know: ${unknownToLedger.length}`);
   log(`  confirmed but not final or unknown (missing): ${notFinal.length}`);
   log(`  success in the ledger the provider never saw: ${providerDidNotKnow.length}`);
+  for (const line of updates.lines) log(line);
   log(`  secret key in any output: ${leaked ? "YES" : "no"}`);
   for (const line of money.lines) log(line);
   await fake.stop();
-  await sandbox.close();
-  proxy.closeAllConnections();
-  proxy.close();
+  await provider.close();
   await redis.stop();
   const bad =
     duplicates.length +
@@ -333,51 +453,122 @@ async function main() {
     notFinal.length +
     providerDidNotKnow.length +
     (leaked ? 1 : 0) +
-    money.violations.length;
+    money.violations.length +
+    updates.violations.length +
+    fleetProblems.length;
   if (bad > 0) {
     log(
       `MISMATCH: ${JSON.stringify({ duplicates, unknownToLedger, notFinal: notFinal.map((r) => [r, ledger.get(r)?.state]), providerDidNotKnow })}`,
     );
     for (const v of money.violations) log(`RESELLER MONEY: ${v}`);
-    log(`replay with CHAOS_SEED=${initialSeed}`);
+    for (const v of updates.violations) log(`UPDATES: ${v}`);
+    for (const v of fleetProblems) log(`PROCESSES: ${v}`);
+  } else {
+    log("OK: 0 duplicates, 0 missing, 0 updates lost or out of order; every reseller's money accounted for");
+  }
+  return bad;
+}
+
+/** docs/chaos.md: the classic run's part and the part of the runs with several processes, each kept by the other. */
+function writeDoc(part: "single" | "replicas", text: string): void {
+  let current = "";
+  try {
+    current = readFileSync(DOC, "utf8");
+  } catch {
+    current = "";
+  }
+  const at = current.indexOf(REPLICAS_HEADING);
+  const single = at < 0 ? current : current.slice(0, at);
+  const replicas = at < 0 ? "" : current.slice(at);
+  writeFileSync(DOC, part === "single" ? `${text.trimEnd()}\n${replicas}` : `${single.trimEnd()}\n\n${text}`);
+}
+
+async function main() {
+  if (REPLICAS <= 1) {
+    const bad = await scenario((deps) => singleFleet(deps));
+    if (bad > 0) {
+      log(`replay with CHAOS_SEED=${initialSeed}`);
+      process.exit(1);
+    }
+    writeDoc(
+      "single",
+      `# Fault injection\n\nCommand: \`npm run chaos\`. Last run ${new Date().toISOString().slice(0, 10)}, Node ${process.version}; ` +
+        `replay it with \`CHAOS_SEED=${initialSeed} npm run chaos\`:\n\n\`\`\`\n${report.join("\n")}\n\`\`\`\n\n` +
+        SINGLE_TEXT,
+    );
+    process.exit(0);
+  }
+  const badWebhook = await scenario((deps) => replicaFleet(deps, "webhook", REPLICAS));
+  log("");
+  const badPolling = await scenario((deps) => replicaFleet(deps, "polling", REPLICAS));
+  if (badWebhook + badPolling > 0) {
+    log(`replay with CHAOS_SEED=${initialSeed} npm run chaos -- --replicas ${REPLICAS}`);
     process.exit(1);
   }
-  log("OK: 0 duplicates, 0 missing; every reseller's money accounted for");
-  writeFileSync(
-    "docs/chaos.md",
-    `# Fault injection\n\nCommand: \`npm run chaos\`. Last run ${new Date().toISOString().slice(0, 10)}, Node ${process.version}; ` +
-      `replay it with \`CHAOS_SEED=${initialSeed} npm run chaos\`:\n\n\`\`\`\n${report.join("\n")}\n\`\`\`\n\n` +
-      "What happens: the real bot process (`node dist/main.js`) takes orders from several users through a fake Bot API that redelivers\n" +
-      "unconfirmed updates as Telegram does; it is killed with SIGKILL and restarted every 0.15 to 0.9 s (before Confirm, during\n" +
-      "the provider call, after the answer, during the reply: wherever the moment falls); Redis (with append-only persistence) is\n" +
-      "restarted once; the provider answers 502s, refusals (status 0), malformed bodies after taking the order, answers after the\n" +
-      "timeout, and resets; one Confirm in five is tapped twice, and a user taps again when no answer comes. Then every ref_id the\n" +
-      "provider saw is looked up in the ledger, calls per ref_id are counted, and every confirmed order must be success, failed or\n" +
-      "unknown. An unknown order is one an admin settles with /pending after checking the provider's dashboard.\n\n" +
-      "Resellers (chaos/resellers.ts), in the same run and under the same kills and faults: two admins take deposits\n" +
-      "(`/deposit USER_ID AMOUNT NOTE`, now and then a correction downwards) and tap Confirm, some twice at once, some with the bot\n" +
-      "SIGKILLed a few milliseconds after the tap, some pressed again after they were answered; a /deposit shown twice (redelivered\n" +
-      "after a kill) has its second summary cancelled. The resellers start with a small saldo and order products at their\n" +
-      "reseller price; the provider does not sell ML257 (status 0: the hold is released). A Confirm with too little saldo must be\n" +
-      'refused ("Not enough saldo"): three in ten refused resellers give up, the others wait for a deposit and tap again. After\n' +
-      "recovery, an admin settles about two thirds of the resellers' unknown orders as the provider's record says (success:\n" +
-      "spent; failed: released), some by both admins at once; the rest stay unknown, held.\n\n" +
-      "Then the ledger is read as an auditor would (`createLedger(...)`: wallets, whole statements, orders, deposits) and for every\n" +
-      "reseller: the books balance (saldo = deposits + corrections − spent − held, saldo ≥ 0, held ≥ 0); the statement replays to\n" +
-      "the wallet line by line; no order has two holds, two spends or releases, or both a spend and a release (double spends), or\n" +
-      "two releases (double refunds); every hold is matched to its order's state (success: hold + spend; failed: hold + release;\n" +
-      "unknown: hold only; never claimed: nothing, and never sent); every deposit id is credited at most once, and every one the\n" +
-      "admin saw answered is; the money spent is the reseller prices of the orders the provider carried out and the ledger records\n" +
-      "as success, the money held the prices of the orders still unknown; and deposits + corrections = saldo + held + spent over all\n" +
-      "resellers. Rupiah unaccounted is the sum of every difference found. Any violation makes the run exit non-zero.\n\n" +
-      'The "note" line, when there is one, is not about money: deposits credited whose reseller was never sent "Deposit\n' +
-      'credited" because the bot died between the credit and the message (a later tap only answers "already credited", and\n' +
-      "nothing sends the message again; `npx tsx chaos/repro-deposit-notice.ts` reproduces it). It does not fail the run.\n\n" +
-      "A seed fixes each actor's choices (every reseller, admin and the settlement draw from a generator of their own); the kills,\n" +
-      "the provider's faults and the staff share one generator whose draws follow the timing, so a replay is close, not identical.\n",
+  writeDoc(
+    "replicas",
+    `${REPLICAS_HEADING.trimStart()}\n\nCommand: \`npm run chaos -- --replicas ${REPLICAS}\`. Last run ${new Date().toISOString().slice(0, 10)}, Node ${process.version}; ` +
+      `replay it with \`CHAOS_SEED=${initialSeed} npm run chaos -- --replicas ${REPLICAS}\`:\n\n\`\`\`\n${report.join("\n")}\n\`\`\`\n\n` +
+      REPLICAS_TEXT,
   );
   process.exit(0);
 }
+
+const SINGLE_TEXT =
+  "What happens: the real bot process (`node dist/main.js`) takes orders from several users through a fake Bot API that redelivers\n" +
+  "unconfirmed updates as Telegram does; it is killed with SIGKILL and restarted every 0.15 to 0.9 s (before Confirm, during\n" +
+  "the provider call, after the answer, during the reply: wherever the moment falls); Redis (with append-only persistence) is\n" +
+  "restarted once; the provider answers 502s, refusals (status 0), malformed bodies after taking the order, answers after the\n" +
+  "timeout, and resets; one Confirm in five is tapped twice, and a user taps again when no answer comes. Then every ref_id the\n" +
+  "provider saw is looked up in the ledger, calls per ref_id are counted, and every confirmed order must be success, failed or\n" +
+  "unknown. An unknown order is one an admin settles with /pending after checking the provider's dashboard.\n\n" +
+  "Resellers (chaos/resellers.ts), in the same run and under the same kills and faults: two admins take deposits\n" +
+  "(`/deposit USER_ID AMOUNT NOTE`, now and then a correction downwards) and tap Confirm, some twice at once, some with the bot\n" +
+  "SIGKILLed a few milliseconds after the tap, some pressed again after they were answered; a /deposit shown twice (redelivered\n" +
+  'after a kill) has its second summary cancelled; a Confirm answered "temporarily unavailable" (Redis restarting: the bot\n' +
+  "handles that tap once Redis is back) is tapped again. The resellers start with a small saldo and order products at their\n" +
+  "reseller price; the provider does not sell ML257 (status 0: the hold is released). A Confirm with too little saldo must be\n" +
+  'refused ("Not enough saldo"): three in ten refused resellers give up, the others wait for a deposit and tap again. After\n' +
+  "recovery, an admin settles about two thirds of the resellers' unknown orders as the provider's record says (success:\n" +
+  "spent; failed: released), some by both admins at once; the rest stay unknown, held.\n\n" +
+  "Then the ledger is read as an auditor would (`createLedger(...)`: wallets, whole statements, orders, deposits) and for every\n" +
+  "reseller: the books balance (saldo = deposits + corrections − spent − held, saldo ≥ 0, held ≥ 0); the statement replays to\n" +
+  "the wallet line by line; no order has two holds, two spends or releases, or both a spend and a release (double spends), or\n" +
+  "two releases (double refunds); every hold is matched to its order's state (success: hold + spend; failed: hold + release;\n" +
+  "unknown: hold only; never claimed: nothing, and never sent); every deposit id is credited at most once, and every one the\n" +
+  "admin saw answered is; the money spent is the reseller prices of the orders the provider carried out and the ledger records\n" +
+  "as success, the money held the prices of the orders still unknown; and deposits + corrections = saldo + held + spent over all\n" +
+  "resellers. Rupiah unaccounted is the sum of every difference found. Any violation makes the run exit non-zero.\n\n" +
+  'The "note" line, when there is one, is not about money: a reseller sent "Deposit credited" twice (the bot died after\n' +
+  "sending it and before recording that it did, so the look for untold deposits sent it again) or never (the bot died between\n" +
+  'the credit and the message, a later tap only answers "already credited", and the run ended before the look for untold\n' +
+  "deposits, at start and then every few seconds in the process doing the background work, came round). It does not fail\n" +
+  "the run.\n\n" +
+  "A seed fixes each actor's choices (every reseller, admin and the settlement draw from a generator of their own); the kills,\n" +
+  "the provider's faults and the staff share one generator whose draws follow the timing, so a replay is close, not identical.\n" +
+  "\nEvery update the fake Telegram handed out is reconciled too: acknowledged (confirmed by a getUpdates offset), marked done\n" +
+  'in the update stream (src/updates/), handled to the end once by the bot\'s own "update handled" lines (a lower bound of\n' +
+  "doubles: a line written a moment before a SIGKILL can be lost), and in each member's order (those lines by time, per lane).\n" +
+  "A restarted process takes over at once what the killed one held (its turn to poll, its lanes, its pending updates, the\n" +
+  "background work): Redis's CLIENT LIST shows that none of the killed process's connections is open any more.\n";
+
+const REPLICAS_TEXT =
+  "What happens: the same users, resellers and admins as above, against three processes of the compiled bot on one Redis\n" +
+  "(with append-only persistence), twice. In webhook mode the fake Telegram posts every update to a round-robin balancer\n" +
+  "written in the run (test/e2e/round-robin.ts), which hands each POST to the next process whatever it is doing; a POST\n" +
+  "answered with anything but 200 (a killed process: 502; a stopping one: 503) is posted again 150 ms later, the updates of one\n" +
+  "chat one at a time, as Telegram does; one update in twenty is posted again after its 200 (Telegram did not get the answer).\n" +
+  "In long-polling mode one process polls and two stand by. Every 1 to 3 s a random process is SIGKILLed (in polling mode the\n" +
+  "poller one time in two) and started again 0.3 to 1.8 s later; drivers also kill a random process just after a Confirm; once,\n" +
+  "every process in turn gets SIGTERM and is started again (a rolling restart: each must exit 0 within 10 s); once, Redis is\n" +
+  "restarted. Double taps, old buttons pressed again and redelivered updates as above.\n\n" +
+  "Reconciled from outside, besides orders and money as above: every update handed out must be acknowledged (a 200, or a\n" +
+  "getUpdates offset past it) and marked done in the update stream (0 lost); handled to the end once by the processes' own\n" +
+  '"update handled" lines (0 twice; a lower bound, a line written just before a SIGKILL can be lost); each chat member\'s\n' +
+  'updates handled in update_id order whichever process took them (those lines by time, per lane). "Handlings started again"\n' +
+  "counts updates whose process died in the middle of them: another process handles them again from the start (their answer\n" +
+  "may reach the user twice; orders and money have their own once-only guards, checked above). The takeover figure is the time\n" +
+  "from the poller's SIGKILL to the next getUpdates of another process (the contract says within 15 s).\n";
 
 main().catch((err: unknown) => {
   process.stderr.write(`chaos failed: ${err instanceof Error ? err.stack : String(err)}\n`);

@@ -84,6 +84,8 @@ export interface ResellerRun {
   correctionsRefusedAtCommand: number;
   /** Summaries of one /deposit shown twice (the command redelivered after a kill): cancelled. */
   extraSummariesCancelled: number;
+  /** Confirm taps answered "temporarily unavailable" (Redis was down): the admin taps again. */
+  unavailableAnswers: number;
   settle: { success: number; failed: number; doubled: number; settled: number; notPending: number; left: number };
   /** Things the driver noticed that are not money: unanswered settlements, surprises. */
   problems: string[];
@@ -141,6 +143,7 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
     deposits: new Map(),
     orders: new Map(),
     correctionsRefusedAtCommand: 0,
+    unavailableAnswers: 0,
     extraSummariesCancelled: 0,
     settle: { success: 0, failed: 0, doubled: 0, settled: 0, notPending: 0, left: 0 },
     problems: [],
@@ -199,9 +202,12 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
       seen.taps++;
       return u;
     };
+    /** "Temporarily unavailable" (Redis was down; the tap is handled once it is back) is no answer yet: tap again. */
+    const unavailable = (a: { text?: string }) => /temporarily unavailable/.test(a.text ?? "");
     const answered = (): DepositSeen["result"] => {
       for (const a of answersTo(tapIds)) {
         const text = a.text ?? "";
+        if (unavailable(a)) continue;
         if (/^Credited\./.test(text)) return "credited";
         if (/already credited/.test(text)) return "already";
         if (/never goes below/.test(text)) return "refused";
@@ -225,9 +231,12 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
       seen.result = await poll(fake, answered, 5000);
     }
     seen.interrupted = deps.kills() !== killsBefore;
+    run.unavailableAnswers += answersTo(tapIds).filter(unavailable).length;
     if (seen.result === undefined) run.problems.push(`deposit ${id}: Confirm never answered after ${seen.taps} taps`);
     if (seen.result === "other")
-      run.problems.push(`deposit ${id}: unexpected answer ${JSON.stringify(answersTo(tapIds)[0]?.text)}`);
+      run.problems.push(
+        `deposit ${id}: unexpected answer ${JSON.stringify(answersTo(tapIds).find((a) => !unavailable(a))?.text)}`,
+      );
     if (seen.result === "credited" || seen.result === "already") {
       creditedCount.set(resellerId, (creditedCount.get(resellerId) ?? 0) + 1);
       if (random() < 0.25) {
@@ -730,7 +739,7 @@ export function reconcileResellers(input: {
     `resellers: ${ids.length} (${ids.join(", ")}), deposits by ${run.admins.length} admins`,
     `  deposits confirmed: ${acked.length} of ${deps.length} (${acked.filter((d) => d.amount > 0).length} deposits, ${acked.filter((d) => d.amount < 0).length} corrections); answered "credited" ${deps.filter((d) => d.result === "credited").length}, "already credited" ${deps.filter((d) => d.result === "already").length}`,
     `  deposit Confirms double-tapped: ${deps.filter((d) => d.doubled).length}; bot SIGKILLed while a Confirm was in flight: ${deps.filter((d) => d.interrupted).length} (${deps.filter((d) => d.aimedKill).length} killed just after the tap; then answered "credited" ${deps.filter((d) => d.interrupted && d.result === "credited").length}, "already credited" ${deps.filter((d) => d.interrupted && d.result === "already").length}); tapped again after no answer: ${deps.filter((d) => d.taps > (d.doubled ? 2 : 1)).length}; old button pressed again: ${deps.filter((d) => d.redelivered).length} (answered "already credited": ${deps.filter((d) => d.redeliveryAnswered).length})`,
-    `  deposit summaries shown twice (redelivered /deposit) and cancelled: ${run.extraSummariesCancelled}; corrections refused (saldo too small): ${run.correctionsRefusedAtCommand + deps.filter((d) => d.result === "refused").length}`,
+    `  deposit summaries shown twice (redelivered /deposit) and cancelled: ${run.extraSummariesCancelled}; corrections refused (saldo too small): ${run.correctionsRefusedAtCommand + deps.filter((d) => d.result === "refused").length}; Confirms answered "temporarily unavailable" (Redis down; tapped again): ${run.unavailableAnswers}`,
     `  deposit ids credited once: ${creditedOnce} of ${depositIds.size} prepared; credited twice: ${doubleCredits.length}; resellers told of a credit: ${acked.length - notTold.length} of ${acked.length}`,
     `  reseller orders: ${orders.length}; in the ledger: ${JSON.stringify(states)}; failed: ${failedHow.refusedByProvider} refused by the provider, ${failedHow.notAtProvider} product it does not sell, ${failedHow.settled} settled as failed`,
     `  Confirms refused for too little saldo: ${orders.reduce((n, o) => n + o.refusals, 0)} taps on ${refused.length} orders (${refused.filter((o) => o.retappedAfterDeposit && FINAL.has(stateOf(o))).length} ordered after a deposit, ${refused.filter((o) => !FINAL.has(stateOf(o))).length} never sent); double-tapped Confirms: ${orders.filter((o) => o.doubled).length}; bot SIGKILLed just after a Confirm: ${orders.filter((o) => o.aimedKill).length}`,

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { run, type RunnerHandle } from "@grammyjs/runner";
 import { Api, GrammyError, HttpError, type Bot } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
@@ -17,6 +16,7 @@ import type { Feature } from "./bot/feature.js";
 import { loadTexts } from "./bot/i18n.js";
 import { createNotifier, type Notifier } from "./bot/notifier.js";
 import type { Services } from "./bot/services.js";
+import { createUnavailableNotice } from "./bot/unavailable-notice.js";
 import { createUserPrefs } from "./bot/user-prefs.js";
 import { findProduct, loadCatalog, type Catalog } from "./catalog/catalog.js";
 import { createDownloader } from "./bot/files.js";
@@ -33,13 +33,18 @@ import { createOrderService, type OrderService } from "./orders/order-service.js
 import { dayIn } from "./orders/report.js";
 import { createHttpServer, type HttpServer } from "./server/http-server.js";
 import { createChatState } from "./storage/chat-state.js";
+import { createClaims } from "./storage/claims.js";
+import { createLease, keepLease, processOwner, type LeaseKeeper } from "./storage/leases.js";
+import { createLiveness } from "./storage/liveness.js";
 import { StoreUnavailableError } from "./storage/redis.js";
-import { createLease } from "./storage/lease.js";
 import { createStorage, type Storage } from "./storage/storage.js";
 import { createTopupClient, redactUrl } from "./topup/client.js";
 import { createSandboxProvider, SANDBOX_MITRA_ID, SANDBOX_SECRET_KEY, type SandboxProvider } from "./topup/sandbox.js";
 import type { TopupClient } from "./topup/types.js";
 import { createTaskTracker } from "./tasks.js";
+import { createDirectIntake } from "./updates/direct.js";
+import { createUpdatePipeline, type ReplicaTimings, type UpdatePipeline } from "./updates/pipeline.js";
+import { forgetWebhookRegistration, registerWebhookOnce, webhookSecretFor } from "./updates/webhook-setup.js";
 
 /** A start-up failure an operator can fix: a title and one line per problem, never a stack trace. */
 export class StartupError extends Error {
@@ -61,6 +66,13 @@ export interface AppOptions {
   recoveryIntervalMs?: number;
   /** The bot's features (default: all of bot/all-features.ts). */
   features?: readonly Feature[];
+  /** Several processes on one Redis: how long locks and leases last (tests shorten them). */
+  replicas?: Partial<ReplicaTimings> & {
+    /** The lease of the shared background work (recovery, broadcasts, notices). */
+    maintenanceLeaseMs?: number;
+    maintenanceRetryMs?: number;
+    broadcastLeaseMs?: number;
+  };
 }
 
 export interface App {
@@ -81,6 +93,10 @@ export interface App {
   http: HttpServer | undefined;
   /** The ledger's compaction (started by start(); `runOnce` runs a pass now). */
   compaction: Compaction;
+  /** With Redis: the update stream every update goes through (several processes, nothing lost). */
+  updates: UpdatePipeline | undefined;
+  /** This process's name among the others (leases, the stream's consumer group). */
+  owner: string;
   /**
    * Reaches Telegram (retrying with a log line per attempt), then takes updates (long polling or
    * the webhook) and, beside them, recovers orders a crash left in flight. Throws StartupError.
@@ -92,6 +108,13 @@ export interface App {
 
 const ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "my_chat_member"] as const;
 const TELEGRAM_RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 15_000, 15_000, 15_000, 15_000];
+/** The shared background work's lease: another process takes it over this long after its holder died. */
+const MAINTENANCE_LEASE_MS = 15_000;
+const MAINTENANCE_RETRY_MS = 2_000;
+/** The ledger upgrade's lease, renewed every third of it while the upgrade runs. */
+const UPGRADE_LEASE_MS = 15_000;
+/** Consumers of the update stream with nothing pending, idle this long, are processes gone for good. */
+const GONE_CONSUMER_MS = 60 * 60 * 1000;
 
 /**
  * Builds the whole bot from a parsed configuration: storage, provider client (or the sandbox),
@@ -107,11 +130,15 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     throw new StartupError(`CATALOG_FILE ${config.catalogFile} is not valid:`, catalogResult.errors);
   const catalog = catalogResult.catalog;
 
+  // This process's name among the others: its leases, its consumer in the update stream, and
+  // the name its Redis connections carry (so the others see at once when it is gone).
+  const owner = processOwner();
   let storage: Storage;
   try {
     storage = await createStorage({
       redisUrl: config.redisUrl,
       prefix: config.redisKeyPrefix,
+      owner,
       onError: (err) => logger.error({ err }, "redis error"),
     });
   } catch (err) {
@@ -120,9 +147,12 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   }
   if (storage.kind === "memory") {
     logger.warn(
-      "REDIS_URL is not set: using an in-process memory store; conversations and the order ledger are lost at restart",
+      "REDIS_URL is not set: using an in-process memory store; conversations and the order ledger are lost at restart, " +
+        "and it serves one bot process only: a second process would share nothing with this one (and this one cannot " +
+        "see it), so run several processes only with REDIS_URL",
     );
   }
+  const liveness = createLiveness(storage, logger);
 
   const shop = createShop({ storage, fileCatalog: catalog, now });
 
@@ -163,12 +193,14 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   }
 
   const texts = loadTexts();
+  /** Updates the update stream hands out again after their handling was cut short (services.handledAgain). */
+  const handledAgain = new WeakSet<Update>();
   const prefs = createUserPrefs(storage, (err) => logger.warn({ err }, "preferences not read"));
   const books = createLedger(storage, { timeZone: config.timeZone });
   const { orders: ledger, wallets } = books;
   const compaction = createCompaction({
     ledger: books,
-    lease: createLease(storage, "compact-lease", COMPACTION_LEASE_MS),
+    lease: createLease(storage, "compact", { ttlMs: COMPACTION_LEASE_MS, owner, liveness }),
     hotDays: config.ledger.hotDays,
     everyMs: config.ledger.compactEveryMs,
     logger,
@@ -208,6 +240,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     buyerOf: (userId) => access.buyerOf(userId),
     logger,
     events: notifier,
+    claims: createClaims(storage, "deposit-notice", { owner, liveness }),
     now,
   });
   const features = (options.features ?? FEATURES).filter((f) => f.availableWith(config));
@@ -229,6 +262,17 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     logger,
     intervalMs: config.broadcastIntervalMs,
     now,
+    ...(storage.kind === "redis"
+      ? {
+          lease: (id: string) =>
+            createLease(storage, `broadcast:${id}`, {
+              ttlMs: options.replicas?.broadcastLeaseMs ?? 15_000,
+              owner,
+              liveness,
+            }),
+          ...(options.replicas?.broadcastLeaseMs === undefined ? {} : { leaseMs: options.replicas.broadcastLeaseMs }),
+        }
+      : {}),
   });
   const services: Services = {
     orders,
@@ -252,12 +296,47 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     place: { timeZone: config.timeZone, shopName: config.shopName },
     miniApp: config.webApp,
     clock: now,
+    handledAgain: (update) => handledAgain.has(update),
   };
   installBot(bot, { services, features, storage, logger, updates });
+  // An update that cannot be stored (Redis does not answer) is not acknowledged: Telegram keeps it.
+  // Its user hears that the bot is unavailable for a moment, once, straight through the Bot API.
+  const unavailable = createUnavailableNotice({ api: bot.api, me: () => bot.botInfo, texts, logger });
 
   const webhook = config.webhook;
-  // Without WEBHOOK_SECRET a fresh one per start: setWebhook hands it to Telegram each time.
-  const webhookSecret = webhook?.secret ?? randomBytes(32).toString("hex");
+  // Without WEBHOOK_SECRET: with Redis one shared by every process (kept there), in memory a fresh one per start.
+  const webhookSecret = webhook === undefined ? "" : await webhookSecretFor(storage, webhook.secret);
+  /** An update handled in this process: the bot's first middleware tracks it (shutdown waits for it). */
+  const handle = (update: Update, info?: { attempt: number }) => {
+    if ((info?.attempt ?? 1) > 1) handledAgain.add(update);
+    return bot.handleUpdate(update);
+  };
+  const pipeline: UpdatePipeline | undefined =
+    storage.kind === "redis"
+      ? createUpdatePipeline({
+          storage,
+          owner,
+          liveness,
+          handle,
+          logger,
+          ...(options.replicas === undefined ? {} : { timings: options.replicas }),
+          ...(webhook !== undefined
+            ? {}
+            : {
+                polling: {
+                  // A plain Api (no auto-retry): a failed getUpdates is simply asked again.
+                  api: new Api(config.botToken, { apiRoot: config.botApiRoot }),
+                  allowedUpdates: ALLOWED_UPDATES,
+                  onNotStored: (batch) => batch.forEach((update) => unavailable.tell(update)),
+                  onTakeOver: async () => {
+                    // A webhook left over from webhook mode would stop getUpdates.
+                    await bot.api.deleteWebhook();
+                    await forgetWebhookRegistration(storage);
+                  },
+                },
+              }),
+        })
+      : undefined;
   // The Mini App's code (and its init data checks) is loaded only when WEBAPP_URL is set.
   const miniApp =
     config.webApp === undefined
@@ -279,6 +358,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     webhook !== undefined || config.port !== undefined
       ? createHttpServer({
           health: () => storage.ping(),
+          serving: () => pipeline?.serving() ?? "ready",
           logger,
           routes: miniApp === undefined ? [] : [{ path: "/app", app: miniApp }],
           ...(webhook === undefined
@@ -287,17 +367,24 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
                 webhook: {
                   path: new URL(webhook.url).pathname,
                   secret: webhookSecret,
-                  // Acknowledged at once, handled here: the bot's first middleware tracks it.
-                  onUpdate: (update: Update) =>
-                    void bot
-                      .handleUpdate(update)
-                      .catch((err: unknown) => logger.error({ err, updateId: update.update_id }, "update failed")),
+                  // With Redis: answered once stored in the update stream. In memory: handed on at once.
+                  intake:
+                    pipeline === undefined
+                      ? createDirectIntake(
+                          (update) =>
+                            void handle(update).catch((err: unknown) =>
+                              logger.error({ err, updateId: update.update_id }, "update failed"),
+                            ),
+                        )
+                      : (update: Update, body: string) => pipeline.intake(update, body),
+                  onNotStored: (update) => unavailable.tell(update),
                 },
               }),
         })
       : undefined;
 
   let runner: RunnerHandle | undefined;
+  let maintenance: LeaseKeeper | undefined;
   let recoveryTimer: NodeJS.Timeout | undefined;
   let background: Promise<void> = Promise.resolve();
   let stopping: Promise<void> | undefined;
@@ -307,6 +394,70 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       () => undefined,
       (err: unknown) => logger.error({ err }, "recovery of interrupted orders failed"),
     );
+  const maintenanceLeaseMs = options.replicas?.maintenanceLeaseMs ?? MAINTENANCE_LEASE_MS;
+  const setMenus = async () => {
+    const resellers = (await access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
+    await menus.setAll({ admins: config.adminIds, resellers, adminChat: config.adminChat?.chatId });
+  };
+
+  /**
+   * What runs once among the processes, in the holder of the lease `maintenance`: broadcasts left
+   * by a stopped process go on (each under its own lease, so never two senders), deposits credited
+   * and not told are told (each under a claim), orders left in flight are settled once their call
+   * must be over (each by one atomic step of the ledger); at the takeover, the command menus are
+   * set and the stream forgets consumers long gone. Low-balance alerts need no lease: the ledger's
+   * Lua step that records a sale decides, once per crossing, which sale's process sends it.
+   */
+  async function sharedWork(takeover: boolean): Promise<void> {
+    if (stopping !== undefined) return;
+    const step = async (what: string, work: () => Promise<unknown>) => {
+      try {
+        await work();
+      } catch (err) {
+        logger.error({ err }, `shared background work: ${what} failed`);
+      }
+    };
+    await step("broadcasts", () => broadcaster.resume());
+    await step("deposit notices", () => deposits.tellUntold());
+    await recover();
+    if (!takeover) return;
+    await step("command menus", setMenus);
+    await step("stream consumers", async () => {
+      const gone = (await pipeline?.stream.forgetConsumers(GONE_CONSUMER_MS)) ?? 0;
+      if (gone > 0) logger.info({ gone }, "update stream: consumers of processes long gone removed");
+    });
+  }
+
+  /**
+   * The ledger's upgrade, by one process at a time; the others wait for it, then find nothing to
+   * do. Its lease is renewed while the upgrade runs; a process killed in the middle leaves it to the
+   * next start (or another process) at once when it is seen gone, else once it ran out.
+   */
+  async function upgradeOnce(): ReturnType<typeof books.upgrade> {
+    const lease = createLease(storage, "upgrade", { ttlMs: UPGRADE_LEASE_MS, owner, liveness });
+    while (!(await lease.acquire())) await new Promise((resolve) => setTimeout(resolve, 500));
+    const renewal = setInterval(() => {
+      lease.renew().then(
+        (held) => {
+          if (!held) logger.warn("ledger upgrade: its lease was lost; another process may run it too");
+        },
+        (err: unknown) => logger.warn({ err }, "ledger upgrade: lease not renewed"),
+      );
+    }, UPGRADE_LEASE_MS / 3);
+    let reported = 0;
+    try {
+      return await books.upgrade({
+        onProgress: (done) => {
+          if (done - reported < 10_000) return;
+          reported = done;
+          logger.info({ done }, `ledger upgrade: ${done} orders rewritten so far`);
+        },
+      });
+    } finally {
+      clearInterval(renewal);
+      await lease.release();
+    }
+  }
 
   /** getMe, retried on network trouble with one line per attempt; a refused token stops at once. */
   async function reachTelegram(): Promise<UserFromGetMe> {
@@ -354,6 +505,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     sandbox,
     http,
     compaction,
+    updates: pipeline,
+    owner,
 
     async start() {
       if (sandbox !== undefined) {
@@ -371,15 +524,11 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
           webhook === undefined ? "health endpoint listening" : "webhook and health endpoint listening",
         );
       }
-      // Data of an older version gets this version's layout before anything reads it (once).
-      let reported = 0;
-      const upgraded = await books.upgrade({
-        onProgress: (done) => {
-          if (done - reported < 10_000) return;
-          reported = done;
-          logger.info({ done }, `ledger upgrade: ${done} orders rewritten so far`);
-        },
-      });
+      // Whether a process killed outright can be told from one that lives (says so when not).
+      if (storage.kind === "redis") await liveness.probe();
+      // Data of an older version gets this version's layout before anything reads it (once,
+      // among every process: the others wait for the one holding the lease `upgrade`).
+      const upgraded = await upgradeOnce();
       if (upgraded !== undefined) {
         logger.info(
           upgraded,
@@ -389,11 +538,17 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
               : ""),
         );
       }
-      // Read before the first update can claim an order: these were left by the previous run.
-      const leftInFlight = await orders.inFlight().catch((err: unknown) => {
-        logger.error({ err }, "in-flight orders not read");
-        return [];
-      });
+      // The memory store is one process: orders in flight were left by the previous run. With
+      // Redis they may be another process's live orders; an order whose process died is told by
+      // its Confirm, which the update stream hands to another process ("already being processed"),
+      // and by recovery once its call must be over.
+      const leftInFlight =
+        pipeline !== undefined
+          ? []
+          : await orders.inFlight().catch((err: unknown) => {
+              logger.error({ err }, "in-flight orders not read");
+              return [];
+            });
       const inUse = await shop.state().catch((err: unknown) => {
         logger.error({ err }, "catalogue in use not read");
         return undefined;
@@ -411,34 +566,73 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
         store: storage.kind,
         sandbox: sandbox !== undefined,
         catalog: catalogInUse,
+        process: owner,
       };
+      // Updates stored by any process before this one started are handled from here on.
+      await pipeline?.start();
       if (webhook !== undefined) {
-        await bot.api.setWebhook(webhook.url, { secret_token: webhookSecret, allowed_updates: ALLOWED_UPDATES });
+        const registered = await registerWebhookOnce({
+          storage,
+          owner,
+          parts: [webhook.url, webhookSecret, ALLOWED_UPDATES.join(",")],
+          liveness,
+          register: async () =>
+            void (await bot.api.setWebhook(webhook.url, {
+              secret_token: webhookSecret,
+              allowed_updates: ALLOWED_UPDATES,
+            })),
+        });
+        if (registered === "already") logger.info("webhook already registered by another process");
         logger.info({ ...started, mode: "webhook" }, "bot started (webhook)");
+      } else if (pipeline !== undefined) {
+        logger.info(
+          { ...started, mode: "polling" },
+          "bot started (long polling: one process polls, the others stand by; all of them handle updates)",
+        );
       } else {
         // A webhook left over from webhook mode would stop getUpdates; a refusal here is not fatal.
         await bot.api.deleteWebhook().catch((err: unknown) => logger.warn({ err }, "deleteWebhook failed"));
         runner = run(bot, { runner: { fetch: { allowed_updates: ALLOWED_UPDATES } } });
         logger.info({ ...started, mode: "polling" }, "bot started (long polling)");
       }
-      // Beside the first updates: tell the users of orders a crash left in flight, settle the
-      // ones whose call must be over, set the command menus; then look again now and then.
-      background = (async () => {
-        // Broadcasts a stop interrupted go on (nobody is sent one twice); stop() waits for them.
-        await broadcaster.resume().catch((err: unknown) => logger.error({ err }, "broadcasts not resumed"));
-        await orders.tellInterrupted(leftInFlight);
-        // Deposits credited by a run that stopped before their reseller was told.
-        await deposits.tellUntold();
-        await recover();
-        const resellers = (await access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
-        await menus.setAll({ admins: config.adminIds, resellers, adminChat: config.adminChat?.chatId });
-      })();
-      // Old orders leave memory, not the books: a pass now, then every LEDGER_COMPACT_EVERY_MS.
+      // Old orders leave memory, not the books: a pass now, then every LEDGER_COMPACT_EVERY_MS, in
+      // one process at a time (the compaction's own lease).
       compaction.start();
-      recoveryTimer = setInterval(
-        () => void recover(),
-        options.recoveryIntervalMs ?? Math.max(1000, Math.min(config.topupTimeoutMs / 2, 30_000)),
+      const everyMs = options.recoveryIntervalMs ?? Math.max(1000, Math.min(config.topupTimeoutMs / 2, 30_000));
+      if (storage.kind !== "redis") {
+        // One process: beside the first updates, tell the users of orders a crash left in flight,
+        // settle the ones whose call must be over, set the command menus; then look again now and then.
+        background = (async () => {
+          // Broadcasts a stop interrupted go on (nobody is sent one twice); stop() waits for them.
+          await broadcaster.resume().catch((err: unknown) => logger.error({ err }, "broadcasts not resumed"));
+          await orders.tellInterrupted(leftInFlight);
+          // Deposits credited by a run that stopped before their reseller was told.
+          await deposits.tellUntold();
+          await recover();
+          await setMenus();
+        })();
+        recoveryTimer = setInterval(() => void recover(), everyMs);
+        recoveryTimer.unref();
+        return;
+      }
+      // Several processes: the shared background work runs in the one process holding the lease
+      // `maintenance`; another takes it over when that one stops or dies.
+      maintenance = keepLease(
+        createLease(storage, "maintenance", { ttlMs: maintenanceLeaseMs, owner, liveness }),
+        maintenanceLeaseMs,
+        {
+          retryMs: options.replicas?.maintenanceRetryMs ?? MAINTENANCE_RETRY_MS,
+          onAcquired: () => {
+            logger.info("this process runs the shared background work now (recovery, broadcasts, notices)");
+            background = background.then(() => sharedWork(true));
+          },
+          onLost: () => logger.warn("shared background work: lease lost; another process goes on with it"),
+          onError: (err) => logger.debug({ err }, "shared background work: lease not reached"),
+        },
       );
+      recoveryTimer = setInterval(() => {
+        if (maintenance?.held() === true) background = background.then(() => sharedWork(false));
+      }, everyMs);
       recoveryTimer.unref();
     },
 
@@ -446,16 +640,22 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       stopping ??= (async () => {
         clearInterval(recoveryTimer);
         http?.stopIntake();
-        // No new updates; then the ones being handled (polling or webhook) finish.
+        // No new updates; the ones being handled (polling or webhook) finish, the rest is handed
+        // to the other processes (with Redis).
         if (runner?.isRunning()) await runner.stop();
+        await pipeline?.stop();
         await updates.idle();
-        // A long broadcast stops after the message in flight; the next start goes on with it.
+        // A long broadcast stops after the message in flight; another process, or the next
+        // start, goes on with it.
         await broadcaster.stop();
         await compaction.stop();
         await background;
+        await maintenance?.stop();
         await notifier.idle();
+        await unavailable.idle();
         await http?.close();
         await shop.close();
+        await prefs.close();
         await storage.close();
         await sandbox?.close();
       })();

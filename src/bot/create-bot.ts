@@ -4,7 +4,7 @@ import { sequentialize } from "@grammyjs/runner";
 import { Bot, GrammyError, HttpError, type BotError } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { Logger } from "../logger.js";
-import { keyvStorageAdapter } from "../storage/storage-adapter.js";
+import { revisionedStorageAdapter, StaleStateError } from "../storage/storage-adapter.js";
 import type { Storage } from "../storage/storage.js";
 import type { TaskTracker } from "../tasks.js";
 import { answerQuery } from "./answer.js";
@@ -67,10 +67,15 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
     await withServices(ctx, () => texts(ctx, () => buyer(ctx, next)));
   };
 
-  /** The one error boundary, for polling and webhook alike: log with the stack, tell the user to try again. */
+  /**
+   * The one error boundary, for polling and webhook alike: log with the stack, tell the user to try
+   * again. A dialogue state another process changed meanwhile is not the user's business: it goes
+   * through, the update is handed back and handled again on the newer state (updates/consumer.ts).
+   */
   const failed = async (err: BotError<BotContext>) => {
     const ctx = err.ctx;
     const cause = err.error;
+    if (cause instanceof StaleStateError) throw cause;
     logger.error({ updateId: ctx.update.update_id, err: cause }, "update failed");
     const t: Translate = (ctx as Partial<BaseContext>).tr ?? translators.en;
     const infrastructure = !(cause instanceof GrammyError) && !(cause instanceof HttpError);
@@ -152,7 +157,8 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
             version: DIALOGUE_VERSION,
             getStorageKey: (ctx) =>
               ctx.chat === undefined || ctx.from === undefined ? undefined : `${ctx.chat.id}:${ctx.from.id}`,
-            adapter: keyvStorageAdapter(deps.storage, DIALOGUE_STATE, DAY, { packed: true }),
+            // With Redis, a write over a state another process changed meanwhile is refused (a retry).
+            adapter: revisionedStorageAdapter(deps.storage, DIALOGUE_STATE, DAY),
           },
           plugins: [inner],
         }),

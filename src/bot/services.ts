@@ -1,4 +1,5 @@
 import type { Api } from "grammy";
+import type { Update } from "grammy/types";
 import type { Access, Role } from "../access/access.js";
 import type { Audience } from "../broadcast/audience.js";
 import type { BroadcastStore } from "../broadcast/broadcast-store.js";
@@ -50,6 +51,11 @@ export interface Services {
   /** The Mini App's page (WEBAPP_URL), when there is one. */
   miniApp: { url: string } | undefined;
   clock: () => Date;
+  /**
+   * Whether this update is handled again because its handling was cut short: its process died in
+   * the middle (the update stream hands it to another process, or to the restart), or it failed.
+   */
+  handledAgain: (update: Update) => boolean;
 }
 
 export type ServiceName = keyof Services;

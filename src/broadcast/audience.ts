@@ -14,7 +14,9 @@ export function createAudience(deps: {
   access: Pick<Access, "list">;
 }) {
   // Written once per user per process: the middleware calls this for every private update of a
-  // buyer, and a Redis command per update would be waste.
+  // buyer, and a Redis command per update would be waste. Right with several processes too: the
+  // set in storage only grows (nothing removes a user from it), so "recorded here" never becomes
+  // false elsewhere; the worst a stale memory costs is one more (idempotent) SADD in another process.
   const recorded = new Set<number>();
   return {
     /** This user has a private chat with the bot. */

@@ -1,6 +1,7 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Api, GrammyError } from "grammy";
 import type { Logger } from "../logger.js";
+import type { Lease } from "../storage/leases.js";
 import type { Broadcast, BroadcastStore, RecipientOutcome } from "./broadcast-store.js";
 
 /**
@@ -14,6 +15,8 @@ export const PROGRESS_EVERY = 25;
 export const MAX_BROADCAST_LENGTH = 3500;
 /** Waits between attempts while the store does not answer (a Redis restart). */
 const STORE_RETRY_MS = 2_000;
+/** A broadcast's lease without renewal: another process goes on with it this long after its sender died. */
+const BROADCAST_LEASE_MS = 15_000;
 
 /**
  * The Api that sends broadcast messages. Unlike bot.api it retries only what Telegram refused
@@ -61,6 +64,14 @@ export interface BroadcasterDeps {
   intervalMs?: number;
   progressEvery?: number;
   now?: () => Date;
+  /**
+   * The lease of one broadcast (storage/leases.ts, `broadcast:<id>`): with several processes, the
+   * one holding it sends that broadcast, the others leave it alone; a holder that dies lets it run
+   * out and the next look for active broadcasts (resume()) in any process goes on with it. Without
+   * it, one process is assumed (the memory store).
+   */
+  lease?: (id: string) => Lease;
+  leaseMs?: number;
 }
 
 /**
@@ -162,7 +173,41 @@ export function createBroadcaster(deps: BroadcasterDeps) {
     logger.info({ broadcast: b.id, total: b.total, ...b.counts }, "broadcast finished");
   }
 
-  async function run(id: string, recover: boolean): Promise<void> {
+  /** Sends a broadcast while this process holds its lease (renewed as it goes); nothing if another holds it. */
+  async function runLeased(id: string, recover: boolean): Promise<void> {
+    const lease = deps.lease?.(id);
+    if (lease === undefined) return run(id, recover, () => true);
+    if (!(await retrying("lease", id, () => lease.acquire()))) return;
+    const leaseMs = deps.leaseMs ?? BROADCAST_LEASE_MS;
+    let renewedAt = performance.now();
+    const stillHeld = () => lease.held();
+    const renewal = setInterval(
+      () => {
+        lease.renew().then(
+          (ok) => {
+            if (ok) renewedAt = performance.now();
+            else logger.warn({ broadcast: id }, "broadcast: lease lost; another process goes on with it");
+          },
+          (err: unknown) =>
+            logger.warn({ err, broadcast: id, sinceMs: performance.now() - renewedAt }, "broadcast: lease not renewed"),
+        );
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
+    renewal.unref();
+    try {
+      // Taken over from a process that stopped: its claims whose outcome it never recorded are
+      // counted as interrupted (never sent again). Nobody else sends it now: this process holds the lease.
+      await run(id, true, stillHeld);
+    } finally {
+      clearInterval(renewal);
+      await lease
+        .release()
+        .catch((err: unknown) => logger.warn({ err, broadcast: id }, "broadcast: lease not given back"));
+    }
+  }
+
+  async function run(id: string, recover: boolean, held: () => boolean): Promise<void> {
     if (recover) {
       const interrupted = await retrying("recovery", id, () => store.interruptClaimed(id));
       if (interrupted > 0)
@@ -174,7 +219,7 @@ export function createBroadcaster(deps: BroadcasterDeps) {
     for (;;) {
       // The wait comes before the claim: a stop during it leaves nobody claimed and unsent.
       await pace();
-      if (stopping) return;
+      if (stopping || !held()) return;
       const claim = await retrying("claim", id, () => store.claimNext(id, now().toISOString()));
       if (claim.kind === "over" || claim.kind === "wait") return;
       if (claim.kind === "finished") return report(claim.broadcast);
@@ -195,7 +240,7 @@ export function createBroadcaster(deps: BroadcasterDeps) {
 
   function launch(id: string, recover: boolean): void {
     if (stopping || running.has(id)) return;
-    const work = run(id, recover)
+    const work = runLeased(id, recover)
       .catch((err: unknown) => {
         if (!(err instanceof Stopping)) logger.error({ err, broadcast: id }, "broadcast stopped by an error");
       })

@@ -1,5 +1,5 @@
 import type { Logger } from "../logger.js";
-import type { Lease } from "../storage/lease.js";
+import type { Lease } from "../storage/leases.js";
 import type { CompactResult, Ledger } from "./ledger.js";
 
 const DAY = 24 * 60 * 60 * 1000;

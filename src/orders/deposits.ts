@@ -1,10 +1,13 @@
 import type { Buyer } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
+import type { Claims } from "../storage/claims.js";
 import type { DepositEvents } from "./events.js";
 import { newRefId } from "./ref-id.js";
 import type { Deposit, DepositConfirmResult, Wallets } from "./wallet.js";
 
 const DAY = 24 * 60 * 60 * 1000;
+/** How long one process may take to tell a reseller about a deposit before another may try. */
+const TELLING_MS = 60_000;
 /** The largest deposit or correction at once: a typo of three zeros should not pass unnoticed. */
 export const MAX_DEPOSIT = 100_000_000;
 /** The longest note an admin may give a deposit. */
@@ -33,6 +36,12 @@ export function createDeposits(deps: {
   buyerOf: (userId: number) => Promise<Buyer | undefined>;
   logger: Logger;
   events: DepositEvents;
+  /**
+   * Who is telling which deposit right now, among all processes (storage/claims.ts): a start, a
+   * periodic look for untold deposits and an admin's tap in another process never tell it twice
+   * at once. Without it, only this process is kept from doing so.
+   */
+  claims?: Claims;
   now?: () => Date;
   ttlMs?: number;
 }) {
@@ -44,11 +53,19 @@ export function createDeposits(deps: {
   async function tell(deposit: Deposit, saldo: number): Promise<void> {
     if (telling.has(deposit.id)) return;
     telling.add(deposit.id);
+    let claimed = false;
     try {
-      // Recorded once it went out: a crash before that is told at the next start, or at the next tap.
+      claimed = deps.claims === undefined || (await deps.claims.take(deposit.id, TELLING_MS));
+      if (!claimed) return; // another process is telling it right now
+      // Read again: told meanwhile (by another process) means nothing to do.
+      if ((await wallets.getDeposit(deposit.id))?.toldAt !== undefined) return;
+      // Recorded once it went out: a crash before that is told by the next look for untold
+      // deposits (at start, and now and then), or at the next tap.
       if (await deps.events.credited(deposit, saldo)) await wallets.markDepositTold(deposit.id, now().toISOString());
+      else await deps.claims?.giveBack(deposit.id);
     } catch (err) {
       logger.error({ err, deposit: deposit.id }, "deposit notice failed");
+      if (claimed) await deps.claims?.giveBack(deposit.id).catch(() => undefined);
     } finally {
       telling.delete(deposit.id);
     }
@@ -106,13 +123,12 @@ export function createDeposits(deps: {
       return r;
     },
     cancel: (id: string) => wallets.cancelDeposit(id, now().toISOString()),
-    /** Deposits credited by a run that stopped before their reseller was told: told now. */
+    /**
+     * Deposits credited by a process that stopped before their reseller was told: told now (run
+     * at start and now and then by the one process that does the shared background work).
+     */
     async tellUntold(): Promise<void> {
-      for (const untold of await wallets.untoldDeposits()) {
-        // Read again just before: an admin's tap may have told the reseller meanwhile.
-        const deposit = await wallets.getDeposit(untold.id);
-        if (deposit?.toldAt === undefined) await tell(untold, untold.saldoAfter ?? 0);
-      }
+      for (const untold of await wallets.untoldDeposits()) await tell(untold, untold.saldoAfter ?? 0);
     },
   };
 }

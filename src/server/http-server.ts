@@ -6,12 +6,28 @@ import type { Update } from "grammy/types";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Logger } from "../logger.js";
+import { parseUpdate } from "../updates/lane.js";
+
+/** What a process is doing among the others: taking updates, stopping, or waiting to poll. */
+export type Serving = "ready" | "draining" | "standby";
 
 export interface HttpServerOptions {
   /** True when the store (Redis) answers. */
   health: () => Promise<boolean>;
-  /** Webhook mode: Telegram's POSTs on `path`, only with the right secret header. */
-  webhook?: { path: string; secret: string; onUpdate: (update: Update) => void };
+  /** "standby" for a long-polling process that waits for its turn (default "ready"); "draining" comes from stopIntake(). */
+  serving?: () => Exclude<Serving, "draining">;
+  /**
+   * Webhook mode: Telegram's POSTs on `path`, only with the right secret header. `intake` makes
+   * the update safe (stores it, or hands it on); the POST is answered 200 only once it resolved,
+   * and 503 when it threw (Telegram sends the update again).
+   */
+  webhook?: {
+    path: string;
+    secret: string;
+    intake: (update: Update, body: string) => Promise<void>;
+    /** Called when the intake threw (answered 503): its user may be told so (Telegram posts it again). */
+    onNotStored?: (update: Update) => void;
+  };
   /** More routes on the same server (the Mini App under /app), mounted as they are. */
   routes?: ReadonlyArray<{ path: string; app: Hono }>;
   logger: Logger;
@@ -30,7 +46,6 @@ export interface HttpServer {
 
 /** The largest webhook body taken: Telegram's updates are far smaller. */
 export const MAX_UPDATE_BYTES = 1024 * 1024;
-const RECENT_UPDATES = 1000;
 
 function sameSecret(given: string | undefined, expected: string): boolean {
   if (given === undefined) return false;
@@ -44,13 +59,23 @@ const methodNotAllowed = (c: Context) => c.json({ error: "method not allowed" },
 /**
  * The bot's one HTTP server, on Hono: `GET /healthz` in both modes, in webhook mode Telegram's
  * POSTs, and whatever routes are mounted beside them (the Mini App). A webhook update is
- * acknowledged at once and handled afterwards: a provider call can take longer than Telegram
- * waits, and an unanswered POST would be delivered again. Refused before the body is read: a
- * wrong secret (401), a stopping bot (503), a body over 1 MB (413).
+ * answered once the intake made it safe (with Redis: stored in the update stream, see
+ * updates/update-stream.ts), never after it is handled: a provider call can take longer than
+ * Telegram waits, and an unanswered POST would be delivered again. Refused before anything
+ * reaches the intake: a wrong secret (401), a stopping bot (503), a body over 1 MB (413), a body
+ * that is not an update (400).
+ *
+ * /healthz keeps the answer it always had (`status` "ok" with 200, "unavailable" with 503 when
+ * Redis does not answer) and adds `serving`: what this process does among the others.
+ * - 200 `{"status":"ok","redis":"up","serving":"ready"}`: it takes updates;
+ *   `"serving":"standby"`: long polling, another process polls (healthy: it takes over when the
+ *   poller dies, and it handles updates too).
+ * - 503 `{"status":"draining","redis":…,"serving":"draining"}` from SIGTERM on (a load balancer
+ *   stops sending it POSTs).
+ * - 503 `{"status":"unavailable","redis":"down","serving":…}` when Redis does not answer.
  */
 export function createHttpServer(opts: HttpServerOptions): HttpServer {
   let accepting = true;
-  const recent = new Set<number>();
   // Not strict: /app and /app/ reach the same route (the Mini App sends the first to the second).
   const app = new Hono({ strict: false });
 
@@ -59,7 +84,11 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       opts.logger.warn({ err }, "health check failed");
       return false;
     });
-    return c.json(up ? { status: "ok", redis: "up" } : { status: "unavailable", redis: "down" }, up ? 200 : 503);
+    const redis = up ? "up" : "down";
+    if (!accepting) return c.json({ status: "draining", redis, serving: "draining" }, 503);
+    const serving = opts.serving?.() ?? "ready";
+    if (!up) return c.json({ status: "unavailable", redis, serving }, 503);
+    return c.json({ status: "ok", redis, serving }, 200);
   });
   app.all("/healthz", methodNotAllowed);
 
@@ -78,19 +107,17 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       onError: (c) => c.json({ error: "body too large" }, 413),
     });
     app.post(webhook.path, secret, limit, async (c) => {
-      let update: Update;
+      const body = await c.req.text();
+      const update = parseUpdate(body);
+      // Not JSON, or no update_id: the sender is told so; nothing of ours failed.
+      if (update === undefined) return c.json({ error: "body is not a Telegram update" }, 400);
       try {
-        update = JSON.parse(await c.req.text()) as Update;
-      } catch {
-        // Not JSON: the sender is told so; nothing of ours failed.
-        return c.json({ error: "body is not a Telegram update" }, 400);
-      }
-      if (typeof update?.update_id !== "number") return c.json({ error: "body is not a Telegram update" }, 400);
-      // Telegram may deliver an update again (a slow answer, a retry): handle each id once.
-      if (!recent.has(update.update_id)) {
-        recent.add(update.update_id);
-        if (recent.size > RECENT_UPDATES) recent.delete(recent.values().next().value!);
-        webhook.onUpdate(update);
+        await webhook.intake(update, body);
+      } catch (err) {
+        // Not safe yet (Redis does not answer): not acknowledged, so Telegram delivers it again.
+        opts.logger.error({ err, updateId: update.update_id }, "webhook update not stored; answered 503");
+        webhook.onNotStored?.(update);
+        return c.json({ error: "temporarily unavailable" }, 503);
       }
       return c.json({ ok: true });
     });

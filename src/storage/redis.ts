@@ -24,20 +24,61 @@ export interface RedisOptions {
   connectTimeoutMs?: number;
   /** Errors of a connection that was up (it reconnects by itself); never the first connect. */
   onError?: (err: unknown) => void;
+  /**
+   * The name this connection and its duplicates carry in `CLIENT LIST` (CLIENT SETNAME, sent
+   * again at every reconnect), so other processes can tell whether this one is still alive
+   * (storage/liveness.ts). A server that refuses CLIENT SETNAME gets an unnamed connection:
+   * `client.options.name` is then undefined.
+   */
+  name?: string;
+}
+
+/** A reply of the server refusing a command (an ACL, a renamed or unknown command), not a broken connection. */
+export function isRefusal(err: unknown): boolean {
+  return err instanceof Error && /^(ERR|NOPERM|NOAUTH|WRONGPASS)\b/.test(err.message);
 }
 
 /**
  * Connects to Redis, configured to fail loudly: no offline queue (a command while disconnected
  * throws at once instead of hanging), a connect timeout at start (a wrong URL stops the bot with
  * a clear message), and reconnects in the background at most every 2 s once it was up.
+ *
+ * With a `name`, the first connection asks the server whether it takes CLIENT SETNAME and is then
+ * replaced by one that sends the name in its handshake (node-redis sends it again at every
+ * reconnect, and duplicates inherit it). Asked first because a handshake the server refuses is
+ * not an error node-redis gives up on: it would reconnect forever.
  */
 export async function connectRedis(opts: RedisOptions): Promise<RedisClient> {
+  const first = await open(
+    opts,
+    createClient({
+      url: opts.url,
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: opts.connectTimeoutMs ?? 5000,
+        reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000),
+      },
+    }),
+  );
+  if (opts.name === undefined) return first;
+  try {
+    await first.sendCommand(["CLIENT", "SETNAME", opts.name]);
+  } catch (err) {
+    if (isRefusal(err)) return first; // unnamed: other processes wait for this one's leases to run out
+    first.destroy();
+    throw new StoreUnavailableError(`cannot use Redis at ${redactRedisUrl(opts.url)} (${(err as Error).message})`);
+  }
+  try {
+    // A duplicate, not a new createClient(): the same options and client class (a new one costs ~35 ms).
+    return await open(opts, first.duplicate({ name: opts.name }));
+  } finally {
+    await first.close().catch(() => first.destroy());
+  }
+}
+
+/** Connects `client` within the connect timeout, or throws StoreUnavailableError (the client destroyed). */
+async function open(opts: RedisOptions, client: RedisClientType): Promise<RedisClient> {
   const connectTimeout = opts.connectTimeoutMs ?? 5000;
-  const client = createClient({
-    url: opts.url,
-    disableOfflineQueue: true,
-    socket: { connectTimeout, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) },
-  }) as RedisClientType;
   let lastError: unknown;
   let connected = false;
   client.on("error", (err: unknown) => {

@@ -9,7 +9,19 @@ import { connectRedis, type RedisClient } from "./redis.js";
  * keyv, which speaks to either.
  */
 export type Storage =
-  | { kind: "redis"; prefix: string; redis: RedisClient; keyv: Keyv; ping(): Promise<boolean>; close(): Promise<void> }
+  | {
+      kind: "redis";
+      prefix: string;
+      redis: RedisClient;
+      keyv: Keyv;
+      /**
+       * The process whose name every connection of this storage carries in `CLIENT LIST`
+       * (`connectionName(prefix, owner)`); undefined when none was given or Redis refused it.
+       */
+      owner: string | undefined;
+      ping(): Promise<boolean>;
+      close(): Promise<void>;
+    }
   | { kind: "memory"; prefix: string; keyv: Keyv; ping(): Promise<boolean>; close(): Promise<void> };
 
 export interface StorageOptions {
@@ -19,6 +31,19 @@ export interface StorageOptions {
   prefix: string;
   connectTimeoutMs?: number;
   onError?: (err: unknown) => void;
+  /**
+   * This process's name among the others (storage/leases.ts processOwner()): its connections are
+   * named after it, so that other processes can see whether it is alive (storage/liveness.ts).
+   */
+  owner?: string;
+}
+
+/**
+ * The name a process's Redis connections carry (CLIENT SETNAME): the key prefix and the owner,
+ * so bots with different prefixes on one Redis never take each other's connections for their own.
+ */
+export function connectionName(prefix: string, owner: string): string {
+  return `${prefix}${prefix.endsWith(":") ? "" : ":"}${owner}`;
 }
 
 export async function createStorage(opts: StorageOptions): Promise<Storage> {
@@ -35,6 +60,7 @@ export async function createStorage(opts: StorageOptions): Promise<Storage> {
     url: opts.redisUrl,
     ...(opts.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: opts.connectTimeoutMs }),
     ...(opts.onError === undefined ? {} : { onError: opts.onError }),
+    ...(opts.owner === undefined ? {} : { name: connectionName(opts.prefix, opts.owner) }),
   });
   // keyv never returns a silent `undefined` for a Redis error (throwOnErrors). No keyv namespace:
   // our prefix is in every key, and keyv.clear() is never called (it would wipe the database).
@@ -46,6 +72,7 @@ export async function createStorage(opts: StorageOptions): Promise<Storage> {
     prefix: opts.prefix,
     redis,
     keyv,
+    owner: opts.owner !== undefined && redis.options?.name !== undefined ? opts.owner : undefined,
     async ping() {
       try {
         return (await redis.ping()) === "PONG";
@@ -54,6 +81,7 @@ export async function createStorage(opts: StorageOptions): Promise<Storage> {
       }
     },
     async close() {
+      if (!redis.isOpen) return; // closed already, or destroyed
       try {
         await redis.close();
       } catch {

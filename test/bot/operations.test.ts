@@ -73,7 +73,7 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
 
     const health = await request(`http://127.0.0.1:${port}/healthz`);
     expect(health.statusCode).toBe(200);
-    expect(await health.body.json()).toEqual({ status: "ok", redis: "up" });
+    expect(await health.body.json()).toEqual({ status: "ok", redis: "up", serving: "ready" });
   });
 
   it("when Redis stops and comes back, then /healthz says 503 and then 200 again", async () => {
@@ -85,49 +85,59 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
       const res = await request(`http://127.0.0.1:${port}/healthz`);
       return { status: res.statusCode, body: (await res.body.json()) as object };
     };
-    expect(await health()).toEqual({ status: 200, body: { status: "ok", redis: "up" } });
+    expect(await health()).toEqual({ status: 200, body: { status: "ok", redis: "up", serving: "ready" } });
     await redis.stop();
-    expect(await health()).toEqual({ status: 503, body: { status: "unavailable", redis: "down" } });
+    expect(await health()).toEqual({ status: 503, body: { status: "unavailable", redis: "down", serving: "ready" } });
     await redis.start();
     await world.fake.waitFor(() => false, 0).catch(() => undefined);
     for (let i = 0; i < 60 && (await health()).status !== 200; i++) await new Promise((r) => setTimeout(r, 250));
-    expect(await health()).toEqual({ status: 200, body: { status: "ok", redis: "up" } });
+    expect(await health()).toEqual({ status: 200, body: { status: "ok", redis: "up", serving: "ready" } });
   });
 
-  it("when Redis stops in the middle of an order, then the user is told to try again and the order goes on once it is back", async () => {
+  /** The notices "temporarily unavailable" a user got: messages and button alerts. */
+  const notices = (user: FakeUser) => ({
+    messages: world.fake.messagesTo(user.id).filter((m) => /temporarily unavailable\. Please try again/.test(m.text)),
+    alerts: world.fake.callbackAnswers.filter(
+      (a) => /temporarily unavailable\. Please try again/.test(a.text ?? "") && a.show_alert === true,
+    ),
+  });
+
+  it("when Redis stops in the middle of an order, then the user is told once to try again, what they sent stays with Telegram, and it is handled once Redis is back", async () => {
     const redis = await ownRedis();
     world.onCleanup(() => redis.stop());
-    await world.run({ REDIS_URL: redis.url });
+    const bot = await world.run({ REDIS_URL: redis.url });
     world.fake.sendText(ADMIN, "/order");
     const menu = await world.waitText(ADMIN, /Choose a game/);
-    await world.fake.waitForIdle();
-    await redis.stop();
-    // Moving through the menu needs no state: it still works.
     world.fake.tapButton(ADMIN, menu, button(menu, /Mobile Legends/));
     await world.fake.waitForMessage(
       ADMIN.id,
       (m) => m.message_id === menu.message_id && /86 Diamonds/.test(JSON.stringify(m.reply_markup)),
     );
-    // Choosing a product does (the dialogue lives in Redis): the user is told to try again.
+    await world.fake.waitForIdle();
+    await redis.stop();
+    // Choosing a product while Redis is down: the poller fetches it but cannot store it, so it
+    // does not confirm it to Telegram; the user hears at once that the bot is unavailable.
     world.fake.sendText(ADMIN, "ML86");
     await world.waitText(ADMIN, /temporarily unavailable\. Please try again/);
+    const polls = world.fake.calls.filter((c) => c.method === "getUpdates").length;
+    // The poller tries to store that batch again and again, waiting longer each time, and asks
+    // Telegram for nothing meanwhile: the user is not told again.
+    await world.fake.waitFor(() => (bot.output().match(/polling: updates still not stored/g) ?? []).length >= 3);
+    expect(world.fake.calls.filter((c) => c.method === "getUpdates")).toHaveLength(polls);
+    expect(world.fake.pendingUpdates()).toBe(1);
+    expect(notices(ADMIN).messages).toHaveLength(1);
+    expect(world.fake.messagesTo(ADMIN.id).some((m) => /Send the player id/.test(m.text))).toBe(false);
 
     await redis.start();
-    // The client reconnects by itself; the user tries again until the bot answers normally.
-    const answers = () =>
-      world.fake.messagesTo(ADMIN.id).filter((m) => /temporarily unavailable|Send the player id/.test(m.text));
-    for (let attempt = 1; !answers().some((m) => /Send the player id/.test(m.text)); attempt++) {
-      expect(attempt).toBeLessThan(100);
-      const before = answers().length;
-      world.fake.sendText(ADMIN, "ML86");
-      await world.fake.waitFor(() => answers().length > before);
-      if (!answers().some((m) => /Send the player id/.test(m.text))) await new Promise((r) => setTimeout(r, 100));
-    }
+    // The client reconnects by itself; the step sent meanwhile is handled once, and the order goes on.
+    await world.waitText(ADMIN, /Send the player id/, 30_000);
     world.fake.sendText(ADMIN, "12345678(1234)");
     await world.waitText(ADMIN, /Please check your order/);
+    expect(world.fake.messagesTo(ADMIN.id).filter((m) => /Send the player id/.test(m.text))).toHaveLength(1);
+    expect(notices(ADMIN).messages).toHaveLength(1);
   });
 
-  it("when Redis stops in the middle of an order in webhook mode, then the user is told to try again, as in polling mode", async () => {
+  it("when Redis stops in the middle of an order in webhook mode, then a tap gets 503 and one alert to try again however often Telegram posts it, and it is handled once Redis is back", async () => {
     const redis = await ownRedis();
     world.onCleanup(() => redis.stop());
     const port = await freePort();
@@ -137,24 +147,46 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
       WEBHOOK_SECRET: "hook-secret_123",
       PORT: String(port),
     });
-    const send = async (update: unknown) => expect((await post(port, update, "hook-secret_123")).status).toBe(200);
-    await send(world.fake.sendText(ADMIN, "/order"));
+    const send = async (update: unknown) => (await post(port, update, "hook-secret_123")).status;
+    expect(await send(world.fake.sendText(ADMIN, "/order"))).toBe(200);
     const menu = await world.waitText(ADMIN, /Choose a game/);
-    await send(world.fake.tapButton(ADMIN, menu, button(menu, /Mobile Legends/)));
-    await world.fake.waitForMessage(
+    expect(await send(world.fake.tapButton(ADMIN, menu, button(menu, /Mobile Legends/)))).toBe(200);
+    const products = await world.fake.waitForMessage(
       ADMIN.id,
       (m) => m.message_id === menu.message_id && /86 Diamonds/.test(JSON.stringify(m.reply_markup)),
     );
     await redis.stop();
-    // The dialogue lives in Redis: its step fails, and the user hears so instead of silence.
-    await send(world.fake.sendText(ADMIN, "ML86"));
-    await world.waitText(ADMIN, /temporarily unavailable\. Please try again/);
-    // A button tap that fails is answered with the same words, as an alert.
-    const tapped = world.fake.tapButton(ADMIN, menu, button(menu, /^p:ML86/));
-    await send(tapped);
-    await world.fake.waitFor(() =>
-      world.fake.callbackAnswers.some((a) => /temporarily unavailable/.test(a.text ?? "") && a.show_alert === true),
-    );
+    // Not stored, so not acknowledged: Telegram keeps the update and posts it again later. The
+    // tap's spinner stops with an alert that says to try again.
+    const chosen = world.fake.tapButton(ADMIN, products, button(products, /^p:ML86/));
+    expect(await send(chosen)).toBe(503);
+    await world.fake.waitFor(() => notices(ADMIN).alerts.length === 1);
+    const health = await request(`http://127.0.0.1:${port}/healthz`);
+    expect(health.statusCode).toBe(503);
+    expect(await health.body.json()).toEqual({ status: "unavailable", redis: "down", serving: "ready" });
+    // Telegram's retries while Redis is still down: 503 again, and no second alert.
+    expect(await send(chosen)).toBe(503);
+    expect(await send(chosen)).toBe(503);
+    expect(notices(ADMIN).alerts).toHaveLength(1);
+
+    await redis.start();
+    // Telegram's next try: stored now (the client reconnects by itself), answered 200, handled
+    // once (its query was answered already: that changes nothing), and the order goes on.
+    let status = await send(chosen);
+    for (let attempt = 1; status !== 200; attempt++) {
+      expect(attempt).toBeLessThan(100);
+      // Telegram posts it again a moment later.
+      await new Promise((r) => setTimeout(r, 100));
+      status = await send(chosen);
+    }
+    await world.waitText(ADMIN, /Send the player id/);
+    expect(await send(world.fake.sendText(ADMIN, "12345678(1234)"))).toBe(200);
+    await world.waitText(ADMIN, /Please check your order/);
+    expect(world.fake.messagesTo(ADMIN.id).filter((m) => /Send the player id/.test(m.text))).toHaveLength(1);
+    expect(notices(ADMIN)).toEqual({
+      messages: [],
+      alerts: [expect.objectContaining({ callback_query_id: chosen.callback_query!.id })],
+    });
   });
 
   it("when Telegram answers 429 with retry_after, then the message is sent again and arrives, in a conversation too", async () => {

@@ -5,7 +5,9 @@ import { createBroadcaster } from "../../src/broadcast/sender.js";
 import { broadcastTexts } from "../../src/bot/broadcast-texts.js";
 import { loadTexts } from "../../src/bot/i18n.js";
 import { createLogger } from "../../src/logger.js";
-import { createStorage } from "../../src/storage/storage.js";
+import { createLease } from "../../src/storage/leases.js";
+import { createStorage, type Storage } from "../../src/storage/storage.js";
+import { deleteByPrefix, REDIS_URL, uniquePrefix } from "../helpers/redis.js";
 
 const ADMIN = 1001;
 
@@ -130,5 +132,68 @@ describe("the broadcast sender", () => {
     await broadcaster.idle();
     expect(sent).toHaveLength(0);
     expect((await store.get(id))?.state).toBe("sending");
+  });
+
+  it("when two processes could send one broadcast, then only the lease holder sends; after it stops, the other goes on, and nobody gets it twice", async () => {
+    const prefix = uniquePrefix("broadcast-lease");
+    const storages = [
+      await createStorage({ redisUrl: REDIS_URL, prefix }),
+      await createStorage({ redisUrl: REDIS_URL, prefix }),
+    ];
+    try {
+      const gate = { open: () => {}, opened: Promise.resolve() };
+      gate.opened = new Promise<void>((r) => (gate.open = r));
+      let firstSend = () => {};
+      const started = new Promise<void>((r) => (firstSend = r));
+      const sent: Array<{ chatId: number; text: string; by: string }> = [];
+      const processOf = (name: string, storage: Storage, hold: boolean) => {
+        const api = {
+          async sendMessage(chatId: number, text: string) {
+            if (hold && chatId !== ADMIN) {
+              firstSend();
+              await gate.opened;
+            }
+            sent.push({ chatId, text, by: name });
+            return { message_id: sent.length };
+          },
+          editMessageText: async () => true,
+        } as unknown as Api;
+        return createBroadcaster({
+          store: createBroadcastStore(storage),
+          api,
+          sendApi: api,
+          texts: broadcastTexts(loadTexts(), { languageFor: async () => "en" }),
+          logger: createLogger("silent"),
+          intervalMs: 0,
+          lease: (id) => createLease(storage, `broadcast:${id}`, { ttlMs: 60_000, owner: name }),
+          leaseMs: 60_000,
+        });
+      };
+      const a = processOf("a", storages[0]!, true);
+      const b = processOf("b", storages[1]!, false);
+      const id = await confirmed(createBroadcastStore(storages[0]!), [1, 2, 3, 4]);
+      a.start(id);
+      await started;
+      // While a holds the lease (and waits on its first send), b is asked twice to send it: nothing.
+      b.start(id);
+      await b.resume();
+      await b.idle();
+      expect(sent).toEqual([]);
+      // a stops after the send in flight; b goes on at once (the lease was given back, not waited out).
+      const stopped = a.stop();
+      gate.open();
+      await stopped;
+      await b.resume();
+      await b.idle();
+      const toUsers = sent.filter((m) => m.chatId !== ADMIN);
+      expect(toUsers.map((m) => m.chatId).sort()).toEqual([1, 2, 3, 4]);
+      expect(toUsers.find((m) => m.chatId === 1)?.by).toBe("a");
+      expect(toUsers.filter((m) => m.by === "b").length).toBeGreaterThan(0);
+      expect(reportOf(sent)).toHaveLength(1);
+      expect(reportOf(sent)[0]!.text).toContain("<b>4</b> delivered, 0 blocked the bot, 0 failed (of 4)");
+    } finally {
+      for (const s of storages) await s.close();
+      await deleteByPrefix(prefix);
+    }
   });
 });

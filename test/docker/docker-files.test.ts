@@ -244,6 +244,8 @@ interface Service {
   volumes?: Array<string | { type?: string; source?: string; target?: string }>;
   healthcheck?: { test?: string | string[] };
   ports?: unknown;
+  profiles?: string[];
+  deploy?: { replicas?: number | string; update_config?: { parallelism?: number; order?: string } };
 }
 interface Compose {
   services: Record<string, Service>;
@@ -302,6 +304,37 @@ describe("compose.yaml (parsed, not run)", () => {
     expect([redis!.healthcheck?.test].flat().join(" ")).toMatch(/redis-cli ping/);
     expect(redis!.restart).toBe("unless-stopped");
     expect(redis!.ports).toBeUndefined();
+  });
+
+  it("when the replicated setup is read, then the bot runs BOT_REPLICAS times (1 by default), one at a time in a rolling update, behind a proxy of the profile replicas", () => {
+    // Compose interpolates ${BOT_REPLICAS:-1}: one process unless the operator asks for more.
+    expect(String(bot!.deploy?.replicas)).toBe("${BOT_REPLICAS:-1}");
+    expect(bot!.deploy?.update_config).toMatchObject({ parallelism: 1 });
+    // Several replicas cannot share a host port: only the proxy publishes one.
+    expect(bot!.ports).toBeUndefined();
+    const proxy = compose.services.proxy;
+    expect(proxy).toBeDefined();
+    expect(proxy!.profiles).toEqual(["replicas"]);
+    expect(proxy!.image).toMatch(/^caddy:2/);
+    expect([proxy!.depends_on].flat()).toContain("bot");
+    expect(proxy!.ports).toBeDefined();
+    const config = mounts(proxy!).find((m) => m.target === "/etc/caddy/Caddyfile");
+    expect(config).toMatchObject({ source: "./deploy/Caddyfile", readOnly: true });
+    // Every other service runs in both setups (one Redis, append-only, checked above).
+    for (const [name, service] of Object.entries(compose.services))
+      if (name !== "proxy") expect(service.profiles, name).toBeUndefined();
+  });
+
+  it("when the proxy's Caddyfile is read, then it sends each request to the next bot replica in turn and skips one whose /healthz fails", () => {
+    const caddyfile = read("deploy/Caddyfile")
+      .split("\n")
+      .filter((line) => !line.trim().startsWith("#"))
+      .join("\n");
+    const block = /reverse_proxy\s*\{([\s\S]*)\}/.exec(caddyfile)?.[1] ?? "";
+    expect(block).toMatch(/dynamic a\s*\{[^}]*name bot[^}]*port 8080[^}]*\}/);
+    expect(block).toMatch(/lb_policy round_robin/);
+    expect(block).toMatch(/health_uri \/healthz/);
+    expect(caddyfile).toMatch(/^:8080 \{/m);
   });
 });
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Update, UserFromGetMe } from "grammy/types";
+import { request as httpPost } from "undici";
 
 /**
  * A fake Telegram Bot API server for end-to-end tests, reached by the real bot over real HTTP
@@ -146,6 +147,29 @@ export interface FakeBotApi {
   isPolling(): boolean;
   /** The next call of `method` fails once with this error (several calls queue up), e.g. 429 with parameters.retry_after. */
   failNext(method: string, error: ApiError): void;
+
+  // Webhook delivery, as Telegram does it once setWebhook was called.
+  /**
+   * Posts every unconfirmed update to the webhook (`via` instead of the registered URL: a proxy
+   * in front of the bots), with the registered secret token, until it is answered 2xx; a failed
+   * POST (an error status, a broken connection) is tried again after `retryMs`. The updates of
+   * one chat go one at a time, in order; different chats at once (at most `maxConnections`).
+   */
+  deliverWebhooks(opts?: {
+    via?: string;
+    retryMs?: number;
+    maxConnections?: number;
+    /** True: after a 2xx, the update is posted once more (Telegram did not get the answer). */
+    again?: () => boolean;
+  }): void;
+  /** Stops posting (POSTs in flight finish). */
+  stopDelivering(): Promise<void>;
+  /** The secret_token of the last setWebhook ("" before any). */
+  webhookSecret(): string;
+  /** Every webhook POST, in the order answered: the update id and the status (0: no answer). */
+  webhookPosts: Array<{ updateId: number; status: number }>;
+  /** The highest update_id handed out so far (updates are numbered 1, 2, …). */
+  lastUpdateId(): number;
 }
 
 export interface FakeBotApiOptions {
@@ -212,6 +236,12 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
   const commands = new Map<string, unknown>();
   const waiters = new Set<() => void>();
   let webhookUrl = "";
+  let webhookSecretToken = "";
+  const webhookPosts: Array<{ updateId: number; status: number }> = [];
+  let delivery: { via?: string; retryMs: number; maxConnections: number; again?: () => boolean } | undefined;
+  /** Chats with a POST in flight or waiting to be tried again. */
+  const chatsBusy = new Set<string>();
+  const inFlightPosts = new Set<Promise<void>>();
   let held:
     { finish: (how: "wake" | "timeout" | "closed" | "conflict") => void; offset: number; limit: number } | undefined;
   let nextUpdateId = 1;
@@ -270,9 +300,68 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     queue.push(full);
     queue.sort((a, b) => a.update_id - b.update_id);
     if (full.callback_query?.id !== undefined) openCallbacks.add(String(full.callback_query.id));
+    pump();
     // The held poll answers in a later microtask, so updates enqueued together go out together.
     wake();
     return full;
+  }
+
+  /** The chat an update belongs to, for the webhook's one-at-a-time order per chat. */
+  function chatKeyOf(update: any): string {
+    const body: any = Object.values(update).find((v) => typeof v === "object" && v !== null);
+    return String(body?.chat?.id ?? body?.message?.chat?.id ?? body?.from?.id ?? "other");
+  }
+
+  /** Posts what can be posted now (webhook delivery on). */
+  function pump(): void {
+    const d = delivery;
+    if (d === undefined || webhookUrl === "") return;
+    for (const update of queue) {
+      if (chatsBusy.size >= d.maxConnections) return;
+      const chat = chatKeyOf(update);
+      if (chatsBusy.has(chat)) continue;
+      chatsBusy.add(chat);
+      const work = post(update, d).finally(() => inFlightPosts.delete(work));
+      inFlightPosts.add(work);
+    }
+  }
+
+  async function post(update: any, d: { via?: string; retryMs: number; again?: () => boolean }): Promise<void> {
+    const chat = chatKeyOf(update);
+    let status = 0;
+    try {
+      const r = await httpPost(d.via ?? webhookUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": webhookSecretToken },
+        body: JSON.stringify(update),
+        headersTimeout: 60_000,
+        bodyTimeout: 60_000,
+      });
+      status = r.statusCode;
+      await r.body.dump();
+    } catch {
+      status = 0;
+    }
+    webhookPosts.push({ updateId: update.update_id, status });
+    if (status >= 200 && status < 300 && d.again?.() === true) {
+      // The answer "got lost": Telegram posts the same update again, as a fresh request.
+      await post(update, { ...d, again: () => false });
+      return;
+    }
+    if (status >= 200 && status < 300) {
+      queue = queue.filter((u) => u !== update);
+      confirmed = Math.max(confirmed, update.update_id + 1);
+      chatsBusy.delete(chat);
+      lastActivityAt = Date.now();
+      notify();
+      pump();
+      return;
+    }
+    // Telegram tries again later; the chat's later updates wait behind this one.
+    setTimeout(() => {
+      chatsBusy.delete(chat);
+      pump();
+    }, d.retryMs).unref();
   }
 
   function commandEntities(text: string): any {
@@ -502,6 +591,8 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
         return ok(true);
       case "setWebhook":
         webhookUrl = String(payload.url ?? "");
+        webhookSecretToken = String(payload.secret_token ?? "");
+        setImmediate(pump);
         if (payload.drop_pending_updates === true || payload.drop_pending_updates === "true") queue = [];
         return ok(true);
       case "getWebhookInfo":
@@ -651,6 +742,7 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     },
     async stop() {
+      delivery = undefined;
       held?.finish("closed");
       const s = server;
       if (s === undefined) return;
@@ -839,6 +931,22 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     confirmedOffset: () => confirmed,
     pendingUpdates: () => queue.length,
     isPolling: () => held !== undefined,
+    webhookPosts,
+    deliverWebhooks(opts = {}) {
+      delivery = {
+        ...(opts.via === undefined ? {} : { via: opts.via }),
+        retryMs: opts.retryMs ?? 200,
+        maxConnections: opts.maxConnections ?? 40,
+        ...(opts.again === undefined ? {} : { again: opts.again }),
+      };
+      pump();
+    },
+    async stopDelivering() {
+      delivery = undefined;
+      while (inFlightPosts.size > 0) await Promise.allSettled([...inFlightPosts]);
+    },
+    webhookSecret: () => webhookSecretToken,
+    lastUpdateId: () => nextUpdateId - 1,
     failNext(method, error) {
       const name = canonicalMethod(method);
       const list = failures.get(name) ?? [];

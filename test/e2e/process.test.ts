@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLedger } from "../../src/orders/create-ledger.js";
 import { createStorage } from "../../src/storage/storage.js";
 import { createSandboxProvider } from "../../src/topup/sandbox.js";
-import { freePort } from "../helpers/redis.js";
+import { freePort, lengthenHolds } from "../helpers/redis.js";
 import { startBotProcess } from "./bot-process.js";
 import { ADMIN, button, MITRA, SECRET, staffWorld, type World } from "./world.js";
 
@@ -57,6 +57,58 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     expect(unknown.text).toContain("the bot was restarted while the order was being sent");
     expect(sandbox.calls).toHaveLength(1);
     expect(world.fake.messagesTo(ADMIN.id).some((m) => /Top-up successful/.test(m.text))).toBe(false);
+  });
+
+  /**
+   * A Confirm whose process is SIGKILLed while the provider has it, and a restart of that process
+   * with everything the killed one held in Redis (the poller's lease, the lanes' locks, the
+   * background work's lease) made to last another minute: the restart takes them at once from the
+   * process that is gone, so the redelivered Confirm and the next update are answered within the
+   * usual wait, and the provider is called once.
+   */
+  async function killedDuringConfirmThenRestarted(extra: () => Promise<Record<string, string>>) {
+    const sandbox = await world.slowSandbox(1500);
+    const env = { TOPUP_BASE_URL: sandbox.url, ...(await extra()) };
+    const first = await world.runProcess(env);
+    const summary = await world.summaryFor(ADMIN, "ML86", "12345678(1234)");
+    const tap = world.fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
+    await world.fake.waitFor(() => sandbox.calls.length === 1);
+    await first.kill("SIGKILL");
+    const held = await lengthenHolds(world.prefix, 60_000);
+    expect(held).toContain("lease:maintenance");
+    expect(held.some((k) => k.startsWith("upd:lock:"))).toBe(true);
+    // The user's app sends the tap again (a new update).
+    world.fake.redeliver(tap);
+
+    const restarted = await world.runProcess(env);
+    world.fake.sendText(ADMIN, "/help");
+    // The Confirm the killed run was handling, handled again: told as a restart, as a single bot
+    // always told it; then the tap sent again, then /help, in order.
+    await world.waitText(ADMIN, /How to order/);
+    const texts = world.fake.messagesTo(ADMIN.id).map((m) => m.text);
+    const told = (pattern: RegExp) => texts.findIndex((t) => pattern.test(t));
+    expect(told(/The bot was restarted while order/)).toBeGreaterThan(-1);
+    expect(told(/The bot was restarted while order/)).toBeLessThan(told(/already being processed/));
+    expect(told(/already being processed/)).toBeLessThan(told(/How to order/));
+    const unknown = await world.fake.waitForMessage(ADMIN.id, (m) => /Result unknown/.test(m.text));
+    expect(unknown.text).toContain("the bot was restarted while the order was being sent");
+    expect(sandbox.calls).toHaveLength(1);
+    expect(restarted.output()).toMatch(/taken over at once from a process that is gone/);
+    return held;
+  }
+
+  it("when the polling bot is killed during a Confirm and restarted, then it answers at once: it does not wait for what the killed run held", async () => {
+    const held = await killedDuringConfirmThenRestarted(async () => ({}));
+    expect(held).toContain("lease:poller");
+  });
+
+  it("when the webhook bot is killed during a Confirm and restarted, then it answers at once: it does not wait for what the killed run held", async () => {
+    const port = await freePort();
+    world.fake.deliverWebhooks({ retryMs: 100 });
+    await killedDuringConfirmThenRestarted(async () => ({
+      WEBHOOK_URL: `http://127.0.0.1:${port}/tg/hook`,
+      PORT: String(port),
+    }));
   });
 
   it("when only BOT_TOKEN and ADMIN_IDS are set, then the bot runs on the sandbox and memory and completes an order", async () => {

@@ -42,6 +42,30 @@ export async function deleteByPrefix(prefix: string): Promise<void> {
   }
 }
 
+/**
+ * What a killed bot process held (its leases and its lanes' locks, under `prefix`) made to last
+ * `ms` more in Redis, as if their time were that long: a process that takes them over sooner did
+ * not wait it out. Returns the keys, by kind (`lease:poller`, `upd:lock:…`).
+ */
+export async function lengthenHolds(prefix: string, ms: number): Promise<string[]> {
+  const client = createClient({ url: REDIS_URL });
+  await client.connect();
+  const lengthened: string[] = [];
+  try {
+    for (const pattern of [`${prefix}lease:*`, `${prefix}upd:lock:*`]) {
+      for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
+        for (const key of keys) {
+          if (key.endsWith(":fence")) continue; // a counter, not a hold
+          if ((await client.pExpire(key, ms)) === 1) lengthened.push(key.slice(prefix.length));
+        }
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  return lengthened.sort();
+}
+
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
   const { createServer } = await import("node:net");
@@ -56,10 +80,11 @@ export async function freePort(): Promise<number> {
  * A redis-server of the test's own (the shared one must never be stopped), with append-only
  * persistence in a temporary directory, so that a stop and a start keep the data like a real
  * Redis restart does; or with no persistence at all (`appendOnly: false`: the bench's year, whose
- * memory must be the data's alone).
+ * memory must be the data's alone). `args`: more of redis-server's options (a Redis that refuses
+ * some commands, as a managed one may).
  */
 export async function ownRedis(
-  opts: { appendOnly?: boolean } = {},
+  opts: { appendOnly?: boolean; args?: readonly string[] } = {},
 ): Promise<{ url: string; start: () => Promise<void>; stop: () => Promise<void> }> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), "redis-"));
@@ -90,6 +115,7 @@ export async function ownRedis(
           opts.appendOnly === false ? "no" : "yes",
           "--save",
           "",
+          ...(opts.args ?? []),
         ],
         { stdio: "ignore" },
       );

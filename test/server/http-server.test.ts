@@ -2,16 +2,32 @@ import type { Update } from "grammy/types";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { createHttpServer, MAX_UPDATE_BYTES } from "../../src/server/http-server.js";
+import { createDirectIntake } from "../../src/updates/direct.js";
 
 const SECRET = "hook-secret_123";
 
-/** The server's routes, called without a port, with the webhook recording what it was handed. */
-function server(health = async () => true) {
+/**
+ * The server's routes, called without a port, with the webhook recording what it was handed
+ * (through the memory store's direct intake, unless an intake is given).
+ */
+function server(
+  health = async () => true,
+  intake?: (update: Update) => Promise<void>,
+  serving?: () => "ready" | "standby",
+) {
   const handed: Update[] = [];
+  /** Updates the server said were not stored (their users are told so). */
+  const notStored: number[] = [];
   const http = createHttpServer({
     health,
+    ...(serving === undefined ? {} : { serving }),
     logger: createLogger("silent"),
-    webhook: { path: "/tg/hook", secret: SECRET, onUpdate: (u) => void handed.push(u) },
+    webhook: {
+      path: "/tg/hook",
+      secret: SECRET,
+      intake: intake ?? createDirectIntake((u) => void handed.push(u)),
+      onNotStored: (u) => void notStored.push(u.update_id),
+    },
   });
   const post = (body: string, secret: string | null = SECRET) =>
     http.app.request("/tg/hook", {
@@ -22,7 +38,7 @@ function server(health = async () => true) {
       },
       body,
     });
-  return { http, handed, post };
+  return { http, handed, post, notStored };
 }
 
 const update = (id: number) => JSON.stringify({ update_id: id, message: { message_id: 1, text: "/start" } });
@@ -46,19 +62,53 @@ describe("the HTTP server: webhook and health", () => {
     expect(handed).toEqual([]);
   });
 
-  it("when the bot is stopping, then updates are refused with 503 (Telegram sends them again) and health still answers", async () => {
+  it("when the bot is stopping, then updates are refused with 503 (Telegram sends them again) and health says draining", async () => {
     const { handed, post, http } = server();
+    expect(await (await http.app.request("/healthz")).json()).toEqual({ status: "ok", redis: "up", serving: "ready" });
     http.stopIntake();
     expect((await post(update(3))).status).toBe(503);
     expect(handed).toEqual([]);
-    expect((await http.app.request("/healthz")).status).toBe(200);
+    const health = await http.app.request("/healthz");
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ status: "draining", redis: "up", serving: "draining" });
+  });
+
+  it("when the intake cannot store an update (Redis down), then the POST gets 503, nothing is acknowledged, and the update is named for a notice", async () => {
+    const stored: number[] = [];
+    let up = false;
+    const { post, notStored } = server(
+      async () => up,
+      async (u) => {
+        if (!up) throw new Error("The client is closed");
+        stored.push(u.update_id);
+      },
+    );
+    expect((await post(update(5))).status).toBe(503);
+    expect(stored).toEqual([]);
+    expect(notStored).toEqual([5]);
+    up = true;
+    // Telegram delivers it again; now it is stored and acknowledged.
+    expect((await post(update(5))).status).toBe(200);
+    expect(stored).toEqual([5]);
+    expect(notStored).toEqual([5]);
+  });
+
+  it("when a long-polling process waits for its turn, then /healthz says standby with 200 (it is healthy)", async () => {
+    const { http } = server(
+      async () => true,
+      undefined,
+      () => "standby",
+    );
+    const res = await http.app.request("/healthz");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok", redis: "up", serving: "standby" });
   });
 
   it("when Redis does not answer, then /healthz says 503 and which part is down; other paths are 404", async () => {
     const { http } = server(async () => false);
     const res = await http.app.request("/healthz");
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status: "unavailable", redis: "down" });
+    expect(await res.json()).toEqual({ status: "unavailable", redis: "down", serving: "ready" });
     expect((await http.app.request("/healthz", { method: "POST" })).status).toBe(405);
     expect((await http.app.request("/nothing")).status).toBe(404);
   });

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { StoreUnavailableError } from "../../src/storage/redis.js";
-import { keyvStorageAdapter } from "../../src/storage/storage-adapter.js";
+import { keyvStorageAdapter, revisionedStorageAdapter, StaleStateError } from "../../src/storage/storage-adapter.js";
 import { createStorage } from "../../src/storage/storage.js";
-import { freePort, ownRedis, redisStorage } from "../helpers/redis.js";
+import { freePort, ownRedis, REDIS_URL, redisStorage } from "../helpers/redis.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -55,5 +55,42 @@ describe("storage", () => {
     const adapter = keyvStorageAdapter<{ a: number }>(storage, "state", 60_000);
     await adapter.write("k", { a: 1 });
     expect(await adapter.read("k")).toEqual({ a: 1 });
+  });
+
+  it("when two processes read a member's dialogue and both write it, then the later write is refused and the first one's step stays", async () => {
+    const { storage, prefix, cleanup } = await redisStorage("revisions");
+    cleanups.push(cleanup);
+    const other = await createStorage({ redisUrl: storage.kind === "redis" ? REDIS_URL : undefined, prefix });
+    cleanups.push(() => other.close());
+    const a = revisionedStorageAdapter<{ step: number }>(storage, "dialogue", 60_000);
+    const b = revisionedStorageAdapter<{ step: number }>(other, "dialogue", 60_000);
+    await a.read("5:5");
+    await a.write("5:5", { step: 1 });
+
+    expect(await a.read("5:5")).toEqual({ step: 1 });
+    expect(await b.read("5:5")).toEqual({ step: 1 });
+    await b.write("5:5", { step: 2 });
+    await expect(Promise.resolve(a.write("5:5", { step: 9 }))).rejects.toBeInstanceOf(StaleStateError);
+    expect(await a.read("5:5")).toEqual({ step: 2 });
+    // Read again, the write goes through.
+    await a.write("5:5", { step: 3 });
+    expect(await b.read("5:5")).toEqual({ step: 3 });
+
+    // A dialogue that ended elsewhere does not come back from a stale reader.
+    expect(await a.read("5:5")).toEqual({ step: 3 });
+    await b.delete("5:5");
+    expect(await b.read("5:5")).toBeUndefined();
+    await expect(Promise.resolve(a.write("5:5", { step: 4 }))).rejects.toBeInstanceOf(StaleStateError);
+    expect(await b.read("5:5")).toBeUndefined();
+  });
+
+  it("when a dialogue was stored before revisions (keyv's format), then it is read and written over", async () => {
+    const { storage, cleanup } = await redisStorage("legacy");
+    cleanups.push(cleanup);
+    await keyvStorageAdapter<{ step: number }>(storage, "dialogue", 60_000, { packed: true }).write("7:7", { step: 5 });
+    const adapter = revisionedStorageAdapter<{ step: number }>(storage, "dialogue", 60_000);
+    expect(await adapter.read("7:7")).toEqual({ step: 5 });
+    await adapter.write("7:7", { step: 6 });
+    expect(await adapter.read("7:7")).toEqual({ step: 6 });
   });
 });

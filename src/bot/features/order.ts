@@ -12,7 +12,7 @@ import { menuButtons } from "../order/menu.js";
  */
 export const orderFeature = defineFeature({
   name: "order",
-  needs: ["orders", "shop", "telegram"],
+  needs: ["orders", "shop", "telegram", "handledAgain"],
   commands: [
     {
       name: "order",

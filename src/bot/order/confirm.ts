@@ -13,7 +13,7 @@ import { renderOutcomeToast, renderSummaryAfter } from "./messages.js";
  * atomic claim) and tells the outcome. They need no conversation state, so they run before the
  * dialogues and no waiting step can swallow them.
  */
-export function confirmButtons<C extends FeatureContext<"orders">>(composer: Composer<C>): void {
+export function confirmButtons<C extends FeatureContext<"orders" | "handledAgain">>(composer: Composer<C>): void {
   summaryButtons(composer, {
     confirm: Callback.confirm,
     cancel: Callback.cancel,
@@ -33,8 +33,15 @@ export function confirmButtons<C extends FeatureContext<"orders">>(composer: Com
           return {};
         case "already":
           return { alert: renderOutcomeToast(t, outcome.order) };
-        case "in-progress":
-          return { alert: t("callback-in-progress"), reply: t("order-in-progress", { refId: outcome.order.refId }) };
+        case "in-progress": {
+          const order = outcome.order;
+          // This very Confirm again, after the process handling it died at the provider: said as a
+          // restart (as a single bot says at its start), not as a second tap.
+          const reply = ctx.services.handledAgain(ctx.update)
+            ? t("order-interrupted", { refId: order.refId, code: order.productCode, product: order.productName })
+            : t("order-in-progress", { refId: order.refId });
+          return { alert: t("callback-in-progress"), reply };
+        }
         case "cancelled":
           return { alert: t("callback-cancelled") };
         case "paused":

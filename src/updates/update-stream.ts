@@ -1,0 +1,473 @@
+import type { Update } from "grammy/types";
+import { luaScript, type RedisClient } from "../storage/redis.js";
+import { laneOf } from "./lane.js";
+
+/**
+ * Where Telegram's updates wait between the process that received them and the one that handles
+ * them: a Redis Stream read by a consumer group, with a lane per chat member beside it. Every step
+ * that moves an update is one Lua script (one round trip, nothing in between):
+ *
+ * - **intake** (webhook POST, or a getUpdates batch): for each update not seen before (a mark per
+ *   update_id, kept a day: Telegram redelivers within that), XADD to the stream and ZADD its entry
+ *   id to its lane, scored by update_id, so a lane lists its waiting updates in Telegram's order.
+ *   The poller's batch also carries its lease (a fencing token: refused when the lease moved on)
+ *   and the next offset, stored in the same step. Only after this step is Telegram answered.
+ * - **lock and head**: a process takes a lane (SET NX PX: the lane's lock, renewed while it works)
+ *   and reads the entry at its head. One process at a time drains a lane, from the head, in order.
+ * - **done and next**: the update at the head was handled: its mark becomes "done", it leaves the
+ *   lane, it is XACKed and XDELed (the stream keeps only what is not done), and the next head is
+ *   returned, or, when the lane is empty, the lock is released in the same step, so an update added
+ *   meanwhile either is seen here or finds the lane free.
+ * - **give back**: a handling that failed leaves its update at the head, releases the lock and
+ *   takes the entry into the caller's pending list with its idle time reset: after `claimIdleMs`
+ *   a process (any) claims it again and the update is tried again, never dropped.
+ * - **hand back** (a process stopping, or one seen gone): its pending entries are made idle "long
+ *   ago", so the next XAUTOCLAIM of any process takes them at once instead of after the idle time.
+ * - **take over** a lane whose lock is held by a process seen gone (storage/liveness.ts): the
+ *   lock-and-head step takes it from that holder only, in the same step.
+ *
+ * Entries are delivered to processes by XREADGROUP, and an entry whose process died is taken over
+ * with XAUTOCLAIM; delivery only says "look at this lane": whoever holds the lane's lock handles
+ * its entries, whichever process they were delivered to.
+ *
+ * Layout (every key starts with the prefix):
+ *   upd:stream         stream; fields i (update_id), l (lane), u (the update's JSON); group "bot"
+ *   upd:seen:<n>       hash, update_id → q (queued) or d (done) or x (given up), for update ids
+ *                      n*100 … n*100+99 (a small hash packs tightly); expires a day after its last write
+ *   upd:lane:<lane>    sorted set of entry ids, scored by update_id
+ *   upd:lock:<lane>    the consumer draining the lane, with a PX expiry
+ *   upd:tries          hash, entry id → how many times its handling started
+ *   upd:offset         the getUpdates offset of long polling (the next update_id to ask for)
+ */
+export interface UpdateStream {
+  /**
+   * Stores updates that were not stored before (by update_id). `fence`: the poller's lease value;
+   * the step is refused when the lease holds another value (a poller that lost its lease).
+   * `offset`: stored with them (long polling).
+   */
+  intake(
+    updates: ReadonlyArray<{ update: Update; json?: string }>,
+    opts?: { fence?: string; offset?: number },
+  ): Promise<{ kind: "stored"; added: number } | { kind: "fenced" }>;
+  /** The stored getUpdates offset (0 when none). */
+  offset(): Promise<number>;
+  /** Creates the consumer group (from the stream's start) if it is missing. */
+  ensureGroup(): Promise<void>;
+  /** New entries for this consumer (XREADGROUP ">"), waiting up to blockMs, on a connection of its own. */
+  read(reader: RedisClient, consumer: string, count: number, blockMs: number): Promise<Delivered[]>;
+  /** Entries idle in any consumer's pending list for at least minIdleMs, now this consumer's. */
+  claimIdle(consumer: string, minIdleMs: number, count: number): Promise<Delivered[]>;
+  /**
+   * Takes the lane's lock (when it is free, ours, or held by `replacing`: a process seen gone) and
+   * reads its head.
+   */
+  lockAndHead(lane: string, consumer: string, lockMs: number, replacing?: string): Promise<Head>;
+  /**
+   * Marks `entry` done (or given up, `failed`), removes and acknowledges it; then the next head
+   * (lock kept), or the lock released when the lane is empty or `release` is set (a stopping
+   * process). `lost`: the lock was not ours any more (the entry is marked anyway).
+   */
+  doneAndNext(
+    lane: string,
+    entry: HeadEntry,
+    consumer: string,
+    lockMs: number,
+    opts?: { release?: boolean; failed?: boolean },
+  ): Promise<Head>;
+  /** A failed handling: the lock released, the entry tried again after the claim idle time. */
+  giveBack(lane: string, entry: HeadEntry, consumer: string): Promise<void>;
+  /** A stopping process gives back a lane whose head it has not started: claimable by others at once. */
+  release(lane: string, entry: HeadEntry, consumer: string): Promise<void>;
+  /** Extends the locks of these lanes held by this consumer; the lanes whose lock was lost. */
+  renewLocks(lanes: readonly string[], consumer: string, lockMs: number): Promise<string[]>;
+  /** Makes this consumer's pending entries claimable by any other process at once; how many. */
+  handBack(consumer: string): Promise<number>;
+  /** The group's consumers (one per process start) and how many entries each has pending. */
+  consumers(): Promise<Array<{ name: string; pending: number }>>;
+  /** Removes consumers that have nothing pending and were idle that long (dead processes); how many. */
+  forgetConsumers(idleMs: number): Promise<number>;
+  /** Where an update stands: queued, done, given up (x), or unknown (never stored, or over a day ago). */
+  status(updateId: number): Promise<"queued" | "done" | "failed" | undefined>;
+  /** Entries in the stream not yet done (XLEN), and the pending ones (delivered, not acknowledged). */
+  backlog(): Promise<{ length: number; pending: number }>;
+}
+
+/** An entry delivered to this consumer: which lane to look at. */
+export interface Delivered {
+  id: string;
+  lane: string;
+}
+
+export interface HeadEntry {
+  id: string;
+  update: Update;
+  /** How many times its handling has started, this one included. */
+  attempts: number;
+}
+
+export type Head =
+  | ({ kind: "entry" } & HeadEntry)
+  /** Nothing waiting: the lock is not held (released if it was ours). */
+  | { kind: "empty" }
+  /** Another consumer holds the lane; it drains every entry of it. */
+  | { kind: "busy"; holder: string }
+  /** Released on request (a stopping process). */
+  | { kind: "released" }
+  /** The lock was no longer ours. */
+  | { kind: "lost" };
+
+export const GROUP = "bot";
+/** How long an update id is remembered: Telegram delivers an update again within a day at most. */
+export const SEEN_MS = 24 * 60 * 60 * 1000;
+/** Update ids per mark hash. */
+const SEEN_BUCKET = 100;
+
+/** The head of a lane: its first entry that still exists (others are dropped), counted as an attempt. */
+const HEAD = `
+local function head(lane, stream, tries)
+  while true do
+    local first = redis.call('ZRANGE', lane, 0, 0)
+    if #first == 0 then return nil end
+    local found = redis.call('XRANGE', stream, first[1], first[1])
+    if #found > 0 then
+      local fields = found[1][2]
+      local json = ''
+      for i = 1, #fields, 2 do if fields[i] == 'u' then json = fields[i + 1] end end
+      return {first[1], json, redis.call('HINCRBY', tries, first[1], 1)}
+    end
+    redis.call('ZREM', lane, first[1])
+  end
+end
+`;
+
+// KEYS: stream, offset, lease, then per update: seen bucket, lane
+// ARGV: fence ('' = none), offset ('' = none), seen ms, then per update: update_id, lane, json
+const INTAKE = luaScript(`
+if ARGV[1] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[1] then return -1 end
+local added = 0
+local n = (#KEYS - 3) / 2
+for i = 1, n do
+  local seen, lane = KEYS[2 + 2 * i], KEYS[3 + 2 * i]
+  local id, laneName, json = ARGV[3 * i + 1], ARGV[3 * i + 2], ARGV[3 * i + 3]
+  if redis.call('HSETNX', seen, id, 'q') == 1 then
+    redis.call('PEXPIRE', seen, ARGV[3])
+    local entry = redis.call('XADD', KEYS[1], '*', 'i', id, 'l', laneName, 'u', json)
+    redis.call('ZADD', lane, id, entry)
+    added = added + 1
+  end
+end
+if ARGV[2] ~= '' then redis.call('SET', KEYS[2], ARGV[2]) end
+return added
+`);
+
+/** Far enough in the past that any XAUTOCLAIM takes the entry, near enough to be a valid idle time. */
+const LONG_IDLE_MS = 1_000_000_000;
+
+// KEYS: lock, lane, stream, tries; ARGV: consumer, lock ms, a gone holder whose lock is taken over ('' = none)
+const LOCK_AND_HEAD = luaScript(`${HEAD}
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] and holder ~= ARGV[3] then return {'busy', holder} end
+local h = head(KEYS[2], KEYS[3], KEYS[4])
+if not h then
+  if holder then redis.call('DEL', KEYS[1]) end
+  return {'empty'}
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return {'entry', h[1], h[2], h[3]}
+`);
+
+// KEYS: lock, lane, stream, tries, seen bucket
+// ARGV: consumer, lock ms, entry id, group, 'release' or '', mark (d or x), update_id, long idle ms
+const DONE_AND_NEXT = luaScript(`${HEAD}
+redis.call('ZREM', KEYS[2], ARGV[3])
+redis.call('XACK', KEYS[3], ARGV[4], ARGV[3])
+redis.call('XDEL', KEYS[3], ARGV[3])
+redis.call('HDEL', KEYS[4], ARGV[3])
+if redis.call('HEXISTS', KEYS[5], ARGV[7]) == 1 then redis.call('HSET', KEYS[5], ARGV[7], ARGV[6]) end
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'lost'} end
+if ARGV[5] == 'release' then
+  redis.call('DEL', KEYS[1])
+  -- What follows in the lane goes to whichever process claims first, at once.
+  local following = redis.call('ZRANGE', KEYS[2], 0, 0)
+  if #following > 0 then redis.call('XCLAIM', KEYS[3], ARGV[4], ARGV[1], 0, following[1], 'IDLE', ARGV[8], 'JUSTID') end
+  return {'released'}
+end
+local h = head(KEYS[2], KEYS[3], KEYS[4])
+if not h then
+  redis.call('DEL', KEYS[1])
+  return {'empty'}
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return {'entry', h[1], h[2], h[3]}
+`);
+
+// KEYS: lock, stream; ARGV: consumer, group, entry id
+const GIVE_BACK = luaScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+redis.call('XCLAIM', KEYS[2], ARGV[2], ARGV[1], 0, ARGV[3], 'JUSTID')
+return 1
+`);
+
+// An entry whose handling did not start (a stopping process): not counted as an attempt, and
+// claimable by any other process at once.
+// KEYS: lock, stream, tries; ARGV: consumer, group, entry id, long idle ms
+const RELEASE = luaScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+if redis.call('HINCRBY', KEYS[3], ARGV[3], -1) <= 0 then redis.call('HDEL', KEYS[3], ARGV[3]) end
+redis.call('XCLAIM', KEYS[2], ARGV[2], ARGV[1], 0, ARGV[3], 'IDLE', ARGV[4], 'JUSTID')
+return 1
+`);
+
+// KEYS: locks; ARGV: consumer, lock ms. Returns the indexes (1-based) of the locks lost.
+const RENEW_LOCKS = luaScript(`
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('PEXPIRE', key, ARGV[2]) else lost[#lost + 1] = i end
+end
+return lost
+`);
+
+// KEYS: stream; ARGV: group, consumer, idle ms
+const HAND_BACK = luaScript(`
+local total = 0
+local start = '-'
+while true do
+  local pending = redis.call('XPENDING', KEYS[1], ARGV[1], start, '+', 500, ARGV[2])
+  if #pending == 0 then return total end
+  -- Lua passes every value of unpack() only as the last argument: the command is built whole.
+  local command = {'XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0}
+  for _, p in ipairs(pending) do command[#command + 1] = p[1] end
+  command[#command + 1] = 'IDLE'
+  command[#command + 1] = ARGV[3]
+  command[#command + 1] = 'JUSTID'
+  redis.call(unpack(command))
+  total = total + #pending
+  start = '(' .. pending[#pending][1]
+end
+`);
+
+// KEYS: stream; ARGV: group, idle ms
+const FORGET_CONSUMERS = luaScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local ok, consumers = pcall(redis.call, 'XINFO', 'CONSUMERS', KEYS[1], ARGV[1])
+if not ok then return 0 end
+local n = 0
+for _, c in ipairs(consumers) do
+  local info = {}
+  for i = 1, #c, 2 do info[c[i]] = c[i + 1] end
+  if tonumber(info['pending']) == 0 and tonumber(info['idle']) >= tonumber(ARGV[2]) then
+    redis.call('XGROUP', 'DELCONSUMER', KEYS[1], ARGV[1], info['name'])
+    n = n + 1
+  end
+end
+return n
+`);
+
+type RawEntry = [string, string[]];
+
+function fieldsOf(raw: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) out[raw[i]!] = raw[i + 1]!;
+  return out;
+}
+
+function toDelivered(entries: ReadonlyArray<RawEntry | null>): Delivered[] {
+  const out: Delivered[] = [];
+  for (const e of entries) {
+    if (e === null || !Array.isArray(e[1])) continue; // deleted meanwhile
+    out.push({ id: e[0], lane: fieldsOf(e[1]).l ?? "other" });
+  }
+  return out;
+}
+
+function toHead(raw: unknown): Head {
+  const r = raw as string[];
+  switch (r[0]) {
+    case "entry":
+      return { kind: "entry", id: r[1]!, update: JSON.parse(r[2]!) as Update, attempts: Number(r[3]) };
+    case "busy":
+      return { kind: "busy", holder: r[1]! };
+    case "released":
+      return { kind: "released" };
+    case "lost":
+      return { kind: "lost" };
+    default:
+      return { kind: "empty" };
+  }
+}
+
+const isNoGroup = (err: unknown) => String((err as Error)?.message).startsWith("NOGROUP");
+
+export function createUpdateStream(redis: RedisClient, prefix: string): UpdateStream {
+  const stream = `${prefix}upd:stream`;
+  const offsetKey = `${prefix}upd:offset`;
+  const tries = `${prefix}upd:tries`;
+  const pollerLease = `${prefix}lease:poller`;
+  const seenKey = (updateId: number) => `${prefix}upd:seen:${Math.floor(updateId / SEEN_BUCKET)}`;
+  const laneKey = (lane: string) => `${prefix}upd:lane:${lane}`;
+  const lockKey = (lane: string) => `${prefix}upd:lock:${lane}`;
+
+  async function ensureGroup(): Promise<void> {
+    try {
+      await redis.sendCommand(["XGROUP", "CREATE", stream, GROUP, "0", "MKSTREAM"]);
+    } catch (err) {
+      if (!String((err as Error).message).startsWith("BUSYGROUP")) throw err;
+    }
+  }
+
+  /** A stream command that needs the group: the group is made again if Redis lost it (a restart without data). */
+  async function withGroup<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isNoGroup(err)) throw err;
+      await ensureGroup();
+      return run();
+    }
+  }
+
+  return {
+    async intake(updates, opts = {}) {
+      const keys = [stream, offsetKey, pollerLease];
+      const args: Array<string | number> = [opts.fence ?? "", opts.offset ?? "", SEEN_MS];
+      for (const { update, json } of updates) {
+        const lane = laneOf(update);
+        keys.push(seenKey(update.update_id), laneKey(lane));
+        args.push(update.update_id, lane, json ?? JSON.stringify(update));
+      }
+      const added = Number(await INTAKE(redis, keys, args));
+      return added < 0 ? { kind: "fenced" } : { kind: "stored", added };
+    },
+
+    async offset() {
+      return Number((await redis.get(offsetKey)) ?? 0);
+    },
+
+    ensureGroup,
+
+    async read(reader, consumer, count, blockMs) {
+      const reply = await withGroup(() =>
+        reader.sendCommand<Array<[string, RawEntry[]]> | null>([
+          "XREADGROUP",
+          "GROUP",
+          GROUP,
+          consumer,
+          "COUNT",
+          String(count),
+          "BLOCK",
+          String(blockMs),
+          "STREAMS",
+          stream,
+          ">",
+        ]),
+      );
+      return reply === null ? [] : toDelivered(reply.flatMap(([, entries]) => entries));
+    },
+
+    async claimIdle(consumer, minIdleMs, count) {
+      const out: Delivered[] = [];
+      let cursor = "0-0";
+      do {
+        const reply = await withGroup(() =>
+          redis.sendCommand<[string, Array<RawEntry | null>, string[]?]>([
+            "XAUTOCLAIM",
+            stream,
+            GROUP,
+            consumer,
+            String(minIdleMs),
+            cursor,
+            "COUNT",
+            String(count),
+          ]),
+        );
+        out.push(...toDelivered(reply[1]));
+        cursor = reply[0];
+      } while (cursor !== "0-0" && out.length < count);
+      return out;
+    },
+
+    async lockAndHead(lane, consumer, lockMs, replacing) {
+      return toHead(
+        await LOCK_AND_HEAD(redis, [lockKey(lane), laneKey(lane), stream, tries], [consumer, lockMs, replacing ?? ""]),
+      );
+    },
+
+    async doneAndNext(lane, entry, consumer, lockMs, opts = {}) {
+      return toHead(
+        await DONE_AND_NEXT(
+          redis,
+          [lockKey(lane), laneKey(lane), stream, tries, seenKey(entry.update.update_id)],
+          [
+            consumer,
+            lockMs,
+            entry.id,
+            GROUP,
+            opts.release === true ? "release" : "",
+            opts.failed === true ? "x" : "d",
+            entry.update.update_id,
+            LONG_IDLE_MS,
+          ],
+        ),
+      );
+    },
+
+    async giveBack(lane, entry, consumer) {
+      await withGroup(() => GIVE_BACK(redis, [lockKey(lane), stream], [consumer, GROUP, entry.id]));
+    },
+
+    async release(lane, entry, consumer) {
+      await withGroup(() => RELEASE(redis, [lockKey(lane), stream, tries], [consumer, GROUP, entry.id, LONG_IDLE_MS]));
+    },
+
+    async renewLocks(lanes, consumer, lockMs) {
+      if (lanes.length === 0) return [];
+      const lost = (await RENEW_LOCKS(redis, lanes.map(lockKey), [consumer, lockMs])) as number[];
+      return lost.map((i) => lanes[i - 1]!);
+    },
+
+    async handBack(consumer) {
+      try {
+        return Number(await HAND_BACK(redis, [stream], [GROUP, consumer, LONG_IDLE_MS]));
+      } catch (err) {
+        if (isNoGroup(err)) return 0;
+        throw err;
+      }
+    },
+
+    async consumers() {
+      let reply: unknown[][];
+      try {
+        reply = await redis.sendCommand<unknown[][]>(["XINFO", "CONSUMERS", stream, GROUP]);
+      } catch (err) {
+        if (isNoGroup(err) || /no such key/i.test(String((err as Error).message))) return [];
+        throw err;
+      }
+      return reply.map((c) => {
+        const info: Record<string, unknown> = {};
+        for (let i = 0; i + 1 < c.length; i += 2) info[String(c[i])] = c[i + 1];
+        return { name: String(info.name), pending: Number(info.pending) };
+      });
+    },
+
+    async forgetConsumers(idleMs) {
+      return Number(await FORGET_CONSUMERS(redis, [stream], [GROUP, idleMs]));
+    },
+
+    async status(updateId) {
+      const mark = await redis.hGet(seenKey(updateId), String(updateId));
+      return mark === "q" ? "queued" : mark === "d" ? "done" : mark === "x" ? "failed" : undefined;
+    },
+
+    async backlog() {
+      const length = Number(await redis.sendCommand(["XLEN", stream]));
+      let pending = 0;
+      try {
+        const summary = await redis.sendCommand<[number | string, ...unknown[]]>(["XPENDING", stream, GROUP]);
+        pending = Number(summary[0]);
+      } catch (err) {
+        if (!isNoGroup(err)) throw err;
+      }
+      return { length, pending };
+    },
+  };
+}
