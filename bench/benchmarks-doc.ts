@@ -432,8 +432,8 @@ them summed), CPU too. Per update, against today:
   update, if already waiting, costs no lane step of its own).
 
 That is 2 to 4 more Redis round trips per update (the target: at most 4; fewer when many updates arrive
-together), about 20 more Redis commands inside them (Redis counts every command a Lua step runs: today's ~8.6 per
-update become ~29), and a longer way for each update (POST → Redis → a process → Redis) in exchange for nothing
+together), about 20 more Redis commands inside them (Redis counts every command a Lua step runs; the table gives
+today's and the stream's), and a longer way for each update (POST → Redis → a process → Redis) in exchange for nothing
 lost. Background work adds a little: each process claims idle entries every second and renews its locks every 2 s
 while it works; the poller's and the shared work's leases are renewed every few seconds. Several processes on one
 machine cost more CPU per update than one (each has its own caches, JIT and event loop, and a member's updates
