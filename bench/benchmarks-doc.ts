@@ -236,14 +236,15 @@ export function renderDoc(rep: Report): string {
   return `# Benchmarks
 
 How to run: \`npm run bench\` (Redis must answer on ${REDIS_URL}; \`npm run build\` runs first, so the bot measured is
-the current code). About 1.5 minutes with the defaults, plus about 5 minutes for the seeded year (it starts a \`redis-server\`
+the current code). About 11 minutes in all with the defaults (measured on a quiet machine here): 2 for the rounds, start-up and
+idle chats, about 6.5 for the seeded year (it starts a \`redis-server\`
 of its own, so the binary must be installed); a quick run (about 45 s): \`BENCH_ROUNDS=1,10 BENCH_IDLE_CHATS=500 BENCH_YEAR=0 BENCH_REPLICAS=0 npm run bench\`.
 Other settings: \`BENCH_MIN_ORDERS\` (orders per round at least, default 200), \`BENCH_REPEAT\` (each round that many
 times, bot and bare alternating, medians reported; default 1${REPEAT === 1 ? "" : `, this run ${REPEAT}`}), \`BENCH_REDIS_URL\`,
 \`BENCH_PROFILE=/tmp/prof\` (Chrome CPU profiles of the bot in the rounds); the year: \`BENCH_YEAR=0\` leaves it out,
 \`BENCH_YEAR_DAYS\` (default 365), \`BENCH_YEAR_PER_DAY\` (orders a day, default 2000), \`BENCH_YEAR_IN_FLIGHT\` (orders
 written at once, default 1000), \`BENCH_YEAR_CALLS\` (timed calls per question, default 40); a small year in about 2 minutes:
-\`BENCH_YEAR_DAYS=30 BENCH_YEAR_PER_DAY=500\`. Several processes (about 3 minutes more, each configuration with a
+\`BENCH_YEAR_DAYS=30 BENCH_YEAR_PER_DAY=500\`. Several processes (about 2.5 minutes, each configuration with a
 \`redis-server\` of its own): \`BENCH_REPLICAS=0\` leaves them out, \`BENCH_REPLICAS_ROUNDS\` (default 1,10,100),
 \`BENCH_REPLICAS_ORDERS\` (default 500), \`BENCH_REPLICAS_WARM\` (warm-up orders, default 100), \`BENCH_BASELINE\` (a checkout of
 the bot before the update stream, built, measured beside it as "today"). The script writes this file and keeps the
