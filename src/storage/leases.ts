@@ -240,8 +240,11 @@ export function keepLease(lease: Lease, ttlMs: number, opts: KeepLeaseOptions): 
   };
 
   const step = async () => {
+    // The hold ran out here before a renewal came back (Redis down, the event loop stalled): it is
+    // lost, even if the next acquire takes it straight back (then onAcquired and the waiters again).
+    if (wasHeld && !lease.held()) settle(false);
     try {
-      settle(wasHeld && lease.held() ? await lease.renew() : await lease.acquire());
+      settle(wasHeld ? await lease.renew() : await lease.acquire());
     } catch (err) {
       opts.onError?.(err);
       settle(lease.held());
