@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { pipeline } from "node:stream";
 import { createGzip } from "node:zlib";
 import type { OrderService } from "./order-service.js";
 import { CSV_HEADER, csvRows, dayRange } from "./report.js";
@@ -64,6 +64,18 @@ export async function exportMonth(
     count,
     gzip,
     filename: `orders-${month}.csv${gzip ? ".gz" : ""}`,
-    content: () => (gzip ? Readable.from(csv()).pipe(createGzip()) : csv()),
+    content: () => (gzip ? gzipped(csv()) : csv()),
   };
+}
+
+/**
+ * The file gzipped as it is read. A read that fails (Redis gone in the middle of a month) fails
+ * the gzip stream too, so the upload ends with that error (`.pipe` would leave it unhandled on the
+ * source: a crash of the process).
+ */
+function gzipped(source: AsyncIterable<Buffer>): AsyncIterable<Uint8Array> {
+  const gz = createGzip();
+  // The error reaches whoever reads gz; nothing more to do with it here.
+  pipeline(source, gz, () => undefined);
+  return gz;
 }
