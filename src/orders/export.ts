@@ -9,7 +9,7 @@ export const GZIP_OVER = 5_000;
  * The most orders one export sends: gzipped, about 40 bytes a row, within the 50 MB Telegram takes
  * from a bot (a month beyond it would need 30,000 orders a day; the day CSVs of /report still work).
  */
-export const MAX_EXPORT_ORDERS = 1_000_000;
+const MAX_EXPORT_ORDERS = 1_000_000;
 
 export type MonthExport =
   | { kind: "bad-month" }
@@ -26,7 +26,7 @@ export type MonthExport =
     };
 
 /** The days (`YYYY-MM-DD`) of a month written `YYYY-MM`, or undefined for anything else. */
-export function monthDays(month: string): string[] | undefined {
+function monthDays(month: string): string[] | undefined {
   const m = /^(\d{4})-(\d{2})$/.exec(month);
   if (m === null) return undefined;
   const [year, mon] = [Number(m[1]), Number(m[2])];

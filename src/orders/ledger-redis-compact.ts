@@ -16,7 +16,7 @@ import type { OrderRecord } from "./order.js";
 /** Movements per packed chunk of a compacted statement (every chunk holds exactly this many). */
 export const STATEMENT_CHUNK = 256;
 /** The newest movements of a statement always stay in its list: /saldo and a first page (20) read only them. */
-export const STATEMENT_KEEP = 20;
+const STATEMENT_KEEP = 20;
 /** An order nobody has been told about yet is compacted only a day after it finished (see eligible). */
 const UNTOLD_GRACE_MS = 24 * 60 * 60 * 1000;
 const BATCH = 200;

@@ -360,7 +360,6 @@ export function ledgerKeys(prefix: string) {
     textIds: `${prefix}dict-ids`,
     textSeq: `${prefix}dict-seq`,
     version: `${prefix}ledger-version`,
-    compactLease: `${prefix}compact-lease`,
   };
 }
 

@@ -115,7 +115,7 @@ return 0
 `);
 
 /** The hash of layout 3 for an order read from layout 2 (or any order: this is its whole record). */
-export function orderHashFields(order: OrderRecord, extra: { hold?: number; day?: string }): string[] {
+function orderHashFields(order: OrderRecord, extra: { hold?: number; day?: string }): string[] {
   const fields: string[] = [...Object.entries(draftFields(order)).flat(), "s", order.state];
   if (extra.hold !== undefined) fields.push("h", String(extra.hold));
   if (order.submittedAt !== undefined) fields.push("sa", order.submittedAt, "sk", msKey(Date.parse(order.submittedAt)));

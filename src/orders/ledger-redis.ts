@@ -73,7 +73,7 @@ import type { Deposit, DepositConfirmResult, Wallet, Wallets } from "./wallet.js
  *   dayd:DAY         hash: the same day by product (p:CODE:n/s/v/m/w = count, selling, cost, name,
  *                    seen at), by user (u:ID:n/s/v/m/w) and by reseller (r:ID:n/s/v/d/m/t/w, d =
  *                    deposits, t = tier)
- *   ledger-version   3; compact-lease: who is compacting now
+ *   ledger-version   3 (who is compacting now is the lease `lease:compact`, storage/leases.ts)
  *
  * The figures move with the order's state in the same script that changes it (claim, outcome,
  * settlement, deposit), so they always equal a recount of the orders. The scripts name other keys

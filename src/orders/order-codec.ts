@@ -20,13 +20,13 @@ import type { Movement, MovementKind } from "./wallet.js";
  * `toISOString()` gives for them (always, for times the bot makes), else the string itself after
  * "!" (nothing is ever rewritten into another spelling).
  */
-export function packTime(iso: string): string {
+function packTime(iso: string): string {
   const ms = Date.parse(iso);
   if (Number.isFinite(ms) && ms >= 0 && new Date(ms).toISOString() === iso) return ms.toString(36);
   return `!${iso}`;
 }
 
-export function unpackTime(code: string): string {
+function unpackTime(code: string): string {
   return code.startsWith("!") ? code.slice(1) : new Date(parseInt(code, 36)).toISOString();
 }
 
@@ -43,7 +43,7 @@ const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
  * random characters), or undefined for a ref id not made that way. Read from the end, so a prefix
  * of any length (REF_ID_PREFIX changes over time) does not matter.
  */
-export function refTime(refId: string): number | undefined {
+function refTime(refId: string): number | undefined {
   if (refId.length < 19) return undefined;
   let ms = 0;
   for (const ch of refId.slice(-19, -10)) {
@@ -376,7 +376,7 @@ const madeAt = (refId: string) => {
 
 /** A whole number in base 36 ("-" for a negative one); any other number as "~" and its decimal text. */
 export const int36 = (n: number): string => (Number.isSafeInteger(n) ? n.toString(36) : `~${n}`);
-export const unInt36 = (text: string): number => (text.startsWith("~") ? Number(text.slice(1)) : parseInt(text, 36));
+const unInt36 = (text: string): number => (text.startsWith("~") ? Number(text.slice(1)) : parseInt(text, 36));
 
 const num = (n: number | undefined) => (n === undefined ? "" : int36(n));
 const opt = (s: string | undefined) => (s === undefined ? "" : escape(s));
@@ -389,7 +389,7 @@ export const elementHeader = (submittedMs: number, refId: string): string => `${
  * (orderTexts). Checked by reading it back: an order this format cannot hold exactly (a field it
  * does not know) is kept as JSON instead, so that compaction never changes an order.
  */
-export function packOrder(order: OrderRecord, ids: { who: string; what: string; detail?: string; message?: string }) {
+function packOrder(order: OrderRecord, ids: { who: string; what: string; detail?: string; message?: string }) {
   const submittedMs = Date.parse(order.submittedAt ?? "");
   const header = elementHeader(submittedMs, order.refId);
   const base = submittedMs;

@@ -307,13 +307,12 @@ function wallClock(timeZone: string): (ms: number) => string {
 
 /** The CSV rows of submitted orders (no header), in the order given. */
 export function csvRows(orders: readonly OrderRecord[], timeZone: string): string[] {
-  const time = { format: (d: Date) => clock(d.getTime()) };
   const clock = wallClock(timeZone);
   return orders
     .filter((o) => o.state !== "draft" && o.state !== "cancelled")
     .map((o) =>
       [
-        time.format(new Date(o.submittedAt ?? o.createdAt)),
+        clock(Date.parse(o.submittedAt ?? o.createdAt)),
         o.refId,
         o.state,
         o.userId,
