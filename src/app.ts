@@ -4,7 +4,7 @@ import type { Update, UserFromGetMe } from "grammy/types";
 import { createAccess } from "./access/access.js";
 import { createAudience } from "./broadcast/audience.js";
 import { createBroadcastStore } from "./broadcast/broadcast-store.js";
-import { createBroadcastApi, createBroadcaster } from "./broadcast/sender.js";
+import { BROADCAST_LEASE_MS, createBroadcastApi, createBroadcaster } from "./broadcast/sender.js";
 import { createUserList } from "./access/user-list.js";
 import { broadcastTexts } from "./bot/broadcast-texts.js";
 import { chatPolicy } from "./bot/chats.js";
@@ -266,11 +266,10 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       ? {
           lease: (id: string) =>
             createLease(storage, `broadcast:${id}`, {
-              ttlMs: options.replicas?.broadcastLeaseMs ?? 15_000,
+              ttlMs: options.replicas?.broadcastLeaseMs ?? BROADCAST_LEASE_MS,
               owner,
               liveness,
             }),
-          ...(options.replicas?.broadcastLeaseMs === undefined ? {} : { leaseMs: options.replicas.broadcastLeaseMs }),
         }
       : {}),
   });
@@ -394,7 +393,6 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       () => undefined,
       (err: unknown) => logger.error({ err }, "recovery of interrupted orders failed"),
     );
-  const maintenanceLeaseMs = options.replicas?.maintenanceLeaseMs ?? MAINTENANCE_LEASE_MS;
   const setMenus = async () => {
     const resellers = (await access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
     await menus.setAll({ admins: config.adminIds, resellers, adminChat: config.adminChat?.chatId });
@@ -618,8 +616,11 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       // Several processes: the shared background work runs in the one process holding the lease
       // `maintenance`; another takes it over when that one stops or dies.
       maintenance = keepLease(
-        createLease(storage, "maintenance", { ttlMs: maintenanceLeaseMs, owner, liveness }),
-        maintenanceLeaseMs,
+        createLease(storage, "maintenance", {
+          ttlMs: options.replicas?.maintenanceLeaseMs ?? MAINTENANCE_LEASE_MS,
+          owner,
+          liveness,
+        }),
         {
           retryMs: options.replicas?.maintenanceRetryMs ?? MAINTENANCE_RETRY_MS,
           onAcquired: () => {

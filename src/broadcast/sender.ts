@@ -16,7 +16,7 @@ export const MAX_BROADCAST_LENGTH = 3500;
 /** Waits between attempts while the store does not answer (a Redis restart). */
 const STORE_RETRY_MS = 2_000;
 /** A broadcast's lease without renewal: another process goes on with it this long after its sender died. */
-const BROADCAST_LEASE_MS = 15_000;
+export const BROADCAST_LEASE_MS = 15_000;
 
 /**
  * The Api that sends broadcast messages. Unlike bot.api it retries only what Telegram refused
@@ -71,7 +71,6 @@ export interface BroadcasterDeps {
    * it, one process is assumed (the memory store).
    */
   lease?: (id: string) => Lease;
-  leaseMs?: number;
 }
 
 /**
@@ -178,7 +177,7 @@ export function createBroadcaster(deps: BroadcasterDeps) {
     const lease = deps.lease?.(id);
     if (lease === undefined) return run(id, recover, () => true);
     if (!(await retrying("lease", id, () => lease.acquire()))) return;
-    const leaseMs = deps.leaseMs ?? BROADCAST_LEASE_MS;
+    const leaseMs = lease.ttlMs;
     let renewedAt = performance.now();
     const stillHeld = () => lease.held();
     const renewal = setInterval(

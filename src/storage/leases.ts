@@ -27,6 +27,8 @@ import type { Storage } from "./storage.js";
  */
 export interface Lease {
   readonly name: string;
+  /** How long a hold lasts without renewal (LeaseOptions.ttlMs, in whole milliseconds). */
+  readonly ttlMs: number;
   /** Takes it when it is free (or renews it when this owner holds it). True: held now. */
   acquire(): Promise<boolean>;
   /** Extends a hold; false when it was lost (expired, taken by another process). */
@@ -118,6 +120,7 @@ export function createLease(storage: Storage, name: string, opts: LeaseOptions):
     const fenceKey = `${key}:fence`;
     return {
       name,
+      ttlMs: ttl,
       async acquire() {
         const startedAt = performance.now();
         const [mine, current] = (await ACQUIRE(redis, [key, fenceKey], [owner, ttl])) as [number, string];
@@ -165,6 +168,7 @@ export function createLease(storage: Storage, name: string, opts: LeaseOptions):
   };
   return {
     name,
+    ttlMs: ttl,
     async acquire() {
       const t = performance.now();
       const entry = current();
@@ -220,13 +224,13 @@ export interface KeepLeaseOptions {
  * A renewal that fails, or that does not come back before the hold runs out (Redis down, an event
  * loop stalled), ends the hold here: onLost, then back to trying. Timers are unref'd.
  */
-export function keepLease(lease: Lease, ttlMs: number, opts: KeepLeaseOptions): LeaseKeeper {
+export function keepLease(lease: Lease, opts: KeepLeaseOptions): LeaseKeeper {
   let stopped = false;
   let wasHeld = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const waiters = new Set<() => void>();
-  const renewEvery = Math.max(1, Math.floor(ttlMs / 3));
+  const renewEvery = Math.max(1, Math.floor(lease.ttlMs / 3));
 
   const settle = (heldNow: boolean) => {
     if (heldNow && !wasHeld) {

@@ -115,7 +115,6 @@ export function createUpdatePipeline(opts: PipelineOptions): UpdatePipeline {
             owner: opts.owner,
             ...(opts.liveness === undefined ? {} : { liveness: opts.liveness }),
           }),
-          leaseMs: t.pollerLeaseMs,
           retryMs: t.pollerRetryMs,
           allowedUpdates: polling.allowedUpdates,
           logger: opts.logger,

@@ -10,7 +10,6 @@ export interface PollerOptions {
   stream: UpdateStream;
   /** The lease `poller`: one process at a time polls. */
   lease: Lease;
-  leaseMs: number;
   /** How often a standby tries to take the lease. */
   retryMs: number;
   allowedUpdates: ReadonlyArray<Exclude<keyof Update, "update_id">>;
@@ -47,7 +46,7 @@ const ERROR_RETRY_MS = 1_000;
  * offset, in one step that is refused when the lease moved on (the fencing token), and only then
  * asks for the next batch, which confirms the previous one to Telegram. A process killed at any
  * moment has confirmed only updates that are in the stream; the others wait as standbys, trying
- * the lease every `retryMs`, and one takes over once the lease runs out (`leaseMs` after the last
+ * the lease every `retryMs`, and one takes over once the lease runs out (its `ttlMs` after the last
  * renewal), from the stored offset. Every process handles updates from the stream, standby or not.
  */
 export function createPoller(opts: PollerOptions): Poller {
@@ -168,7 +167,7 @@ export function createPoller(opts: PollerOptions): Poller {
 
   return {
     start() {
-      keeper = keepLease(opts.lease, opts.leaseMs, {
+      keeper = keepLease(opts.lease, {
         retryMs: opts.retryMs,
         onAcquired: () => {
           holds++;
