@@ -34,7 +34,7 @@ import { dayIn } from "./orders/report.js";
 import { createHttpServer, type HttpServer } from "./server/http-server.js";
 import { createChatState } from "./storage/chat-state.js";
 import { createClaims } from "./storage/claims.js";
-import { createLease, keepLease, processOwner, type LeaseKeeper } from "./storage/leases.js";
+import { createLease, keepLease, processOwner, whileHeld, type LeaseKeeper } from "./storage/leases.js";
 import { createLiveness } from "./storage/liveness.js";
 import { StoreUnavailableError } from "./storage/redis.js";
 import { createStorage, type Storage } from "./storage/storage.js";
@@ -434,27 +434,22 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   async function upgradeOnce(): ReturnType<typeof books.upgrade> {
     const lease = createLease(storage, "upgrade", { ttlMs: UPGRADE_LEASE_MS, owner, liveness });
     while (!(await lease.acquire())) await new Promise((resolve) => setTimeout(resolve, 500));
-    const renewal = setInterval(() => {
-      lease.renew().then(
-        (held) => {
-          if (!held) logger.warn("ledger upgrade: its lease was lost; another process may run it too");
-        },
-        (err: unknown) => logger.warn({ err }, "ledger upgrade: lease not renewed"),
-      );
-    }, UPGRADE_LEASE_MS / 3);
     let reported = 0;
-    try {
-      return await books.upgrade({
-        onProgress: (done) => {
-          if (done - reported < 10_000) return;
-          reported = done;
-          logger.info({ done }, `ledger upgrade: ${done} orders rewritten so far`);
-        },
-      });
-    } finally {
-      clearInterval(renewal);
-      await lease.release();
-    }
+    return whileHeld(
+      lease,
+      () =>
+        books.upgrade({
+          onProgress: (done) => {
+            if (done - reported < 10_000) return;
+            reported = done;
+            logger.info({ done }, `ledger upgrade: ${done} orders rewritten so far`);
+          },
+        }),
+      {
+        onLost: () => logger.warn("ledger upgrade: its lease was lost; another process may run it too"),
+        onRenewError: (err) => logger.warn({ err }, "ledger upgrade: lease not renewed"),
+      },
+    );
   }
 
   /** getMe, retried on network trouble with one line per attempt; a refused token stops at once. */

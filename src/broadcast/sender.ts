@@ -1,7 +1,7 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Api, GrammyError } from "grammy";
 import type { Logger } from "../logger.js";
-import type { Lease } from "../storage/leases.js";
+import { whileHeld, type Lease } from "../storage/leases.js";
 import type { Broadcast, BroadcastStore, RecipientOutcome } from "./broadcast-store.js";
 
 /**
@@ -177,33 +177,13 @@ export function createBroadcaster(deps: BroadcasterDeps) {
     const lease = deps.lease?.(id);
     if (lease === undefined) return run(id, recover, () => true);
     if (!(await retrying("lease", id, () => lease.acquire()))) return;
-    const leaseMs = lease.ttlMs;
-    let renewedAt = performance.now();
-    const stillHeld = () => lease.held();
-    const renewal = setInterval(
-      () => {
-        lease.renew().then(
-          (ok) => {
-            if (ok) renewedAt = performance.now();
-            else logger.warn({ broadcast: id }, "broadcast: lease lost; another process goes on with it");
-          },
-          (err: unknown) =>
-            logger.warn({ err, broadcast: id, sinceMs: performance.now() - renewedAt }, "broadcast: lease not renewed"),
-        );
-      },
-      Math.max(1, Math.floor(leaseMs / 3)),
-    );
-    renewal.unref();
-    try {
-      // Taken over from a process that stopped: its claims whose outcome it never recorded are
-      // counted as interrupted (never sent again). Nobody else sends it now: this process holds the lease.
-      await run(id, true, stillHeld);
-    } finally {
-      clearInterval(renewal);
-      await lease
-        .release()
-        .catch((err: unknown) => logger.warn({ err, broadcast: id }, "broadcast: lease not given back"));
-    }
+    // Taken over from a process that stopped: its claims whose outcome it never recorded are
+    // counted as interrupted (never sent again). Nobody else sends it now: this process holds the lease.
+    await whileHeld(lease, (stillHeld) => run(id, true, stillHeld), {
+      onLost: () => logger.warn({ broadcast: id }, "broadcast: lease lost; another process goes on with it"),
+      onRenewError: (err, sinceMs) => logger.warn({ err, broadcast: id, sinceMs }, "broadcast: lease not renewed"),
+      onReleaseError: (err) => logger.warn({ err, broadcast: id }, "broadcast: lease not given back"),
+    });
   }
 
   async function run(id: string, recover: boolean, held: () => boolean): Promise<void> {

@@ -291,3 +291,46 @@ export function keepLease(lease: Lease, opts: KeepLeaseOptions): LeaseKeeper {
     },
   };
 }
+
+export interface HoldOptions {
+  /** A renewal found the lease lost (expired, taken by another process); again at each renewal after. */
+  onLost?: () => void;
+  /** A renewal the store did not answer; `sinceMs`: since the hold was last confirmed (taken or renewed). */
+  onRenewError?: (err: unknown, sinceMs: number) => void;
+  /** Giving it back failed; without this, that error is thrown. */
+  onReleaseError?: (err: unknown) => void;
+}
+
+/**
+ * Runs `work` under a lease this process has just taken: renews it every third of its time while
+ * the work runs, then gives it back, whatever the work's outcome. The renewals never stop the work:
+ * it asks `stillHeld()` where it matters (lease.held(): false once a renewal found the lease lost,
+ * or once its time ran out before a renewal came back). The timer is unref'd.
+ */
+export async function whileHeld<T>(
+  lease: Lease,
+  work: (stillHeld: () => boolean) => Promise<T>,
+  opts: HoldOptions = {},
+): Promise<T> {
+  let confirmedAt = performance.now();
+  const renewal = setInterval(
+    () => {
+      lease.renew().then(
+        (held) => {
+          if (held) confirmedAt = performance.now();
+          else opts.onLost?.();
+        },
+        (err: unknown) => opts.onRenewError?.(err, performance.now() - confirmedAt),
+      );
+    },
+    Math.max(1, Math.floor(lease.ttlMs / 3)),
+  );
+  renewal.unref();
+  try {
+    return await work(() => lease.held());
+  } finally {
+    clearInterval(renewal);
+    if (opts.onReleaseError === undefined) await lease.release();
+    else await lease.release().catch(opts.onReleaseError);
+  }
+}
