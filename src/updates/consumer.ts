@@ -2,6 +2,7 @@ import type { Update } from "grammy/types";
 import type { Logger } from "../logger.js";
 import type { Liveness } from "../storage/liveness.js";
 import type { RedisClient } from "../storage/redis.js";
+import { createTaskTracker } from "../tasks.js";
 import type { Head, HeadEntry, UpdateStream } from "./update-stream.js";
 
 export interface ConsumerOptions {
@@ -99,7 +100,7 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
    * Older than the claim idle time, the idle claims take care of them anyway.
    */
   const leftTo = new Map<string, { holder: string; at: number }>();
-  const drains = new Set<Promise<void>>();
+  const drains = createTaskTracker();
   let reader: RedisClient | undefined;
   let stopping = false;
   /** Set once the drains are over: the lock renewals end too. */
@@ -152,21 +153,21 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
       return;
     }
     draining.set(lane, { again: false });
-    const work = drain(lane)
-      .catch((err: unknown) => logger.error({ err, lane }, "updates: a lane stopped by an error"))
-      .finally(() => {
-        holding.delete(lane);
-        const again = draining.get(lane)?.again === true;
-        draining.delete(lane);
-        drains.delete(work);
-        if (again) wake(lane);
-        const next = waiting.values().next();
-        if (!next.done && draining.size < maxLanes) {
-          waiting.delete(next.value);
-          wake(next.value);
-        }
-      });
-    drains.add(work);
+    void drains.track(
+      drain(lane)
+        .catch((err: unknown) => logger.error({ err, lane }, "updates: a lane stopped by an error"))
+        .finally(() => {
+          holding.delete(lane);
+          const again = draining.get(lane)?.again === true;
+          draining.delete(lane);
+          if (again) wake(lane);
+          const next = waiting.values().next();
+          if (!next.done && draining.size < maxLanes) {
+            waiting.delete(next.value);
+            wake(next.value);
+          }
+        }),
+    );
   }
 
   /** The done step, tried again while the store does not answer (a few times only once stopping). */
@@ -339,7 +340,7 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
         // A blocked XREADGROUP is cut short: whatever it was handed stays pending, handed back below.
         reader?.destroy();
         waiting.clear();
-        while (drains.size > 0) await Promise.allSettled([...drains]);
+        await drains.idle();
         closed = true;
         wakeSleepers();
         await Promise.allSettled(loops);
