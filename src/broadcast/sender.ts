@@ -2,6 +2,7 @@ import { autoRetry } from "@grammyjs/auto-retry";
 import { Api, GrammyError } from "grammy";
 import type { Logger } from "../logger.js";
 import { whileHeld, type Lease } from "../storage/leases.js";
+import { createSleeper } from "../tasks.js";
 import type { Broadcast, BroadcastStore, RecipientOutcome } from "./broadcast-store.js";
 
 /**
@@ -84,23 +85,14 @@ export function createBroadcaster(deps: BroadcasterDeps) {
   const intervalMs = deps.intervalMs ?? DEFAULT_BROADCAST_INTERVAL_MS;
   const progressEvery = deps.progressEvery ?? PROGRESS_EVERY;
   const running = new Map<string, Promise<void>>();
-  const sleepers = new Set<() => void>();
   let stopping = false;
+  const sleeper = createSleeper(() => stopping);
   /** When the next message may go out: one pace for all the broadcasts of this process. */
   let nextSendAt = 0;
 
   /** Waits, unless stop() comes first. */
   function pause(ms: number): Promise<void> {
-    if (ms <= 0 || stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      sleepers.add(wake);
-    });
+    return ms <= 0 ? Promise.resolve() : sleeper.pause(ms);
   }
 
   /** Waits for this message's turn: messages `intervalMs` apart, however many broadcasts run. */
@@ -243,7 +235,7 @@ export function createBroadcaster(deps: BroadcasterDeps) {
     /** Ends every loop after the message in flight; resolves once they have stopped. */
     async stop(): Promise<void> {
       stopping = true;
-      for (const wake of [...sleepers]) wake();
+      sleeper.wakeAll();
       while (running.size > 0) await Promise.allSettled([...running.values()]);
     },
     /** Resolves when no broadcast is being sent by this process (for tests). */

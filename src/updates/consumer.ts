@@ -2,7 +2,7 @@ import type { Update } from "grammy/types";
 import type { Logger } from "../logger.js";
 import type { Liveness } from "../storage/liveness.js";
 import type { RedisClient } from "../storage/redis.js";
-import { createTaskTracker } from "../tasks.js";
+import { createSleeper, createTaskTracker } from "../tasks.js";
 import type { Head, HeadEntry, UpdateStream } from "./update-stream.js";
 
 export interface ConsumerOptions {
@@ -107,23 +107,13 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
   let closed = false;
   let stopped: Promise<void> | undefined;
   let loops: Promise<unknown>[] = [];
-  const sleepers = new Set<() => void>();
-
-  /** Waits, or less when `cut()` says so (stop()). */
-  const sleep = (ms: number, cut: () => boolean) =>
-    new Promise<void>((resolve) => {
-      if (cut()) return resolve();
-      const wake = () => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      sleepers.add(wake);
-    });
-  const pause = (ms: number) => sleep(ms, () => stopping);
+  /** The read and claim loops' waits, none once stopping; the lock renewals' go on until closed. */
+  const pauses = createSleeper(() => stopping);
+  const renewals = createSleeper(() => closed);
+  const pause = pauses.pause;
   const wakeSleepers = () => {
-    for (const wake of [...sleepers]) wake();
+    pauses.wakeAll();
+    renewals.wakeAll();
   };
 
   /** One line per streak of store errors, not one per attempt. */
@@ -309,7 +299,7 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
   async function renewLoop(): Promise<void> {
     const state = trouble("renewing lane locks");
     while (!closed) {
-      await sleep(Math.floor(lockMs / 3), () => closed);
+      await renewals.pause(Math.floor(lockMs / 3));
       if (closed || holding.size === 0) continue;
       try {
         const lost = await stream.renewLocks([...holding], consumer, lockMs);

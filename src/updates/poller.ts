@@ -2,6 +2,7 @@ import { GrammyError, type Api } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "../logger.js";
 import { keepLease, type Lease, type LeaseKeeper } from "../storage/leases.js";
+import { createSleeper } from "../tasks.js";
 import type { UpdateStream } from "./update-stream.js";
 
 export interface PollerOptions {
@@ -58,19 +59,8 @@ export function createPoller(opts: PollerOptions): Poller {
   let loop: Promise<void> = Promise.resolve();
   /** How many times the lease was taken (each hold counted once). */
   let holds = 0;
-  const sleepers = new Set<() => void>();
-
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (stopping) return resolve();
-      const wake = () => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      sleepers.add(wake);
-    });
+  const sleeper = createSleeper(() => stopping);
+  const pause = sleeper.pause;
 
   const holding = () => keeper?.held() === true && !stopping;
 
@@ -186,7 +176,7 @@ export function createPoller(opts: PollerOptions): Poller {
     polling: () => holding(),
     async stop() {
       stopping = true;
-      for (const wake of [...sleepers]) wake();
+      sleeper.wakeAll();
       current?.abort();
       const k = keeper;
       // whenHeld() resolves at stop, so the loop ends.
