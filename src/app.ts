@@ -4,7 +4,7 @@ import type { Update, UserFromGetMe } from "grammy/types";
 import { createAccess } from "./access/access.js";
 import { createAudience } from "./broadcast/audience.js";
 import { createBroadcastStore } from "./broadcast/broadcast-store.js";
-import { createBroadcastApi, createBroadcaster } from "./broadcast/sender.js";
+import { BROADCAST_LEASE_MS, createBroadcastApi, createBroadcaster } from "./broadcast/sender.js";
 import { createUserList } from "./access/user-list.js";
 import { broadcastTexts } from "./bot/broadcast-texts.js";
 import { chatPolicy } from "./bot/chats.js";
@@ -34,7 +34,7 @@ import { dayIn } from "./orders/report.js";
 import { createHttpServer, type HttpServer } from "./server/http-server.js";
 import { createChatState } from "./storage/chat-state.js";
 import { createClaims } from "./storage/claims.js";
-import { createLease, keepLease, processOwner, type LeaseKeeper } from "./storage/leases.js";
+import { createLease, keepLease, processOwner, whileHeld, type LeaseKeeper } from "./storage/leases.js";
 import { createLiveness } from "./storage/liveness.js";
 import { StoreUnavailableError } from "./storage/redis.js";
 import { createStorage, type Storage } from "./storage/storage.js";
@@ -266,11 +266,10 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       ? {
           lease: (id: string) =>
             createLease(storage, `broadcast:${id}`, {
-              ttlMs: options.replicas?.broadcastLeaseMs ?? 15_000,
+              ttlMs: options.replicas?.broadcastLeaseMs ?? BROADCAST_LEASE_MS,
               owner,
               liveness,
             }),
-          ...(options.replicas?.broadcastLeaseMs === undefined ? {} : { leaseMs: options.replicas.broadcastLeaseMs }),
         }
       : {}),
   });
@@ -394,7 +393,6 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       () => undefined,
       (err: unknown) => logger.error({ err }, "recovery of interrupted orders failed"),
     );
-  const maintenanceLeaseMs = options.replicas?.maintenanceLeaseMs ?? MAINTENANCE_LEASE_MS;
   const setMenus = async () => {
     const resellers = (await access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
     await menus.setAll({ admins: config.adminIds, resellers, adminChat: config.adminChat?.chatId });
@@ -436,27 +434,22 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   async function upgradeOnce(): ReturnType<typeof books.upgrade> {
     const lease = createLease(storage, "upgrade", { ttlMs: UPGRADE_LEASE_MS, owner, liveness });
     while (!(await lease.acquire())) await new Promise((resolve) => setTimeout(resolve, 500));
-    const renewal = setInterval(() => {
-      lease.renew().then(
-        (held) => {
-          if (!held) logger.warn("ledger upgrade: its lease was lost; another process may run it too");
-        },
-        (err: unknown) => logger.warn({ err }, "ledger upgrade: lease not renewed"),
-      );
-    }, UPGRADE_LEASE_MS / 3);
     let reported = 0;
-    try {
-      return await books.upgrade({
-        onProgress: (done) => {
-          if (done - reported < 10_000) return;
-          reported = done;
-          logger.info({ done }, `ledger upgrade: ${done} orders rewritten so far`);
-        },
-      });
-    } finally {
-      clearInterval(renewal);
-      await lease.release();
-    }
+    return whileHeld(
+      lease,
+      () =>
+        books.upgrade({
+          onProgress: (done) => {
+            if (done - reported < 10_000) return;
+            reported = done;
+            logger.info({ done }, `ledger upgrade: ${done} orders rewritten so far`);
+          },
+        }),
+      {
+        onLost: () => logger.warn("ledger upgrade: its lease was lost; another process may run it too"),
+        onRenewError: (err) => logger.warn({ err }, "ledger upgrade: lease not renewed"),
+      },
+    );
   }
 
   /** getMe, retried on network trouble with one line per attempt; a refused token stops at once. */
@@ -618,8 +611,11 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       // Several processes: the shared background work runs in the one process holding the lease
       // `maintenance`; another takes it over when that one stops or dies.
       maintenance = keepLease(
-        createLease(storage, "maintenance", { ttlMs: maintenanceLeaseMs, owner, liveness }),
-        maintenanceLeaseMs,
+        createLease(storage, "maintenance", {
+          ttlMs: options.replicas?.maintenanceLeaseMs ?? MAINTENANCE_LEASE_MS,
+          owner,
+          liveness,
+        }),
         {
           retryMs: options.replicas?.maintenanceRetryMs ?? MAINTENANCE_RETRY_MS,
           onAcquired: () => {

@@ -22,3 +22,30 @@ export function createTaskTracker() {
 }
 
 export type TaskTracker = ReturnType<typeof createTaskTracker>;
+
+/**
+ * Waits that a stop cuts short: `pause(ms)` resolves after `ms`, or at `wakeAll()`, whichever
+ * comes first; at once when `skip()` is already true as it starts (the caller is stopping).
+ */
+export function createSleeper(skip: () => boolean = () => false) {
+  const sleepers = new Set<() => void>();
+  return {
+    pause: (ms: number) =>
+      new Promise<void>((resolve) => {
+        if (skip()) return resolve();
+        const wake = () => {
+          clearTimeout(timer);
+          sleepers.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, ms);
+        sleepers.add(wake);
+      }),
+    /** Ends every pause under way now. */
+    wakeAll: () => {
+      for (const wake of [...sleepers]) wake();
+    },
+  };
+}
+
+export type Sleeper = ReturnType<typeof createSleeper>;

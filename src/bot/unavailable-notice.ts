@@ -1,6 +1,7 @@
 import { Context, type Api } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
 import type { Logger } from "../logger.js";
+import { createTaskTracker } from "../tasks.js";
 import { addressedToBot, commandForOtherBot, isGroup } from "./groups.js";
 import { languageOf, type Texts } from "./i18n.js";
 
@@ -36,7 +37,7 @@ export function createUnavailableNotice(deps: {
   logger: Logger;
 }): UnavailableNotice {
   const told = new Set<number>();
-  const sending = new Set<Promise<void>>();
+  const sending = createTaskTracker();
 
   async function send(update: Update): Promise<void> {
     const ctx = new Context(update, deps.api, deps.me());
@@ -63,16 +64,13 @@ export function createUnavailableNotice(deps: {
       if (told.has(update.update_id)) return;
       told.add(update.update_id);
       if (told.size > REMEMBERED) told.delete(told.values().next().value!);
-      const work = send(update)
-        .then(
+      void sending.track(
+        send(update).then(
           () => deps.logger.info({ updateId: update.update_id }, "told the user the bot is unavailable for a moment"),
           (err: unknown) => deps.logger.warn({ err, updateId: update.update_id }, "unavailable notice not sent"),
-        )
-        .finally(() => sending.delete(work));
-      sending.add(work);
+        ),
+      );
     },
-    async idle() {
-      while (sending.size > 0) await Promise.allSettled([...sending]);
-    },
+    idle: () => sending.idle(),
   };
 }

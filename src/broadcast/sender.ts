@@ -1,7 +1,8 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Api, GrammyError } from "grammy";
 import type { Logger } from "../logger.js";
-import type { Lease } from "../storage/leases.js";
+import { whileHeld, type Lease } from "../storage/leases.js";
+import { createSleeper } from "../tasks.js";
 import type { Broadcast, BroadcastStore, RecipientOutcome } from "./broadcast-store.js";
 
 /**
@@ -16,7 +17,7 @@ export const MAX_BROADCAST_LENGTH = 3500;
 /** Waits between attempts while the store does not answer (a Redis restart). */
 const STORE_RETRY_MS = 2_000;
 /** A broadcast's lease without renewal: another process goes on with it this long after its sender died. */
-const BROADCAST_LEASE_MS = 15_000;
+export const BROADCAST_LEASE_MS = 15_000;
 
 /**
  * The Api that sends broadcast messages. Unlike bot.api it retries only what Telegram refused
@@ -71,7 +72,6 @@ export interface BroadcasterDeps {
    * it, one process is assumed (the memory store).
    */
   lease?: (id: string) => Lease;
-  leaseMs?: number;
 }
 
 /**
@@ -85,23 +85,14 @@ export function createBroadcaster(deps: BroadcasterDeps) {
   const intervalMs = deps.intervalMs ?? DEFAULT_BROADCAST_INTERVAL_MS;
   const progressEvery = deps.progressEvery ?? PROGRESS_EVERY;
   const running = new Map<string, Promise<void>>();
-  const sleepers = new Set<() => void>();
   let stopping = false;
+  const sleeper = createSleeper(() => stopping);
   /** When the next message may go out: one pace for all the broadcasts of this process. */
   let nextSendAt = 0;
 
   /** Waits, unless stop() comes first. */
   function pause(ms: number): Promise<void> {
-    if (ms <= 0 || stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      sleepers.add(wake);
-    });
+    return ms <= 0 ? Promise.resolve() : sleeper.pause(ms);
   }
 
   /** Waits for this message's turn: messages `intervalMs` apart, however many broadcasts run. */
@@ -178,33 +169,13 @@ export function createBroadcaster(deps: BroadcasterDeps) {
     const lease = deps.lease?.(id);
     if (lease === undefined) return run(id, recover, () => true);
     if (!(await retrying("lease", id, () => lease.acquire()))) return;
-    const leaseMs = deps.leaseMs ?? BROADCAST_LEASE_MS;
-    let renewedAt = performance.now();
-    const stillHeld = () => lease.held();
-    const renewal = setInterval(
-      () => {
-        lease.renew().then(
-          (ok) => {
-            if (ok) renewedAt = performance.now();
-            else logger.warn({ broadcast: id }, "broadcast: lease lost; another process goes on with it");
-          },
-          (err: unknown) =>
-            logger.warn({ err, broadcast: id, sinceMs: performance.now() - renewedAt }, "broadcast: lease not renewed"),
-        );
-      },
-      Math.max(1, Math.floor(leaseMs / 3)),
-    );
-    renewal.unref();
-    try {
-      // Taken over from a process that stopped: its claims whose outcome it never recorded are
-      // counted as interrupted (never sent again). Nobody else sends it now: this process holds the lease.
-      await run(id, true, stillHeld);
-    } finally {
-      clearInterval(renewal);
-      await lease
-        .release()
-        .catch((err: unknown) => logger.warn({ err, broadcast: id }, "broadcast: lease not given back"));
-    }
+    // Taken over from a process that stopped: its claims whose outcome it never recorded are
+    // counted as interrupted (never sent again). Nobody else sends it now: this process holds the lease.
+    await whileHeld(lease, (stillHeld) => run(id, true, stillHeld), {
+      onLost: () => logger.warn({ broadcast: id }, "broadcast: lease lost; another process goes on with it"),
+      onRenewError: (err, sinceMs) => logger.warn({ err, broadcast: id, sinceMs }, "broadcast: lease not renewed"),
+      onReleaseError: (err) => logger.warn({ err, broadcast: id }, "broadcast: lease not given back"),
+    });
   }
 
   async function run(id: string, recover: boolean, held: () => boolean): Promise<void> {
@@ -264,7 +235,7 @@ export function createBroadcaster(deps: BroadcasterDeps) {
     /** Ends every loop after the message in flight; resolves once they have stopped. */
     async stop(): Promise<void> {
       stopping = true;
-      for (const wake of [...sleepers]) wake();
+      sleeper.wakeAll();
       while (running.size > 0) await Promise.allSettled([...running.values()]);
     },
     /** Resolves when no broadcast is being sent by this process (for tests). */

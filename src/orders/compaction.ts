@@ -1,5 +1,5 @@
 import type { Logger } from "../logger.js";
-import type { Lease } from "../storage/leases.js";
+import { whileHeld, type Lease } from "../storage/leases.js";
 import type { CompactResult, Ledger } from "./ledger.js";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -27,32 +27,30 @@ export function createCompaction(deps: {
 
   async function pass(): Promise<CompactResult | undefined> {
     if (!(await deps.lease.acquire())) return undefined; // another process is compacting
-    let lost = false;
-    const renewal = setInterval(() => {
-      deps.lease.renew().then(
-        (held) => void (lost ||= !held),
-        () => void (lost = true),
-      );
-    }, COMPACTION_LEASE_MS / 3);
-    renewal.unref();
-    try {
-      const now = deps.now();
-      const result = await deps.ledger.compact({
-        before: new Date(now.getTime() - deps.hotDays * DAY),
-        now,
-        shouldStop: () => stopped || lost,
-      });
-      if (result.orders > 0 || result.movements > 0) {
-        logger.info(
-          result,
-          `ledger compacted: ${result.orders} orders and ${result.movements} statement movements packed`,
-        );
-      }
-      return result;
-    } finally {
-      clearInterval(renewal);
-      await deps.lease.release().catch((err: unknown) => logger.warn({ err }, "compaction lease not released"));
-    }
+    // A renewal the store did not answer ends the pass too (the next pass goes on).
+    let unanswered = false;
+    return whileHeld(
+      deps.lease,
+      async (stillHeld) => {
+        const now = deps.now();
+        const result = await deps.ledger.compact({
+          before: new Date(now.getTime() - deps.hotDays * DAY),
+          now,
+          shouldStop: () => stopped || unanswered || !stillHeld(),
+        });
+        if (result.orders > 0 || result.movements > 0) {
+          logger.info(
+            result,
+            `ledger compacted: ${result.orders} orders and ${result.movements} statement movements packed`,
+          );
+        }
+        return result;
+      },
+      {
+        onRenewError: () => void (unanswered = true),
+        onReleaseError: (err) => logger.warn({ err }, "compaction lease not released"),
+      },
+    );
   }
 
   /** One pass now, or the one already running. Undefined when another process holds the lease (or it failed). */

@@ -1,5 +1,6 @@
 import { parseCatalog, toCatalogJson, type Catalog } from "../catalog/catalog.js";
-import { luaScript, type RedisClient } from "../storage/redis.js";
+import { createInvalidation } from "../storage/invalidation.js";
+import { luaScript } from "../storage/redis.js";
 import type { Storage } from "../storage/storage.js";
 
 /** Orders are paused by an admin (contract section 8): nobody starts or confirms one. */
@@ -83,10 +84,7 @@ export function createShop(opts: {
   now?: () => Date;
 }): Shop {
   const now = opts.now ?? (() => new Date());
-  const raw =
-    opts.storage.kind === "redis"
-      ? redisShopState(opts.storage.redis, `${opts.storage.prefix}shop`)
-      : memoryShopState(opts.storage);
+  const raw = opts.storage.kind === "redis" ? redisShopState(opts.storage) : memoryShopState(opts.storage);
   let cached: { version: number; catalog: Catalog; source: CatalogSource } = {
     version: 0,
     catalog: opts.fileCatalog,
@@ -164,60 +162,32 @@ interface RawShopState {
 /**
  * The head (version and pause) is read for every order step, so each process keeps it until Redis
  * says it changed: every write publishes on `<key>:changed` in the same script, and a second
- * connection listens. The cache is used only while that subscription is known to be up (after a
- * disconnect every read goes to Redis until it is back), and a read that started before an
- * invalidation is never cached, so a process never keeps a head older than the last change it
- * was told of. This process's own writes clear it at once, without waiting for the message.
+ * connection listens (storage/invalidation.ts). The cache is used only while that subscription is
+ * known to be up (after a disconnect every read goes to Redis until it is back), and a read that
+ * started before an invalidation is never cached, so a process never keeps a head older than the
+ * last change it was told of. This process's own writes clear it at once, without waiting for the
+ * message.
  */
-function redisShopState(redis: RedisClient, key: string): RawShopState {
+function redisShopState(storage: Extract<Storage, { kind: "redis" }>): RawShopState {
+  const { redis } = storage;
+  const key = `${storage.prefix}shop`;
   const tagsKey = `${key}:applied`;
+  /** Where the scripts publish: the channel createInvalidation(storage, "shop") listens on. */
   const channel = `${key}:changed`;
   let head: { version: number; pause: string | undefined } | undefined;
   let generation = 0;
-  let listening = false;
-  let closed = false;
-  let subscriber: RedisClient | undefined;
-  let starting: Promise<void> | undefined;
   const invalidate = () => {
     generation += 1;
     head = undefined;
   };
-  const lost = () => {
-    listening = false;
-    invalidate();
-  };
-  const subscribe = async (sub: RedisClient) => {
-    await sub.subscribe(channel, invalidate);
-    invalidate();
-    listening = !closed;
-  };
-  const listen = () => {
-    starting ??= (async () => {
-      const sub = redis.duplicate();
-      subscriber = sub;
-      sub.on("error", lost);
-      sub.on("end", lost);
-      sub.on("reconnecting", lost);
-      // Back after a disconnect: subscribed again (the same listener is not added twice).
-      sub.on("ready", () => {
-        if (!closed && sub.isOpen) subscribe(sub).catch(lost);
-      });
-      try {
-        await sub.connect();
-        await subscribe(sub);
-      } catch {
-        lost(); // no subscription: no cache, every read asks Redis
-      }
-    })();
-  };
+  const changes = createInvalidation(storage, "shop", { onMessage: invalidate, onLost: invalidate });
   return {
     async head() {
-      if (listening && head !== undefined) return head;
-      if (!closed) listen();
+      if (changes.listening() && head !== undefined) return head;
       const seen = generation;
       const [version, pause] = await redis.hmGet(key, ["version", "pause"]);
       const read = { version: Number(version ?? 0), pause: pause ?? undefined };
-      if (listening && seen === generation) head = read;
+      if (changes.listening() && seen === generation) head = read;
       return read;
     },
     async catalog() {
@@ -240,18 +210,7 @@ function redisShopState(redis: RedisClient, key: string): RawShopState {
         invalidate();
       }
     },
-    async close() {
-      closed = true;
-      listening = false;
-      await starting;
-      const sub = subscriber;
-      if (sub === undefined || !sub.isOpen) return;
-      try {
-        await sub.close();
-      } catch {
-        sub.destroy();
-      }
-    },
+    close: () => changes.close(),
   };
 }
 

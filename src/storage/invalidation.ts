@@ -7,7 +7,8 @@ import type { Storage } from "./storage.js";
  * built on this may keep a value only while `listening()` is true: after a disconnect, messages
  * may have been missed, so `onLost` is called (drop everything) and reads go to the store until
  * the subscription is back. The subscription is a second Redis connection, opened at the first
- * `listening()` call (shop.ts does the same for the catalogue's head).
+ * `listening()` call. A writer may also publish from a Lua script, on the same channel, in the
+ * step that writes (shop.ts, `<prefix>shop:changed`).
  *
  * The memory store has one process: its writers clear their own caches, so it always listens and
  * publishes nothing.
@@ -36,8 +37,10 @@ export function createInvalidation(
     listening = false;
     handlers.onLost();
   };
+  // One listener for every subscribe: node-redis keeps it once, however often it is subscribed.
+  const onMessage = (message: string) => handlers.onMessage(message);
   const subscribe = async (sub: RedisClient) => {
-    await sub.subscribe(channel, (message) => handlers.onMessage(message));
+    await sub.subscribe(channel, onMessage);
     // Whatever was kept before the subscription may have missed a message.
     handlers.onLost();
     listening = !closed;

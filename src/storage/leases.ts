@@ -27,6 +27,8 @@ import type { Storage } from "./storage.js";
  */
 export interface Lease {
   readonly name: string;
+  /** How long a hold lasts without renewal (LeaseOptions.ttlMs, in whole milliseconds). */
+  readonly ttlMs: number;
   /** Takes it when it is free (or renews it when this owner holds it). True: held now. */
   acquire(): Promise<boolean>;
   /** Extends a hold; false when it was lost (expired, taken by another process). */
@@ -118,6 +120,7 @@ export function createLease(storage: Storage, name: string, opts: LeaseOptions):
     const fenceKey = `${key}:fence`;
     return {
       name,
+      ttlMs: ttl,
       async acquire() {
         const startedAt = performance.now();
         const [mine, current] = (await ACQUIRE(redis, [key, fenceKey], [owner, ttl])) as [number, string];
@@ -165,6 +168,7 @@ export function createLease(storage: Storage, name: string, opts: LeaseOptions):
   };
   return {
     name,
+    ttlMs: ttl,
     async acquire() {
       const t = performance.now();
       const entry = current();
@@ -220,13 +224,13 @@ export interface KeepLeaseOptions {
  * A renewal that fails, or that does not come back before the hold runs out (Redis down, an event
  * loop stalled), ends the hold here: onLost, then back to trying. Timers are unref'd.
  */
-export function keepLease(lease: Lease, ttlMs: number, opts: KeepLeaseOptions): LeaseKeeper {
+export function keepLease(lease: Lease, opts: KeepLeaseOptions): LeaseKeeper {
   let stopped = false;
   let wasHeld = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const waiters = new Set<() => void>();
-  const renewEvery = Math.max(1, Math.floor(ttlMs / 3));
+  const renewEvery = Math.max(1, Math.floor(lease.ttlMs / 3));
 
   const settle = (heldNow: boolean) => {
     if (heldNow && !wasHeld) {
@@ -286,4 +290,47 @@ export function keepLease(lease: Lease, ttlMs: number, opts: KeepLeaseOptions): 
       await lease.release().catch((err: unknown) => opts.onError?.(err));
     },
   };
+}
+
+export interface HoldOptions {
+  /** A renewal found the lease lost (expired, taken by another process); again at each renewal after. */
+  onLost?: () => void;
+  /** A renewal the store did not answer; `sinceMs`: since the hold was last confirmed (taken or renewed). */
+  onRenewError?: (err: unknown, sinceMs: number) => void;
+  /** Giving it back failed; without this, that error is thrown. */
+  onReleaseError?: (err: unknown) => void;
+}
+
+/**
+ * Runs `work` under a lease this process has just taken: renews it every third of its time while
+ * the work runs, then gives it back, whatever the work's outcome. The renewals never stop the work:
+ * it asks `stillHeld()` where it matters (lease.held(): false once a renewal found the lease lost,
+ * or once its time ran out before a renewal came back). The timer is unref'd.
+ */
+export async function whileHeld<T>(
+  lease: Lease,
+  work: (stillHeld: () => boolean) => Promise<T>,
+  opts: HoldOptions = {},
+): Promise<T> {
+  let confirmedAt = performance.now();
+  const renewal = setInterval(
+    () => {
+      lease.renew().then(
+        (held) => {
+          if (held) confirmedAt = performance.now();
+          else opts.onLost?.();
+        },
+        (err: unknown) => opts.onRenewError?.(err, performance.now() - confirmedAt),
+      );
+    },
+    Math.max(1, Math.floor(lease.ttlMs / 3)),
+  );
+  renewal.unref();
+  try {
+    return await work(() => lease.held());
+  } finally {
+    clearInterval(renewal);
+    if (opts.onReleaseError === undefined) await lease.release();
+    else await lease.release().catch(opts.onReleaseError);
+  }
 }

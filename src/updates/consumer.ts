@@ -2,6 +2,7 @@ import type { Update } from "grammy/types";
 import type { Logger } from "../logger.js";
 import type { Liveness } from "../storage/liveness.js";
 import type { RedisClient } from "../storage/redis.js";
+import { createSleeper, createTaskTracker } from "../tasks.js";
 import type { Head, HeadEntry, UpdateStream } from "./update-stream.js";
 
 export interface ConsumerOptions {
@@ -99,30 +100,20 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
    * Older than the claim idle time, the idle claims take care of them anyway.
    */
   const leftTo = new Map<string, { holder: string; at: number }>();
-  const drains = new Set<Promise<void>>();
+  const drains = createTaskTracker();
   let reader: RedisClient | undefined;
   let stopping = false;
   /** Set once the drains are over: the lock renewals end too. */
   let closed = false;
   let stopped: Promise<void> | undefined;
   let loops: Promise<unknown>[] = [];
-  const sleepers = new Set<() => void>();
-
-  /** Waits, or less when `cut()` says so (stop()). */
-  const sleep = (ms: number, cut: () => boolean) =>
-    new Promise<void>((resolve) => {
-      if (cut()) return resolve();
-      const wake = () => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      sleepers.add(wake);
-    });
-  const pause = (ms: number) => sleep(ms, () => stopping);
+  /** The read and claim loops' waits, none once stopping; the lock renewals' go on until closed. */
+  const pauses = createSleeper(() => stopping);
+  const renewals = createSleeper(() => closed);
+  const pause = pauses.pause;
   const wakeSleepers = () => {
-    for (const wake of [...sleepers]) wake();
+    pauses.wakeAll();
+    renewals.wakeAll();
   };
 
   /** One line per streak of store errors, not one per attempt. */
@@ -152,21 +143,21 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
       return;
     }
     draining.set(lane, { again: false });
-    const work = drain(lane)
-      .catch((err: unknown) => logger.error({ err, lane }, "updates: a lane stopped by an error"))
-      .finally(() => {
-        holding.delete(lane);
-        const again = draining.get(lane)?.again === true;
-        draining.delete(lane);
-        drains.delete(work);
-        if (again) wake(lane);
-        const next = waiting.values().next();
-        if (!next.done && draining.size < maxLanes) {
-          waiting.delete(next.value);
-          wake(next.value);
-        }
-      });
-    drains.add(work);
+    void drains.track(
+      drain(lane)
+        .catch((err: unknown) => logger.error({ err, lane }, "updates: a lane stopped by an error"))
+        .finally(() => {
+          holding.delete(lane);
+          const again = draining.get(lane)?.again === true;
+          draining.delete(lane);
+          if (again) wake(lane);
+          const next = waiting.values().next();
+          if (!next.done && draining.size < maxLanes) {
+            waiting.delete(next.value);
+            wake(next.value);
+          }
+        }),
+    );
   }
 
   /** The done step, tried again while the store does not answer (a few times only once stopping). */
@@ -308,7 +299,7 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
   async function renewLoop(): Promise<void> {
     const state = trouble("renewing lane locks");
     while (!closed) {
-      await sleep(Math.floor(lockMs / 3), () => closed);
+      await renewals.pause(Math.floor(lockMs / 3));
       if (closed || holding.size === 0) continue;
       try {
         const lost = await stream.renewLocks([...holding], consumer, lockMs);
@@ -339,7 +330,7 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
         // A blocked XREADGROUP is cut short: whatever it was handed stays pending, handed back below.
         reader?.destroy();
         waiting.clear();
-        while (drains.size > 0) await Promise.allSettled([...drains]);
+        await drains.idle();
         closed = true;
         wakeSleepers();
         await Promise.allSettled(loops);

@@ -32,7 +32,7 @@ export function laneOf(update: Update): string {
  * What the intake takes as an update: a JSON object with a whole, non-negative `update_id`
  * (Telegram's own checks are Telegram's business; everything else is kept as it came).
  */
-export const updateShape = z.looseObject({ update_id: z.number().int().nonnegative() });
+const updateShape = z.looseObject({ update_id: z.number().int().nonnegative() });
 
 /** Parses a webhook body: the update, or undefined when it is not one. */
 export function parseUpdate(body: string): Update | undefined {

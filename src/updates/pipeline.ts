@@ -1,6 +1,7 @@
 import type { Api } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "../logger.js";
+import type { Serving } from "../server/http-server.js";
 import { createLease } from "../storage/leases.js";
 import type { Liveness } from "../storage/liveness.js";
 import type { RedisClient } from "../storage/redis.js";
@@ -24,7 +25,7 @@ export interface ReplicaTimings {
   pollTimeoutS: number;
 }
 
-export const REPLICA_DEFAULTS: ReplicaTimings = {
+const REPLICA_DEFAULTS: ReplicaTimings = {
   lockMs: CONSUMER_DEFAULTS.lockMs,
   claimIdleMs: CONSUMER_DEFAULTS.claimIdleMs,
   claimEveryMs: CONSUMER_DEFAULTS.claimEveryMs,
@@ -48,7 +49,7 @@ export interface UpdatePipeline {
    */
   stop(): Promise<void>;
   /** "standby": long polling, and another process polls. */
-  serving(): "ready" | "standby";
+  serving(): Exclude<Serving, "draining">;
 }
 
 export interface PipelineOptions {
@@ -115,7 +116,6 @@ export function createUpdatePipeline(opts: PipelineOptions): UpdatePipeline {
             owner: opts.owner,
             ...(opts.liveness === undefined ? {} : { liveness: opts.liveness }),
           }),
-          leaseMs: t.pollerLeaseMs,
           retryMs: t.pollerRetryMs,
           allowedUpdates: polling.allowedUpdates,
           logger: opts.logger,

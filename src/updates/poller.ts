@@ -2,6 +2,7 @@ import { GrammyError, type Api } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "../logger.js";
 import { keepLease, type Lease, type LeaseKeeper } from "../storage/leases.js";
+import { createSleeper } from "../tasks.js";
 import type { UpdateStream } from "./update-stream.js";
 
 export interface PollerOptions {
@@ -10,7 +11,6 @@ export interface PollerOptions {
   stream: UpdateStream;
   /** The lease `poller`: one process at a time polls. */
   lease: Lease;
-  leaseMs: number;
   /** How often a standby tries to take the lease. */
   retryMs: number;
   allowedUpdates: ReadonlyArray<Exclude<keyof Update, "update_id">>;
@@ -47,7 +47,7 @@ const ERROR_RETRY_MS = 1_000;
  * offset, in one step that is refused when the lease moved on (the fencing token), and only then
  * asks for the next batch, which confirms the previous one to Telegram. A process killed at any
  * moment has confirmed only updates that are in the stream; the others wait as standbys, trying
- * the lease every `retryMs`, and one takes over once the lease runs out (`leaseMs` after the last
+ * the lease every `retryMs`, and one takes over once the lease runs out (its `ttlMs` after the last
  * renewal), from the stored offset. Every process handles updates from the stream, standby or not.
  */
 export function createPoller(opts: PollerOptions): Poller {
@@ -59,19 +59,8 @@ export function createPoller(opts: PollerOptions): Poller {
   let loop: Promise<void> = Promise.resolve();
   /** How many times the lease was taken (each hold counted once). */
   let holds = 0;
-  const sleepers = new Set<() => void>();
-
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (stopping) return resolve();
-      const wake = () => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      sleepers.add(wake);
-    });
+  const sleeper = createSleeper(() => stopping);
+  const pause = sleeper.pause;
 
   const holding = () => keeper?.held() === true && !stopping;
 
@@ -168,7 +157,7 @@ export function createPoller(opts: PollerOptions): Poller {
 
   return {
     start() {
-      keeper = keepLease(opts.lease, opts.leaseMs, {
+      keeper = keepLease(opts.lease, {
         retryMs: opts.retryMs,
         onAcquired: () => {
           holds++;
@@ -187,7 +176,7 @@ export function createPoller(opts: PollerOptions): Poller {
     polling: () => holding(),
     async stop() {
       stopping = true;
-      for (const wake of [...sleepers]) wake();
+      sleeper.wakeAll();
       current?.abort();
       const k = keeper;
       // whenHeld() resolves at stop, so the loop ends.

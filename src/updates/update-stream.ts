@@ -118,7 +118,7 @@ export type Head =
 
 export const GROUP = "bot";
 /** How long an update id is remembered: Telegram delivers an update again within a day at most. */
-export const SEEN_MS = 24 * 60 * 60 * 1000;
+const SEEN_MS = 24 * 60 * 60 * 1000;
 /** Update ids per mark hash. */
 const SEEN_BUCKET = 100;
 

@@ -166,7 +166,6 @@ describe("the broadcast sender", () => {
           logger: createLogger("silent"),
           intervalMs: 0,
           lease: (id) => createLease(storage, `broadcast:${id}`, { ttlMs: 60_000, owner: name }),
-          leaseMs: 60_000,
         });
       };
       const a = processOf("a", storages[0]!, true);

@@ -9,6 +9,7 @@ function handLease() {
   const state = { held: false, tries: 0 };
   const lease: Lease = {
     name: "by-hand",
+    ttlMs: 30,
     async acquire() {
       state.tries++;
       state.held = true;
@@ -30,7 +31,7 @@ describe("keepLease", () => {
   it("when a hold runs out and the lease is taken straight back, then the holder is told it lost it and got it again, and whoever waits for it goes on", async () => {
     const { lease, state } = handLease();
     const events: string[] = [];
-    const keeper = keepLease(lease, 30, {
+    const keeper = keepLease(lease, {
       retryMs: 5,
       onAcquired: () => events.push("acquired"),
       onLost: () => events.push("lost"),

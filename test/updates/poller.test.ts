@@ -46,7 +46,6 @@ describe("long polling among processes: one poller under a lease, the offset sto
         owner: name,
         ...(named ? { liveness: createLiveness(storage, createLogger("silent")) } : {}),
       }),
-      leaseMs,
       retryMs: 30,
       allowedUpdates: ["message"],
       logger: createLogger("silent"),

@@ -391,12 +391,12 @@ describe("the update stream: intake, lanes, handling once, in order, across proc
     // A keeper renews while it holds; a second keeper takes over only after the first stops.
     await a.release();
     const events: string[] = [];
-    const k1 = keepLease(createLease(storage, "kept", { ttlMs: 1500, owner: "k1" }), 1500, {
+    const k1 = keepLease(createLease(storage, "kept", { ttlMs: 1500, owner: "k1" }), {
       retryMs: 20,
       onAcquired: () => events.push("k1"),
     });
     await k1.whenHeld();
-    const k2 = keepLease(createLease(storage, "kept", { ttlMs: 1500, owner: "k2" }), 1500, {
+    const k2 = keepLease(createLease(storage, "kept", { ttlMs: 1500, owner: "k2" }), {
       retryMs: 20,
       onAcquired: () => events.push("k2"),
     });
