@@ -4,7 +4,7 @@ import { diffCatalogs } from "../../src/catalog/diff.js";
 import { parsePriceCommand } from "../../src/bot/features/prices.js";
 import { fitLines, splitMessages } from "../../src/bot/message-layout.js";
 import { createShop, type Shop } from "../../src/shop/shop.js";
-import { createStorage, type Storage } from "../../src/storage/storage.js";
+import { connectionName, createStorage, type Storage } from "../../src/storage/storage.js";
 import { REDIS_URL, redisStorage } from "../helpers/redis.js";
 
 async function fileCatalog(): Promise<Catalog> {
@@ -226,5 +226,48 @@ describe("what an admin sends: the diff of two catalogues, /price arguments, lon
     const shown = text.split("\n").filter((l) => l.startsWith("line ")).length;
     expect(text).toContain(`and ${100 - shown} more`);
     expect(fitLines("HEAD", ["a", "b"], "", (n) => `and ${n} more`)).toBe("HEAD\na\nb");
+  });
+});
+
+describe("the shop's cache of its head on the real Redis", () => {
+  it("when its subscription to changes is cut, then a change it was never told of is read from Redis, not from the cache", async () => {
+    const { storage, prefix, cleanup } = await redisStorage("shop-cut");
+    // A second process, named on Redis so that only its own subscription is cut below.
+    const owner = `cut-${process.pid}`;
+    const other = await createStorage({ redisUrl: REDIS_URL, prefix, owner });
+    const file = await fileCatalog();
+    const [a, b] = [createShop({ storage, fileCatalog: file }), createShop({ storage: other, fileCatalog: file })];
+    const pausedInB = async () => (await b.state()).pause?.reason;
+    try {
+      // b learns of a's changes by its subscription (then it keeps the head it read).
+      await b.state();
+      await a.pause({ reason: "stock count", by: 1, at: "2026-11-25T08:00:00.000Z" });
+      await waitUntil(async () => (await pausedInB()) === "stock count");
+      await a.resume();
+      await waitUntil(async () => (await pausedInB()) === undefined);
+
+      // A change nobody announces (written straight into Redis): b's kept head does not show it.
+      const pause = { reason: "written by hand", by: 9, at: "2026-11-25T08:01:00.000Z" };
+      if (storage.kind !== "redis") throw new Error("a Redis storage was expected");
+      await storage.redis.hSet(`${prefix}shop`, "pause", JSON.stringify(pause));
+      expect(await pausedInB()).toBeUndefined();
+
+      // b's subscription is cut (as a Redis restart or a network fault would): b may have missed
+      // messages, so it stops trusting what it kept and reads Redis again.
+      const name = connectionName(prefix, owner);
+      const subscribers = await storage.redis.sendCommand<string>(["CLIENT", "LIST", "TYPE", "pubsub"]);
+      const ids = subscribers
+        .split("\n")
+        .filter((line) => line.includes(` name=${name} `))
+        .map((line) => /^id=(\d+)/.exec(line)?.[1])
+        .filter((id): id is string => id !== undefined);
+      expect(ids).toHaveLength(1);
+      await storage.redis.sendCommand(["CLIENT", "KILL", "ID", ids[0]!]);
+      await waitUntil(async () => (await pausedInB()) === "written by hand");
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await other.close();
+      await cleanup();
+    }
   });
 });
