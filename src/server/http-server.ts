@@ -7,9 +7,7 @@ import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Logger } from "../logger.js";
 import { parseUpdate } from "../updates/lane.js";
-
-/** What a process is doing among the others: taking updates, stopping, or waiting to poll. */
-export type Serving = "ready" | "draining" | "standby";
+import type { Serving } from "../updates/pipeline.js";
 
 export interface HttpServerOptions {
   /** True when the store (Redis) answers. */

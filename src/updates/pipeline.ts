@@ -1,7 +1,6 @@
 import type { Api } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "../logger.js";
-import type { Serving } from "../server/http-server.js";
 import { createLease } from "../storage/leases.js";
 import type { Liveness } from "../storage/liveness.js";
 import type { RedisClient } from "../storage/redis.js";
@@ -36,6 +35,9 @@ const REPLICA_DEFAULTS: ReplicaTimings = {
   pollerRetryMs: 1_000,
   pollTimeoutS: 30,
 };
+
+/** What a process is doing among the others: taking updates, stopping, or waiting to poll (/healthz). */
+export type Serving = "ready" | "draining" | "standby";
 
 export interface UpdatePipeline {
   readonly stream: UpdateStream;
