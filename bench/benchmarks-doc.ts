@@ -478,18 +478,23 @@ function replicasSection(replicas: ReplicaResult | undefined): string {
   return `## Several processes\n\n${REPLICAS_TEXT}${none}\n\n${table(head, rows)}`;
 }
 
+/** Rows of a key-shape table: keys, bytes each, their MB and their share of `total` bytes. */
+function shapeTable(shapes: YearResult["shapes"], total: number): string[][] {
+  return shapes.map((k) => [
+    `\`${k.pattern}\``,
+    count(k.count),
+    f(k.bytesEach, 0),
+    f((k.count * k.bytesEach) / MB, 1),
+    share(k.count * k.bytesEach, total),
+  ]);
+}
+
 /** The section "A year of sales": the seed, its bytes by key shape, and each question's times. */
 export function yearSection(year: YearResult | undefined): string {
   if (year === undefined) return "## A year of sales\n\nNot measured in this run (`BENCH_YEAR=0`).";
   const { seed, redis, bot } = year;
   const bytes = redis.seeded - redis.empty;
-  const shapeRows = year.shapes.map((k) => [
-    `\`${k.pattern}\``,
-    count(k.count),
-    f(k.bytesEach, 0),
-    f((k.count * k.bytesEach) / MB, 1),
-    share(k.count * k.bytesEach, bytes),
-  ]);
+  const shapeRows = shapeTable(year.shapes, bytes);
   const accounted = year.shapes.reduce((sum, k) => sum + k.count * k.bytesEach, 0);
   const questionRows = year.questions.map((q) => [
     q.question,
@@ -501,13 +506,7 @@ export function yearSection(year: YearResult | undefined): string {
   const pending = seed.byState.unknown;
   const { compaction: packed, perOrder } = year;
   const packedBytes = packed.used - redis.empty;
-  const packedRows = packed.shapes.map((k) => [
-    `\`${k.pattern}\``,
-    count(k.count),
-    f(k.bytesEach, 0),
-    f((k.count * k.bytesEach) / MB, 1),
-    share(k.count * k.bytesEach, packedBytes),
-  ]);
+  const packedRows = shapeTable(packed.shapes, packedBytes);
   const p95s = year.questions.flatMap((q) => [q.app, q.chat]).filter((t): t is Timing => t !== undefined);
   const slow = p95s.filter((t) => t.noAnswer || percentile(t.samples, 95) > 50);
   const perOrderRow = (who: string, b: YearResult["perOrder"]["staff"]) => [
