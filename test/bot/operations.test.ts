@@ -1,6 +1,7 @@
 import { request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { freePort, ownRedis } from "../helpers/redis.js";
+import { postToWebhook } from "../helpers/webhook.js";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { button, createWorld, SECRET, type World } from "../e2e/world.js";
 
@@ -17,14 +18,7 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
   const slowSandbox = (latencyMs: number) => world.slowSandbox(latencyMs);
 
   const post = (port: number, body: unknown, secret?: string) =>
-    request(`http://127.0.0.1:${port}/tg/hook`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(secret === undefined ? {} : { "x-telegram-bot-api-secret-token": secret }),
-      },
-      body: JSON.stringify(body),
-    }).then(async (r) => ({ status: r.statusCode, body: await r.body.text() }));
+    postToWebhook(`http://127.0.0.1:${port}/tg/hook`, JSON.stringify(body), secret);
 
   it("when WEBHOOK_URL is set, then the bot registers it with its secret and takes only POSTs that carry it", async () => {
     const port = await freePort();

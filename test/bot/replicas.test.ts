@@ -1,4 +1,3 @@
-import { request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FEATURES } from "../../src/bot/all-features.js";
 import { defineFeature } from "../../src/bot/feature.js";
@@ -8,20 +7,11 @@ import { StaleStateError } from "../../src/storage/storage-adapter.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { createUpdateStream } from "../../src/updates/update-stream.js";
 import { freePort, REDIS_URL } from "../helpers/redis.js";
+import { postToWebhook } from "../helpers/webhook.js";
 import { ADMIN, staffWorld, type World } from "../e2e/world.js";
 
-const post = (port: number, body: string, secret?: string) =>
-  request(`http://127.0.0.1:${port}/tg/hook`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      ...(secret === undefined ? {} : { "x-telegram-bot-api-secret-token": secret }),
-    },
-    body,
-  }).then(async (r) => {
-    await r.body.dump();
-    return r.statusCode;
-  });
+const post = async (port: number, body: string, secret?: string) =>
+  (await postToWebhook(`http://127.0.0.1:${port}/tg/hook`, body, secret)).status;
 
 describe("several processes on one Redis (apps in this process, each with its own connections)", () => {
   let world: World;

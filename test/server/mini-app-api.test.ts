@@ -4,6 +4,7 @@ import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { ADMIN, button, createWorld, SECRET, STAFF, type World } from "../e2e/world.js";
 import { signInitData } from "../helpers/init-data.js";
 import { freePort } from "../helpers/redis.js";
+import { postToWebhook } from "../helpers/webhook.js";
 
 const RESELLER: FakeUser = { id: 5005, first_name: "Budi", language_code: "id" };
 const OTHER_RESELLER: FakeUser = { id: 5006, first_name: "Dewi", language_code: "en" };
@@ -72,13 +73,8 @@ describe("the Mini App's API: who may see what, and every change through the cha
     expect((await call("/session", { user: ADMIN })).json).toMatchObject({ role: "admin" });
     expect((await call("/session")).status).toBe(401);
     const update = world.fake.sendText(ADMIN, "/start");
-    const posted = await request(`${origin}/tg/hook`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": "hook-secret_123" },
-      body: JSON.stringify(update),
-    });
-    await posted.body.dump();
-    expect(posted.statusCode).toBe(200);
+    const posted = await postToWebhook(`${origin}/tg/hook`, JSON.stringify(update), "hook-secret_123");
+    expect(posted.status).toBe(200);
     await world.waitText(ADMIN, /Hi Admin/);
   });
 
