@@ -33,6 +33,7 @@ import { createOrderService, type OrderService } from "./orders/order-service.js
 import { dayIn } from "./orders/report.js";
 import { createHttpServer, type HttpServer } from "./server/http-server.js";
 import { createChatState } from "./storage/chat-state.js";
+import { createOrigins } from "./storage/origins.js";
 import { createClaims } from "./storage/claims.js";
 import { createLease, keepLease, processOwner, whileHeld, type LeaseKeeper } from "./storage/leases.js";
 import { createLiveness } from "./storage/liveness.js";
@@ -197,6 +198,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   const handledAgain = new WeakSet<Update>();
   const prefs = createUserPrefs(storage, (err) => logger.warn({ err }, "preferences not read"));
   const books = createLedger(storage, { timeZone: config.timeZone });
+  const origins = createOrigins(storage);
   const { orders: ledger, wallets } = books;
   const compaction = createCompaction({
     ledger: books,
@@ -220,6 +222,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     ledger,
     shop,
     wallets,
+    origins,
     topup,
     refIdPrefix: config.refIdPrefix,
     timeoutMs: config.topupTimeoutMs,
@@ -240,6 +243,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     buyerOf: (userId) => access.buyerOf(userId),
     logger,
     events: notifier,
+    origins,
     claims: createClaims(storage, "deposit-notice", { owner, liveness }),
     now,
   });
@@ -280,6 +284,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     wallets,
     deposits,
     uploads: createCatalogUploads(storage),
+    origins,
     broadcasts: {
       store: broadcastStore,
       audience: createAudience({ store: broadcastStore, access }),

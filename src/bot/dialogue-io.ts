@@ -77,6 +77,9 @@ export function dialogueIo(conversation: BotConversation, ctx: InnerContext) {
     group,
     say: (text: string, other: Parameters<Api["sendMessage"]>[2] = {}) =>
       conversation.external(async () => (await api.sendMessage(chatId, text, { ...topic, ...other })).message_id),
+    /** Sends at once, outside `external`: for a step that is inside one already. The message id. */
+    send: async (text: string, other: Parameters<Api["sendMessage"]>[2] = {}) =>
+      (await api.sendMessage(chatId, text, { ...topic, ...other })).message_id,
     /** A message built from what is read now (the catalogue): built and sent once, never on replay. */
     sayBuilt: (build: () => Promise<{ text: string; other?: Parameters<Api["sendMessage"]>[2] }>) =>
       conversation.external(async () => {

@@ -8,6 +8,7 @@ import type { OrderService } from "../orders/order-service.js";
 import type { Wallets } from "../orders/wallet.js";
 import type { Shop } from "../shop/shop.js";
 import type { CatalogUploads } from "../shop/uploads.js";
+import type { Origins } from "../storage/origins.js";
 import type { ChatPolicy } from "./chats.js";
 import type { Texts } from "./i18n.js";
 import type { UserPrefs } from "./user-prefs.js";
@@ -31,6 +32,8 @@ export interface Services {
   deposits: Deposits;
   /** Catalogue documents waiting for Confirm. */
   uploads: CatalogUploads;
+  /** What each update (or Mini App request) made for a later Confirm, and whether its message went out. */
+  origins: Origins;
   /** Broadcasts: drafts and their state, who has started the bot, the sending. */
   broadcasts: { store: BroadcastStore; audience: Audience; start: (id: string) => void };
   /** Each user's language. */

@@ -1,6 +1,7 @@
 import type { Buyer } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
 import type { Claims } from "../storage/claims.js";
+import type { Origins } from "../storage/origins.js";
 import type { DepositEvents } from "./events.js";
 import { newRefId } from "./ref-id.js";
 import type { Deposit, DepositConfirmResult, Wallets } from "./wallet.js";
@@ -15,7 +16,11 @@ export const MAX_DEPOSIT_NOTE = 200;
 
 /** What preparing a deposit came to: a draft to confirm, or why there is none. */
 export type PrepareResult =
-  | { kind: "prepared"; deposit: Deposit; saldoBefore: number }
+  /**
+   * `shownAs`: the message that showed it, when an earlier handling of the same update (or request)
+   * prepared it. `saldoBefore`: the saldo it is credited to (for a credited one, the saldo it found).
+   */
+  | { kind: "prepared"; deposit: Deposit; saldoBefore: number; shownAs?: number }
   /** 0, or more than MAX_DEPOSIT either way. */
   | { kind: "bad-amount" }
   | { kind: "bad-note" }
@@ -36,6 +41,8 @@ export function createDeposits(deps: {
   buyerOf: (userId: number) => Promise<Buyer | undefined>;
   logger: Logger;
   events: DepositEvents;
+  /** Which deposit each update (or Mini App request) prepared. */
+  origins: Origins;
   /**
    * Who is telling which deposit right now, among all processes (storage/claims.ts): a start, a
    * periodic look for untold deposits and an admin's tap in another process never tell it twice
@@ -71,6 +78,12 @@ export function createDeposits(deps: {
     }
   }
 
+  /** The saldo a deposit is (or was) credited to: the one it found when credited, else today's. */
+  const saldoFor = async (d: Deposit) =>
+    d.state === "done" && d.saldoAfter !== undefined
+      ? d.saldoAfter - d.amount
+      : (await wallets.get(d.resellerId)).saldo;
+
   return {
     /**
      * A deposit (or, negative, a correction) for an admin to confirm: only for a reseller or someone
@@ -79,26 +92,35 @@ export function createDeposits(deps: {
      */
     async prepare(
       input: Pick<Deposit, "resellerId" | "amount" | "note" | "adminId" | "chatId">,
+      /** The update or request that asks (bot/origin.ts): every handling of it gets this one deposit. */
+      origin?: string,
     ): Promise<PrepareResult> {
       if (!Number.isSafeInteger(input.amount) || input.amount === 0 || Math.abs(input.amount) > MAX_DEPOSIT)
         return { kind: "bad-amount" };
       if (input.note.length > MAX_DEPOSIT_NOTE) return { kind: "bad-note" };
+      const createdAt = now();
+      const fixed =
+        origin === undefined
+          ? { value: newRefId("DP", createdAt), first: true }
+          : await deps.origins.fix(origin, newRefId("DP", createdAt));
+      const shown = fixed.shownAs === undefined ? {} : { shownAs: fixed.shownAs };
+      if (!fixed.first) {
+        const made = await wallets.getDeposit(fixed.value);
+        if (made !== undefined) return { kind: "prepared", deposit: made, saldoBefore: await saldoFor(made), ...shown };
+      }
       const [buyer, wallet] = await Promise.all([deps.buyerOf(input.resellerId), wallets.get(input.resellerId)]);
       if (buyer?.role !== "reseller" && wallet.saldo === 0 && wallet.held === 0) return { kind: "not-reseller" };
       if (wallet.saldo + input.amount < 0) return { kind: "below-zero", saldo: wallet.saldo };
-      const createdAt = now();
-      const deposit: Deposit = {
-        ...input,
-        id: newRefId("DP", createdAt),
-        createdAt: createdAt.toISOString(),
-        state: "draft",
-      };
-      await wallets.saveDeposit(deposit, deps.ttlMs ?? DAY);
+      const deposit: Deposit = { ...input, id: fixed.value, createdAt: createdAt.toISOString(), state: "draft" };
+      // Written only if no handling of the same update wrote it meanwhile (then that one is kept).
+      const saved = await wallets.saveDeposit(deposit, deps.ttlMs ?? DAY);
+      if (saved.createdAt !== deposit.createdAt)
+        return { kind: "prepared", deposit: saved, saldoBefore: await saldoFor(saved), ...shown };
       logger.info(
         { deposit: deposit.id, resellerId: deposit.resellerId, amount: deposit.amount, state: "draft" },
         "deposit state changed",
       );
-      return { kind: "prepared", deposit, saldoBefore: wallet.saldo };
+      return { kind: "prepared", deposit, saldoBefore: wallet.saldo, ...shown };
     },
     get: (id: string) => wallets.getDeposit(id),
     /** Credits it once; the reseller is told (also when an earlier Confirm's bot stopped before telling them). */

@@ -1,6 +1,7 @@
 import { checkPlayerId, findOffered, findProduct, type Buyer, type Catalog } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
 import type { Pause, Shop } from "../shop/shop.js";
+import type { Origins } from "../storage/origins.js";
 import type { OrderLedger } from "./ledger.js";
 import { paidFromSaldo, type Lang, type OrderRecord } from "./order.js";
 import { newRefId } from "./ref-id.js";
@@ -17,12 +18,20 @@ export interface DraftRequest {
   playerId: string;
   /** In a group: the member's message the order came from; its result replies to it. */
   requestMessageId?: number;
+  /**
+   * The update that asks for it (bot/origin.ts): every handling of that update gets the one draft
+   * it made, with the same ref_id.
+   */
+  origin?: string;
 }
 
 /** What asking for a draft came to. Plain JSON: a dialogue keeps it in its state. */
 export type DraftResult =
-  /** `saldo`: a reseller's saldo now, for the summary (the claim checks it again). */
-  | { kind: "draft"; draft: OrderRecord; saldo?: number }
+  /**
+   * `saldo`: a reseller's saldo now, for the summary (the claim checks it again). `shownAs`: the
+   * message that showed this draft's summary, when an earlier handling of the same update sent it.
+   */
+  | { kind: "draft"; draft: OrderRecord; saldo?: number; shownAs?: number }
   | { kind: "paused"; pause: Pause }
   /** Not for sale to this buyer now (hidden, removed, or no price for their tier). */
   | { kind: "not-offered"; code: string; product?: string }
@@ -48,6 +57,8 @@ export function createDrafts(deps: {
   ledger: OrderLedger;
   shop: Pick<Shop, "state">;
   wallets: Pick<Wallets, "get">;
+  /** Which draft each update made (storage/origins.ts). */
+  origins: Origins;
   refIdPrefix: string;
   logger: Logger;
   now: () => Date;
@@ -63,6 +74,12 @@ export function createDrafts(deps: {
     return r;
   }
 
+  /** The draft, with the reseller's saldo now when they pay from it (for the summary). */
+  async function withSaldo(draft: OrderRecord, shown: { shownAs?: number }): Promise<DraftResult> {
+    if (!paidFromSaldo(draft)) return { kind: "draft", draft, ...shown };
+    return { kind: "draft", draft, saldo: (await deps.wallets.get(draft.userId)).saldo, ...shown };
+  }
+
   return {
     async openCatalog(): Promise<OpenCatalog> {
       const state = await deps.shop.state();
@@ -72,6 +89,17 @@ export function createDrafts(deps: {
     },
 
     async create(req: DraftRequest): Promise<DraftResult> {
+      const createdAt = now();
+      // The ref_id is fixed by the update first: a second handling of it finds the first one's.
+      const fixed =
+        req.origin === undefined
+          ? { value: newRefId(deps.refIdPrefix, createdAt), first: true }
+          : await deps.origins.fix(req.origin, newRefId(deps.refIdPrefix, createdAt));
+      const shown = fixed.shownAs === undefined ? {} : { shownAs: fixed.shownAs };
+      if (!fixed.first) {
+        const made = await ledger.get(fixed.value);
+        if (made !== undefined) return withSaldo(made, shown);
+      }
       const state = await deps.shop.state();
       if (state.pause !== undefined) return { kind: "paused", pause: state.pause };
       const match = findOffered(state.catalog, req.productCode, req.buyer);
@@ -81,10 +109,9 @@ export function createDrafts(deps: {
       }
       const checked = checkPlayerId(match.game, req.playerId);
       if (!checked.ok) return { kind: "bad-player-id", playerId: req.playerId };
-      const createdAt = now();
       const { buyer } = req;
       const order: OrderRecord = {
-        refId: newRefId(deps.refIdPrefix, createdAt),
+        refId: fixed.value,
         chatId: req.chatId,
         userId: req.userId,
         userName: req.userName,
@@ -100,10 +127,11 @@ export function createDrafts(deps: {
         ...(req.requestMessageId === undefined ? {} : { requestMessageId: req.requestMessageId }),
         state: "draft",
       };
-      await ledger.saveDraft(order, ttlMs);
-      logger.info({ refId: order.refId, state: "draft", product: order.productCode }, "order state changed");
-      if (!paidFromSaldo(order)) return { kind: "draft", draft: order };
-      return { kind: "draft", draft: order, saldo: (await deps.wallets.get(order.userId)).saldo };
+      // Written only if no handling of the same update wrote it meanwhile (then that one is kept).
+      const saved = await ledger.saveDraft(order, ttlMs);
+      if (saved.createdAt === order.createdAt)
+        logger.info({ refId: order.refId, state: "draft", product: order.productCode }, "order state changed");
+      return withSaldo(saved, shown);
     },
 
     /** Cancel wins only over a draft nobody confirmed: the ledger decides between the two taps. */

@@ -158,10 +158,13 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
 
   const ledger: OrderLedger = {
     async saveDraft(order, ttlMs) {
+      const kept = live(order.refId);
+      if (kept !== undefined) return copy(kept);
       if (++writes % 1000 === 0) sweep();
       const expiresAt = now() + ttlMs;
       orders.set(order.refId, { order: copy(order), expiresAt });
       openDrafts.set(draftKey(order.chatId, order.userId), { refId: order.refId, expiresAt });
+      return copy(order);
     },
 
     async get(refId) {
@@ -338,8 +341,11 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
     },
     all: async () => [...walletOf.values()].sort((a, b) => a.userId - b.userId).map(copy),
     async saveDeposit(deposit, ttlMs) {
+      const kept = liveDeposit(deposit.id);
+      if (kept !== undefined) return copy(kept);
       if (++writes % 1000 === 0) sweep();
       deposits.set(deposit.id, { deposit: copy(deposit), expiresAt: now() + ttlMs });
+      return copy(deposit);
     },
     async getDeposit(id) {
       const d = liveDeposit(id);

@@ -119,6 +119,7 @@ end
 
 // KEYS: order, open draft; ARGV: ttl, ref, hold, then the draft's fields and values
 const SAVE_DRAFT = luaScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
 redis.call('HSET', KEYS[1], 's', 'draft', unpack(ARGV, 4))
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'h', ARGV[3]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -438,6 +439,7 @@ return out
 `);
 
 const SAVE_DEPOSIT = luaScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
 redis.call('HSET', KEYS[1], 'd', ARGV[1], 's', 'draft', 'w', ARGV[2], 'a', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 0
@@ -653,11 +655,12 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
 
   const orders: OrderLedger = {
     async saveDraft(order, ttlMs) {
-      await SAVE_DRAFT(
+      const kept = await SAVE_DRAFT(
         redis,
         [keys.order(order.refId), keys.openDraft(order.chatId, order.userId)],
         [ttlMs, order.refId, paidFromSaldo(order) ? order.price! : "", ...Object.entries(draftFields(order)).flat()],
       );
+      return Number(kept) === 1 ? ((await get(order.refId)) ?? order) : order;
     },
 
     get,
@@ -951,11 +954,12 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
     },
 
     async saveDeposit(deposit, ttlMs) {
-      await SAVE_DEPOSIT(
+      const kept = await SAVE_DEPOSIT(
         redis,
         [keys.deposit(deposit.id)],
         [JSON.stringify(deposit), deposit.resellerId, deposit.amount, ttlMs],
       );
+      return Number(kept) === 1 ? ((await wallets.getDeposit(deposit.id)) ?? deposit) : deposit;
     },
 
     async getDeposit(id) {

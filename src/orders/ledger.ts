@@ -53,8 +53,12 @@ export interface Outcome {
  * test suite (test/orders/ledger.contract.ts).
  */
 export interface OrderLedger {
-  /** Writes a draft and makes it the open draft of its chat and user; both expire after `ttlMs`. */
-  saveDraft(order: OrderRecord, ttlMs: number): Promise<void>;
+  /**
+   * Writes a draft and makes it the open draft of its chat and user; both expire after `ttlMs`.
+   * An order of that ref id that exists already (a second handling of the update that made it)
+   * is left as it is and returned: never written over, whatever became of it.
+   */
+  saveDraft(order: OrderRecord, ttlMs: number): Promise<OrderRecord>;
   get(refId: string): Promise<OrderRecord | undefined>;
   /** The orders that exist, in the order asked for. */
   getMany(refIds: readonly string[]): Promise<OrderRecord[]>;

@@ -1,5 +1,6 @@
 import type { Logger } from "../logger.js";
 import type { Shop } from "../shop/shop.js";
+import type { Origins } from "../storage/origins.js";
 import type { TopupClient } from "../topup/types.js";
 import { createDrafts, type CancelOutcome, type DraftRequest, type DraftResult, type OpenCatalog } from "./drafts.js";
 import type { OrderEvents } from "./events.js";
@@ -22,6 +23,8 @@ export interface OrderServiceDeps {
   shop: Pick<Shop, "state">;
   /** A reseller's saldo, for the summary. */
   wallets: Pick<Wallets, "get">;
+  /** Which draft each update made, so that a second handling of it finds that one. */
+  origins: Origins;
   topup: TopupClient;
   refIdPrefix: string;
   /** TOPUP_TIMEOUT_MS: after this (plus grace) a `submitting` order cannot still be in flight. */
@@ -46,6 +49,7 @@ export interface OrderService {
   /**
    * Fixes the ref_id and writes the draft, at this buyer's price, before Confirm is ever shown;
    * refused while orders are paused, for a product not for sale to the buyer, or a bad player id.
+   * Once per update (`origin`): a second handling of it gets the same draft back, whatever became of it.
    */
   createDraft(req: DraftRequest): Promise<DraftResult>;
   get(refId: string): Promise<OrderRecord | undefined>;

@@ -82,7 +82,11 @@ export interface Wallets {
   statementPage(userId: number, page: number, pageSize: number): Promise<{ movements: Movement[]; total: number }>;
   /** Every reseller who ever had money with the shop. */
   all(): Promise<Wallet[]>;
-  saveDeposit(deposit: Deposit, ttlMs: number): Promise<void>;
+  /**
+   * Writes a prepared deposit (a draft, expiring after `ttlMs`). One of that id that exists
+   * already (a second handling of the update that prepared it) is left as it is and returned.
+   */
+  saveDeposit(deposit: Deposit, ttlMs: number): Promise<Deposit>;
   getDeposit(id: string): Promise<Deposit | undefined>;
   /** Credits a deposit (or applies a correction) once, whoever taps Confirm and however often. */
   confirmDeposit(id: string, by: { adminId: number; at: string }): Promise<DepositConfirmResult>;

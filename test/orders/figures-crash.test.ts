@@ -9,6 +9,7 @@ import { createOrderService } from "../../src/orders/order-service.js";
 import { buildReport, dayIn, dayRange } from "../../src/orders/report.js";
 import { walletBalances, type Wallets } from "../../src/orders/wallet.js";
 import { createShop } from "../../src/shop/shop.js";
+import { createOrigins } from "../../src/storage/origins.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import type { TopupClient, TopupResult } from "../../src/topup/types.js";
 import { redisStorage } from "../helpers/redis.js";
@@ -104,6 +105,7 @@ async function morning(storage: Storage, ledger: Ledger, plan: { at: number; aft
     createOrderService({
       ledger: l.orders,
       wallets: l.wallets,
+      origins: createOrigins(storage),
       shop,
       topup,
       refIdPrefix: "TG",
@@ -119,6 +121,7 @@ async function morning(storage: Storage, ledger: Ledger, plan: { at: number; aft
     buyerOf: async (userId) => (userId === 7001 ? { role: "reseller", tier: "reseller" } : undefined),
     logger,
     events: { credited: async () => true },
+    origins: createOrigins(storage),
     now,
   });
   const staff = { chatId: 501, userId: 501, userName: "Sari", lang: "id" as const, buyer: { role: "staff" as const } };

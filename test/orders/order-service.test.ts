@@ -13,6 +13,7 @@ import {
 } from "../../src/orders/order-service.js";
 import { newRefId } from "../../src/orders/ref-id.js";
 import { createShop, type Shop } from "../../src/shop/shop.js";
+import { createOrigins } from "../../src/storage/origins.js";
 import type { Storage } from "../../src/storage/storage.js";
 import { createTopupClient } from "../../src/topup/client.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
@@ -72,6 +73,7 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
     createOrderService({
       ledger: createLedger(storage).orders,
       wallets: createLedger(storage).wallets,
+      origins: createOrigins(storage),
       shop,
       topup: createTopupClient({ baseUrl: sandbox.url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 5000 }),
       refIdPrefix: "TG",

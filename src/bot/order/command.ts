@@ -5,7 +5,8 @@ import { Callback, onCallback } from "../callback-data.js";
 import type { FeatureContext } from "../context.js";
 import { ORDER_DIALOGUE, type OrderPreset } from "./dialogue.js";
 import { draftRefusal, pausedAlert, pausedText } from "./gate.js";
-import { draftRequest, sendSummary } from "./summary.js";
+import { originOf, showOnce } from "../origin.js";
+import { draftRequest, summaryMessage } from "./summary.js";
 
 type OrderPlan =
   | { kind: "quick"; match: OfferedMatch; playerId: string }
@@ -32,7 +33,7 @@ export function planOrder(catalog: Catalog, args: string, buyer: Buyer): OrderPl
  * After the dialogues: a waiting dialogue passes commands on to here. Whether orders are open is
  * the order service's to say.
  */
-export function orderCommands<C extends FeatureContext<"orders">>(composer: Composer<C>): void {
+export function orderCommands<C extends FeatureContext<"orders" | "origins">>(composer: Composer<C>): void {
   composer.command("order", async (ctx) => {
     const { orders } = ctx.services;
     // A new /order replaces whatever order dialogue this user had open.
@@ -41,10 +42,13 @@ export function orderCommands<C extends FeatureContext<"orders">>(composer: Comp
     if (open.kind === "paused") return void (await ctx.reply(pausedText(ctx.tr, open.pause)));
     const plan = planOrder(open.catalog, ctx.match, ctx.buyer!);
     if (plan.kind === "quick") {
-      // Straight to the summary: no dialogue to keep.
-      const made = await orders.createDraft(draftRequest(ctx, plan.match, plan.playerId, ctx.message?.message_id));
+      // Straight to the summary: no dialogue to keep. One draft per update, however often it is handled.
+      const origin = originOf(ctx);
+      const requestId = ctx.message?.message_id;
+      const made = await orders.createDraft({ ...draftRequest(ctx, plan.match, plan.playerId, requestId), origin });
       if (made.kind !== "draft") return void (await ctx.reply(draftRefusal(ctx.tr, made)));
-      await sendSummary(ctx, made.draft, made.saldo, ctx.message?.message_id);
+      const { text, other } = summaryMessage(ctx, made.draft, made.saldo, requestId);
+      await showOnce(ctx, { origin, shownAs: made.shownAs }, async () => (await ctx.reply(text, other)).message_id);
       return;
     }
     if (plan.unknownCode !== undefined)

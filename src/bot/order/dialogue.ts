@@ -5,7 +5,8 @@ import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
 import { dialogueIo, messageIdOf, passOn, typedText } from "../dialogue-io.js";
 import { menuOwner } from "../groups.js";
 import { draftRefusal } from "./gate.js";
-import { draftRequest, sendSummary } from "./summary.js";
+import { originOf, showOnce } from "../origin.js";
+import { draftRequest, summaryMessage } from "./summary.js";
 
 export const ORDER_DIALOGUE = "order";
 
@@ -107,7 +108,7 @@ async function askPlayerId(
     const text = typedText(next);
     if (text !== undefined) {
       const checked = checkPlayerId(game, text);
-      if (checked.ok) return { playerId: checked.playerId, messageId: messageIdOf(next) };
+      if (checked.ok) return { playerId: checked.playerId, messageId: messageIdOf(next), origin: originOf(next) };
       await io.ask(badText(text.trim()), messageIdOf(next));
       continue;
     }
@@ -135,15 +136,19 @@ export async function orderDialogue(conversation: BotConversation, ctx: InnerCon
     presetMatch === null
       ? await chooseProduct(conversation, ctx)
       : { match: presetMatch, menuMessageId: preset.menuMessageId };
-  const { playerId, messageId } = await askPlayerId(conversation, ctx, chosen.match, {
+  const { playerId, messageId, origin } = await askPlayerId(conversation, ctx, chosen.match, {
     badInput: presetMatch === null ? undefined : preset.badPlayerId,
     menuMessageId: chosen.menuMessageId,
     replyTo: chosen.replyTo ?? messageIdOf(ctx),
   });
-  // The ref_id is made and the draft written here, once: replays get the stored result back.
-  // The service may refuse it: orders paused, or the product hidden, while the id was awaited.
-  const request = draftRequest(ctx, chosen.match, playerId, messageId);
+  // The ref_id is made and the draft written here, once: replays get the stored result back, and
+  // a replay whose result was never stored (its process died first) gets the same draft from the
+  // service, which keeps one per update (the player id's message). The service may refuse it:
+  // orders paused, or the product hidden, while the id was awaited.
+  const request = { ...draftRequest(ctx, chosen.match, playerId, messageId), origin };
   const made = await conversation.external(() => ctx.services.orders.createDraft(request));
-  if (made.kind === "draft") await sendSummary(ctx, made.draft, made.saldo, messageId);
-  else await ctx.reply(draftRefusal(ctx.tr, made));
+  if (made.kind !== "draft") return void (await ctx.reply(draftRefusal(ctx.tr, made)));
+  const { text, other } = summaryMessage(ctx, made.draft, made.saldo, messageId);
+  const io = dialogueIo(conversation, ctx);
+  await conversation.external(() => showOnce(ctx, { origin, shownAs: made.shownAs }, () => io.send(text, other)));
 }

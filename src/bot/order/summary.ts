@@ -1,29 +1,38 @@
+import type { InlineKeyboard } from "grammy";
+import type { ReplyParameters } from "grammy/types";
 import type { OfferedMatch } from "../../catalog/catalog.js";
 import type { OrderRecord } from "../../orders/order.js";
 import type { DraftRequest } from "../../orders/order-service.js";
 import type { InnerContext } from "../context.js";
 import { isGroup, mention } from "../groups.js";
 import { confirmKeyboard } from "./keyboards.js";
-import { renderSummary } from "./messages.js";
+import { renderSummary, renderSummaryAfter } from "./messages.js";
 
 /**
- * Shows the summary with Confirm and Cancel bound to the order's ref_id; a reseller's shows their
- * price and saldo (as the service read it with the draft).
+ * The summary as a message: with Confirm and Cancel bound to the order's ref_id while it is a
+ * draft; once it is not (a second handling of the update that made it, after a Confirm or a
+ * Cancel), where the order stands, without buttons. A reseller's shows their price and saldo (as
+ * the service read it with the draft). In a group it names the member and replies to their message.
  */
-export async function sendSummary(
-  ctx: Pick<InnerContext, "reply" | "tr" | "chat" | "from">,
+export function summaryMessage(
+  ctx: Pick<InnerContext, "tr" | "chat" | "from">,
   order: OrderRecord,
   saldo?: number,
   replyTo?: number,
-): Promise<void> {
-  const text = renderSummary(ctx.tr, order, saldo);
-  const markup = { reply_markup: confirmKeyboard(order.refId, ctx.tr) };
-  if (!isGroup(ctx) || ctx.from === undefined) return void (await ctx.reply(text, markup));
-  // In a group: whose summary it is, as a reply to their message.
-  await ctx.reply(`${mention(ctx.from)}\n${text}`, {
-    ...markup,
-    ...(replyTo === undefined ? {} : { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } }),
-  });
+): { text: string; other: { reply_markup?: InlineKeyboard; reply_parameters?: ReplyParameters } } {
+  const open = order.state === "draft";
+  const text = open ? renderSummary(ctx.tr, order, saldo) : renderSummaryAfter(ctx.tr, order);
+  const markup = open ? { reply_markup: confirmKeyboard(order.refId, ctx.tr) } : {};
+  if (!isGroup(ctx) || ctx.from === undefined) return { text, other: markup };
+  return {
+    text: `${mention(ctx.from)}\n${text}`,
+    other: {
+      ...markup,
+      ...(replyTo === undefined
+        ? {}
+        : { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } }),
+    },
+  };
 }
 
 /** The draft an order asks for, from the chat it is made in: who, where, what and for whom. */
