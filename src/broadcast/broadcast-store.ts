@@ -69,6 +69,10 @@ export interface BroadcastStore {
   markStarted(userId: number): Promise<void>;
   /** The ones among `userIds` who have started the bot, in the order given. */
   startedAmong(userIds: readonly number[]): Promise<number[]>;
+  /**
+   * Writes a broadcast's draft (its preview waits for Confirm for `ttlMs`). One of that id that
+   * exists already (a second handling of the update that made it) is left as it is and returned.
+   */
   saveDraft(
     draft: Pick<Broadcast, "id" | "adminId" | "chatId" | "text" | "createdAt">,
     ttlMs: number,
@@ -114,6 +118,7 @@ const emptyCounts = (): BroadcastCounts => ({ delivered: 0, blocked: 0, failed: 
  */
 
 const SAVE = luaScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
 redis.call('HSET', KEYS[1], 'd', ARGV[1], 's', 'draft', 'n', 0, 'cd', 0, 'cb', 0, 'cf', 0, 'ci', 0, 'fl', 0)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 0
@@ -257,7 +262,11 @@ function redisBroadcastStore(redis: RedisClient, prefix: string): BroadcastStore
         text: draft.text,
         createdAt: draft.createdAt,
       };
-      await SAVE(redis, [key(draft.id)], [JSON.stringify(d), Math.max(1, Math.round(ttlMs))]);
+      const kept = await SAVE(redis, [key(draft.id)], [JSON.stringify(d), Math.max(1, Math.round(ttlMs))]);
+      if (Number(kept) === 1) {
+        const existing = await store.get(draft.id);
+        if (existing !== undefined) return existing;
+      }
       return { ...d, state: "draft", total: 0, counts: emptyCounts() };
     },
     async get(id) {
@@ -337,6 +346,8 @@ function memoryBroadcastStore(): BroadcastStore {
     markStarted: async (userId) => void started.add(userId),
     startedAmong: async (userIds) => userIds.filter((id) => started.has(id)),
     async saveDraft(draft, ttlMs) {
+      const kept = find(draft.id);
+      if (kept !== undefined) return copy(kept.b);
       const b: Broadcast = { ...draft, state: "draft", total: 0, counts: emptyCounts() };
       broadcasts.set(draft.id, { b, expiresAt: Date.now() + ttlMs, queue: [], marks: new Map(), inFlight: 0 });
       return copy(b);

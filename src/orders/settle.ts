@@ -26,6 +26,15 @@ export function settledResult(result: OrderResult | undefined, verdict: SettleRe
     : { ...result, reason: "settled", errorMsg: verdict.reason };
 }
 
+/** Whether an order was settled by this very verdict: the same admin, outcome, SN or reason. */
+function sameVerdict(order: OrderRecord, req: SettleRequest): boolean {
+  if (order.settledBy !== req.adminId || order.state !== req.outcome.state) return false;
+  const r = order.result ?? {};
+  return req.outcome.state === "success"
+    ? r.sn === req.outcome.sn
+    : r.reason === "settled" && r.errorMsg === req.outcome.reason;
+}
+
 export interface SettleRequest {
   refId: string;
   adminId: number;
@@ -58,7 +67,10 @@ export function createSettlement(deps: {
       if (problem !== undefined) return problem === "bad-sn" ? { kind: "bad-sn" } : { kind: "bad-reason" };
       const order = await ledger.get(req.refId);
       if (order === undefined) return { kind: "not-found" };
-      if (order.state !== "unknown") return { kind: "not-pending", order };
+      // The same verdict by the same admin again (the update or the page's request handled a
+      // second time): answered as it was the first time; nothing changes and nobody is told twice.
+      if (order.state !== "unknown")
+        return sameVerdict(order, req) ? { kind: "settled", order } : { kind: "not-pending", order };
       const result = settledResult(order.result, req.outcome);
       // The ledger settles an order once, even when two admins tap at the same moment.
       const r = await ledger.settle(order, {
@@ -67,6 +79,7 @@ export function createSettlement(deps: {
         adminId: req.adminId,
         at: now().toISOString(),
       });
+      if (r.kind === "not-pending" && sameVerdict(r.order, req)) return { kind: "settled", order: r.order };
       if (r.kind !== "settled") return r;
       logger.info({ refId: req.refId, state: r.order.state, settledBy: req.adminId }, "order state changed");
       const told = await deps.telling.tell(r.order, "settled");

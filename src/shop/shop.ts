@@ -34,9 +34,10 @@ export interface Shop {
   cachedCatalog(): Catalog;
   /**
    * Read, change, write, atomically against every other edit: when another edit lands in
-   * between, `change` runs again on the newer catalogue (so no edit is ever lost).
+   * between, `change` runs again on the newer catalogue (so no edit is ever lost). `tag` names
+   * the edit (the update that asked for it): once a write with it landed, no later one does.
    */
-  edit<T>(by: number, change: (catalog: Catalog) => CatalogEdit<T>): Promise<T>;
+  edit<T>(by: number, change: (catalog: Catalog) => CatalogEdit<T>, tag?: string): Promise<T>;
   /**
    * Replaces the catalogue if it is still the version `base` was read at. `tag` names the change
    * (an upload's id): once it is applied, a second try answers "already" instead of "stale".
@@ -52,19 +53,23 @@ export interface Shop {
 
 const versionOf = (source: CatalogSource) => (source.kind === "file" ? 0 : source.version);
 
+/** How long a tagged change is remembered as applied: longer than an upload or an update can come back. */
+const TAG_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
 /**
  * Writes the catalogue if the stored version is still ARGV[1]; returns the new version, -1 when
- * it moved on, -2 when the change tagged ARGV[5] is the one that moved it (already applied).
+ * it moved on, -2 when the change tagged ARGV[5] was applied already (then nothing is written).
+ * A tag is remembered by its own key (KEYS[4]) for a week; tags of older bots are in a set (KEYS[2]).
  */
 const WRITE_CATALOG = luaScript(`
-local current = redis.call('HGET', KEYS[1], 'version') or '0'
-if current ~= ARGV[1] then
-  if ARGV[5] ~= '' and redis.call('SISMEMBER', KEYS[2], ARGV[5]) == 1 then return -2 end
-  return -1
+if ARGV[5] ~= '' then
+  if redis.call('EXISTS', KEYS[4]) == 1 or redis.call('SISMEMBER', KEYS[2], ARGV[5]) == 1 then return -2 end
 end
+local current = redis.call('HGET', KEYS[1], 'version') or '0'
+if current ~= ARGV[1] then return -1 end
 local version = tonumber(current) + 1
 redis.call('HSET', KEYS[1], 'version', version, 'catalog', ARGV[2], 'by', ARGV[3], 'at', ARGV[4])
-if ARGV[5] ~= '' then redis.call('SADD', KEYS[2], ARGV[5]) end
+if ARGV[5] ~= '' then redis.call('SET', KEYS[4], version, 'PX', ARGV[6]) end
 redis.call('PUBLISH', KEYS[3], version)
 return version
 `);
@@ -123,12 +128,13 @@ export function createShop(opts: {
     state,
     catalog: async () => (await state()).catalog,
     cachedCatalog: () => cached.catalog,
-    async edit(by, change) {
+    async edit(by, change, tag) {
       for (;;) {
         const current = await state();
         const edit = change(current.catalog);
         if (edit.catalog === undefined) return edit.result;
-        if ((await write(by, versionOf(current.source), edit.catalog)) > 0) return edit.result;
+        const version = await write(by, versionOf(current.source), edit.catalog, tag);
+        if (version > 0 || version === -2) return edit.result;
       }
     },
     async replace(by, base, catalog, tag) {
@@ -197,7 +203,10 @@ function redisShopState(storage: Extract<Storage, { kind: "redis" }>): RawShopSt
     },
     async write(base, json, by, at, tag) {
       try {
-        return Number(await WRITE_CATALOG(redis, [key, tagsKey, channel], [base, json, by, at, tag]));
+        const tagKey = `${key}:tag:${tag}`;
+        return Number(
+          await WRITE_CATALOG(redis, [key, tagsKey, channel, tagKey], [base, json, by, at, tag, TAG_TTL_MS]),
+        );
       } finally {
         invalidate();
       }
@@ -233,7 +242,8 @@ function newMemoryShopState(): RawShopState {
     head: async () => ({ version: stored?.version ?? 0, pause }),
     catalog: async () => (stored === undefined ? undefined : { ...stored }),
     async write(base, json, by, at, tag) {
-      if ((stored?.version ?? 0) !== base) return tag !== "" && tags.has(tag) ? -2 : -1;
+      if (tag !== "" && tags.has(tag)) return -2;
+      if ((stored?.version ?? 0) !== base) return -1;
       stored = { version: base + 1, json, by, at };
       if (tag !== "") tags.add(tag);
       return stored.version;

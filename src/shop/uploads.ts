@@ -1,3 +1,4 @@
+import type { CatalogChange } from "../catalog/diff.js";
 import type { Storage } from "../storage/storage.js";
 import type { CatalogSource } from "./shop.js";
 
@@ -9,6 +10,9 @@ export interface CatalogUpload {
   base: CatalogSource;
   /** The checked catalogue, in the file's JSON form. */
   catalog: unknown;
+  /** The document's name and the diff as it was shown (a second handling shows the same). */
+  name?: string;
+  changes?: CatalogChange[];
   state: "draft" | "applied" | "cancelled" | "stale";
   createdAt: string;
 }
@@ -22,7 +26,14 @@ const DAY = 24 * 60 * 60 * 1000;
 export function createCatalogUploads(storage: Storage, ttlMs = DAY) {
   const key = (id: string) => `${storage.prefix}catalog-upload:${id}`;
   return {
+    /**
+     * Keeps an upload, unless one of that id is kept already (a second handling of the update that
+     * sent the document): that one is returned as it is. Applying it stays once either way (the
+     * catalogue write is tagged with the id).
+     */
     async save(upload: CatalogUpload): Promise<CatalogUpload> {
+      const kept = await storage.keyv.get<CatalogUpload>(key(upload.id));
+      if (kept !== undefined && kept !== null) return kept;
       await storage.keyv.set(key(upload.id), upload, ttlMs);
       return upload;
     },

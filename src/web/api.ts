@@ -70,8 +70,8 @@ export function createApi(initData: string) {
       call<Settled>(`admin/pending/${encodeURIComponent(refId)}/settle`, { body: verdict }),
     resellers: () => call<Resellers>("admin/resellers"),
     reseller: (userId: number, page = 0) => call<Statement>(`admin/resellers/${userId}${query({ page })}`),
-    prepareDeposit: (userId: number, amount: number, note: string) =>
-      call<DepositView>(`admin/resellers/${userId}/deposits`, { body: { amount, note } }),
+    prepareDeposit: (userId: number, amount: number, note: string, requestId: string) =>
+      call<DepositView>(`admin/resellers/${userId}/deposits`, { body: { amount, note, requestId } }),
     confirmDeposit: (id: string) =>
       call<DepositDone>(`admin/deposits/${encodeURIComponent(id)}/confirm`, { method: "POST" }),
     cancelDeposit: (id: string) =>

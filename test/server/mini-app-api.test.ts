@@ -9,6 +9,9 @@ import { postToWebhook } from "../helpers/webhook.js";
 const RESELLER: FakeUser = { id: 5005, first_name: "Budi", language_code: "id" };
 const OTHER_RESELLER: FakeUser = { id: 5006, first_name: "Dewi", language_code: "en" };
 const STRANGER: FakeUser = { id: 6666, first_name: "Eve", language_code: "en" };
+let requests = 0;
+/** A fresh request id, as the page makes one for each action. */
+const rid = () => `test-request-${++requests}`;
 
 describe("the Mini App's API: who may see what, and every change through the chat's own services", () => {
   let world: World;
@@ -125,7 +128,7 @@ describe("the Mini App's API: who may see what, and every change through the cha
     const stale = await call("/admin/resellers/5005/deposits", {
       user: ADMIN,
       ageS: 25 * 3600,
-      body: { amount: 50_000 },
+      body: { amount: 50_000, requestId: rid() },
     });
     expect(stale.status).toBe(401);
     expect((await call("/admin/resellers", { user: ADMIN })).json.totals).toEqual({ saldo: 0, held: 0 });
@@ -142,7 +145,10 @@ describe("the Mini App's API: who may see what, and every change through the cha
     for (const path of ["/admin/today", "/admin/resellers/5006", "/admin/orders", "/admin/catalog"]) {
       expect((await call(path, { user: RESELLER })).status).toBe(403);
     }
-    expect((await call("/admin/resellers/5006/deposits", { user: RESELLER, body: { amount: 1000 } })).status).toBe(403);
+    expect(
+      (await call("/admin/resellers/5006/deposits", { user: RESELLER, body: { amount: 1000, requestId: rid() } }))
+        .status,
+    ).toBe(403);
     expect((await call("/reseller/wallet", { user: ADMIN })).status).toBe(403);
     const session = await call("/session", { user: RESELLER });
     expect(session.json).toMatchObject({ role: "reseller", tier: "reseller", lang: "id" });
@@ -162,7 +168,7 @@ describe("the Mini App's API: who may see what, and every change through the cha
       issues: [{ message: expect.stringMatching(/JSON/) }],
     });
     for (const amount of [-0, 1e30, "abc", 1.5, null]) {
-      const r = await call("/admin/resellers/5005/deposits", { user: ADMIN, body: { amount } });
+      const r = await call("/admin/resellers/5005/deposits", { user: ADMIN, body: { amount, requestId: rid() } });
       expect([amount, r.status, r.json.issues]).toEqual([
         amount,
         422,
@@ -196,7 +202,7 @@ describe("the Mini App's API: who may see what, and every change through the cha
     await world.waitText(RESELLER, /Halo Budi/);
     const prepared = await call("/admin/resellers/5005/deposits", {
       user: ADMIN,
-      body: { amount: 75_000, note: "BCA" },
+      body: { amount: 75_000, note: "BCA", requestId: "page-deposit-1" },
     });
     expect(prepared.status).toBe(200);
     expect(prepared.json).toMatchObject({
@@ -207,6 +213,12 @@ describe("the Mini App's API: who may see what, and every change through the cha
       state: "draft",
     });
     const id = prepared.json.id as string;
+    // The same request again (its answer was lost, the button tapped twice): the same deposit.
+    const repeated = await call("/admin/resellers/5005/deposits", {
+      user: ADMIN,
+      body: { amount: 75_000, note: "BCA", requestId: "page-deposit-1" },
+    });
+    expect(repeated.json).toMatchObject({ id, amount: 75_000, state: "draft" });
     const [a, b] = await Promise.all([
       call(`/admin/deposits/${id}/confirm`, { user: ADMIN, method: "POST" }),
       call(`/admin/deposits/${id}/confirm`, { user: ADMIN, method: "POST" }),
@@ -228,12 +240,17 @@ describe("the Mini App's API: who may see what, and every change through the cha
     expect((await call("/reseller/statement", { user: OTHER_RESELLER })).json.movements).toHaveLength(0);
     // Bad amounts are refused field by field and change nothing.
     for (const amount of [-1e30, 0, 1e30, "abc", 1.5]) {
-      const bad = await call("/admin/resellers/5005/deposits", { user: ADMIN, body: { amount } });
+      const bad = await call("/admin/resellers/5005/deposits", { user: ADMIN, body: { amount, requestId: rid() } });
       expect([amount, bad.status, bad.json.issues?.[0]?.path]).toEqual([amount, 422, "amount"]);
     }
-    const below = await call("/admin/resellers/5005/deposits", { user: ADMIN, body: { amount: -100_000 } });
+    const below = await call("/admin/resellers/5005/deposits", {
+      user: ADMIN,
+      body: { amount: -100_000, requestId: rid() },
+    });
     expect(below.json).toEqual({ error: "short", saldo: 75_000 });
-    expect((await call("/admin/resellers/7777/deposits", { user: ADMIN, body: { amount: 1000 } })).status).toBe(404);
+    expect(
+      (await call("/admin/resellers/7777/deposits", { user: ADMIN, body: { amount: 1000, requestId: rid() } })).status,
+    ).toBe(404);
   });
 
   it("when the catalogue is edited in the page, then bad fields are named, a good edit is applied once and /pricelist shows it, and a stale one is refused", async () => {

@@ -4,6 +4,7 @@ import { newRefId } from "../../orders/ref-id.js";
 import { adminOnly } from "../admin.js";
 import { broadcastView } from "../broadcast-texts.js";
 import { Callback } from "../callback-data.js";
+import { originOf, showOnce } from "../origin.js";
 import { defineFeature } from "../feature.js";
 import type { Translate } from "../i18n.js";
 import { summaryButtons, summaryKeyboard, type TapAnswer } from "../summary-buttons.js";
@@ -53,7 +54,7 @@ function taken(t: Translate, b: Broadcast): TapAnswer {
  */
 export const broadcastFeature = defineFeature({
   name: "broadcast",
-  needs: ["broadcasts", "clock"],
+  needs: ["broadcasts", "clock", "origins"],
   commands: [{ name: "broadcast", menu: ["admin"], help: [{ key: "help-broadcast", for: ["admin"] }] }],
   setup(at) {
     const composer = at("buyers");
@@ -68,23 +69,24 @@ export const broadcastFeature = defineFeature({
       const recipients = await audience.recipients();
       if (recipients.length === 0) return void (await ctx.reply(t("broadcast-nobody")));
       const createdAt = ctx.services.clock();
+      // One broadcast per update, however often it is handled: a second handling shows the same one.
+      const origin = originOf(ctx);
+      const fixed =
+        origin === undefined
+          ? { value: newRefId("BC", createdAt), first: true }
+          : await ctx.services.origins.fix(origin, newRefId("BC", createdAt));
       const draft = await store.saveDraft(
-        {
-          id: newRefId("BC", createdAt),
-          adminId: ctx.from!.id,
-          chatId: ctx.chat.id,
-          text,
-          createdAt: createdAt.toISOString(),
-        },
+        { id: fixed.value, adminId: ctx.from!.id, chatId: ctx.chat.id, text, createdAt: createdAt.toISOString() },
         DAY,
       );
-      await ctx.reply(broadcastView(t, draft, recipients.length), {
-        reply_markup: summaryKeyboard(
-          t,
-          { confirm: Callback.broadcastConfirm, cancel: Callback.broadcastCancel },
-          draft.id,
-        ),
-        link_preview_options: { is_disabled: true },
+      const buttons = { confirm: Callback.broadcastConfirm, cancel: Callback.broadcastCancel };
+      const open = draft.state === "draft";
+      await showOnce(ctx, { origin, shownAs: fixed.shownAs }, async () => {
+        const sent = await ctx.reply(broadcastView(t, draft, open ? recipients.length : draft.total), {
+          ...(open ? { reply_markup: summaryKeyboard(t, buttons, draft.id) } : {}),
+          link_preview_options: { is_disabled: true },
+        });
+        return sent.message_id;
       });
     });
 

@@ -6,6 +6,7 @@ import { newRefId } from "../../orders/ref-id.js";
 import type { CatalogUpload } from "../../shop/uploads.js";
 import { adminOnly, isAdmin } from "../admin.js";
 import { Callback } from "../callback-data.js";
+import { originOf, showOnce } from "../origin.js";
 import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { TooLargeError } from "../files.js";
@@ -43,7 +44,22 @@ function changeLine(t: Translate, lang: Lang, c: CatalogChange): string {
   }
 }
 
-type Ctx = FeatureContext<"shop" | "uploads" | "download" | "place" | "clock">;
+type Ctx = FeatureContext<"shop" | "uploads" | "download" | "place" | "clock" | "origins">;
+
+/** An upload's diff with Confirm while it waits; what became of it once it does not. */
+function showUpload(ctx: Ctx, upload: CatalogUpload) {
+  const t = ctx.tr;
+  if (upload.state !== "draft") return ctx.reply(t(`catalog-upload-was-${upload.state}`));
+  const changes = upload.changes ?? [];
+  const text = fitLines(
+    t("catalog-diff-title", { name: upload.name ?? "catalog.json", count: changes.length }),
+    changes.map((c) => changeLine(t, ctx.lang, c)),
+    `\n${t("catalog-diff-confirm")}`,
+    (count) => t("catalog-diff-more", { count }),
+  );
+  const buttons = { confirm: Callback.catalogConfirm, cancel: Callback.catalogCancel };
+  return ctx.reply(text, { reply_markup: summaryKeyboard(t, buttons, upload.id) });
+}
 
 /** The upload a Confirm or Cancel is for, while it waits; otherwise what became of it, for the tap. */
 async function waitingUpload(ctx: Ctx, id: string): Promise<CatalogUpload | TapAnswer> {
@@ -59,7 +75,7 @@ async function waitingUpload(ctx: Ctx, id: string): Promise<CatalogUpload | TapA
  */
 export const catalogFeature = defineFeature({
   name: "catalog",
-  needs: ["shop", "uploads", "download", "place", "clock"],
+  needs: ["shop", "uploads", "download", "place", "clock", "origins"],
   commands: [{ name: "catalog", menu: ["admin"], help: [{ key: "help-catalog", for: ["admin"] }] }],
   setup(at) {
     const composer = at("buyers");
@@ -91,6 +107,18 @@ export const catalogFeature = defineFeature({
       if (ctx.chat.type !== "private" && !looksJson) return next();
       if (!isAdmin(ctx)) return void (await ctx.reply(t("catalog-upload-admin-only")));
       if (!looksJson) return void (await ctx.reply(t("catalog-upload-not-json", { name })));
+      // One upload per update, however often it is handled: a second handling shows the same diff.
+      const origin = originOf(ctx);
+      const fixed =
+        origin === undefined
+          ? { value: newRefId("CU", clock()), first: true }
+          : await ctx.services.origins.fix(origin, newRefId("CU", clock()));
+      const show = (upload: CatalogUpload) =>
+        showOnce(ctx, { origin, shownAs: fixed.shownAs }, async () => (await showUpload(ctx, upload)).message_id);
+      if (!fixed.first) {
+        const made = await uploads.get(fixed.value);
+        if (made?.changes !== undefined) return show(made);
+      }
       const tooLarge = (size: number) =>
         t("catalog-upload-too-large", { name, size: Math.ceil(size / 1024), max: MAX_CATALOG_BYTES / 1024 });
       if (doc.file_size !== undefined && doc.file_size > MAX_CATALOG_BYTES)
@@ -117,26 +145,16 @@ export const catalogFeature = defineFeature({
       const changes = diffCatalogs(state.catalog, parsed.catalog);
       if (changes.length === 0) return void (await ctx.reply(t("catalog-upload-no-changes", { name })));
       const upload = await uploads.save({
-        id: newRefId("CU", clock()),
+        id: fixed.value,
         adminId: ctx.from.id,
         base: state.source,
         catalog: toCatalogJson(parsed.catalog),
+        name,
+        changes,
         state: "draft",
         createdAt: clock().toISOString(),
       });
-      const text = fitLines(
-        t("catalog-diff-title", { name, count: changes.length }),
-        changes.map((c) => changeLine(t, ctx.lang, c)),
-        `\n${t("catalog-diff-confirm")}`,
-        (count) => t("catalog-diff-more", { count }),
-      );
-      await ctx.reply(text, {
-        reply_markup: summaryKeyboard(
-          t,
-          { confirm: Callback.catalogConfirm, cancel: Callback.catalogCancel },
-          upload.id,
-        ),
-      });
+      await show(upload);
     });
 
     summaryButtons(composer, {

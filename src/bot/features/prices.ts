@@ -1,7 +1,10 @@
 import { findProduct, type Catalog, type Product } from "../../catalog/catalog.js";
+import type { CatalogEdit } from "../../shop/shop.js";
 import { adminOnly } from "../admin.js";
+import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { formatRupiah } from "../format.js";
+import { originOf, showOnce } from "../origin.js";
 
 const TIER = /^[a-z][a-z0-9_-]{0,31}$/;
 const CODE = /^[A-Za-z0-9._-]{1,32}$/;
@@ -36,12 +39,29 @@ function withProduct(catalog: Catalog, code: string, change: (p: Product) => Pro
 }
 
 /**
+ * One product changed, once per update: the answer is worked out on the catalogue as it is now
+ * and fixed for this update (a second handling gives the first one's answer, and sends it only if
+ * the first did not), and the write is tagged with the update, so that it lands once: a second
+ * handling never puts back a price another admin changed in between.
+ */
+async function editOnce(ctx: FeatureContext<"shop" | "origins">, change: (catalog: Catalog) => CatalogEdit<string>) {
+  const { shop, origins } = ctx.services;
+  const by = ctx.from!.id;
+  const origin = originOf(ctx);
+  if (origin === undefined) return void (await ctx.reply(await shop.edit(by, change)));
+  const planned = change(await shop.catalog());
+  const fixed = await origins.fix(origin, planned.result);
+  if (planned.catalog !== undefined) await shop.edit(by, change, origin);
+  await showOnce(ctx, { origin, shownAs: fixed.shownAs }, async () => (await ctx.reply(fixed.value)).message_id);
+}
+
+/**
  * /price, /disable, /enable for admins: one product changed in the catalogue in use, at once for
  * every process and every new summary (summaries already shown keep their price).
  */
 export const pricesFeature = defineFeature({
   name: "prices",
-  needs: ["shop"],
+  needs: ["shop", "origins"],
   commands: [
     { name: "price", menu: ["admin"], help: [{ key: "help-prices", for: ["admin"] }] },
     { name: "disable", menu: ["admin"] },
@@ -57,7 +77,7 @@ export const pricesFeature = defineFeature({
         return void (await ctx.reply(t(key, { max: formatRupiah(MAX_PRICE, ctx.lang) })));
       }
       const { code, amount, tier } = parsed;
-      const answer = await ctx.services.shop.edit(ctx.from!.id, (catalog) => {
+      await editOnce(ctx, (catalog) => {
         const match = findProduct(catalog, code);
         if (match === undefined) return { result: t("shop-unknown-code", { code }) };
         const p = match.product;
@@ -76,7 +96,6 @@ export const pricesFeature = defineFeature({
         );
         return { catalog: next, result: t(`${key}-changed`, vars) };
       });
-      await ctx.reply(answer);
     });
 
     for (const command of ["disable", "enable"] as const) {
@@ -85,7 +104,7 @@ export const pricesFeature = defineFeature({
         const code = ctx.match.trim();
         if (!CODE.test(code)) return void (await ctx.reply(t(`${command}-usage`)));
         const disable = command === "disable";
-        const answer = await ctx.services.shop.edit(ctx.from!.id, (catalog) => {
+        await editOnce(ctx, (catalog) => {
           const match = findProduct(catalog, code);
           if (match === undefined) return { result: t("shop-unknown-code", { code }) };
           const vars = { code: match.product.code, product: match.product.name };
@@ -95,7 +114,6 @@ export const pricesFeature = defineFeature({
             result: t(`${command}-done`, vars),
           };
         });
-        await ctx.reply(answer);
       });
     }
   },

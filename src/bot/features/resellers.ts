@@ -4,6 +4,7 @@ import type { Lang } from "../../orders/order.js";
 import type { Deposit, Wallet } from "../../orders/wallet.js";
 import { adminOnly, isAdmin } from "../admin.js";
 import { Callback } from "../callback-data.js";
+import { originOf, showOnce } from "../origin.js";
 import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { formatRupiah } from "../format.js";
@@ -79,7 +80,7 @@ async function allView(ctx: FeatureContext<"wallets" | "access">): Promise<strin
  */
 export const resellersFeature = defineFeature({
   name: "resellers",
-  needs: ["access", "wallets", "deposits", "shop", "place"],
+  needs: ["access", "wallets", "deposits", "shop", "place", "origins"],
   commands: [
     { name: "deposit", menu: ["admin"], help: [{ key: "help-resellers", for: ["admin"] }] },
     { name: "saldo", menu: ["reseller", "admin"], money: true },
@@ -106,13 +107,12 @@ export const resellersFeature = defineFeature({
       const parsed = parseDeposit(ctx.match);
       if (parsed === undefined) return void (await ctx.reply(t("deposit-usage")));
       const { userId, amount, note } = parsed;
-      const r = await ctx.services.deposits.prepare({
-        resellerId: userId,
-        amount,
-        note,
-        adminId: ctx.from!.id,
-        chatId: ctx.chat.id,
-      });
+      // One deposit per update, however often it is handled: a second handling shows the same one.
+      const origin = originOf(ctx);
+      const r = await ctx.services.deposits.prepare(
+        { resellerId: userId, amount, note, adminId: ctx.from!.id, chatId: ctx.chat.id },
+        origin,
+      );
       switch (r.kind) {
         case "bad-amount":
           return void (await ctx.reply(t("deposit-bad-amount", { max: formatRupiah(MAX_DEPOSIT, ctx.lang) })));
@@ -122,14 +122,18 @@ export const resellersFeature = defineFeature({
           return void (await ctx.reply(t("deposit-not-reseller", { userId: String(userId) })));
         case "below-zero":
           return void (await ctx.reply(t("deposit-below-zero", { saldo: formatRupiah(r.saldo, ctx.lang) })));
-        case "prepared":
-          await ctx.reply(depositSummary(t, ctx.lang, r.deposit, r.saldoBefore), {
-            reply_markup: summaryKeyboard(
-              t,
-              { confirm: Callback.depositConfirm, cancel: Callback.depositCancel },
-              r.deposit.id,
-            ),
-          });
+        case "prepared": {
+          const { deposit, saldoBefore } = r;
+          const text =
+            deposit.state === "draft"
+              ? depositSummary(t, ctx.lang, deposit, saldoBefore)
+              : deposit.state === "done"
+                ? doneLine(t, ctx.lang, deposit, deposit.saldoAfter ?? saldoBefore + deposit.amount)
+                : t("deposit-cancelled");
+          const buttons = { confirm: Callback.depositConfirm, cancel: Callback.depositCancel };
+          const other = deposit.state === "draft" ? { reply_markup: summaryKeyboard(t, buttons, deposit.id) } : {};
+          await showOnce(ctx, { origin, shownAs: r.shownAs }, async () => (await ctx.reply(text, other)).message_id);
+        }
       }
     });
 

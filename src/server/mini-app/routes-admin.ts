@@ -65,7 +65,12 @@ const depositBody = z.object({
     .int("must be a whole number of rupiah")
     .refine((n) => n !== 0 && Math.abs(n) <= MAX_DEPOSIT, `must be 1 to ${MAX_DEPOSIT} rupiah, either way`),
   note: z.string().trim().max(MAX_DEPOSIT_NOTE, `at most ${MAX_DEPOSIT_NOTE} characters`).default(""),
+  /** The page's name for this request: sent again (a retry, a double tap), it prepares nothing more. */
+  requestId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8 to 64 letters, digits, _ or -"),
 });
+
+/** The origin (storage/origins.ts) of a request of the page: the admin's, named by the page. */
+const requestOrigin = (userId: number, requestId: string) => `r:${userId}:${requestId}`;
 
 const catalogBody = z.object({
   base: z.number().int().min(0),
@@ -243,14 +248,12 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
     const id = c.req.param("id");
     if (!USER_ID.test(id)) return c.json({ error: "not-found" } satisfies ApiError, 404);
     const sent = c.req.valid("json");
-    // The same rules as /deposit in the chat (the deposits service's): a summary to confirm.
-    const r = await deposits.prepare({
-      resellerId: Number(id),
-      amount: sent.amount,
-      note: sent.note,
-      adminId: adminId(c),
-      chatId: adminId(c),
-    });
+    // The same rules as /deposit in the chat (the deposits service's): a summary to confirm, one
+    // per request id (the same request again gets the same deposit).
+    const r = await deposits.prepare(
+      { resellerId: Number(id), amount: sent.amount, note: sent.note, adminId: adminId(c), chatId: adminId(c) },
+      requestOrigin(adminId(c), sent.requestId),
+    );
     switch (r.kind) {
       case "prepared":
         return c.json(depositView(r.deposit, r.saldoBefore));

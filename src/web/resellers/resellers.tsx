@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import type { DepositView, Movement } from "../../server/mini-app/api-types.js";
 import { ApiFailure } from "../api.js";
 import type { Words } from "../i18n.js";
@@ -10,6 +10,7 @@ import {
   Row,
   Section,
   failureText,
+  requestId,
   useApp,
   useBack,
   useBusy,
@@ -123,14 +124,21 @@ function ResellerDetail(props: { userId: number }) {
 
   const failure = (err: unknown) => (err instanceof ApiFailure ? err : new ApiFailure(0, { error: "internal" }));
 
+  /** The request id of the last review asked for: sent again when the same amount and note are. */
+  const asked = useRef<{ amount: number; note: string; requestId: string } | undefined>(undefined);
   const review = guard(async (amount: string, note: string) => {
     const value = amountOf(amount);
     if (value === undefined) {
       setErrors({ amount: t("page-deposit-amount-format") });
       return;
     }
+    // A retry of the same deposit (its answer was lost) prepares nothing more; another one is new.
+    const last = asked.current;
+    const id = last !== undefined && last.amount === value && last.note === note ? last.requestId : requestId();
+    asked.current = { amount: value, note, requestId: id };
     try {
-      const prepared = await api.prepareDeposit(props.userId, value, note);
+      const prepared = await api.prepareDeposit(props.userId, value, note, id);
+      asked.current = undefined; // answered: the next review is a deposit of its own
       setErrors({});
       setNotice(undefined);
       setDeposit({ kind: "review", deposit: prepared, amount, note });
