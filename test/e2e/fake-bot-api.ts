@@ -57,6 +57,11 @@ export interface ApiCall {
   at: number;
   /** What the fake answered, once it has. */
   answer?: ApiAnswer;
+  /**
+   * Which bot made it, when its root carries a name (`BOT_API_ROOT=<url>/via/<name>`): a test
+   * running several bot processes can tell whose call it was.
+   */
+  via?: string;
 }
 
 export type ApiAnswer =
@@ -147,6 +152,13 @@ export interface FakeBotApi {
   isPolling(): boolean;
   /** The next call of `method` fails once with this error (several calls queue up), e.g. 429 with parameters.retry_after. */
   failNext(method: string, error: ApiError): void;
+  /**
+   * `fn` runs after a call was carried out (a message sent is in the chat, as the user sees it) and
+   * before its answer goes back to the bot, which waits for it: a test can kill the bot in the
+   * moment when Telegram has its message and the bot does not know it yet. Removed by the function
+   * it returns.
+   */
+  beforeAnswer(fn: (call: ApiCall) => void | Promise<void>): () => void;
 
   // Webhook delivery, as Telegram does it once setWebhook was called.
   /**
@@ -232,6 +244,7 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
   const chats = new Map<number, any>();
   const openCallbacks = new Set<string>();
   const failures = new Map<string, ApiError[]>();
+  const answerHooks = new Set<(call: ApiCall) => void | Promise<void>>();
   const blocked = new Set<number>();
   const commands = new Map<string, unknown>();
   const waiters = new Set<() => void>();
@@ -680,7 +693,10 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       res.end(JSON.stringify(body));
     };
     const requestUrl = new URL(req.url ?? "/", "http://fake");
-    const fileMatch = /^\/file\/bot([^/]+)\/(.+)$/.exec(requestUrl.pathname);
+    const named = /^\/via\/([A-Za-z0-9_-]+)(\/.*)$/.exec(requestUrl.pathname);
+    const via = named?.[1];
+    const path = named?.[2] ?? requestUrl.pathname;
+    const fileMatch = /^\/file\/bot([^/]+)\/(.+)$/.exec(path);
     if (fileMatch !== null) {
       if (decodeURIComponent(fileMatch[1]!) !== token)
         return reply(401, { ok: false, error_code: 401, description: "Unauthorized" });
@@ -690,7 +706,7 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       res.writeHead(200, { "content-type": "application/octet-stream" });
       return void res.end(content);
     }
-    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(requestUrl.pathname);
+    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(path);
     if (match === null) return reply(404, { ok: false, error_code: 404, description: "Not Found" });
     const callToken = decodeURIComponent(match[1]!);
     const method = canonicalMethod(match[2]!);
@@ -701,7 +717,7 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     } catch {
       return reply(400, { ok: false, error_code: 400, description: "Bad Request: invalid request body" });
     }
-    const call: ApiCall = { method, token: callToken, payload, at: Date.now() };
+    const call: ApiCall = { method, token: callToken, payload, at: Date.now(), ...(via === undefined ? {} : { via }) };
     calls.push(call);
     if (callToken !== token) {
       call.answer = { ok: false, error_code: 401, description: "Unauthorized" };
@@ -719,7 +735,11 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       call.answer = answer;
       if (method !== "getUpdates" || (answer.ok && (answer.result as unknown[]).length > 0))
         lastActivityAt = Date.now();
-      reply(answer.ok ? 200 : answer.error_code, answer);
+      if (method !== "getUpdates" && answerHooks.size > 0) {
+        notify();
+        for (const hook of [...answerHooks]) await hook(call);
+      }
+      if (!res.destroyed) reply(answer.ok ? 200 : answer.error_code, answer);
     }
     notify();
   }
@@ -947,6 +967,10 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     },
     webhookSecret: () => webhookSecretToken,
     lastUpdateId: () => nextUpdateId - 1,
+    beforeAnswer(fn) {
+      answerHooks.add(fn);
+      return () => void answerHooks.delete(fn);
+    },
     failNext(method, error) {
       const name = canonicalMethod(method);
       const list = failures.get(name) ?? [];

@@ -29,6 +29,20 @@ export async function redisStorage(
   };
 }
 
+/** The keys under `prefix` that match `pattern` (a Redis MATCH pattern), without the prefix. */
+export async function keysOf(prefix: string, pattern: string): Promise<string[]> {
+  const client = createClient({ url: REDIS_URL });
+  await client.connect();
+  try {
+    const found: string[] = [];
+    for await (const keys of client.scanIterator({ MATCH: `${prefix}${pattern}`, COUNT: 500 }))
+      found.push(...keys.map((k) => k.slice(prefix.length)));
+    return found;
+  } finally {
+    await client.close();
+  }
+}
+
 /** SCAN + DEL of one prefix: never FLUSHDB, other tests share the database. */
 export async function deleteByPrefix(prefix: string): Promise<void> {
   const client = createClient({ url: REDIS_URL });
