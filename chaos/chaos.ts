@@ -25,6 +25,7 @@ import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } fr
 import { ownRedis } from "../test/helpers/redis.js";
 import { replicaFleet, singleFleet, type Fleet, type FleetMode } from "./fleet.js";
 import { createResellerDriver, NOT_AT_PROVIDER, readBooks, reconcileResellers, resellerPrices } from "./resellers.js";
+import { confirmOtherSummaries, reconcileAsks, type Ask } from "./summaries.js";
 
 const ORDERS = Number(process.env.CHAOS_ORDERS ?? 100);
 const USERS = Number(process.env.CHAOS_USERS ?? 5);
@@ -37,8 +38,13 @@ const DOC = "docs/chaos.md";
 const REPLICAS_HEADING = "\n## Several processes on one Redis";
 const replicasArg = process.argv.indexOf("--replicas");
 const REPLICAS = replicasArg < 0 ? 1 : Number(process.argv[replicasArg + 1] ?? "3");
-let seed = Number(process.env.CHAOS_SEED ?? Date.now() % 100_000);
-const initialSeed = seed;
+const runsArg = process.argv.indexOf("--runs");
+/** `--runs N`: N runs in a row (seeds one after the other); docs/chaos.md lists them all. */
+const RUNS = runsArg < 0 ? 1 : Math.max(1, Number(process.argv[runsArg + 1] ?? "1"));
+const firstSeed = Number(process.env.CHAOS_SEED ?? Date.now() % 100_000);
+let seed = firstSeed;
+/** The seed of the run under way (every actor's generator starts from it). */
+let initialSeed = seed;
 /** A small seeded generator, so a failing run can be replayed with CHAOS_SEED. */
 const random = () => {
   seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
@@ -56,7 +62,9 @@ const fork = (actor: string) => {
   };
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const report: string[] = [];
+let report: string[] = [];
+/** One line per run, for docs/chaos.md. */
+const runLines: string[] = [];
 const log = (line: string) => {
   report.push(line);
   process.stdout.write(`${line}\n`);
@@ -294,6 +302,17 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   const fleet = fleetOf({ env, fake, random, redis, running: () => running });
   await fleet.start();
 
+  // --- a process killed right after it sent a summary (an order's or a deposit's): Telegram has
+  // the message, the process never learns it went out; another process (or the restart) handles
+  // the update again and must show the same ref id ---
+  const summaryKill = fork("summary kills");
+  let killedAfterSummary = 0;
+  const stopKillingAfterSummaries = fake.beforeAnswer(async (call) => {
+    if (!running || call.method !== "sendMessage" || call.answer?.ok !== true) return;
+    if (!/"(?:c|dc):/.test(JSON.stringify(call.payload.reply_markup ?? {})) || summaryKill() >= 0.15) return;
+    if (await fleet.killSender(call.via)) killedAfterSummary++;
+  });
+
   // --- the chaos: kills at random moments, restarts, one Redis restart ---
   const chaosLoop = (async () => {
     while (running) await fleet.step();
@@ -307,9 +326,11 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     m.text.includes(`<code>${refId}</code>`) &&
     /Top-up successful|Order failed|Order not sent|Result unknown/.test(m.text);
   const perUser = Math.ceil(ORDERS / USERS);
+  /** Every /order and /deposit a driver made, by chat and what names it (player id, note). */
+  const asks: Ask[] = [];
   // --- the resellers: admins take deposits while resellers order from their saldo ---
   const resellerDriver = createResellerDriver(
-    { fake, catalog: catalog.catalog, fork, kills: () => fleet.kills(), killNow: () => fleet.killNow() },
+    { fake, catalog: catalog.catalog, fork, kills: () => fleet.kills(), killNow: () => fleet.killNow(), asks },
     resellers,
     admins,
   );
@@ -324,17 +345,17 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     ...users.map(async (user, u) => {
       for (let i = 0; i < perUser && u * perUser + i < ORDERS; i++) {
         const player = `1234567${String(i).padStart(2, "0")}`;
+        const isSummary = (m: SentMessage) =>
+          /Please check your order/.test(m.text) && m.text.includes(`Player id: <code>${player}</code>`);
+        // One /order: an update the bot acknowledged is never lost, so it is sent again only after
+        // a long silence (then it is a second request, and may be a second order).
+        const ask = { chat: user.id, key: player, sends: 0 };
+        asks.push(ask);
         let summary: SentMessage | undefined;
-        for (let attempt = 0; attempt < 10 && summary === undefined; attempt++) {
-          const before = fake.messagesTo(user.id).length;
+        for (let attempt = 0; attempt < 3 && summary === undefined; attempt++) {
           fake.sendText(user, `/order FF70 ${player}`);
-          summary = await fake
-            .waitForMessage(
-              user.id,
-              (m) => /Please check your order/.test(m.text) && fake.messagesTo(user.id).indexOf(m) >= before,
-              4000,
-            )
-            .catch(() => undefined);
+          ask.sends++;
+          summary = await fake.waitForMessage(user.id, isSummary, 30_000).catch(() => undefined);
         }
         if (summary === undefined) throw new Error(`user ${user.id} never got a summary`);
         const refId = /<code>([A-Z0-9]+)<\/code>\n\n/.exec(summary.text)![1]!;
@@ -349,10 +370,14 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
           const got = await fake.waitForMessage(user.id, outcomeFor(refId), 6000).catch(() => undefined);
           if (got !== undefined) answered.add(refId);
         }
+        // Shown this order's summary again (its process died right after sending it, and the
+        // update was handled again): the user presses that Confirm too.
+        for (const ref of await confirmOtherSummaries(fake, user, summary, isSummary, "c")) confirmed.add(ref);
       }
     }),
   ]);
   running = false;
+  stopKillingAfterSummaries();
   await chaosLoop;
 
   // --- let recovery settle everything, then read the ledger ---
@@ -391,6 +416,13 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     [...run.deposits.keys(), ...summaryDepositIds],
   );
   await storage.close();
+  const oneEach = reconcileAsks({
+    asks,
+    calls: fake.calls,
+    provider: sandbox.calls,
+    credited: new Set([...resellerBooks.deposits.values()].filter((d) => d.state === "done").map((d) => d.id)),
+    killedAfterSummary,
+  });
   const money = reconcileResellers({
     run,
     books: resellerBooks,
@@ -442,6 +474,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   log(`  confirmed but not final or unknown (missing): ${notFinal.length}`);
   log(`  success in the ledger the provider never saw: ${providerDidNotKnow.length}`);
   for (const line of updates.lines) log(line);
+  for (const line of oneEach.lines) log(line);
   log(`  secret key in any output: ${leaked ? "YES" : "no"}`);
   for (const line of money.lines) log(line);
   await fake.stop();
@@ -454,6 +487,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     providerDidNotKnow.length +
     (leaked ? 1 : 0) +
     money.violations.length +
+    oneEach.violations.length +
     updates.violations.length +
     fleetProblems.length;
   if (bad > 0) {
@@ -461,11 +495,18 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
       `MISMATCH: ${JSON.stringify({ duplicates, unknownToLedger, notFinal: notFinal.map((r) => [r, ledger.get(r)?.state]), providerDidNotKnow })}`,
     );
     for (const v of money.violations) log(`RESELLER MONEY: ${v}`);
+    for (const v of oneEach.violations) log(`ONE REQUEST, ONE ID: ${v}`);
     for (const v of updates.violations) log(`UPDATES: ${v}`);
     for (const v of fleetProblems) log(`PROCESSES: ${v}`);
   } else {
     log("OK: 0 duplicates, 0 missing, 0 updates lost or out of order; every reseller's money accounted for");
   }
+  runLines.push(
+    `- seed ${initialSeed}${how === "" ? "" : ` (${fleet.mode})`}: ${fleet.kills()} SIGKILLs, ${killedAfterSummary} right after a summary was sent; ` +
+      `${oneEach.lines[0]!.match(/shown more than one summary: (\d+)/)?.[1] ?? "?"} requests shown a second summary, every Confirm pressed; ` +
+      `${sandbox.calls.length} provider calls for ${callsPerRef.size} ref ids; ${duplicates.length} duplicates; ` +
+      `${bad === 0 ? "OK" : `${bad} violations`}`,
+  );
   return bad;
 }
 
@@ -483,34 +524,50 @@ function writeDoc(part: "single" | "replicas", text: string): void {
   writeFileSync(DOC, part === "single" ? `${text.trimEnd()}\n${replicas}` : `${single.trimEnd()}\n\n${text}`);
 }
 
+/** The runs in a row (`--runs N`), when there were several, for docs/chaos.md. */
+const runsList = (command: string) =>
+  RUNS <= 1
+    ? ""
+    : `${RUNS} runs in a row (\`${command} --runs ${RUNS}\`), each with its seed:\n\n${runLines.join("\n")}\n\nThe last one in full:\n\n`;
+
 async function main() {
-  if (REPLICAS <= 1) {
-    const bad = await scenario((deps) => singleFleet(deps));
-    if (bad > 0) {
-      log(`replay with CHAOS_SEED=${initialSeed}`);
+  const today = `${new Date().toISOString().slice(0, 10)}, Node ${process.version}`;
+  let replay = "";
+  for (let run = 0; run < RUNS; run++) {
+    seed = initialSeed = firstSeed + run * 7919;
+    report = [];
+    if (run > 0) process.stdout.write("\n");
+    if (REPLICAS <= 1) {
+      if ((await scenario((deps) => singleFleet(deps))) > 0) {
+        log(`replay with CHAOS_SEED=${initialSeed}`);
+        process.exit(1);
+      }
+      replay = `replay it with \`CHAOS_SEED=${initialSeed} npm run chaos\``;
+      continue;
+    }
+    const badWebhook = await scenario((deps) => replicaFleet(deps, "webhook", REPLICAS));
+    log("");
+    const badPolling = await scenario((deps) => replicaFleet(deps, "polling", REPLICAS));
+    if (badWebhook + badPolling > 0) {
+      log(`replay with CHAOS_SEED=${initialSeed} npm run chaos -- --replicas ${REPLICAS}`);
       process.exit(1);
     }
+    replay = `replay it with \`CHAOS_SEED=${initialSeed} npm run chaos -- --replicas ${REPLICAS}\``;
+  }
+  const full = `\`\`\`\n${report.join("\n")}\n\`\`\`\n\n`;
+  if (REPLICAS <= 1) {
     writeDoc(
       "single",
-      `# Fault injection\n\nCommand: \`npm run chaos\`. Last run ${new Date().toISOString().slice(0, 10)}, Node ${process.version}; ` +
-        `replay it with \`CHAOS_SEED=${initialSeed} npm run chaos\`:\n\n\`\`\`\n${report.join("\n")}\n\`\`\`\n\n` +
-        SINGLE_TEXT,
+      `# Fault injection\n\nCommand: \`npm run chaos\`. Last run ${today}. ${runsList("npm run chaos --")}` +
+        `${replay}:\n\n${full}${SINGLE_TEXT}`,
     );
-    process.exit(0);
+  } else {
+    writeDoc(
+      "replicas",
+      `${REPLICAS_HEADING.trimStart()}\n\nCommand: \`npm run chaos -- --replicas ${REPLICAS}\`. Last run ${today}. ` +
+        `${runsList(`npm run chaos -- --replicas ${REPLICAS}`)}${replay}:\n\n${full}${REPLICAS_TEXT}`,
+    );
   }
-  const badWebhook = await scenario((deps) => replicaFleet(deps, "webhook", REPLICAS));
-  log("");
-  const badPolling = await scenario((deps) => replicaFleet(deps, "polling", REPLICAS));
-  if (badWebhook + badPolling > 0) {
-    log(`replay with CHAOS_SEED=${initialSeed} npm run chaos -- --replicas ${REPLICAS}`);
-    process.exit(1);
-  }
-  writeDoc(
-    "replicas",
-    `${REPLICAS_HEADING.trimStart()}\n\nCommand: \`npm run chaos -- --replicas ${REPLICAS}\`. Last run ${new Date().toISOString().slice(0, 10)}, Node ${process.version}; ` +
-      `replay it with \`CHAOS_SEED=${initialSeed} npm run chaos -- --replicas ${REPLICAS}\`:\n\n\`\`\`\n${report.join("\n")}\n\`\`\`\n\n` +
-      REPLICAS_TEXT,
-  );
   process.exit(0);
 }
 
@@ -524,9 +581,9 @@ const SINGLE_TEXT =
   "unknown. An unknown order is one an admin settles with /pending after checking the provider's dashboard.\n\n" +
   "Resellers (chaos/resellers.ts), in the same run and under the same kills and faults: two admins take deposits\n" +
   "(`/deposit USER_ID AMOUNT NOTE`, now and then a correction downwards) and tap Confirm, some twice at once, some with the bot\n" +
-  "SIGKILLed a few milliseconds after the tap, some pressed again after they were answered; a /deposit shown twice (redelivered\n" +
-  'after a kill) has its second summary cancelled; a Confirm answered "temporarily unavailable" (Redis restarting: the bot\n' +
-  "handles that tap once Redis is back) is tapped again. The resellers start with a small saldo and order products at their\n" +
+  'SIGKILLed a few milliseconds after the tap, some pressed again after they were answered; a Confirm answered "temporarily\n' +
+  'unavailable" (Redis restarting: the bot handles that tap once Redis is back) is tapped again. The resellers start with a\n' +
+  "small saldo and order products at their\n" +
   "reseller price; the provider does not sell ML257 (status 0: the hold is released). A Confirm with too little saldo must be\n" +
   'refused ("Not enough saldo"): three in ten refused resellers give up, the others wait for a deposit and tap again. After\n' +
   "recovery, an admin settles about two thirds of the resellers' unknown orders as the provider's record says (success:\n" +
@@ -544,6 +601,12 @@ const SINGLE_TEXT =
   'the credit and the message, a later tap only answers "already credited", and the run ended before the look for untold\n' +
   "deposits, at start and then every few seconds in the process doing the background work, came round). It does not fail\n" +
   "the run.\n\n" +
+  "One request, one id: one time in seven, the process that sent a summary (an order's or a deposit's) is SIGKILLed before\n" +
+  "the fake Telegram answers that sendMessage: the user has the summary, the process never learned it went out, and the update\n" +
+  "is handled again by the restarted process. Every request (/order, /deposit) is sent once (again only after 30 s without an\n" +
+  "answer, which would make it a second request); a user shown a second summary for it presses its Confirm too (a reseller\n" +
+  "who gave the order up does not). Reconciled from the fake's record of every summary sent: all the summaries of one request\n" +
+  "carry one ref id (one deposit id), and one request became at most one order at the provider (one credited deposit).\n\n" +
   "A seed fixes each actor's choices (every reseller, admin and the settlement draw from a generator of their own); the kills,\n" +
   "the provider's faults and the staff share one generator whose draws follow the timing, so a replay is close, not identical.\n" +
   "\nEvery update the fake Telegram handed out is reconciled too: acknowledged (confirmed by a getUpdates offset), marked done\n" +
@@ -559,7 +622,9 @@ const REPLICAS_TEXT =
   "answered with anything but 200 (a killed process: 502; a stopping one: 503) is posted again 150 ms later, the updates of one\n" +
   "chat one at a time, as Telegram does; one update in twenty is posted again after its 200 (Telegram did not get the answer).\n" +
   "In long-polling mode one process polls and two stand by. Every 1 to 3 s a random process is SIGKILLed (in polling mode the\n" +
-  "poller one time in two) and started again 0.3 to 1.8 s later; drivers also kill a random process just after a Confirm; once,\n" +
+  "poller one time in two) and started again 0.3 to 1.8 s later; drivers also kill a random process just after a Confirm, and\n" +
+  "the process that sent a summary right after sending it (one time in seven: each process reaches the fake Telegram under a\n" +
+  "name of its own, `BOT_API_ROOT=<fake>/via/<n>`, so the fake knows whose call it answers); once,\n" +
   "every process in turn gets SIGTERM and is started again (a rolling restart: each must exit 0 within 10 s); once, Redis is\n" +
   "restarted. Double taps, old buttons pressed again and redelivered updates as above.\n\n" +
   "Reconciled from outside, besides orders and money as above: every update handed out must be acknowledged (a 200, or a\n" +

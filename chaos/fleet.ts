@@ -19,6 +19,12 @@ export interface Fleet {
   start(): Promise<void>;
   /** SIGKILLs one running process now (a driver's aimed kill just after a Confirm); false when none ran. */
   killNow(): boolean;
+  /**
+   * SIGKILLs the process that made a Bot API call (the fake's `call.via`) and waits until it is
+   * gone; false when it is not running. Called before the fake answers the call, it kills a
+   * process that Telegram took a message from before the process knew it went out.
+   */
+  killSender(via: string | undefined): Promise<boolean>;
   /** One round of the chaos loop: restart what is down, then the next fault. */
   step(): Promise<void>;
   /** After the chaos: every process running again. */
@@ -62,7 +68,7 @@ export function singleFleet(deps: FleetDeps): Fleet {
   const alive = () => bot !== undefined && bot.child.exitCode === null && bot.child.signalCode === null;
   const startBot = async () => {
     restarting = true;
-    bot = startBotProcess(deps.env);
+    bot = startBotProcess({ ...deps.env, BOT_API_ROOT: `${fake.url}/via/${started.length}` });
     started.push(bot);
     await fake.waitFor(() => fake.isPolling(), 30_000).catch(() => undefined);
     restarting = false;
@@ -76,6 +82,13 @@ export function singleFleet(deps: FleetDeps): Fleet {
       void bot!.kill("SIGKILL");
       kills++;
       aimed++;
+      return true;
+    },
+    async killSender(via) {
+      if (!deps.running() || restarting || !alive() || via !== String(started.indexOf(bot!))) return false;
+      kills++;
+      aimed++;
+      await bot!.kill("SIGKILL");
       return true;
     },
     async step() {
@@ -153,6 +166,7 @@ export function replicaFleet(deps: FleetDeps, mode: "webhook" | "polling", size:
     m.starting ??= (async () => {
       const proc = startBotProcess({
         ...deps.env,
+        BOT_API_ROOT: `${fake.url}/via/${all.length}`,
         PORT: String(m.port),
         ...(mode === "webhook" ? { WEBHOOK_URL: `http://bot.example.com:8443${WEBHOOK_PATH}` } : {}),
       });
@@ -229,6 +243,15 @@ export function replicaFleet(deps: FleetDeps, mode: "webhook" | "polling", size:
       void m.proc!.kill("SIGKILL");
       kills++;
       aimed++;
+      return true;
+    },
+    async killSender(via) {
+      if (!deps.running()) return false;
+      const m = members.find((x) => x.proc !== undefined && String(all.indexOf(x.proc)) === via);
+      if (m === undefined || !killable(m)) return false;
+      kills++;
+      aimed++;
+      await m.proc!.kill("SIGKILL");
       return true;
     },
     async step() {

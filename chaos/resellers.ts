@@ -12,6 +12,7 @@ import type { OrderRecord } from "../src/orders/order.js";
 import { walletBalances, type Deposit, type Movement, type Wallet } from "../src/orders/wallet.js";
 import type { SandboxCall } from "../src/topup/sandbox.js";
 import type { FakeBotApi, FakeUser, SentMessage } from "../test/e2e/fake-bot-api.js";
+import { confirmOtherSummaries, type Ask } from "./summaries.js";
 
 /** What resellers order, and how often (weights). */
 const MIX: ReadonlyArray<{ code: string; weight: number }> = [
@@ -73,6 +74,8 @@ export interface ResellerOrderSeen {
   outcome?: "success" | "failed" | "unknown";
   /** The driver killed the bot just after the first Confirm. */
   aimedKill: boolean;
+  /** Summaries of this order shown again (handled again after a kill) whose Confirm was pressed too. */
+  extraSummaries: number;
 }
 
 export interface ResellerRun {
@@ -82,8 +85,8 @@ export interface ResellerRun {
   orders: Map<string, ResellerOrderSeen>;
   /** Corrections refused by /deposit itself (the saldo was smaller). */
   correctionsRefusedAtCommand: number;
-  /** Summaries of one /deposit shown twice (the command redelivered after a kill): cancelled. */
-  extraSummariesCancelled: number;
+  /** Summaries of one /deposit shown again (handled again after a kill): their Confirm pressed too. */
+  extraSummariesConfirmed: number;
   /** Confirm taps answered "temporarily unavailable" (Redis was down): the admin taps again. */
   unavailableAnswers: number;
   settle: { success: number; failed: number; doubled: number; settled: number; notPending: number; left: number };
@@ -103,6 +106,8 @@ export interface ResellerDriverDeps {
   kills: () => number;
   /** SIGKILLs the bot now (the chaos loop restarts it); false when it was not running. */
   killNow: () => boolean;
+  /** Where every /order and /deposit the driver sends is written down (chaos/summaries.ts). */
+  asks: Ask[];
 }
 
 /** Polls until `fn` returns something, or gives up after `ms` (undefined). */
@@ -144,7 +149,7 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
     orders: new Map(),
     correctionsRefusedAtCommand: 0,
     unavailableAnswers: 0,
-    extraSummariesCancelled: 0,
+    extraSummariesConfirmed: 0,
     settle: { success: 0, failed: 0, doubled: 0, settled: 0, notPending: 0, left: 0 },
     problems: [],
   };
@@ -159,9 +164,13 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
     const note = `chaos-${++noteSeq}`;
     const isSummary = (m: SentMessage) => m.text.includes(`Note: ${note}`) && depositIdOf(m) !== undefined;
     let summary: SentMessage | undefined;
-    for (let attempt = 0; attempt < 10 && summary === undefined; attempt++) {
+    // One /deposit, sent again only after a long silence (then it is a second request).
+    const ask: Ask = { chat: admin.id, key: note, sends: 0 };
+    deps.asks.push(ask);
+    for (let attempt = 0; attempt < 3 && summary === undefined; attempt++) {
       const before = fake.messagesTo(admin.id).length;
       fake.sendText(admin, `/deposit ${resellerId} ${amount} ${note}`);
+      ask.sends++;
       const got = await poll(
         fake,
         () => {
@@ -170,7 +179,7 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
           if (found !== undefined) return found;
           return list.slice(before).some((m) => /never goes below/.test(m.text)) ? "refused" : undefined;
         },
-        4000,
+        30_000,
       );
       if (got === "refused") {
         run.correctionsRefusedAtCommand++;
@@ -258,12 +267,10 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
           )) === true;
       }
     }
-    // A /deposit delivered twice (the bot was killed before confirming the update) shows two
-    // summaries; the admin cancels the one they did not confirm.
-    for (const m of fake.messagesTo(admin.id).filter((m) => isSummary(m) && depositIdOf(m) !== id)) {
-      fake.tapButton(admin, m, `dx:${depositIdOf(m)!}`);
-      run.extraSummariesCancelled++;
-    }
+    // A /deposit handled again (its process died right after sending the summary) shows it again:
+    // the admin presses that Confirm too. It is the same deposit: credited once.
+    if (seen.result === "credited" || seen.result === "already")
+      run.extraSummariesConfirmed += (await confirmOtherSummaries(fake, admin, shown, isSummary, "dc")).length;
   }
 
   return {
@@ -296,15 +303,15 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
         const n = String(i).padStart(3, "0");
         const player = code.startsWith("ML") ? `${user.id}${n}(2024)` : `88${user.id}${n}`;
         let summary: SentMessage | undefined;
-        for (let attempt = 0; attempt < 10 && summary === undefined; attempt++) {
+        const isSummary = (m: SentMessage) =>
+          /Please check your order/.test(m.text) && m.text.includes(`Player id: <code>${player}</code>`);
+        // One /order, sent again only after a long silence (then it is a second request).
+        const ask: Ask = { chat: user.id, key: player, sends: 0 };
+        deps.asks.push(ask);
+        for (let attempt = 0; attempt < 3 && summary === undefined; attempt++) {
           fake.sendText(user, `/order ${code} ${player}`);
-          summary = await fake
-            .waitForMessage(
-              user.id,
-              (m) => /Please check your order/.test(m.text) && m.text.includes(`Player id: <code>${player}</code>`),
-              4000,
-            )
-            .catch(() => undefined);
+          ask.sends++;
+          summary = await fake.waitForMessage(user.id, isSummary, 30_000).catch(() => undefined);
         }
         if (summary === undefined) throw new Error(`reseller ${user.id} never got a summary for ${code} ${player}`);
         const shown = summary;
@@ -323,6 +330,7 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
           gaveUp: false,
           lastRefused: false,
           aimedKill: false,
+          extraSummaries: 0,
         };
         run.orders.set(refId, seen);
         const tapIds: string[] = [];
@@ -370,6 +378,13 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
           const had = creditedCount.get(user.id) ?? 0;
           await poll(fake, () => ((creditedCount.get(user.id) ?? 0) > had ? true : undefined), 12_000);
           seen.retappedAfterDeposit = true;
+        }
+        // Shown this order's summary again (handled again after a kill): its Confirm pressed too,
+        // unless the reseller gave the order up. The same ref id: nothing more is held or sent.
+        if (!seen.gaveUp && seen.outcome !== undefined) {
+          const pressed = await confirmOtherSummaries(fake, user, shown, isSummary, "c");
+          seen.taps += pressed.length;
+          seen.extraSummaries = pressed.length;
         }
         // Every refusal must name a saldo below this order's price.
         for (const a of refusals()) {
@@ -739,7 +754,7 @@ export function reconcileResellers(input: {
     `resellers: ${ids.length} (${ids.join(", ")}), deposits by ${run.admins.length} admins`,
     `  deposits confirmed: ${acked.length} of ${deps.length} (${acked.filter((d) => d.amount > 0).length} deposits, ${acked.filter((d) => d.amount < 0).length} corrections); answered "credited" ${deps.filter((d) => d.result === "credited").length}, "already credited" ${deps.filter((d) => d.result === "already").length}`,
     `  deposit Confirms double-tapped: ${deps.filter((d) => d.doubled).length}; bot SIGKILLed while a Confirm was in flight: ${deps.filter((d) => d.interrupted).length} (${deps.filter((d) => d.aimedKill).length} killed just after the tap; then answered "credited" ${deps.filter((d) => d.interrupted && d.result === "credited").length}, "already credited" ${deps.filter((d) => d.interrupted && d.result === "already").length}); tapped again after no answer: ${deps.filter((d) => d.taps > (d.doubled ? 2 : 1)).length}; old button pressed again: ${deps.filter((d) => d.redelivered).length} (answered "already credited": ${deps.filter((d) => d.redeliveryAnswered).length})`,
-    `  deposit summaries shown twice (redelivered /deposit) and cancelled: ${run.extraSummariesCancelled}; corrections refused (saldo too small): ${run.correctionsRefusedAtCommand + deps.filter((d) => d.result === "refused").length}; Confirms answered "temporarily unavailable" (Redis down; tapped again): ${run.unavailableAnswers}`,
+    `  deposit summaries shown again (a /deposit handled again after a kill) and confirmed too: ${run.extraSummariesConfirmed}; reseller order summaries shown again and confirmed too: ${orders.reduce((n, o) => n + o.extraSummaries, 0)}; corrections refused (saldo too small): ${run.correctionsRefusedAtCommand + deps.filter((d) => d.result === "refused").length}; Confirms answered "temporarily unavailable" (Redis down; tapped again): ${run.unavailableAnswers}`,
     `  deposit ids credited once: ${creditedOnce} of ${depositIds.size} prepared; credited twice: ${doubleCredits.length}; resellers told of a credit: ${acked.length - notTold.length} of ${acked.length}`,
     `  reseller orders: ${orders.length}; in the ledger: ${JSON.stringify(states)}; failed: ${failedHow.refusedByProvider} refused by the provider, ${failedHow.notAtProvider} product it does not sell, ${failedHow.settled} settled as failed`,
     `  Confirms refused for too little saldo: ${orders.reduce((n, o) => n + o.refusals, 0)} taps on ${refused.length} orders (${refused.filter((o) => o.retappedAfterDeposit && FINAL.has(stateOf(o))).length} ordered after a deposit, ${refused.filter((o) => !FINAL.has(stateOf(o))).length} never sent); double-tapped Confirms: ${orders.filter((o) => o.doubled).length}; bot SIGKILLed just after a Confirm: ${orders.filter((o) => o.aimedKill).length}`,
