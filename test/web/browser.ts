@@ -6,8 +6,17 @@ import { signInitData, type InitDataUser } from "../helpers/init-data.js";
 /** Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it), or CHROMIUM_PATH. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-/** Where the browser tests put their screenshots: docs/screenshots, shown in the README. */
-export const SCREENSHOTS = fileURLToPath(new URL("../../docs/screenshots", import.meta.url));
+/**
+ * Where the browser tests put their screenshots: test-results/screenshots (not tracked), to look
+ * at after a run; with UPDATE_SCREENSHOTS=1, docs/screenshots, the pictures the README shows (then
+ * commit them). A plain `npm test` leaves the checkout as it was.
+ */
+export const SCREENSHOTS = fileURLToPath(
+  new URL(
+    process.env.UPDATE_SCREENSHOTS === "1" ? "../../docs/screenshots" : "../../test-results/screenshots",
+    import.meta.url,
+  ),
+);
 
 /**
  * Chromium without a window, as the machines here can run it: no sandbox (tests run as root), no
@@ -65,7 +74,7 @@ export const THEMES = {
 export interface Opened {
   page: Page;
   context: BrowserContext;
-  /** Saves a screenshot as docs/screenshots/<name>.png (the whole page). */
+  /** Saves a screenshot as <SCREENSHOTS>/<name>.png (the whole page). */
   shot(name: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -10,7 +10,7 @@ import { ADMIN_ID, RESELLER, RESELLER_ID, shopScene, type Scene } from "./scene.
  * The Mini App in a real browser (Debian's Chromium, driven by playwright-core), against the bot
  * started as in production (`node dist/main.js`, WEBAPP_URL and PORT set), opened the way Telegram
  * opens it: launch parameters in the fragment, init data signed with the test bot's token. The
- * tests read what is shown and tap as a person would; screenshots go to docs/screenshots.
+ * tests read what is shown and tap as a person would; screenshots go to test-results/screenshots (docs/screenshots with UPDATE_SCREENSHOTS=1).
  */
 
 let browser: Browser;
