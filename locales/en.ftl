@@ -185,6 +185,11 @@ notice-order =
 notice-settled = Settled by admin <code>{ $adminId }</code>.
 notice-reseller = Reseller (tier { $tier }), paid from saldo: { $price }
 notice-reseller-margin = Reseller (tier { $tier }) paid { $price } · provider price { $cost } · margin { $margin }
+notice-reseller-held = Reseller (tier { $tier }): { $price } stays held from their saldo until the result is known.
+notice-reseller-released = Reseller (tier { $tier }): { $price } was held and is back in their saldo (nothing paid).
+notice-not-sent = Not sent to the provider (nothing was charged).
+provider-empty-alert = 🚨 <b>The shop's deposit with the provider is empty</b>: order <code>{ $refId }</code> was refused with <code>{ $errorCode }</code> ({ $errorMsg }). Every order fails until it is topped up; /pause tells users meanwhile.
+sandbox-note = 🧪 <i>Sandbox: a trial with the built-in test provider. Nothing was topped up and no money moved.</i>
 deposit-credited =
     💰 <b>Deposit credited</b>: { $amount }
     Your saldo: <b>{ $saldo }</b>
@@ -229,6 +234,14 @@ report-totals =
 report-by-product = <b>By product</b> (successful sales)
 report-by-user = <b>By user</b> (successful sales)
 report-line = { $name }: { $count } × · { $selling } − { $provider } = { $margin }
+report-line-unpriced = { $name }: { $count } × · { $selling } − { $provider } = { $margin } (and { $unpriced } sold at an unknown provider price, left out)
+report-unpriced = ⚠️ { $count ->
+        [one] One sale
+       *[other] { $count } sales
+    } ({ $selling }) { $count ->
+        [one] has
+       *[other] have
+    } no known provider price (settled without one): left out of the margin.
 report-by-reseller = <b>Resellers</b> (sales at their price, profit, deposits)
 report-reseller-line = { $name }, tier { $tier }: { $count } × · sales { $sales } · profit { $profit } · deposits { $deposits }
 report-csv-button = 📄 CSV of { $date }
@@ -251,11 +264,17 @@ pending-line =
 pending-help = Check each one in the provider's dashboard, then settle it with its buttons, or with <code>/settle REF_ID success SN</code> or <code>/settle REF_ID failed REASON</code>.
 button-settle-success = ✅ Success
 button-settle-failed = ❌ Failed
-settle-ask-sn = Send the SN of order <code>{ $refId }</code> from the provider's dashboard, or /cancel.
+settle-ask-sn = Send the SN of order <code>{ $refId }</code> from the provider's dashboard, or /cancel. If you know what the provider charged, add it after the SN (<code>SN 19350</code>): it counts for the margin; without it, the last price seen for the product counts.
 settle-ask-reason = Send the reason order <code>{ $refId }</code> failed, or /cancel.
 settle-bad-sn = An SN is 1 to 64 characters without spaces. Send it again, or /cancel.
 settle-bad-reason = Send the reason as text (up to 200 characters), or /cancel.
-settle-usage = Use <code>/settle REF_ID success SN</code> or <code>/settle REF_ID failed REASON</code>.
+settle-bad-cost = The provider price after the SN must be whole rupiah, at most 100,000,000 (for example <code>SN123 19350</code>). Send it again, or /cancel.
+settle-cost-last-seen = Its cost for the margin: { $cost }, the provider price last seen for the product before it was sent.
+settle-cost-given = Its cost for the margin: { $cost }, as you gave it.
+settle-cost-unknown = Its provider price is not known (none was ever seen for this product), so its margin is left out of the report. Next time add it after the SN.
+pending-cost = Provider price last seen for it: { $cost } (counts as its cost if you settle it as a success without one).
+pending-cost-unknown = No provider price seen for it yet: give one after the SN (<code>/settle REF_ID success SN PRICE</code>), or its margin stays unknown.
+settle-usage = Use <code>/settle REF_ID success SN [PROVIDER_PRICE]</code> or <code>/settle REF_ID failed REASON</code>.
 settle-done = Order <code>{ $refId }</code> is settled as { $outcome }. The user has been told.
 settle-not-found = There is no order <code>{ $refId }</code>.
 settle-not-pending = Order <code>{ $refId }</code> is not pending (it is { $outcome }); nothing was changed.
@@ -402,6 +421,7 @@ catalog-upload-stale = ⚠️ The catalogue was changed by someone else after th
 pause-done = ⏸ <b>Orders are paused.</b> Nobody can start or confirm an order; orders already sent finish normally. Users are told: { $reason }. /resume opens orders again.
 pause-changed = ⏸ Orders are still paused; users are told now: { $reason }. /resume opens orders again.
 pause-no-reason = (no reason given)
+pause-still = ⏸ Orders are paused (since { $time }, by <code>{ $by }</code>). Users are told: { $reason }. Nothing changed: <code>/pause REASON</code> tells them another reason, /resume opens orders again.
 pause-reason-too-long = The reason is too long: at most 200 characters.
 resume-done = ▶️ <b>Orders are open again</b> (paused since { $time } by <code>{ $by }</code>).
 resume-not-paused = Orders are not paused. Nothing changed.
@@ -552,6 +572,11 @@ page-today-days = Last 30 days
 page-today-by-product = Today by product
 page-today-no-sales = No sales today yet.
 page-today-product-hint = { $count } sold · margin { $margin }
+page-today-product-hint-unpriced = { $count } sold · margin { $margin } (some at an unknown provider price, left out)
+page-today-unpriced = { $count ->
+        [one] 1 sale
+       *[other] { $count } sales
+    } at an unknown provider price left out
 page-chart-margin = Margin
 page-chart-sales = Sales
 page-chart-balance = Provider balance

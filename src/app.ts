@@ -217,6 +217,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     adminChat: config.adminChat,
     logger,
     lowBalanceThreshold: config.lowBalanceThreshold,
+    sandbox: config.topup === undefined,
   });
   const orders = createOrderService({
     ledger,

@@ -3,9 +3,9 @@ import type { Texts } from "./i18n.js";
 import type { Logger } from "../logger.js";
 import type { Lang, OrderRecord } from "../orders/order.js";
 import type { DepositEvents, FinishedHow, OrderEvents } from "../orders/events.js";
-import { paidFromSaldo } from "../orders/order.js";
+import { costOf, paidFromSaldo } from "../orders/order.js";
 import type { Deposit } from "../orders/wallet.js";
-import { formatNumber, formatRupiah } from "./format.js";
+import { formatRupiah } from "./format.js";
 import { translator, type Translate } from "./i18n.js";
 import { outcomeText, renderState, renderSummaryAfter } from "./order/messages.js";
 import { resultKeyboard } from "./order/receipt.js";
@@ -24,6 +24,8 @@ export interface NotifierDeps {
   lowBalanceThreshold: number | undefined;
   /** How long a provider call may take before the summary says it is being processed. */
   processingNoticeMs?: number;
+  /** Orders go to the built-in sandbox provider: every result and notice says it was a trial. */
+  sandbox?: boolean;
 }
 
 export interface Notifier extends OrderEvents, DepositEvents {
@@ -74,7 +76,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
    * removed from the group, the topic was deleted: 403/400), to each admin's private chat in their
    * own language, so nothing is lost.
    */
-  async function toAdmins(build: (lang: Lang) => string): Promise<void> {
+  async function toAdmins(build: (lang: Lang) => string, opts: { except?: number } = {}): Promise<void> {
     const chat = deps.adminChat;
     if (chat !== undefined) {
       const first = deps.adminIds[0];
@@ -94,8 +96,14 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         );
       }
     }
-    for (const adminId of deps.adminIds) await sendTo(adminId, build(await deps.prefs.languageFor(adminId)));
+    for (const adminId of deps.adminIds) {
+      // An admin who made the sale has its result already: no second message about it.
+      if (adminId !== opts.except) await sendTo(adminId, build(await deps.prefs.languageFor(adminId)));
+    }
   }
+
+  /** The line that says a result came from the built-in sandbox (a trial, nothing topped up). */
+  const sandboxLine = (t: Translate) => (deps.sandbox === true ? `\n\n${t("sandbox-note")}` : "");
 
   /** The summary says the order is being processed, if the call takes longer than a moment. */
   function claimed(order: OrderRecord): void {
@@ -133,7 +141,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       target === undefined ? {} : { reply_parameters: { message_id: target, allow_sending_without_reply: true } };
     // A success gets Receipt and a button that copies the SN.
     const keyboard = resultKeyboard(t, order);
-    await api.sendMessage(order.chatId, outcomeText(t, order, heading, lang), {
+    await api.sendMessage(order.chatId, `${outcomeText(t, order, heading, lang)}${sandboxLine(t)}`, {
       ...replyTo,
       ...(keyboard === undefined ? {} : { reply_markup: keyboard }),
     });
@@ -145,40 +153,76 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   }
 
   async function noticeAdmins(order: OrderRecord): Promise<void> {
-    await toAdmins((lang) => {
-      const t = tFor(lang);
-      const r = order.result ?? {};
-      const heading = t(
-        `notice-heading-${order.state === "success" ? "success" : order.state === "failed" ? "failed" : "unknown"}`,
-        {
-          user: order.userName,
-          userId: String(order.userId),
-        },
-      );
-      let text = `${heading}\n${t("notice-order", {
-        code: order.productCode,
-        product: order.productName,
-        playerName: r.destinationName ?? t("value-none"),
-        playerId: order.playerId,
-        price: order.price === null ? t("order-price-none") : formatRupiah(order.price, lang),
-        outcome: renderState(t, order),
-        sn: r.sn ?? t("value-none"),
-        balance: r.lastBalance === undefined ? t("value-none") : formatNumber(r.lastBalance, lang),
-        refId: order.refId,
-      })}`;
-      if (paidFromSaldo(order)) {
-        // The reseller's price, and what the shop made on it (known once the provider named its price).
-        const cost = order.state === "success" ? r.productDetail?.priceRp : undefined;
-        text += `\n${t(cost === undefined ? "notice-reseller" : "notice-reseller-margin", {
-          tier: order.tier ?? "",
-          price: formatRupiah(order.price!, lang),
-          cost: cost === undefined ? "" : formatRupiah(Math.round(cost), lang),
-          margin: cost === undefined ? "" : formatRupiah(order.price! - Math.round(cost), lang),
+    // Sales by someone else: an admin's own order is told to them once, as its result (unless the
+    // notices go to the admin room, which keeps the shop's record of every sale).
+    const except = deps.adminIds.includes(order.userId) ? order.userId : undefined;
+    await toAdmins(
+      (lang) => {
+        const t = tFor(lang);
+        const r = order.result ?? {};
+        const heading = t(
+          `notice-heading-${order.state === "success" ? "success" : order.state === "failed" ? "failed" : "unknown"}`,
+          {
+            user: order.userName,
+            userId: String(order.userId),
+          },
+        );
+        let text = `${heading}\n${t("notice-order", {
+          code: order.productCode,
+          product: order.productName,
+          playerName: r.destinationName ?? t("value-none"),
+          playerId: order.playerId,
+          price: order.price === null ? t("order-price-none") : formatRupiah(order.price, lang),
+          outcome: renderState(t, order),
+          sn: r.sn ?? t("value-none"),
+          balance: r.lastBalance === undefined ? t("value-none") : formatRupiah(r.lastBalance, lang),
+          refId: order.refId,
         })}`;
-      }
-      if (order.settledBy !== undefined) text += `\n${t("notice-settled", { adminId: String(order.settledBy) })}`;
-      return text;
-    });
+        // Why it failed, as the user is told: the provider's code and message (or the admin's reason).
+        if (order.state === "failed") {
+          if (r.reason === "settled") text += `\n${t("line-reason", { reason: r.errorMsg ?? t("value-none") })}`;
+          else if (r.reason === "not-sent") text += `\n${t("notice-not-sent")}`;
+          else {
+            text += `\n${t("line-error-code", { errorCode: r.errorCode ?? t("value-none") })}`;
+            text += `\n${t("line-error-msg", { errorMsg: r.errorMsg ?? t("order-failed-no-message") })}`;
+          }
+        }
+        if (paidFromSaldo(order)) {
+          // The reseller's price and what became of it; on a sale, what the shop made on it (once
+          // the provider price is known).
+          const cost = order.state === "success" ? costOf(r) : undefined;
+          const key =
+            order.state === "failed"
+              ? "notice-reseller-released"
+              : order.state === "unknown"
+                ? "notice-reseller-held"
+                : cost === undefined
+                  ? "notice-reseller"
+                  : "notice-reseller-margin";
+          text += `\n${t(key, {
+            tier: order.tier ?? "",
+            price: formatRupiah(order.price!, lang),
+            cost: cost === undefined ? "" : formatRupiah(cost, lang),
+            margin: cost === undefined ? "" : formatRupiah(order.price! - cost, lang),
+          })}`;
+        }
+        if (order.settledBy !== undefined) text += `\n${t("notice-settled", { adminId: String(order.settledBy) })}`;
+        return `${text}${sandboxLine(t)}`;
+      },
+      except === undefined ? {} : { except },
+    );
+  }
+
+  /** The shop's own deposit with the provider ran out: an order was refused for it (once per crossing). */
+  async function alertProviderEmpty(order: OrderRecord): Promise<void> {
+    const r = order.result ?? {};
+    await toAdmins((lang) =>
+      tFor(lang)("provider-empty-alert", {
+        errorCode: r.errorCode ?? tFor(lang)("value-none"),
+        errorMsg: r.errorMsg ?? tFor(lang)("order-failed-no-message"),
+        refId: order.refId,
+      }),
+    );
   }
 
   async function alertLowBalance(order: OrderRecord): Promise<void> {
@@ -187,16 +231,17 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     if (balance === undefined || threshold === undefined) return;
     await toAdmins((lang) =>
       tFor(lang)("low-balance-alert", {
-        balance: formatNumber(balance, lang),
+        balance: formatRupiah(balance, lang),
         refId: order.refId,
-        threshold: formatNumber(threshold, lang),
+        threshold: formatRupiah(threshold, lang),
       }),
     );
   }
 
-  async function finished(order: OrderRecord, facts: { lowBalance: boolean }): Promise<void> {
+  async function finished(order: OrderRecord, facts: { lowBalance: boolean; providerEmpty?: boolean }): Promise<void> {
     await noticeAdmins(order);
     if (facts.lowBalance) await alertLowBalance(order);
+    if (facts.providerEmpty === true) await alertProviderEmpty(order);
   }
 
   return {

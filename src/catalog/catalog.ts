@@ -292,28 +292,41 @@ export function findProduct(catalog: Catalog, code: string): ProductMatch | unde
 
 const DEFAULT_PLAYER_ID = /^[^\s\p{C}]{1,64}$/u;
 
+/** An example of the shape `ID(ZONE)`: the game names a zone in brackets after the id. */
+const ZONE_EXAMPLE = /^[^\s()]+\([^\s()]+\)$/u;
 /**
- * Normalises and checks a player id against the game's rule. The operator's pattern is anchored
- * here so that an unanchored pattern cannot accept an id with extra characters around it.
+ * An id and a zone as people type them when the game wants `ID(ZONE)`: `ID ZONE`, `ID (ZONE)`,
+ * `ID( ZONE )`, `ID/ZONE`.
+ */
+const ZONE_TYPED = /^([^\s()/]+)\s*(?:\(\s*([^\s()/]+)\s*\)|(?:\s+|\s*\/\s*)([^\s()/]+))$/u;
+
+/** Whether the game's own rule names a zone in brackets (its example is `12345678(1234)`-shaped). */
+export const wantsZone = (game: Pick<Game, "destination">): boolean =>
+  game.destination !== undefined && ZONE_EXAMPLE.test(game.destination.example);
+
+/**
+ * The player id in the game's own form, only where its rule names that form: spaces around it
+ * dropped, and, for a game whose example puts the zone in brackets, `12345678 1234`,
+ * `12345678 (1234)` or `12345678/1234` written `12345678(1234)`. Nothing else is rewritten:
+ * digits are never joined, spaces inside an id never squeezed out.
+ */
+export function normalisePlayerId(game: Pick<Game, "destination">, input: string): string {
+  const trimmed = input.trim();
+  if (!wantsZone(game)) return trimmed;
+  const m = ZONE_TYPED.exec(trimmed);
+  return m === null ? trimmed : `${m[1]}(${m[2] ?? m[3]})`;
+}
+
+/**
+ * Checks a player id against the game's rule, as typed (see normalisePlayerId for the one form
+ * that is written the game's way): an id that does not fit is refused, never rewritten to fit. A
+ * top-up to the wrong account cannot be undone. The operator's pattern is anchored here so that an
+ * unanchored pattern cannot accept an id with extra characters around it.
  */
 export function checkPlayerId(game: Game, input: string): { ok: true; playerId: string } | { ok: false } {
-  const playerId = input.trim();
+  const playerId = normalisePlayerId(game, input);
   if (playerId.length === 0 || playerId.length > 64) return { ok: false };
   const rule =
     game.destination === undefined ? DEFAULT_PLAYER_ID : new RegExp(`^(?:${game.destination.pattern})$`, "u");
-  const fits = (id: string) => rule.test(id) && DEFAULT_PLAYER_ID.test(id);
-  if (fits(playerId)) return { ok: true, playerId };
-  // The usual ways people write an id with a server or zone ("12345678 1234", "12345678 (1234)",
-  // "12345678/1234"), tried in the game's own form: the summary then shows it as the game wants it.
-  if (game.destination !== undefined) {
-    const parts = /^([^\s()/|:-]+)\s*(?:[\s/|:-]|\s*\()\s*([^\s()/|:-]+)\s*\)?$/u.exec(playerId);
-    if (parts !== null) {
-      for (const candidate of [`${parts[1]}(${parts[2]})`, `${parts[1]}${parts[2]}`, `${parts[1]} ${parts[2]}`]) {
-        if (fits(candidate)) return { ok: true, playerId: candidate };
-      }
-    }
-    const squeezed = playerId.replace(/\s+/gu, "");
-    if (squeezed !== playerId && fits(squeezed)) return { ok: true, playerId: squeezed };
-  }
-  return { ok: false };
+  return rule.test(playerId) && DEFAULT_PLAYER_ID.test(playerId) ? { ok: true, playerId } : { ok: false };
 }

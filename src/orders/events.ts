@@ -13,8 +13,15 @@ export interface OrderEvents {
   claimed(order: OrderRecord): void;
   /** Tells the user the outcome; resolves once it went out, throws when it could not. */
   tellOutcome(order: OrderRecord, heading?: "already" | "settled"): Promise<void>;
-  /** An order reached a final state: the admins hear of it (and of a low balance). Must not throw. */
-  finished(order: OrderRecord, how: FinishedHow, facts: { lowBalance: boolean }): Promise<void>;
+  /**
+   * An order reached a final state: the admins hear of it, of a low balance, and of the shop's own
+   * deposit with the provider running empty (each once per crossing). Must not throw.
+   */
+  finished(
+    order: OrderRecord,
+    how: FinishedHow,
+    facts: { lowBalance: boolean; providerEmpty?: boolean },
+  ): Promise<void>;
   /** After a restart: the order was being sent when the bot stopped. Must not throw. */
   interrupted(order: OrderRecord): Promise<void>;
 }

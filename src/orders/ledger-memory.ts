@@ -1,6 +1,13 @@
 import type { Ledger, OrderLedger } from "./ledger.js";
 import { compactElement, orderTexts, unpackOrder } from "./order-codec.js";
-import { paidFromSaldo, type BalanceSeen, type OrderRecord, type OrderState } from "./order.js";
+import {
+  costOf,
+  paidFromSaldo,
+  providerDepositEmpty,
+  type BalanceSeen,
+  type OrderRecord,
+  type OrderState,
+} from "./order.js";
 import { figuresOf } from "./report.js";
 import { emptyWallet, type Deposit, type Movement, type MovementKind, type Wallet, type Wallets } from "./wallet.js";
 
@@ -21,8 +28,11 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
   const byTime = new Map<string, number>();
   const inflight = new Set<string>();
   const unknown = new Set<string>();
+  /** The provider price last seen for each product (code as the catalogue writes it). */
+  const lastCosts = new Map<string, number>();
   const balances: BalanceSeen[] = [];
   let lowBalanceAlerted = false;
+  let providerEmptyAlerted = false;
   const walletOf = new Map<number, Wallet>();
   const statements = new Map<number, Movement[]>();
   const deposits = new Map<string, { deposit: Deposit; expiresAt: number | undefined }>();
@@ -107,15 +117,19 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
     incr(t, `c:${STATE_CODE[to]}`, 1);
     if (to !== "success") return;
     const sell = o.price ?? 0;
-    const cost = Math.round(o.result?.productDetail?.priceRp ?? 0);
+    const cost = costOf(o.result);
     incr(t, "sell", sell);
-    incr(t, "cost", cost);
+    if (cost === undefined) {
+      incr(t, "sellu", sell);
+      incr(t, "nu", 1);
+    } else incr(t, "cost", cost);
     const detail = hashOf(dayDetails, day);
     const when = o.submittedAt ?? "";
     const line = (head: string, name: string, tier?: string) => {
       incr(detail, `${head}n`, 1);
       incr(detail, `${head}s`, sell);
-      incr(detail, `${head}v`, cost);
+      if (cost === undefined) incr(detail, `${head}u`, sell);
+      else incr(detail, `${head}v`, cost);
       if ((detail[`${head}w`] ?? "") <= when) {
         detail[`${head}w`] = when;
         detail[`${head}m`] = name;
@@ -205,6 +219,8 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
       }
       o.state = "submitting";
       o.submittedAt = by.at;
+      const seenCost = lastCosts.get(o.productCode);
+      if (seenCost !== undefined) o.lastProviderPrice = seenCost;
       if (by.summaryMessageId !== undefined) o.summaryMessageId = by.summaryMessageId;
       orders.get(refId)!.expiresAt = undefined;
       inflight.add(refId);
@@ -237,6 +253,9 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
       o.state = outcome.state;
       o.result = copy(outcome.result);
       o.finishedAt = outcome.at;
+      if (outcome.state !== "unknown") delete o.lastProviderPrice;
+      const cost = outcome.state === "success" ? costOf(outcome.result) : undefined;
+      if (cost !== undefined) lastCosts.set(o.productCode, cost);
       tally(o, from, outcome.state);
       // A late answer replaces the unknown the user was told: they are to be told again.
       if (late) delete o.notifiedAt;
@@ -260,7 +279,13 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
           }
         }
       }
-      return { kind: "finished", order: copy(o), lowBalance };
+      let providerEmpty = false;
+      if (outcome.state === "success") providerEmptyAlerted = false;
+      else if (outcome.state === "failed" && providerDepositEmpty(outcome.result) && !providerEmptyAlerted) {
+        providerEmptyAlerted = true;
+        providerEmpty = true;
+      }
+      return { kind: "finished", order: copy(o), lowBalance, providerEmpty };
     },
 
     async settle(order, outcome) {
@@ -273,6 +298,7 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
       o.settledAt = outcome.at;
       o.settledBy = outcome.adminId;
       delete o.notifiedAt;
+      delete o.lastProviderPrice;
       unknown.delete(order.refId);
       settleHold(o, outcome.state, outcome.at);
       tally(o, "unknown", outcome.state);

@@ -1,5 +1,3 @@
-import type { OrderRecord } from "./order.js";
-
 /*
  * Lua shared by the Redis ledger's scripts (ledger-redis.ts, ledger-redis-compact.ts,
  * ledger-redis-upgrade.ts): the indexes that find orders by time, by user and by player id, kept in
@@ -298,11 +296,18 @@ local function tally(pre, day, draft, user, from, to, cost, when)
   if to ~= 's' then return end
   local sell = tonumber(draft.price) or 0
   redis.call('HINCRBY', totals, 'sell', sell)
-  redis.call('HINCRBY', totals, 'cost', cost)
+  -- A success whose provider price nobody knows (cost nil): its selling price is counted apart
+  -- (sellu, nu; a line's u), so that the margin leaves it out instead of counting a cost of 0.
+  if cost then
+    redis.call('HINCRBY', totals, 'cost', cost)
+  else
+    redis.call('HINCRBY', totals, 'sellu', sell)
+    redis.call('HINCRBY', totals, 'nu', 1)
+  end
   local function line(head, name, extra)
     redis.call('HINCRBY', detail, head .. 'n', 1)
     redis.call('HINCRBY', detail, head .. 's', sell)
-    redis.call('HINCRBY', detail, head .. 'v', cost)
+    if cost then redis.call('HINCRBY', detail, head .. 'v', cost) else redis.call('HINCRBY', detail, head .. 'u', sell) end
     local seen = redis.call('HGET', detail, head .. 'w')
     if not seen or seen <= when then
       redis.call('HSET', detail, head .. 'w', when, head .. 'm', name)
@@ -328,9 +333,6 @@ export function pairs(hash: Record<string, string> | string[]): Record<string, s
   return h;
 }
 
-/** The provider's price of an order's result, in whole rupiah (0 when it did not say). */
-export const costOf = (result: OrderRecord["result"]) => Math.round(result?.productDetail?.priceRp ?? 0);
-
 /** The ledger's keys under a prefix (the layout is described in ledger-redis.ts). */
 export function ledgerKeys(prefix: string) {
   return {
@@ -347,6 +349,7 @@ export function ledgerKeys(prefix: string) {
     unknown: `${prefix}orders-unknown`,
     lastBalance: `${prefix}last-balance`,
     lowBalance: `${prefix}low-balance-alerted`,
+    providerEmpty: `${prefix}provider-empty-alerted`,
     wallet: (userId: number) => `${prefix}wallet:${userId}`,
     statement: (userId: number) => `${prefix}statement:${userId}`,
     coldStatement: (userId: number) => `${prefix}sc:${userId}`,

@@ -1,16 +1,8 @@
 import { luaScript, type RedisClient } from "../storage/redis.js";
 import type { UpgradeResult } from "./ledger.js";
-import {
-  costOf,
-  LUA_BASICS,
-  LUA_CHUNKS,
-  LUA_LINEAR_HASH,
-  LUA_TIME_INDEX,
-  TALLY,
-  type LedgerKeys,
-} from "./ledger-redis-lua.js";
+import { LUA_BASICS, LUA_CHUNKS, LUA_LINEAR_HASH, LUA_TIME_INDEX, TALLY, type LedgerKeys } from "./ledger-redis-lua.js";
 import { draftFields, msKey, orderFromHash, resultFields } from "./order-codec.js";
-import type { OrderRecord } from "./order.js";
+import { costOf, type OrderRecord } from "./order.js";
 
 /** The layout this code writes (ledger-version): 2 kept per-day figures, 3 compact orders and indexes. */
 export const LEDGER_VERSION = 3;
@@ -151,7 +143,7 @@ async function tallyOldOrders(ctx: Context): Promise<{ orders: number; deposits:
     for (const [i, ref] of refIds.entries()) {
       const order = orderFromHash(ref, hashes[i]!);
       if (order?.submittedAt === undefined) continue;
-      const cost = order.state === "success" ? costOf(order.result) : 0;
+      const cost = order.state === "success" ? (costOf(order.result) ?? "") : 0;
       const args = [dayOf(order.submittedAt), cost, keys.prefix, Date.parse(order.submittedAt)];
       orders += Number(await TALLY_OLD_ORDER(redis, [keys.order(ref)], args));
     }

@@ -2,7 +2,6 @@ import { luaScript, type LuaScript, type RedisClient } from "../storage/redis.js
 import type { CancelResult, ClaimResult, FinishResult, Ledger, OrderLedger, SettleResult } from "./ledger.js";
 import { COMPACTION_SCRIPTS, compactRedisLedger, STATEMENT_CHUNK } from "./ledger-redis-compact.js";
 import {
-  costOf,
   LUA_BASICS,
   LUA_CHUNKS,
   LUA_LINEAR_HASH,
@@ -28,7 +27,14 @@ import {
   unpackMovements,
   unpackOrder,
 } from "./order-codec.js";
-import { paidFromSaldo, type BalanceSeen, type OrderRecord, type OrderState } from "./order.js";
+import {
+  costOf,
+  paidFromSaldo,
+  providerDepositEmpty,
+  type BalanceSeen,
+  type OrderRecord,
+  type OrderState,
+} from "./order.js";
 import { figuresOf } from "./report.js";
 import type { Deposit, DepositConfirmResult, Wallet, Wallets } from "./wallet.js";
 
@@ -155,6 +161,10 @@ if hold > 0 then
 end
 redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2], 'sk', ARGV[3], 'dy', ARGV[7])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'm', ARGV[5]) end
+-- The provider price last seen for the product, as the order is sent: its cost if it ends unknown
+-- and an admin settles it as a success.
+local seenCost = redis.call('HGET', pre .. 'pcost', f[4] or '')
+if seenCost then redis.call('HSET', KEYS[1], 'lc', seenCost) end
 redis.call('HINCRBY', pre .. 'day:' .. ARGV[7], 'c:p', 1)
 local day = dayOfKey(ARGV[3])
 tinsert(pre .. 't:' .. day, ARGV[3] .. ARGV[4])
@@ -220,9 +230,13 @@ end
 
 // A late answer (the order was marked unknown by recovery, nobody settled it) replaces that
 // unknown; the user is then told again.
-// KEYS: order, inflight, unknown, last balance, low-balance flag, wallet, statement, wallet totals
+// The provider's own deposit: a failure that says it is empty sets a flag (once per crossing: the
+// alert goes out when this step set it); a sale clears it.
+// KEYS: order, inflight, unknown, last balance, low-balance flag, wallet, statement, wallet totals,
+//       provider-empty flag
 // ARGV: state, at, ref, balance entry, balance, threshold, accept late, user, provider cost,
-//       day of the outcome (for the balance), key prefix, at packed, then the result's fields
+//       day of the outcome (for the balance), key prefix, at packed, '1' when the provider said its
+//       deposit is empty, then the result's fields
 const FINISH = luaScript(`${LUA_BASICS}${MOVEMENT}${SETTLE_HOLD}${TALLY}${DROP_RESULT}${DRAFT_OF(8)}
 local f = redis.call('HMGET', KEYS[1], 's', 'sb', 'h', 'u', 'dy', 'sa', 'sk', ${DRAFT_HMGET})
 if not f[1] then return {'not-found'} end
@@ -231,7 +245,9 @@ local late = f[1] == 'unknown' and ARGV[7] == '1' and not f[2]
 if f[1] ~= 'submitting' and not late then return {'stale', 0, ${HGETALL}} end
 local pre = ARGV[11]
 dropResult(KEYS[1])
-redis.call('HSET', KEYS[1], 's', ARGV[1], 'fa', ARGV[2], unpack(ARGV, 13))
+redis.call('HSET', KEYS[1], 's', ARGV[1], 'fa', ARGV[2], unpack(ARGV, 14))
+if ARGV[1] ~= 'unknown' then redis.call('HDEL', KEYS[1], 'lc') end
+if ARGV[1] == 'success' and ARGV[9] ~= '' and f[9] then redis.call('HSET', pre .. 'pcost', f[9], ARGV[9]) end
 if late then redis.call('HDEL', KEYS[1], 'na') else redis.call('SREM', KEYS[2], ARGV[3]) end
 if ARGV[1] == 'unknown' then
   redis.call('SADD', KEYS[3], ARGV[3])
@@ -257,7 +273,13 @@ if ARGV[4] ~= '' then
     end
   end
 end
-return {'finished', low, ${HGETALL}}
+local empty = 0
+if ARGV[1] == 'success' then
+  redis.call('DEL', KEYS[9])
+elseif ARGV[13] == '1' and redis.call('SET', KEYS[9], ARGV[2], 'NX') then
+  empty = 1
+end
+return {'finished', low, empty, ${HGETALL}}
 `);
 
 // KEYS: order, unknown, wallet, statement, wallet totals
@@ -270,7 +292,7 @@ if f[1] ~= 'unknown' then return {'not-pending', ${HGETALL}} end
 local pre = ARGV[7]
 dropResult(KEYS[1])
 redis.call('HSET', KEYS[1], 's', ARGV[1], 'st', ARGV[2], 'sb', ARGV[3], unpack(ARGV, 9))
-redis.call('HDEL', KEYS[1], 'na')
+redis.call('HDEL', KEYS[1], 'na', 'lc')
 redis.call('SREM', KEYS[2], ARGV[4])
 settleHold(KEYS[1], KEYS[3], KEYS[4], ARGV[1], tonumber(f[2] or '0'), ARGV[8], ARGV[4], KEYS[5])
 if f[4] then tally(pre, f[4], draftOf(f), f[3], 'u', STATE_CODE[ARGV[1]], tonumber(ARGV[6]), f[5] or '') end
@@ -748,6 +770,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
             keys.wallet(order.userId),
             keys.statement(order.userId),
             keys.walletTotals,
+            keys.providerEmpty,
           ],
           [
             outcome.state,
@@ -758,17 +781,18 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
             opts.lowBalanceThreshold ?? "",
             opts.acceptLate === true ? "1" : "0",
             order.userId,
-            outcome.state === "success" ? costOf(outcome.result) : 0,
+            outcome.state === "success" ? (costOf(outcome.result) ?? "") : 0,
             dayOf(outcome.at),
             prefix,
             packMovementTime(outcome.at, order.refId),
+            outcome.state === "failed" && providerDepositEmpty(outcome.result) ? "1" : "",
             ...resultFields(outcome.result),
           ],
         ),
         order.refId,
       );
       if (r.kind === "finished" && r.order !== undefined)
-        return { kind: "finished", order: r.order, lowBalance: r.flag };
+        return { kind: "finished", order: r.order, lowBalance: r.flag, providerEmpty: r.list[2] === 1 };
       if (r.order !== undefined) return { kind: "stale", order: r.order };
       const old = await compacted(order.refId);
       return old === undefined ? { kind: "not-found" } : { kind: "stale", order: old };
@@ -791,7 +815,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
             outcome.adminId,
             order.refId,
             order.userId,
-            outcome.state === "success" ? costOf(outcome.result) : 0,
+            outcome.state === "success" ? (costOf(outcome.result) ?? "") : 0,
             prefix,
             packMovementTime(outcome.at, order.refId),
             ...resultFields(outcome.result),

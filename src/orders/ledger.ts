@@ -32,7 +32,11 @@ export type CancelResult =
   | { kind: "not-found" };
 
 export type FinishResult =
-  | { kind: "finished"; order: OrderRecord; lowBalance: boolean }
+  /**
+   * `providerEmpty`: this failure is the provider saying the shop's deposit with it is empty, for
+   * the first time since the last sale (the admins are alerted once per crossing, like lowBalance).
+   */
+  | { kind: "finished"; order: OrderRecord; lowBalance: boolean; providerEmpty?: boolean }
   /** The order was not waiting for a result (settled by an admin meanwhile): nothing changed. */
   | { kind: "stale"; order: OrderRecord }
   | { kind: "not-found" };

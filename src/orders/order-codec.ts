@@ -62,7 +62,8 @@ function refTime(refId: string): number | undefined {
  * g gameName, k productCode, pn productName, p price (absent: null), y playerId, a createdAt,
  * o role, t tier, q requestMessageId, s state, h the held price, sa/sk submitted at (ISO, 9 digits),
  * dy the submit day, m summary message, fa finished, na notified, st/sb settled at/by, ws saldo
- * after. Lua reads some of them by name (ledger-redis.ts). Every field of the provider's result
+ * after, lc the provider price last seen for the product when it was sent (while it is unknown).
+ * Lua reads some of them by name (ledger-redis.ts). Every field of the provider's result
  * starts with "r" and no other field does, so a later answer can replace a result whole.
  */
 
@@ -245,6 +246,7 @@ export function orderFromHash(refId: string, h: Readonly<Record<string, string>>
   if (h.sb !== undefined) order.settledBy = Number(h.sb);
   if (h.st !== undefined) order.settledAt = h.st;
   if (h.ws !== undefined) order.saldoAfter = Number(h.ws);
+  if (h.lc !== undefined) order.lastProviderPrice = Number(h.lc);
   return order;
 }
 

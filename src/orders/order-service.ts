@@ -8,6 +8,7 @@ import type { OrderLedger, OrderQuery } from "./ledger.js";
 import type { BalanceSeen, OrderRecord } from "./order.js";
 import type { DayFigures } from "./report.js";
 import { createRecovery } from "./recovery.js";
+import { ownIdCandidates } from "./ref-id.js";
 import { createSettlement, type SettleOutcome, type SettleRequest } from "./settle.js";
 import { createSubmission, type ConfirmOutcome, type ConfirmRequest } from "./submit.js";
 import { createTelling } from "./telling.js";
@@ -53,6 +54,8 @@ export interface OrderService {
    */
   createDraft(req: DraftRequest): Promise<DraftResult>;
   get(refId: string): Promise<OrderRecord | undefined>;
+  /** An order by its ref id as someone typed it: in any case, spaces around it dropped. */
+  lookup(typed: string): Promise<OrderRecord | undefined>;
   /** The draft a user is looking at in a chat, so that /cancel can retire it. */
   openDraftOf(chatId: number, userId: number): Promise<string | undefined>;
   cancel(req: { refId: string; userId: number; chatId: number }): Promise<CancelOutcome>;
@@ -98,6 +101,13 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
     openCatalog: () => drafts.openCatalog(),
     createDraft: (req) => drafts.create(req),
     get: (refId) => ledger.get(refId),
+    async lookup(typed) {
+      for (const refId of ownIdCandidates(typed, deps.refIdPrefix)) {
+        const order = await ledger.get(refId);
+        if (order !== undefined) return order;
+      }
+      return undefined;
+    },
     openDraftOf: (chatId, userId) => ledger.openDraftOf(chatId, userId),
     cancel: (req) => drafts.cancel(req),
     cancelAllIn: (chatId) => drafts.cancelAllIn(chatId),

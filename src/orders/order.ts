@@ -18,6 +18,12 @@ export interface OrderResult {
   /** For `failed`: provider-error | not-sent | settled. For `unknown`: an UnknownReason or "interrupted". */
   reason?: "provider-error" | "not-sent" | UnknownReason | "interrupted" | "settled";
   detail?: string;
+  /**
+   * For an order an admin settled as a success (the provider never named its price): what it cost,
+   * as the admin entered it or as last seen for the product before the order was sent.
+   */
+  providerPrice?: number;
+  providerPriceFrom?: "admin" | "last-seen";
 }
 
 /** What is fixed when the draft is written and never changes afterwards. */
@@ -63,10 +69,38 @@ export interface OrderRecord extends DraftFields {
   summaryMessageId?: number;
   /** A reseller's saldo after this order's last movement (hold, spend or release). */
   saldoAfter?: number;
+  /**
+   * While its result is unknown: the provider price last seen for the product when the order was
+   * sent (the cost a settlement as a success gives it, unless the admin enters one).
+   */
+  lastProviderPrice?: number;
   /** An admin who settled an `unknown` order after checking with the provider. */
   settledBy?: number;
   settledAt?: string;
   result?: OrderResult;
+}
+
+/**
+ * What a successful order cost the shop at its provider, in whole rupiah: the price the provider's
+ * answer named, else the one an admin's settlement gave it (entered, or the last one seen for the
+ * product before the order was sent); undefined when nobody knows it (never counted as 0).
+ */
+export function costOf(result: OrderResult | undefined): number | undefined {
+  const cost = result?.productDetail?.priceRp ?? result?.providerPrice;
+  return typeof cost === "number" && Number.isFinite(cost) ? Math.round(cost) : undefined;
+}
+
+/**
+ * Whether a provider's refusal says the shop's own deposit with it is empty (its balance is too low
+ * for the order): an error code in a balance group (`balance/insufficient`), or one whose words say
+ * so. The provider's list of codes is not published: this reads what such an answer looks like.
+ */
+export function providerDepositEmpty(result: OrderResult | undefined): boolean {
+  const code = result?.errorCode ?? "";
+  const words = `${code} ${result?.errorMsg ?? ""}`;
+  return (
+    /^(?:balance|saldo|deposit)\//i.test(code) || /insufficient|not enough balance|saldo (?:tidak|kurang)/i.test(words)
+  );
 }
 
 export const FINAL_STATES: ReadonlySet<OrderState> = new Set(["success", "failed", "unknown"]);

@@ -18,3 +18,15 @@ export function newRefId(prefix: string, now: Date): string {
   for (let i = 0; i < 10; i++) rand += CROCKFORD[bytes[i]! % 32];
   return `${prefix}${time}${rand}`;
 }
+
+/**
+ * The ids a shop's own id may be, as someone typed it (`tg1m8av471…` for `TG1M8AV471…`): as typed,
+ * upper case, and upper case after the configured prefix kept as it is written (a prefix set in
+ * lower case). Letters and digits only; at most three, tried in that order.
+ */
+export function ownIdCandidates(text: string, prefix: string): string[] {
+  const typed = text.trim();
+  const upper = typed.toUpperCase();
+  const withPrefix = upper.startsWith(prefix.toUpperCase()) ? prefix + upper.slice(prefix.length) : upper;
+  return [...new Set([typed, upper, withPrefix])].filter((id) => /^[A-Za-z0-9]{1,64}$/.test(id));
+}

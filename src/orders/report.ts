@@ -1,4 +1,4 @@
-import { paidFromSaldo, type OrderRecord, type OrderState } from "./order.js";
+import { costOf, paidFromSaldo, type OrderRecord, type OrderState } from "./order.js";
 import type { Deposit } from "./wallet.js";
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
@@ -51,14 +51,27 @@ export interface ReportLine {
   name: string;
   count: number;
   selling: number;
+  /** What the successes cost at the provider, where that is known. */
   provider: number;
+  /** The selling price of successes whose provider price nobody knows: left out of the margin. */
+  unpriced: number;
 }
+
+/**
+ * The margin of a line, a day or a reseller: what sold at a known provider price, less that price.
+ * A sale whose provider price nobody knows is left out (never counted as bought for nothing).
+ */
+export const marginOf = (line: { selling: number; provider: number; unpriced: number }): number =>
+  line.selling - line.unpriced - line.provider;
 
 export interface DayReport {
   total: number;
   byState: Record<Exclude<OrderState, "draft" | "cancelled">, number>;
   selling: number;
   provider: number;
+  /** Successes whose provider price nobody knows (settled without one): how many, and what they sold for. */
+  unpriced: number;
+  unpricedCount: number;
   byProduct: ReportLine[];
   byUser: ReportLine[];
   /** Each reseller who bought or deposited that day. */
@@ -74,6 +87,8 @@ export interface ResellerLine {
   /** What they paid the shop for the day's successful orders. */
   sales: number;
   provider: number;
+  /** Their sales whose provider price nobody knows: left out of the profit. */
+  unpriced: number;
   /** Deposits less corrections credited that day. */
   deposits: number;
 }
@@ -90,7 +105,17 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
   const reseller = (userId: number) => {
     let line = resellers.get(userId);
     if (line === undefined) {
-      line = { userId, name: String(userId), tier: "", count: 0, sales: 0, provider: 0, deposits: 0, seenAt: "" };
+      line = {
+        userId,
+        name: String(userId),
+        tier: "",
+        count: 0,
+        sales: 0,
+        provider: 0,
+        unpriced: 0,
+        deposits: 0,
+        seenAt: "",
+      };
       resellers.set(userId, line);
     }
     return line;
@@ -98,21 +123,28 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
   for (const d of deposits) if (d.state === "done") reseller(d.resellerId).deposits += d.amount;
   let selling = 0;
   let provider = 0;
-  const add = (line: ReportLine, sell: number, cost: number) => {
+  let unpriced = 0;
+  let unpricedCount = 0;
+  const add = (line: ReportLine, sell: number, cost: number | undefined) => {
     line.count += 1;
     line.selling += sell;
-    line.provider += cost;
+    if (cost === undefined) line.unpriced += sell;
+    else line.provider += cost;
   };
+  const emptyLine = () => ({ name: "", count: 0, selling: 0, provider: 0, unpriced: 0, seenAt: "" });
   for (const order of orders) {
     if (order.state === "draft" || order.state === "cancelled") continue;
     byState[order.state] += 1;
     if (order.state !== "success") continue;
     const sell = order.price ?? 0;
-    const cost = Math.round(order.result?.productDetail?.priceRp ?? 0);
+    const cost = costOf(order.result);
     selling += sell;
-    provider += cost;
+    if (cost === undefined) {
+      unpriced += sell;
+      unpricedCount += 1;
+    } else provider += cost;
     const when = order.submittedAt ?? order.createdAt;
-    const product = products.get(order.productCode) ?? { name: "", count: 0, selling: 0, provider: 0, seenAt: "" };
+    const product = products.get(order.productCode) ?? emptyLine();
     products.set(order.productCode, product);
     // A product is named as its newest order names it (a rename in the day shows the new name).
     if (when >= product.seenAt) {
@@ -121,7 +153,7 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
     }
     add(product, sell, cost);
     const key = String(order.userId);
-    const user = users.get(key) ?? { name: "", count: 0, selling: 0, provider: 0, seenAt: "" };
+    const user = users.get(key) ?? emptyLine();
     users.set(key, user);
     // A user is named as their newest order names them: the name they go by now.
     if (when >= user.seenAt) {
@@ -138,7 +170,8 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
       }
       line.count += 1;
       line.sales += sell;
-      line.provider += cost;
+      if (cost === undefined) line.unpriced += sell;
+      else line.provider += cost;
     }
   }
   const bySelling = (a: ReportLine, b: ReportLine) => b.selling - a.selling || a.name.localeCompare(b.name);
@@ -147,6 +180,8 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
     byState,
     selling,
     provider,
+    unpriced,
+    unpricedCount,
     byProduct: [...products.values()].map(({ seenAt: _seenAt, ...line }) => line).sort(bySelling),
     byUser: [...users.values()].map(({ seenAt: _seenAt, ...line }) => line).sort(bySelling),
     byReseller: [...resellers.values()]
@@ -198,6 +233,7 @@ export function figuresOf(
         count: num(line, "n"),
         selling: num(line, "s"),
         provider: num(line, "v"),
+        unpriced: num(line, "u"),
       });
     } else if (kind === "u" && num(line, "n") > 0) {
       byUser.push({
@@ -205,6 +241,7 @@ export function figuresOf(
         count: num(line, "n"),
         selling: num(line, "s"),
         provider: num(line, "v"),
+        unpriced: num(line, "u"),
       });
     } else if (kind === "r") {
       byReseller.push({
@@ -214,6 +251,7 @@ export function figuresOf(
         count: num(line, "n"),
         sales: num(line, "s"),
         provider: num(line, "v"),
+        unpriced: num(line, "u"),
         deposits: num(line, "d"),
       });
     }
@@ -225,6 +263,8 @@ export function figuresOf(
     byState,
     selling: n(totals, "sell"),
     provider: n(totals, "cost"),
+    unpriced: n(totals, "sellu"),
+    unpricedCount: n(totals, "nu"),
     byProduct: byProduct.sort(bySelling),
     byUser: byUser.sort(bySelling),
     byReseller: byReseller.sort((a, b) => b.sales - a.sales || b.deposits - a.deposits || a.userId - b.userId),
@@ -253,6 +293,7 @@ export const CSV_HEADER = [
   "last_balance",
   "error_code",
   "error_msg",
+  "provider_price_from",
 ] as const;
 
 /** One cell: quoted when needed, and never read as a formula by a spreadsheet. */
@@ -305,6 +346,16 @@ function wallClock(timeZone: string): (ms: number) => string {
   };
 }
 
+/**
+ * Where a success's provider price comes from: the provider's answer, the admin who settled it, or
+ * the last price seen for the product before it was sent; empty when nobody knows it.
+ */
+function providerPriceFrom(o: OrderRecord): string | undefined {
+  if (o.state !== "success") return undefined;
+  if (o.result?.productDetail?.priceRp !== undefined) return "provider";
+  return costOf(o.result) === undefined ? undefined : o.result?.providerPriceFrom;
+}
+
 /** The CSV rows of submitted orders (no header), in the order given. */
 export function csvRows(orders: readonly OrderRecord[], timeZone: string): string[] {
   const clock = wallClock(timeZone);
@@ -327,12 +378,13 @@ export function csvRows(orders: readonly OrderRecord[], timeZone: string): strin
         // What the buyer paid from their saldo: a reseller's successful order (a held or released
         // price was not paid).
         paidFromSaldo(o) && o.state === "success" ? o.price : undefined,
-        o.result?.productDetail?.priceRp,
+        o.state === "success" ? costOf(o.result) : o.result?.productDetail?.priceRp,
         o.result?.sn,
         o.result?.trxId,
         o.result?.lastBalance,
         o.result?.errorCode,
         o.result?.errorMsg,
+        providerPriceFrom(o),
       ]
         .map(cell)
         .join(","),

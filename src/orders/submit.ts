@@ -160,7 +160,10 @@ export function createSubmission(deps: {
       );
       // The admins' notices go out beside the user's answer, not before it.
       void deps.events
-        .finished(done, "confirmed", { lowBalance: finished.lowBalance })
+        .finished(done, "confirmed", {
+          lowBalance: finished.lowBalance,
+          providerEmpty: finished.providerEmpty === true,
+        })
         .catch((err: unknown) => logger.error({ err, refId: done.refId }, "order notices failed"));
       return { kind: "submitted", order: await telling.tell(done) };
     },

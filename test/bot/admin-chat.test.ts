@@ -29,7 +29,7 @@ describe("ADMIN_CHAT_ID: the admins' group gets the notices and takes admin comm
     expect(result.text).toContain("Top-up berhasil");
     const notice = await world.fake.waitForMessage(GROUP, (m) => /Sale<\/b> by Sari/.test(m.text));
     expect(notice.text).toContain("<code>1002</code>");
-    expect(notice.text).toContain("Balance after: 80,500");
+    expect(notice.text).toContain("Balance after: Rp 80,500");
     expect(notice.message_thread_id).toBeUndefined();
     await stopped(bot);
     expect(inGroup(/Sale<\/b> by Sari/)).toHaveLength(1);
@@ -111,7 +111,7 @@ describe("ADMIN_CHAT_ID: the admins' group gets the notices and takes admin comm
     world.fake.blockChat(GROUP);
     await world.order(STAFF, "ML86", "12345678(1234)");
     const sale = await world.waitText(ADMIN, /Sale<\/b> by Sari/);
-    expect(sale.text).toContain("Balance after: 80,500");
+    expect(sale.text).toContain("Balance after: Rp 80,500");
     await world.fake.waitForMessage(ADMIN_ID.id, (m) => /Sale<\/b> by Sari/.test(m.text));
     await world.waitText(ADMIN, /Low balance/);
     await world.fake.waitForMessage(ADMIN_ID.id, (m) => /Low balance/.test(m.text));

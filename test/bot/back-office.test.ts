@@ -29,7 +29,7 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     expect(notice.text).toContain("Price: Rp 20,000");
     expect(notice.text).toContain("✅ success");
     expect(notice.text).toMatch(/SN: <code>\d+<\/code>/);
-    expect(notice.text).toContain("Balance after: 80,500");
+    expect(notice.text).toContain("Balance after: Rp 80,500");
     expect(notice.text).toContain("(<code>12345678(1234)</code>)");
     await world.fake.waitFor(() => /notice not delivered/.test(bot.output()));
     expect(world.fake.messagesTo(SILENT_ADMIN.id)).toHaveLength(0);
@@ -43,12 +43,12 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     await world.order(STAFF, "ML86", "12345678(1234)"); // 41,500: below
     await world.waitText(ADMIN, /Low balance/);
     await world.order(STAFF, "ML86", "12345678(1234)"); // 22,000: still below, no second alert
-    await world.waitText(ADMIN, /Balance after: 22,000/);
+    await world.waitText(ADMIN, /Balance after: Rp 22,000/);
     expect(alerts()).toHaveLength(1);
     expect(alerts()[0]!.text).toContain("41,500");
     world.sandbox.deposit(100_000);
     await world.order(STAFF, "ML86", "12345678(1234)"); // 102,500: back above
-    await world.waitText(ADMIN, /Balance after: 102,500/);
+    await world.waitText(ADMIN, /Balance after: Rp 102,500/);
     world.sandbox.deposit(-60_000);
     await world.order(STAFF, "ML86", "12345678(1234)"); // 23,000: below again
     await world.fake.waitFor(() => alerts().length === 2);

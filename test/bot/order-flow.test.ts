@@ -37,7 +37,7 @@ describe("the order, through the bot: the app in process, fake Bot API over HTTP
     expect(call).toMatchObject({ refId, itemCode: "ML86", destination: "12345678(1234)" });
     expect(result.text).toMatch(/SN: <code>\d+<\/code>/);
     expect(result.text).toMatch(/Player: <b>[^<]+<\/b> \(<code>12345678\(1234\)<\/code>\)/);
-    expect(result.text).toContain(`Balance left: ${new Intl.NumberFormat("en-US").format(world.sandbox.balance())}`);
+    expect(result.text).toContain(`Balance left: Rp ${new Intl.NumberFormat("en-US").format(world.sandbox.balance())}`);
     expect(result.text).toMatch(/Trx id: <code>[A-Za-z]+-\d{6}-\d+<\/code>/);
     expect(result.text).toContain(`Ref id: <code>${refId}</code>`);
     expect(result.text).toContain("<b>ML86</b> · 86 Diamonds");
@@ -62,7 +62,7 @@ describe("the order, through the bot: the app in process, fake Bot API over HTTP
     expect(summary.text).toContain("ML172");
     world.fake.tapButton(STAFF, summary, button(summary, /^c:/));
     const result = await world.waitText(STAFF, /Top-up berhasil/);
-    expect(result.text).toContain(`Sisa saldo: ${new Intl.NumberFormat("id-ID").format(world.sandbox.balance())}`);
+    expect(result.text).toContain(`Sisa saldo: Rp ${new Intl.NumberFormat("id-ID").format(world.sandbox.balance())}`);
     expect(world.sandbox.calls).toHaveLength(1);
   });
 

@@ -302,8 +302,11 @@ describe("the shop from a phone: prices, products, the catalogue file, pause (th
     const again = await world.run(env);
     expect(again.output()).toMatch(/orders are paused/);
     await ask(STAFF, "/order FF70 123456789", /Orders are paused for now: Provider down/);
-    expect((await ask(ADMIN, "/pause", /still paused/)).text).toContain("(no reason given)");
-    await ask(STAFF, "/order", /Orders are paused for now\. Nothing was ordered/);
+    // /pause alone shows the pause and keeps the reason users are told.
+    const still = await ask(ADMIN, "/pause", /Orders are paused \(since/);
+    expect(still.text).toContain("Provider down, back at 15:00");
+    expect(still.text).toContain("Nothing changed");
+    await ask(STAFF, "/order", /Orders are paused for now: Provider down, back at 15:00/);
 
     const resumed = await ask(ADMIN2, "/resume", /dibuka lagi/);
     expect(resumed.text).toContain("<code>1001</code>");

@@ -30,7 +30,8 @@ describe("the ledger upgraded from the layout the bot before wrote (Redis)", () 
         await old.orders.saveDraft(o, 60_000);
         await old.orders.claim(o.refId, { userId: o.userId, at });
       }
-      await old.orders.finish(success, { state: "success", at, result: { sn: "1" } });
+      const detail = { name: "86 Diamonds", code: "ML86", price: 19500, rate: 1, priceRp: 19500, status: "SUKSES" };
+      await old.orders.finish(success, { state: "success", at, result: { sn: "1", productDetail: detail } });
       await old.orders.finish(unknown, { state: "unknown", at, result: { reason: "timeout" } });
       const expected = await old.orders.dayFigures("2026-03-10");
       // As a bot before day figures left it: no day on the orders, no figures, no version.

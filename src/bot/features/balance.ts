@@ -1,5 +1,5 @@
 import { defineFeature } from "../feature.js";
-import { formatNumber, formatTime } from "../format.js";
+import { formatRupiah, formatTime } from "../format.js";
 import { saldoView } from "../saldo-view.js";
 
 /**
@@ -31,7 +31,7 @@ export const balanceFeature = defineFeature({
       if (seen === undefined) return void (await ctx.reply(ctx.tr("balance-none")));
       await ctx.reply(
         ctx.tr("balance-known", {
-          balance: formatNumber(seen.balance, ctx.lang),
+          balance: formatRupiah(seen.balance, ctx.lang),
           time: formatTime(seen.at, ctx.lang, place.timeZone),
           refId: seen.refId,
         }),

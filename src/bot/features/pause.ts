@@ -16,6 +16,17 @@ export const pauseFeature = defineFeature({
       const t = ctx.tr;
       const reason = ctx.match.trim();
       if (reason.length > 200) return void (await ctx.reply(t("pause-reason-too-long")));
+      // /pause alone while paused shows the pause and changes nothing: the reason users are told stays.
+      const current = reason === "" ? (await ctx.services.shop.state()).pause : undefined;
+      if (current !== undefined) {
+        return void (await ctx.reply(
+          t("pause-still", {
+            reason: current.reason === "" ? t("pause-no-reason") : current.reason,
+            time: formatTime(current.at, ctx.lang, ctx.services.place.timeZone),
+            by: String(current.by),
+          }),
+        ));
+      }
       const before = await ctx.services.shop.pause({
         reason,
         by: ctx.from!.id,

@@ -1,5 +1,5 @@
 import { InlineKeyboard, InputFile } from "grammy";
-import { dayIn, dayRange, reportCsv, type ReportLine } from "../../orders/report.js";
+import { dayIn, dayRange, marginOf, reportCsv, type ReportLine } from "../../orders/report.js";
 import { adminOnly } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
@@ -24,13 +24,15 @@ export const reportFeature = defineFeature({
       if (report.total === 0 && report.byReseller.length === 0)
         return void (await ctx.reply(`${title}\n${t("report-empty", { date: day })}`));
       const rp = (n: number) => formatRupiah(n, ctx.lang);
+      // A sale whose provider price nobody knows is shown apart and left out of the margin.
       const line = (l: ReportLine) =>
-        t("report-line", {
+        t(l.unpriced === 0 ? "report-line" : "report-line-unpriced", {
           name: l.name,
           count: String(l.count),
-          selling: rp(l.selling),
+          selling: rp(l.selling - l.unpriced),
           provider: rp(l.provider),
-          margin: rp(l.selling - l.provider),
+          margin: rp(marginOf(l)),
+          unpriced: rp(l.unpriced),
         });
       const text = [
         title,
@@ -44,8 +46,11 @@ export const reportFeature = defineFeature({
         t("report-totals", {
           selling: rp(report.selling),
           provider: rp(report.provider),
-          margin: rp(report.selling - report.provider),
+          margin: rp(marginOf(report)),
         }),
+        ...(report.unpricedCount === 0
+          ? []
+          : [t("report-unpriced", { count: report.unpricedCount, selling: rp(report.unpriced) })]),
         ...(report.byProduct.length === 0 ? [] : ["", t("report-by-product"), ...report.byProduct.map(line)]),
         ...(report.byUser.length === 0 ? [] : ["", t("report-by-user"), ...report.byUser.map(line)]),
         ...(report.byReseller.length === 0
@@ -59,7 +64,7 @@ export const reportFeature = defineFeature({
                   tier: r.tier === "" ? "–" : r.tier,
                   count: String(r.count),
                   sales: rp(r.sales),
-                  profit: rp(r.sales - r.provider),
+                  profit: rp(marginOf({ selling: r.sales, provider: r.provider, unpriced: r.unpriced })),
                   deposits: rp(r.deposits),
                 }),
               ),

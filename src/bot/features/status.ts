@@ -1,5 +1,4 @@
 import type { OrderRecord } from "../../orders/order.js";
-import type { OrderService } from "../../orders/order-service.js";
 import { isAdmin } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
@@ -63,12 +62,6 @@ function renderStatus(
   return lines.join("\n");
 }
 
-/** The order as typed: upper case first (ref ids are), then exactly as typed. */
-async function find(orders: Pick<OrderService, "get">, typed: string): Promise<OrderRecord | undefined> {
-  const upper = typed.toUpperCase();
-  return (await orders.get(upper)) ?? (upper === typed ? undefined : await orders.get(typed));
-}
-
 /**
  * /status REF_ID: one order's state and result, for the user who placed it and for admins. For
  * anyone else the answer is the one for an unknown ref id, so nobody learns that it exists.
@@ -86,7 +79,7 @@ export const statusFeature = defineFeature({
       const t = ctx.tr;
       const typed = ctx.match.trim().split(/\s+/)[0] ?? "";
       if (typed === "") return void (await ctx.reply(t("status-usage")));
-      const order = TYPED_REF.test(typed) ? await find(ctx.services.orders, typed) : undefined;
+      const order = TYPED_REF.test(typed) ? await ctx.services.orders.lookup(typed) : undefined;
       if (order === undefined || !maySee(ctx, order)) {
         return void (await ctx.reply(t("status-not-found", { refId: typed.toUpperCase().slice(0, 64) })));
       }

@@ -66,7 +66,9 @@ export function orderCommands<C extends FeatureContext<"orders" | "origins">>(co
         ? undefined
         : await orders.cancel({ refId: draftRef, userId: ctx.from!.id, chatId: ctx.chat.id });
     if (active || cancelled?.kind === "cancelled") await ctx.reply(ctx.tr("order-cancelled"));
-    else if (cancelled?.kind === "too-late") await ctx.reply(ctx.tr("order-cancel-too-late"));
+    // Too late only while its Confirm is at the provider; an order that ended is nothing to cancel.
+    else if (cancelled?.kind === "too-late" && cancelled.order.state === "submitting")
+      await ctx.reply(ctx.tr("order-cancel-too-late"));
     else await ctx.reply(ctx.tr("cancel-nothing"));
   });
 

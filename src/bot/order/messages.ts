@@ -1,5 +1,5 @@
 import { paidFromSaldo, type OrderRecord } from "../../orders/order.js";
-import { formatNumber, formatRupiah } from "../format.js";
+import { formatRupiah } from "../format.js";
 import { mention } from "../groups.js";
 import type { Translate } from "../i18n.js";
 
@@ -77,7 +77,7 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
       // nothing: /balance or /saldo in a private chat tells it
     } else if (paidFromSaldo(order)) {
       if (order.saldoAfter !== undefined) add("line-saldo", { saldo: formatRupiah(order.saldoAfter, lang) });
-    } else if (r.lastBalance !== undefined) add("line-balance", { balance: formatNumber(r.lastBalance, lang) });
+    } else if (r.lastBalance !== undefined) add("line-balance", { balance: formatRupiah(r.lastBalance, lang) });
     if (r.trxId !== undefined) add("line-trx", { trxId: r.trxId });
     add("line-ref", { refId: order.refId });
     return lines.join("\n");

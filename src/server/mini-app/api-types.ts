@@ -44,6 +44,9 @@ export interface FigureLine {
   count: number;
   selling: number;
   provider: number;
+  /** Selling of sales whose provider price nobody knows: not in the margin. */
+  unpriced: number;
+  margin: number;
 }
 
 /** GET /app/api/admin/today */
@@ -53,6 +56,8 @@ export interface Today {
   selling: number;
   provider: number;
   margin: number;
+  /** Sales whose provider price nobody knows (settled without one): left out of the margin. */
+  unpriced: { count: number; selling: number };
   deposits: number;
   /** The provider balance after the last sale, and when it was seen. */
   balance: { balance: number; at: string } | null;

@@ -5,8 +5,8 @@ import { parseCatalog, tiersOf } from "../../catalog/catalog.js";
 import { diffCatalogs } from "../../catalog/diff.js";
 import { MAX_DEPOSIT, MAX_DEPOSIT_NOTE } from "../../orders/deposits.js";
 import type { Deposit } from "../../orders/wallet.js";
-import { dayRange, reportCsv } from "../../orders/report.js";
-import { MAX_REASON } from "../../orders/settle.js";
+import { dayRange, marginOf, reportCsv } from "../../orders/report.js";
+import { MAX_PROVIDER_PRICE, MAX_REASON } from "../../orders/settle.js";
 import type { CatalogSource } from "../../shop/shop.js";
 import type { ApiError, DayPoint, DepositView, OrderPage, Resellers, Statement, Today } from "./api-types.js";
 import type { MiniAppEnv } from "./auth.js";
@@ -50,6 +50,13 @@ const settleBody = z.discriminatedUnion(
         .string()
         .trim()
         .regex(/^[^\s]{1,64}$/u, "an SN is 1 to 64 characters without spaces"),
+      /** What the provider charged, when the admin knows it: the margin counts it. */
+      cost: z
+        .number({ error: "must be a whole number of rupiah" })
+        .int("must be a whole number of rupiah")
+        .min(0, "must be 0 or more")
+        .max(MAX_PROVIDER_PRICE, `at most ${MAX_PROVIDER_PRICE} rupiah`)
+        .optional(),
     }),
     z.object({
       outcome: z.literal("failed"),
@@ -120,7 +127,7 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
         sales: f.byState.success,
         selling: f.selling,
         provider: f.provider,
-        margin: f.selling - f.provider,
+        margin: marginOf(f),
         balance: known,
       };
     });
@@ -129,12 +136,13 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
       orders: { total: figures.total, ...figures.byState },
       selling: figures.selling,
       provider: figures.provider,
-      margin: figures.selling - figures.provider,
+      margin: marginOf(figures),
+      unpriced: { count: figures.unpricedCount, selling: figures.unpriced },
       deposits: figures.deposits,
       balance: balance === undefined ? null : { balance: balance.balance, at: balance.at },
       owed: { ...owed, total: owed.saldo + owed.held },
       pending: pending.length,
-      byProduct: figures.byProduct,
+      byProduct: figures.byProduct.map((line) => ({ ...line, margin: marginOf(line) })),
       days: points,
     };
     return c.json(today);
@@ -179,14 +187,17 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
   app.get("/pending", async (c) => c.json({ orders: (await orders.pending()).map((o) => orderView(o, true)) }));
 
   app.post("/pending/:refId/settle", body(settleBody), async (c) => {
-    const refId = c.req.param("refId");
-    if (!REF_ID.test(refId)) return c.json({ error: "not-found" } satisfies ApiError, 404);
+    const typed = c.req.param("refId");
+    if (!REF_ID.test(typed)) return c.json({ error: "not-found" } satisfies ApiError, 404);
+    const refId = (await orders.lookup(typed))?.refId ?? typed;
     const sent = c.req.valid("json");
     const r = await orders.settle({
       refId,
       adminId: adminId(c),
       outcome:
-        sent.outcome === "success" ? { state: "success", sn: sent.sn } : { state: "failed", reason: sent.reason },
+        sent.outcome === "success"
+          ? { state: "success", sn: sent.sn, ...(sent.cost === undefined ? {} : { cost: sent.cost }) }
+          : { state: "failed", reason: sent.reason },
     });
     switch (r.kind) {
       case "settled":
@@ -197,6 +208,8 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
         return c.json({ error: "not-found" } satisfies ApiError, 404);
       case "bad-sn":
         return invalid(c, [{ path: "sn", message: "an SN is 1 to 64 characters without spaces" }]);
+      case "bad-cost":
+        return invalid(c, [{ path: "cost", message: `0 to ${MAX_PROVIDER_PRICE} rupiah` }]);
       case "bad-reason":
         return invalid(c, [{ path: "reason", message: `1 to ${MAX_REASON} characters` }]);
     }
@@ -335,7 +348,7 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
       const range = q.day === undefined ? undefined : dayRange(q.day, deps.timeZone);
       const search = q.q === undefined || q.q === "" ? undefined : q.q;
       // A ref id is one order; anything else typed in the search box is a player id.
-      const exact = search !== undefined && REF_ID.test(search) ? await orders.get(search.toUpperCase()) : undefined;
+      const exact = search !== undefined && REF_ID.test(search) ? await orders.lookup(search) : undefined;
       if (exact !== undefined && exact.submittedAt !== undefined) {
         const page: OrderPage = { orders: q.page === 0 ? [orderView(exact, true)] : [], page: q.page, hasMore: false };
         return c.json(page);

@@ -31,11 +31,16 @@ export function TodayPage() {
               <span class="tile-value" data-testid="today-margin">
                 {rp(d.margin)}
               </span>
+              {d.unpriced.count === 0 ? null : (
+                <span class="tile-hint" data-testid="today-unpriced">
+                  {t("page-today-unpriced", { count: d.unpriced.count })}
+                </span>
+              )}
             </div>
             <div class="tile">
               <span class="tile-label">{t("page-today-balance")}</span>
               <span class="tile-value" data-testid="today-balance">
-                {d.balance === null ? "–" : number(d.balance.balance)}
+                {d.balance === null ? "–" : rp(d.balance.balance)}
               </span>
               <span class="tile-hint">{d.balance === null ? t("page-today-balance-none") : time(d.balance.at)}</span>
             </div>
@@ -68,7 +73,10 @@ export function TodayPage() {
                 <Row
                   key={line.name}
                   label={line.name}
-                  hint={t("page-today-product-hint", { count: line.count, margin: rp(line.selling - line.provider) })}
+                  hint={t(line.unpriced === 0 ? "page-today-product-hint" : "page-today-product-hint-unpriced", {
+                    count: line.count,
+                    margin: rp(line.margin),
+                  })}
                   value={rp(line.selling)}
                 />
               ))

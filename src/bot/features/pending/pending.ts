@@ -6,13 +6,17 @@ import { answerQuery } from "../../answer.js";
 import { Callback, onCallback } from "../../callback-data.js";
 import type { BaseContext, InnerContext } from "../../context.js";
 import { defineFeature } from "../../feature.js";
-import { formatTime } from "../../format.js";
+import { formatRupiah, formatTime } from "../../format.js";
 import type { Translate } from "../../i18n.js";
 import { renderReason, renderState } from "../../order/messages.js";
-import { SETTLE_DIALOGUE, settleDialogue, settleReply } from "./settle-dialogue.js";
+import { SETTLE_DIALOGUE, settleDialogue, settleReply, snAndCost } from "./settle-dialogue.js";
 
 function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: string): string {
-  return t("pending-line", {
+  const cost =
+    order.lastProviderPrice === undefined
+      ? t("pending-cost-unknown")
+      : t("pending-cost", { cost: formatRupiah(order.lastProviderPrice, lang) });
+  return `${t("pending-line", {
     refId: order.refId,
     time: formatTime(order.submittedAt ?? order.createdAt, lang, timeZone),
     code: order.productCode,
@@ -20,7 +24,7 @@ function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: str
     playerId: order.playerId,
     user: `${order.userName} (${order.userId})`,
     reason: renderReason(t, order),
-  });
+  })}\n${cost}`;
 }
 
 /**
@@ -55,14 +59,16 @@ export const pendingFeature = defineFeature({
       const t = ctx.tr;
       const m = /^(\S+)\s+(success|failed)\s+(.+)$/is.exec(ctx.match.trim());
       if (m === null) return void (await ctx.reply(t("settle-usage")));
-      const [, refId, how, rest] = m as unknown as [string, string, string, string];
+      const [, typed, how, rest] = m as unknown as [string, string, string, string];
       const value = rest.trim();
       const success = how.toLowerCase() === "success";
-      // The service refuses an SN or a reason of the wrong shape; the reply says which.
+      // A ref id in any case: the shop's own ids are found however they were typed.
+      const refId = (await ctx.services.orders.lookup(typed))?.refId ?? typed;
+      // The service refuses an SN, a price or a reason of the wrong shape; the reply says which.
       const outcome = await ctx.services.orders.settle({
         refId,
         adminId: ctx.from!.id,
-        outcome: success ? { state: "success", sn: value } : { state: "failed", reason: value },
+        outcome: success ? { state: "success", ...snAndCost(value) } : { state: "failed", reason: value },
       });
       await ctx.reply(settleReply(t, refId, outcome));
     });

@@ -3,6 +3,8 @@ import { verdictProblem } from "../../../orders/settle.js";
 import type { BotConversation, InnerContext } from "../../context.js";
 import { dialogueIo, messageIdOf, passOn, typedText } from "../../dialogue-io.js";
 import type { Translate } from "../../i18n.js";
+import { costOf, type OrderRecord } from "../../../orders/order.js";
+import { formatRupiah } from "../../format.js";
 import { renderState } from "../../order/messages.js";
 
 export const SETTLE_DIALOGUE = "settle";
@@ -10,10 +12,35 @@ export const SETTLE_DIALOGUE = "settle";
 /** The admin's answer to a settlement, whichever way it was asked for. */
 export function settleReply(t: Translate, refId: string, outcome: SettleOutcome): string {
   if (outcome.kind === "bad-sn") return t("settle-bad-sn");
+  if (outcome.kind === "bad-cost") return t("settle-bad-cost");
   if (outcome.kind === "bad-reason") return t("settle-bad-reason");
   if (outcome.kind === "not-found") return t("settle-not-found", { refId });
   if (outcome.kind === "not-pending") return t("settle-not-pending", { refId, outcome: renderState(t, outcome.order) });
-  return t("settle-done", { refId, outcome: renderState(t, outcome.order) });
+  const done = t("settle-done", { refId, outcome: renderState(t, outcome.order) });
+  const cost = outcome.order.state === "success" ? costLine(t, outcome.order) : undefined;
+  return cost === undefined ? done : `${done}\n${cost}`;
+}
+
+/** What a settled success counts as its provider price, and where that comes from. */
+function costLine(t: Translate, order: OrderRecord): string | undefined {
+  const r = order.result ?? {};
+  if (r.productDetail?.priceRp !== undefined) return undefined;
+  const cost = costOf(r);
+  if (cost === undefined) return t("settle-cost-unknown");
+  return t(r.providerPriceFrom === "admin" ? "settle-cost-given" : "settle-cost-last-seen", {
+    cost: formatRupiah(cost, order.lang),
+  });
+}
+
+/**
+ * An SN as an admin types it to settle a success, with the provider price after it if they know
+ * it (`SN123 19350`): the SN, and the price or undefined; the whole text as the SN when the last
+ * word is not an amount (an SN has no spaces: the ledger refuses it then).
+ */
+export function snAndCost(text: string): { sn: string; cost?: number } {
+  const m = /^(\S+)\s+(?:Rp\s?)?([0-9]{1,3}(?:[.,][0-9]{3})+|[0-9]+)$/iu.exec(text.trim());
+  if (m === null) return { sn: text.trim() };
+  return { sn: m[1]!, cost: Number(m[2]!.replace(/[.,]/g, "")) };
 }
 
 /**
@@ -30,6 +57,7 @@ export async function settleDialogue(
   const io = dialogueIo(conversation, ctx);
   // A question the admin answers by typing: in a group (the admin chat) a force_reply to them.
   await io.ask(t(outcome === "success" ? "settle-ask-sn" : "settle-ask-reason", { refId }));
+  // (The provider price may follow the SN: "SN123 19350"; without it the last one seen counts.)
   for (;;) {
     const next = await conversation.wait();
     const text = typedText(next)?.trim();
@@ -40,10 +68,11 @@ export async function settleDialogue(
       continue;
     }
     const verdict: SettleRequest["outcome"] =
-      outcome === "success" ? { state: "success", sn: text } : { state: "failed", reason: text };
+      outcome === "success" ? { state: "success", ...snAndCost(text) } : { state: "failed", reason: text };
     // The service's rule for an SN or a reason: asked again here rather than refused there.
-    if (verdictProblem(verdict) !== undefined) {
-      await io.ask(t(outcome === "success" ? "settle-bad-sn" : "settle-bad-reason"), messageIdOf(next));
+    const problem = verdictProblem(verdict);
+    if (problem !== undefined) {
+      await io.ask(t(`settle-${problem}`), messageIdOf(next));
       continue;
     }
     const adminId = next.from!.id;
