@@ -137,6 +137,18 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     expect(out).not.toMatch(/\n\s+at /);
   });
 
+  it("when BOT_TOKEN is missing and the provider has no credentials, then one run names all three and exits non-zero", async () => {
+    const bot = startBotProcess({ BOT_API_ROOT: world.fake.url, TOPUP_BASE_URL: "https://provider.example.com" });
+    world.adopt(bot);
+    expect(await bot.exited).toBe(1);
+    const out = bot.output();
+    expect(out).toContain("Configuration error: the bot cannot start.");
+    expect(out).toContain("BOT_TOKEN is required");
+    expect(out).toContain("TOPUP_MITRA_ID is required when TOPUP_BASE_URL is set");
+    expect(out).toContain("TOPUP_SECRET_KEY is required when TOPUP_BASE_URL is set");
+    expect(out).not.toMatch(/\n\s+at /);
+  });
+
   it("when the catalogue is bad, then the bot names the file and the entry and exits non-zero", async () => {
     const bot = startBotProcess({ ...world.env, CATALOG_FILE: "test/e2e/fixtures/bad-catalog.json" });
     world.adopt(bot);
