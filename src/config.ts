@@ -106,7 +106,13 @@ const schema = z.object({
     .min(1, "is required: the token @BotFather gave you")
     .regex(/^[^\s/]+$/, "must not contain spaces or slashes (copy it exactly as @BotFather gave it)"),
   BOT_API_ROOT: optional(httpUrl),
-  TOPUP_BASE_URL: optional(httpUrl),
+  // Orders go to {TOPUP_BASE_URL}/v1/transaction/partner: a query or fragment would sit in front of that path.
+  TOPUP_BASE_URL: optional(
+    httpUrl.refine(
+      (u) => !/[?#]/.test(u),
+      "must not have a query or fragment (?… or #…): orders go to {TOPUP_BASE_URL}/v1/transaction/partner",
+    ),
+  ),
   TOPUP_MITRA_ID: optional(z.string().trim()),
   TOPUP_SECRET_KEY: optional(z.string().trim()),
   TOPUP_TIMEOUT_MS: optional(positiveInt("milliseconds")),

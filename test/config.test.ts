@@ -109,6 +109,15 @@ describe("configuration", () => {
     ]);
   });
 
+  it("when TOPUP_BASE_URL has a query or a fragment, then it is refused at once, not when the first order goes out", () => {
+    for (const url of ["https://provider.example.com/?key=1", "https://provider.example.com/api#x"]) {
+      const errors = errorsOf({ ...minimal, TOPUP_BASE_URL: url, TOPUP_MITRA_ID: "M1", TOPUP_SECRET_KEY: "s" });
+      expect(errors).toEqual([
+        "TOPUP_BASE_URL must not have a query or fragment (?… or #…): orders go to {TOPUP_BASE_URL}/v1/transaction/partner",
+      ]);
+    }
+  });
+
   it("when a timeout of zero is given, then it is refused", () => {
     expect(errorsOf({ ...minimal, TOPUP_TIMEOUT_MS: "0" })).toEqual([
       "TOPUP_TIMEOUT_MS must be a positive number of milliseconds",

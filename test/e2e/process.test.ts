@@ -120,10 +120,24 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     world.adopt(bot);
     await bot.waitForOutput(/bot started/);
     expect(bot.output()).toContain("sandbox: no real orders");
+    // The log says where the sandbox answers, as README's Configuration says.
+    expect(bot.output()).toMatch(/"sandbox":"http:\/\/127\.0\.0\.1:\d+"/);
     expect(bot.output()).toMatch(/REDIS_URL is not set/);
     const summary = await world.summaryFor(ADMIN, "ML86", "12345678(1234)");
     world.fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
     await world.waitText(ADMIN, /Top-up successful/);
+  });
+
+  it("when a provider is configured, then the start-up log names its origin and nothing of its path or credentials", async () => {
+    const sandbox = new URL(world.sandbox.url);
+    const baseUrl = `http://ops:pw-4711@${sandbox.host}/partner-api/`;
+    const bot = await world.runProcess({ TOPUP_BASE_URL: baseUrl });
+    const lines = bot.output().split("\n");
+    const line = lines.find((l) => l.includes('"provider configured"'));
+    expect(line).toBeDefined();
+    expect(JSON.parse(line!)).toMatchObject({ provider: `http://${sandbox.host}` });
+    for (const hidden of [MITRA, SECRET, "partner-api", "pw-4711", "ops:"]) expect(line).not.toContain(hidden);
+    expect(bot.output()).not.toContain("pw-4711");
   });
 
   it("when the configuration is bad, then the bot names each variable and exits non-zero without a stack trace", async () => {
