@@ -15,7 +15,7 @@ export interface Viewer {
 
 export type MiniAppEnv = { Variables: { viewer: Viewer } };
 
-/** Telegram's own limit: init data older than a day is refused (contract section 11). */
+/** Telegram's own limit: init data older than a day is refused (`npm run app-link` counts on it too). */
 export const INIT_DATA_MAX_AGE_S = 24 * 60 * 60;
 
 /** The user as Telegram puts it in init data (a JSON object); the rest of its fields are not needed here. */
@@ -25,7 +25,7 @@ const initDataUser = z.object({
   language_code: z.string().optional(),
 });
 
-/** Why init data was refused, in words for the log; never a part of the data itself. */
+/** What a check of init data found: who is asking, or why not, in words for the log (never a part of the data). */
 type Checked = { ok: true; viewer: Omit<Viewer, "buyer"> } | { ok: false; reason: string };
 
 /** A duration in words: `45 s`, `12 min`, `24 h`, `1 h 5 min`, `3 days 2 h`. */
