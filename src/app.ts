@@ -39,7 +39,7 @@ import { createLease, keepLease, processOwner, whileHeld, type LeaseKeeper } fro
 import { createLiveness } from "./storage/liveness.js";
 import { StoreUnavailableError } from "./storage/redis.js";
 import { createStorage, type Storage } from "./storage/storage.js";
-import { createTopupClient, redactUrl } from "./topup/client.js";
+import { createTopupClient, providerOrigin } from "./topup/client.js";
 import { createSandboxProvider, SANDBOX_MITRA_ID, SANDBOX_SECRET_KEY, type SandboxProvider } from "./topup/sandbox.js";
 import type { TopupClient } from "./topup/types.js";
 import { createTaskTracker } from "./tasks.js";
@@ -190,7 +190,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     };
   } else {
     topup = createTopupClient({ ...config.topup, timeoutMs: config.topupTimeoutMs });
-    logger.info({ provider: redactUrl(config.topup.baseUrl) }, "provider configured");
+    // Which provider, for the operator; its path, query and credentials stay out of the log.
+    logger.info({ provider: providerOrigin(config.topup.baseUrl) }, "provider configured");
   }
 
   const texts = loadTexts();

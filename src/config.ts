@@ -106,7 +106,13 @@ const schema = z.object({
     .min(1, "is required: the token @BotFather gave you")
     .regex(/^[^\s/]+$/, "must not contain spaces or slashes (copy it exactly as @BotFather gave it)"),
   BOT_API_ROOT: optional(httpUrl),
-  TOPUP_BASE_URL: optional(httpUrl),
+  // Orders go to {TOPUP_BASE_URL}/v1/transaction/partner: a query or fragment would sit in front of that path.
+  TOPUP_BASE_URL: optional(
+    httpUrl.refine(
+      (u) => !/[?#]/.test(u),
+      "must not have a query or fragment (?… or #…): orders go to {TOPUP_BASE_URL}/v1/transaction/partner",
+    ),
+  ),
   TOPUP_MITRA_ID: optional(z.string().trim()),
   TOPUP_SECRET_KEY: optional(z.string().trim()),
   TOPUP_TIMEOUT_MS: optional(positiveInt("milliseconds")),
@@ -238,35 +244,43 @@ function miniAppUrl(webAppUrl: string): string {
   return new URL("app/", base).toString();
 }
 
+type Env = z.infer<typeof schema>;
+
 /**
  * Parses the environment. Never throws: a bad configuration comes back as one line per bad
- * variable, so the operator fixes them all in one go.
+ * variable, every one of them in the same run (a missing TOPUP_MITRA_ID is named beside a missing
+ * BOT_TOKEN, not after it is fixed), so the operator fixes them all in one go.
  */
 export function parseConfig(env: Record<string, string | undefined>): ConfigResult {
-  const parsed = schema.safeParse(env);
   const errors: string[] = [];
-  if (!parsed.success) {
-    const named = new Set<string>();
-    for (const issue of parsed.error.issues) {
-      const name = String(issue.path[0] ?? "environment");
-      // One line per variable: the first problem is the one to fix.
-      if (named.has(name)) continue;
-      named.add(name);
-      const message =
-        issue.code === "invalid_type" && env[name] === undefined && name === "BOT_TOKEN"
-          ? "is required: the token @BotFather gave you"
-          : issue.message;
-      errors.push(`${name} ${message}`);
+  // Each variable on its own: one bad value must not hide the checks that need the others.
+  const values: Partial<Record<keyof Env, unknown>> = {};
+  const bad = new Set<keyof Env>();
+  for (const name of Object.keys(schema.shape) as Array<keyof Env>) {
+    const result = schema.shape[name].safeParse(env[name]);
+    if (result.success) {
+      values[name] = result.data;
+      continue;
     }
-    return { ok: false, errors: [...new Set(errors)] };
+    bad.add(name);
+    // One line per variable: the first problem is the one to fix.
+    const issue = result.error.issues[0];
+    const message =
+      name === "BOT_TOKEN" && env[name] === undefined
+        ? "is required: the token @BotFather gave you"
+        : (issue?.message ?? "is not valid");
+    errors.push(`${name} ${message}`);
   }
-  const e = parsed.data;
-  if (e.TOPUP_BASE_URL !== undefined) {
-    if (e.TOPUP_MITRA_ID === undefined) errors.push("TOPUP_MITRA_ID is required when TOPUP_BASE_URL is set");
-    if (e.TOPUP_SECRET_KEY === undefined) errors.push("TOPUP_SECRET_KEY is required when TOPUP_BASE_URL is set");
+  const e = values as Partial<Env>;
+  /** Set, well or badly: what a rule about another variable goes by. */
+  const given = (name: keyof Env) => e[name] !== undefined || bad.has(name);
+  if (given("TOPUP_BASE_URL")) {
+    if (!given("TOPUP_MITRA_ID")) errors.push("TOPUP_MITRA_ID is required when TOPUP_BASE_URL is set");
+    if (!given("TOPUP_SECRET_KEY")) errors.push("TOPUP_SECRET_KEY is required when TOPUP_BASE_URL is set");
   }
   const apiRoot = (e.BOT_API_ROOT ?? TELEGRAM_API_ROOT).replace(/\/+$/, "");
-  if (e.WEBHOOK_URL !== undefined) {
+  // Which server posts the webhook is unknown while BOT_API_ROOT itself is bad (it is named above).
+  if (e.WEBHOOK_URL !== undefined && !bad.has("BOT_API_ROOT")) {
     const refused = webhookRefusal(e.WEBHOOK_URL, apiRoot);
     if (refused !== undefined) errors.push(`WEBHOOK_URL ${refused}`);
   }
@@ -283,40 +297,42 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
         errors.push(`${otherName} lists ${both.join(", ")}, also in ${name}: give each user one role`);
     }
   }
-  if (e.WEBHOOK_URL !== undefined && e.PORT === undefined) {
+  if (given("WEBHOOK_URL") && !given("PORT")) {
     errors.push("PORT is required when WEBHOOK_URL is set (the port the webhook server listens on)");
   }
-  if (e.WEBAPP_URL !== undefined && e.PORT === undefined) {
+  if (given("WEBAPP_URL") && !given("PORT")) {
     errors.push("PORT is required when WEBAPP_URL is set (the port the Mini App is served on)");
   }
   if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, config: configOf(values as Env, apiRoot) };
+}
+
+/** The configuration from an environment in which every variable parsed and every rule held. */
+function configOf(e: Env, apiRoot: string): Config {
   return {
-    ok: true,
-    config: {
-      botToken: e.BOT_TOKEN,
-      botApiRoot: apiRoot,
-      topup:
-        e.TOPUP_BASE_URL === undefined
-          ? undefined
-          : { baseUrl: e.TOPUP_BASE_URL, mitraId: e.TOPUP_MITRA_ID!, secretKey: e.TOPUP_SECRET_KEY! },
-      topupTimeoutMs: e.TOPUP_TIMEOUT_MS ?? 60_000,
-      redisUrl: e.REDIS_URL,
-      redisKeyPrefix: e.REDIS_KEY_PREFIX ?? "topup:",
-      adminIds: e.ADMIN_IDS ?? [],
-      allowedUserIds: e.ALLOWED_USER_IDS ?? [],
-      resellerIds: e.RESELLER_IDS ?? [],
-      catalogFile: e.CATALOG_FILE ?? "catalog.json",
-      refIdPrefix: e.REF_ID_PREFIX ?? "TG",
-      lowBalanceThreshold: e.LOW_BALANCE_THRESHOLD,
-      adminChat: e.ADMIN_CHAT_ID,
-      webhook: e.WEBHOOK_URL === undefined ? undefined : { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET },
-      port: e.PORT,
-      logLevel: e.LOG_LEVEL ?? "info",
-      timeZone: e.TZ ?? "Asia/Jakarta",
-      broadcastIntervalMs: e.BROADCAST_INTERVAL_MS ?? 50,
-      shopName: e.SHOP_NAME,
-      webApp: e.WEBAPP_URL === undefined ? undefined : { url: miniAppUrl(e.WEBAPP_URL) },
-      ledger: { hotDays: e.LEDGER_HOT_DAYS ?? 35, compactEveryMs: e.LEDGER_COMPACT_EVERY_MS ?? 3_600_000 },
-    },
+    botToken: e.BOT_TOKEN,
+    botApiRoot: apiRoot,
+    topup:
+      e.TOPUP_BASE_URL === undefined
+        ? undefined
+        : { baseUrl: e.TOPUP_BASE_URL, mitraId: e.TOPUP_MITRA_ID!, secretKey: e.TOPUP_SECRET_KEY! },
+    topupTimeoutMs: e.TOPUP_TIMEOUT_MS ?? 60_000,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX ?? "topup:",
+    adminIds: e.ADMIN_IDS ?? [],
+    allowedUserIds: e.ALLOWED_USER_IDS ?? [],
+    resellerIds: e.RESELLER_IDS ?? [],
+    catalogFile: e.CATALOG_FILE ?? "catalog.json",
+    refIdPrefix: e.REF_ID_PREFIX ?? "TG",
+    lowBalanceThreshold: e.LOW_BALANCE_THRESHOLD,
+    adminChat: e.ADMIN_CHAT_ID,
+    webhook: e.WEBHOOK_URL === undefined ? undefined : { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET },
+    port: e.PORT,
+    logLevel: e.LOG_LEVEL ?? "info",
+    timeZone: e.TZ ?? "Asia/Jakarta",
+    broadcastIntervalMs: e.BROADCAST_INTERVAL_MS ?? 50,
+    shopName: e.SHOP_NAME,
+    webApp: e.WEBAPP_URL === undefined ? undefined : { url: miniAppUrl(e.WEBAPP_URL) },
+    ledger: { hotDays: e.LEDGER_HOT_DAYS ?? 35, compactEveryMs: e.LEDGER_COMPACT_EVERY_MS ?? 3_600_000 },
   };
 }

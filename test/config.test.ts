@@ -64,6 +64,41 @@ describe("configuration", () => {
       "PORT must be a port number between 1 and 65535",
       "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent",
       "TZ is not a time zone name such as Asia/Jakarta",
+      "TOPUP_MITRA_ID is required when TOPUP_BASE_URL is set",
+      "TOPUP_SECRET_KEY is required when TOPUP_BASE_URL is set",
+    ]);
+  });
+
+  it("when BOT_TOKEN is missing and TOPUP_BASE_URL is set without credentials, then all three are named in one run", () => {
+    expect(errorsOf({ TOPUP_BASE_URL: "https://provider.example.com", ADMIN_IDS: "1001" })).toEqual([
+      "BOT_TOKEN is required: the token @BotFather gave you",
+      "TOPUP_MITRA_ID is required when TOPUP_BASE_URL is set",
+      "TOPUP_SECRET_KEY is required when TOPUP_BASE_URL is set",
+    ]);
+  });
+
+  it("when a value is bad and a rule between variables is broken too, then both are named in one run", () => {
+    expect(
+      errorsOf({
+        ...minimal,
+        ADMIN_IDS: "1001,x",
+        RESELLER_IDS: "2002",
+        ALLOWED_USER_IDS: "2002",
+        WEBAPP_URL: "https://shop.example.com",
+        WEBHOOK_URL: "https://bot.example.com:9000/telegram",
+      }),
+    ).toEqual([
+      'ADMIN_IDS "x" is not a Telegram user id (digits only, comma-separated)',
+      "WEBHOOK_URL uses port 9000: Telegram's Bot API server (api.telegram.org) posts webhooks only to ports 443, 80, 88 and 8443 (a self-hosted Bot API server, BOT_API_ROOT, takes any port)",
+      "RESELLER_IDS lists 2002, also in ALLOWED_USER_IDS: give each user one role",
+      "PORT is required when WEBHOOK_URL is set (the port the webhook server listens on)",
+      "PORT is required when WEBAPP_URL is set (the port the Mini App is served on)",
+    ]);
+  });
+
+  it("when PORT is given but bad, then it is named for its value and not also as missing", () => {
+    expect(errorsOf({ ...minimal, PORT: "http", WEBAPP_URL: "https://shop.example.com" })).toEqual([
+      "PORT must be a port number",
     ]);
   });
 
@@ -72,6 +107,15 @@ describe("configuration", () => {
       "TOPUP_MITRA_ID is required when TOPUP_BASE_URL is set",
       "TOPUP_SECRET_KEY is required when TOPUP_BASE_URL is set",
     ]);
+  });
+
+  it("when TOPUP_BASE_URL has a query or a fragment, then it is refused at once, not when the first order goes out", () => {
+    for (const url of ["https://provider.example.com/?key=1", "https://provider.example.com/api#x"]) {
+      const errors = errorsOf({ ...minimal, TOPUP_BASE_URL: url, TOPUP_MITRA_ID: "M1", TOPUP_SECRET_KEY: "s" });
+      expect(errors).toEqual([
+        "TOPUP_BASE_URL must not have a query or fragment (?… or #…): orders go to {TOPUP_BASE_URL}/v1/transaction/partner",
+      ]);
+    }
   });
 
   it("when a timeout of zero is given, then it is refused", () => {

@@ -63,6 +63,20 @@ export function redactUrl(url: string | URL): string {
   return `${u.protocol}//${userInfo}${u.host}${u.pathname}${query === "" ? "" : `?${query}`}`;
 }
 
+/**
+ * The provider's origin (scheme, host and port, e.g. `https://provider.example.com`): what the
+ * start-up log says about the provider. No path, no query, no user info: nothing of the mitra id
+ * or the secret key, wherever an operator put them in TOPUP_BASE_URL.
+ */
+export function providerOrigin(baseUrl: string): string {
+  try {
+    const origin = new URL(baseUrl).origin;
+    return origin === "null" ? "(not a URL)" : origin;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Parsing the answer. topup-api.md documents integers and strings; real providers of this kind
 // are known to send numbers as numeric strings, so both are accepted, and nothing else.

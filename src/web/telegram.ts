@@ -31,7 +31,59 @@ export function launchParams(): LaunchParams {
     const params = retrieveLaunchParams();
     return { initData: retrieveRawInitData() ?? "", theme: { ...params.tgWebAppThemeParams } };
   } catch {
-    return { initData: "", theme: {} };
+    // The bridge refuses the whole set when its strict parser does, e.g. init data without the
+    // `signature` field, which Telegram clients older than Bot API 8.0 send (validly signed by
+    // `hash`): read the raw values then, and let the bot judge the init data.
+    return rawLaunchParams() ?? { initData: "", theme: {} };
+  }
+}
+
+/** Where the page keeps the raw launch parameters it read, for a reload that lost the fragment. */
+const SAVED_KEY = "topup/launch-params";
+
+/**
+ * The launch parameters read as they are, from the places the bridge reads them (the address's
+ * fragment or query, the navigation entry, then what this page saved): the init data exactly as
+ * Telegram passed it, the theme if it is a JSON object of colours.
+ */
+function rawLaunchParams(): LaunchParams | undefined {
+  const sources = [
+    () => window.location.href,
+    () => performance.getEntriesByType("navigation")[0]?.name,
+    () => sessionStorage.getItem(SAVED_KEY),
+  ];
+  for (const source of sources) {
+    let query: string | null | undefined;
+    try {
+      query = source();
+    } catch {
+      continue; // storage refused (a private window): the next place
+    }
+    if (query === null || query === undefined) continue;
+    // `…/app/#tab&tgWebAppData=…` or `…?tgWebAppData=…`: every ? and # separates like &.
+    const params = new URLSearchParams(query.replace(/^[^?#]*[?#]/, "").replace(/[?#]/g, "&"));
+    const initData = params.get("tgWebAppData");
+    if (initData === null || initData === "") continue;
+    try {
+      sessionStorage.setItem(SAVED_KEY, params.toString());
+    } catch {
+      // Not saved: a reload without the fragment opens without sign-in, as before.
+    }
+    return { initData, theme: themeOf(params.get("tgWebAppThemeParams")) };
+  }
+  return undefined;
+}
+
+/** tgWebAppThemeParams: a JSON object of colour names and `#rrggbb` values; anything else, no theme. */
+function themeOf(json: string | null): ThemeParams {
+  try {
+    const value: unknown = JSON.parse(json ?? "{}");
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+    return Object.fromEntries(
+      Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+    );
+  } catch {
+    return {};
   }
 }
 

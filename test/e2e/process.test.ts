@@ -120,10 +120,24 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     world.adopt(bot);
     await bot.waitForOutput(/bot started/);
     expect(bot.output()).toContain("sandbox: no real orders");
+    // The log says where the sandbox answers, as README's Configuration says.
+    expect(bot.output()).toMatch(/"sandbox":"http:\/\/127\.0\.0\.1:\d+"/);
     expect(bot.output()).toMatch(/REDIS_URL is not set/);
     const summary = await world.summaryFor(ADMIN, "ML86", "12345678(1234)");
     world.fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
     await world.waitText(ADMIN, /Top-up successful/);
+  });
+
+  it("when a provider is configured, then the start-up log names its origin and nothing of its path or credentials", async () => {
+    const sandbox = new URL(world.sandbox.url);
+    const baseUrl = `http://ops:pw-4711@${sandbox.host}/partner-api/`;
+    const bot = await world.runProcess({ TOPUP_BASE_URL: baseUrl });
+    const lines = bot.output().split("\n");
+    const line = lines.find((l) => l.includes('"provider configured"'));
+    expect(line).toBeDefined();
+    expect(JSON.parse(line!)).toMatchObject({ provider: `http://${sandbox.host}` });
+    for (const hidden of [MITRA, SECRET, "partner-api", "pw-4711", "ops:"]) expect(line).not.toContain(hidden);
+    expect(bot.output()).not.toContain("pw-4711");
   });
 
   it("when the configuration is bad, then the bot names each variable and exits non-zero without a stack trace", async () => {
@@ -134,6 +148,18 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     expect(out).toContain("BOT_TOKEN is required");
     expect(out).toContain("TOPUP_TIMEOUT_MS must be a whole number of milliseconds");
     expect(out).toContain('ADMIN_IDS "x" is not a Telegram user id');
+    expect(out).not.toMatch(/\n\s+at /);
+  });
+
+  it("when BOT_TOKEN is missing and the provider has no credentials, then one run names all three and exits non-zero", async () => {
+    const bot = startBotProcess({ BOT_API_ROOT: world.fake.url, TOPUP_BASE_URL: "https://provider.example.com" });
+    world.adopt(bot);
+    expect(await bot.exited).toBe(1);
+    const out = bot.output();
+    expect(out).toContain("Configuration error: the bot cannot start.");
+    expect(out).toContain("BOT_TOKEN is required");
+    expect(out).toContain("TOPUP_MITRA_ID is required when TOPUP_BASE_URL is set");
+    expect(out).toContain("TOPUP_SECRET_KEY is required when TOPUP_BASE_URL is set");
     expect(out).not.toMatch(/\n\s+at /);
   });
 

@@ -2,7 +2,7 @@ import { request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { ADMIN, button, createWorld, SECRET, STAFF, type World } from "../e2e/world.js";
-import { signInitData } from "../helpers/init-data.js";
+import { signInitData, signPre8InitData } from "../helpers/init-data.js";
 import { freePort } from "../helpers/redis.js";
 import { postToWebhook } from "../helpers/webhook.js";
 
@@ -132,6 +132,63 @@ describe("the Mini App's API: who may see what, and every change through the cha
     });
     expect(stale.status).toBe(401);
     expect((await call("/admin/resellers", { user: ADMIN })).json.totals).toEqual({ saldo: 0, held: 0 });
+  });
+
+  it("when a Telegram client older than Bot API 8.0 sends init data without a signature field, then it is accepted; forged, it is 401", async () => {
+    await world.run();
+    const pre8 = signPre8InitData(ADMIN, world.fake.token);
+    expect(new URLSearchParams(pre8).has("signature")).toBe(false);
+    const session = await call("/session", { auth: `tma ${pre8}` });
+    expect(session.status).toBe(200);
+    expect(session.json).toMatchObject({ userId: ADMIN.id, role: "admin", lang: "en" });
+    expect((await call("/admin/today", { auth: `tma ${pre8}` })).status).toBe(200);
+    const reseller = await call("/reseller/wallet", { auth: `tma ${signPre8InitData(RESELLER, world.fake.token)}` });
+    expect(reseller.status).toBe(200);
+
+    const forged = signPre8InitData(ADMIN, "123456:not-the-bots-token");
+    expect((await call("/session", { auth: `tma ${forged}` })).status).toBe(401);
+    const expired = signPre8InitData(ADMIN, world.fake.token, 25 * 3600);
+    expect((await call("/session", { auth: `tma ${expired}` })).status).toBe(401);
+  });
+
+  it("when init data is refused, then the log says why in words and never the init data or its hash", async () => {
+    const bot = await world.run();
+    const good = signInitData(ADMIN, world.fake.token);
+    const cases: Array<{ auth: string | undefined; reason: RegExp }> = [
+      {
+        auth: `tma ${signInitData(ADMIN, world.fake.token, 25 * 3600 + 60)}`,
+        reason: /^expired 1 h 1 min ago \(signed 25 h 1 min ago, the limit is 24 h\)$/,
+      },
+      { auth: `tma ${signInitData(ADMIN, "123456:not-the-bots-token")}`, reason: /^bad signature/ },
+      { auth: `tma ${signPre8InitData(ADMIN, "123456:not-the-bots-token")}`, reason: /^bad signature/ },
+      { auth: `tma ${good.replace(/&hash=[0-9a-f]+/, "")}`, reason: /^missing field: hash$/ },
+      { auth: `tma ${signPre8InitData(undefined, world.fake.token)}`, reason: /^missing field: user$/ },
+      { auth: undefined, reason: /^no init data/ },
+      { auth: good, reason: /^the Authorization header is not tma <init data>$/ },
+    ];
+    for (const { auth } of cases) {
+      expect((await call("/session", auth === undefined ? {} : { auth })).status).toBe(401);
+    }
+    const refusals = bot
+      .output()
+      .split("\n")
+      .filter((l) => l.includes("init data refused"))
+      .map((l) => JSON.parse(l) as { reason: string; path: string });
+    expect(refusals.map((r) => r.reason)).toHaveLength(cases.length);
+    for (const [i, { reason }] of cases.entries()) {
+      expect(refusals[i]).toMatchObject({ path: "/app/api/session" });
+      expect(refusals[i]!.reason).toMatch(reason);
+    }
+    // Nothing of the data itself: not the raw query, its hash, the user's JSON nor the query id.
+    for (const { auth } of cases) {
+      if (auth === undefined) continue;
+      const raw = auth.replace(/^tma /, "");
+      expect(bot.output()).not.toContain(raw);
+      const hash = new URLSearchParams(raw).get("hash");
+      if (hash !== null) expect(bot.output()).not.toContain(hash);
+    }
+    expect(bot.output()).not.toContain(`AAq${ADMIN.id}`);
+    expect(bot.output()).not.toContain('"first_name":"Admin"');
   });
 
   it("when staff, strangers and resellers ask for what is not theirs, then they get 403 and nothing else", async () => {

@@ -74,6 +74,8 @@ export const THEMES = {
 export interface Opened {
   page: Page;
   context: BrowserContext;
+  /** The Authorization header of every call the page made to its API so far, in order. */
+  authorizations(): string[];
   /** Saves a screenshot as <SCREENSHOTS>/<name>.png (the whole page). */
   shot(name: string): Promise<void>;
   close(): Promise<void>;
@@ -96,6 +98,8 @@ export async function openApp(
     initData?: string;
     telegram?: boolean;
     tab?: string;
+    /** tgWebAppVersion, the Bot API version of the Telegram client (default 8.0). */
+    version?: string;
   },
 ): Promise<Opened> {
   const theme = THEMES[opts.theme ?? "light"];
@@ -111,6 +115,10 @@ export async function openApp(
   const page = await context.newPage();
   // A script error on the page fails the test that meets it, with the page's own message.
   page.on("pageerror", (err) => process.stderr.write(`page error: ${err.message}\n`));
+  const authorizations: string[] = [];
+  page.on("request", (req) => {
+    if (new URL(req.url()).pathname.includes("/app/api/")) authorizations.push(req.headers().authorization ?? "");
+  });
   if (opts.telegram === true) {
     await page.addInitScript(() => {
       const w = globalThis as unknown as { __events: Array<[string, unknown]>; TelegramWebviewProxy: unknown };
@@ -125,7 +133,7 @@ export async function openApp(
   const initData = opts.initData ?? signInitData(opts.user, opts.botToken);
   const fragment = new URLSearchParams({
     tgWebAppData: initData,
-    tgWebAppVersion: "8.0",
+    tgWebAppVersion: opts.version ?? "8.0",
     tgWebAppPlatform: "android",
     tgWebAppThemeParams: JSON.stringify(theme),
   });
@@ -134,6 +142,7 @@ export async function openApp(
   return {
     page,
     context,
+    authorizations: () => [...authorizations],
     async shot(name) {
       mkdirSync(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: false, animations: "disabled" });

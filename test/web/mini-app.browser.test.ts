@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { request } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN, STAFF, staffWorld, type World } from "../e2e/world.js";
-import { signInitData } from "../helpers/init-data.js";
+import { signInitData, signPre8InitData } from "../helpers/init-data.js";
 import { launchBrowser, openApp, type Opened } from "./browser.js";
 import { ADMIN_ID, RESELLER, RESELLER_ID, shopScene, type Scene } from "./scene.js";
 
@@ -154,6 +154,29 @@ describe("the Mini App's pages, as admins and resellers see them (one shop for a
       } finally {
         await app.close();
       }
+    }
+  });
+
+  it("when a Telegram client older than Bot API 8.0 opens the page (init data without signature), then the admin gets Today; forged, the page refuses", async () => {
+    const pre8 = signPre8InitData(ADMIN, world.fake.token);
+    const app = await open({ user: ADMIN, initData: pre8, version: "7.10" });
+    const forged = await open({
+      user: ADMIN,
+      initData: signPre8InitData(ADMIN, "123456:not-the-bots-token"),
+      version: "7.10",
+    });
+    try {
+      await shows(app.page, /Today, /);
+      expect(await app.page.getByTestId("today-sales").innerText()).toBe("3");
+      // The page sent the init data exactly as Telegram passed it, on every call.
+      expect(app.authorizations().length).toBeGreaterThan(0);
+      for (const auth of app.authorizations()) expect(auth).toBe(`tma ${pre8}`);
+
+      await forged.page.getByRole("alert").waitFor();
+      expect(await forged.page.locator("body").innerText()).toMatch(/without Telegram's sign-in, or too long ago/);
+      expect(await forged.page.locator("body").innerText()).not.toMatch(/Rp |5005|ML86/);
+    } finally {
+      await Promise.all([app.close(), forged.close()]);
     }
   });
 
