@@ -285,6 +285,9 @@ role-admin = admin
 role-staff = staff
 role-reseller = reseller
 
+## Amounts typed in the chat (/deposit, /price)
+amount-unclear = I can't tell which amount <code>{ $typed }</code> is. Write it like <code>50000</code>, <code>50.000</code>, <code>Rp50.000</code>, <code>50rb</code>, <code>50 ribu</code>, <code>1,5jt</code> or <code>1.5 juta</code>: a dot or comma before three digits groups thousands, and a decimal like <code>1,5</code> needs <code>rb</code> or <code>jt</code> after it.
+
 ## Resellers: /saldo, /deposit, /tier
 saldo-own =
     💰 <b>Your saldo</b>: { $saldo }
@@ -307,8 +310,8 @@ saldo-all-line = <code>{ $userId }</code> ({ $tier }): saldo { $saldo } · held 
 saldo-all-no-longer = no longer allowed
 saldo-all-none = No reseller has a saldo yet.
 saldo-all-total = The shop owes resellers <b>{ $total }</b> in all (saldo { $saldo } + held { $held }).
-deposit-usage = Use <code>/deposit USER_ID AMOUNT [NOTE]</code>, e.g. <code>/deposit 123456789 50000 transfer BCA</code>. A negative amount corrects a mistake: <code>/deposit 123456789 -5000 typo</code>.
-deposit-bad-amount = The amount must be a whole number of rupiah, not 0, at most { $max } (e.g. 50000, 50.000 or -5000).
+deposit-usage = Use <code>/deposit USER_ID AMOUNT [NOTE]</code>, e.g. <code>/deposit 123456789 50rb transfer BCA</code> (or <code>50000</code>, <code>Rp50.000</code>, <code>1,5jt</code>). A negative amount corrects a mistake: <code>/deposit 123456789 -5rb typo</code>.
+deposit-bad-amount = The amount must be whole rupiah, not 0, at most { $max } (e.g. <code>50000</code>, <code>50.000</code>, <code>50rb</code> or <code>-5rb</code>).
 deposit-bad-note = The note can be at most 200 characters.
 deposit-not-reseller = User <code>{ $userId }</code> is not a reseller. Make them one with <code>/allow { $userId } reseller</code>.
 deposit-below-zero = A saldo never goes below Rp 0: this correction is larger than the saldo ({ $saldo }). Nothing changed.
@@ -356,7 +359,7 @@ pricelist-disabled = <i>Hidden (/enable CODE offers it again): { $codes }</i>
 price-usage =
     Usage: <code>/price CODE AMOUNT</code> for the selling price, or <code>/price CODE AMOUNT TIER</code> for a reseller tier's price.
     Example: <code>/price ML86 21000</code> or <code>/price ML86 19500 gold</code>
-price-bad-amount = The amount must be whole rupiah, more than 0 and at most { $max }, e.g. <code>21000</code> or <code>21.000</code>.
+price-bad-amount = The amount must be whole rupiah, more than 0 and at most { $max }, e.g. <code>21000</code>, <code>21.000</code>, <code>Rp21.000</code> or <code>21rb</code>.
 price-bad-tier = A tier name is 1 to 32 lowercase letters, digits, _ or -, starting with a letter (e.g. <code>gold</code>).
 shop-unknown-code = There is no product with the code <b>{ $code }</b>. /pricelist shows the codes.
 price-changed = ✏️ <b>{ $code }</b> · { $product }: price { $from } → <b>{ $to }</b>. New summaries use it now; summaries already shown keep their price.
@@ -611,7 +614,7 @@ page-tier = Price tier
 page-deposit-open = Deposit or correction
 page-deposit-title = Deposit or correction
 page-deposit-amount = Amount (rupiah; negative for a correction)
-page-deposit-amount-format = Write whole rupiah, e.g. 50000, 50.000 or -5000.
+page-deposit-amount-format = Write whole rupiah, e.g. 50000, 50.000, Rp50.000, 50rb, 1,5jt or -5rb. A dot or comma before three digits groups thousands; a decimal like 1,5 needs rb or jt after it.
 page-deposit-note = Note (optional)
 page-deposit-amount-short = Amount
 page-deposit-note-short = Note

@@ -285,6 +285,9 @@ role-admin = admin
 role-staff = staf
 role-reseller = reseller
 
+## Jumlah yang diketik di chat (/deposit, /price)
+amount-unclear = Saya tidak yakin berapa jumlah <code>{ $typed }</code>. Tulis seperti <code>50000</code>, <code>50.000</code>, <code>Rp50.000</code>, <code>50rb</code>, <code>50 ribu</code>, <code>1,5jt</code> atau <code>1.5 juta</code>: titik atau koma sebelum tiga angka memisahkan ribuan, dan desimal seperti <code>1,5</code> harus diikuti <code>rb</code> atau <code>jt</code>.
+
 ## Reseller: /saldo, /deposit, /tier
 saldo-own =
     💰 <b>Saldo Anda</b>: { $saldo }
@@ -307,8 +310,8 @@ saldo-all-line = <code>{ $userId }</code> ({ $tier }): saldo { $saldo } · ditah
 saldo-all-no-longer = tidak diizinkan lagi
 saldo-all-none = Belum ada reseller yang punya saldo.
 saldo-all-total = Utang toko ke reseller seluruhnya <b>{ $total }</b> (saldo { $saldo } + ditahan { $held }).
-deposit-usage = Gunakan <code>/deposit USER_ID JUMLAH [CATATAN]</code>, contoh <code>/deposit 123456789 50000 transfer BCA</code>. Jumlah negatif mengoreksi kesalahan: <code>/deposit 123456789 -5000 salah ketik</code>.
-deposit-bad-amount = Jumlah harus bilangan bulat rupiah, bukan 0, paling banyak { $max } (contoh 50000, 50.000 atau -5000).
+deposit-usage = Gunakan <code>/deposit USER_ID JUMLAH [CATATAN]</code>, contoh <code>/deposit 123456789 50rb transfer BCA</code> (atau <code>50000</code>, <code>Rp50.000</code>, <code>1,5jt</code>). Jumlah negatif mengoreksi kesalahan: <code>/deposit 123456789 -5rb salah ketik</code>.
+deposit-bad-amount = Jumlah harus rupiah bulat, bukan 0, paling banyak { $max } (contoh <code>50000</code>, <code>50.000</code>, <code>50rb</code> atau <code>-5rb</code>).
 deposit-bad-note = Catatan paling banyak 200 karakter.
 deposit-not-reseller = Pengguna <code>{ $userId }</code> bukan reseller. Jadikan reseller dengan <code>/allow { $userId } reseller</code>.
 deposit-below-zero = Saldo tidak pernah di bawah Rp 0: koreksi ini lebih besar dari saldonya ({ $saldo }). Tidak ada yang berubah.
@@ -356,7 +359,7 @@ pricelist-disabled = <i>Disembunyikan (/enable KODE menawarkannya lagi): { $code
 price-usage =
     Cara pakai: <code>/price KODE JUMLAH</code> untuk harga jual, atau <code>/price KODE JUMLAH TIER</code> untuk harga satu tier reseller.
     Contoh: <code>/price ML86 21000</code> atau <code>/price ML86 19500 gold</code>
-price-bad-amount = Jumlah harus rupiah bulat, lebih dari 0 dan paling banyak { $max }, mis. <code>21000</code> atau <code>21.000</code>.
+price-bad-amount = Jumlah harus rupiah bulat, lebih dari 0 dan paling banyak { $max }, mis. <code>21000</code>, <code>21.000</code>, <code>Rp21.000</code> atau <code>21rb</code>.
 price-bad-tier = Nama tier 1 sampai 32 huruf kecil, angka, _ atau -, diawali huruf (mis. <code>gold</code>).
 shop-unknown-code = Tidak ada produk dengan kode <b>{ $code }</b>. /pricelist menampilkan kodenya.
 price-changed = ✏️ <b>{ $code }</b> · { $product }: harga { $from } → <b>{ $to }</b>. Ringkasan baru langsung memakainya; ringkasan yang sudah tampil tetap dengan harganya.
@@ -611,7 +614,7 @@ page-tier = Tier harga
 page-deposit-open = Deposit atau koreksi
 page-deposit-title = Deposit atau koreksi
 page-deposit-amount = Jumlah (rupiah; negatif untuk koreksi)
-page-deposit-amount-format = Tulis rupiah bulat, mis. 50000, 50.000 atau -5000.
+page-deposit-amount-format = Tulis rupiah bulat, mis. 50000, 50.000, Rp50.000, 50rb, 1,5jt atau -5rb. Titik atau koma sebelum tiga angka memisahkan ribuan; desimal seperti 1,5 harus diikuti rb atau jt.
 page-deposit-note = Catatan (opsional)
 page-deposit-amount-short = Jumlah
 page-deposit-note-short = Catatan

@@ -110,7 +110,7 @@ describe("parsers never throw, whatever arrives", () => {
           expect(Number.isSafeInteger(parsed.amount)).toBe(true);
           expect(parsed.amount).toBeGreaterThan(0);
           expect(parsed.amount).toBeLessThanOrEqual(1_000_000_000);
-        } else expect(["usage", "amount", "tier"]).toContain(parsed.why);
+        } else expect(["usage", "amount", "tier", "unclear"]).toContain(parsed.why);
       }),
     );
   });
