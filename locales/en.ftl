@@ -580,6 +580,7 @@ page-catalogue-invalid = { $count ->
 }
 page-catalogue-stale = Somebody changed the catalogue meanwhile (now edit { $version }). Your edits are kept: review them again, against the catalogue as it is now.
 page-price-none = no price
+page-price-format = I can't tell which amount this is: write e.g. 21000, 21.000, Rp21.000, 21rb or 1,5jt.
 page-diff-added = { $code } { $name } added to { $game } at { $price }
 page-diff-removed = { $code } { $name } removed
 page-diff-price = { $code }: { $from } → { $to }

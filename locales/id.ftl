@@ -580,6 +580,7 @@ page-catalogue-invalid = { $count ->
 }
 page-catalogue-stale = Seseorang mengubah katalog sementara itu (sekarang perubahan ke-{ $version }). Perubahan Anda tetap ada: tinjau lagi terhadap katalog yang sekarang.
 page-price-none = tanpa harga
+page-price-format = Jumlahnya tidak jelas: tulis mis. 21000, 21.000, Rp21.000, 21rb atau 1,5jt.
 page-diff-added = { $code } { $name } ditambahkan ke { $game } seharga { $price }
 page-diff-removed = { $code } { $name } dihapus
 page-diff-price = { $code }: { $from } → { $to }
