@@ -20,8 +20,8 @@ help-status = /status REF_ID: where one order stands
 help-language = /language: English or Bahasa Indonesia
 help-help = /help: how ordering works
 help-admin-heading = <b>Admin</b>
-help-report = /report [YYYY-MM-DD]: a day's sales, CSV
-help-export = /export YYYY-MM: a month's orders as a CSV file
+help-report = /report [yesterday|YYYY-MM-DD]: a day's sales (◀ ▶ for the days around it), CSV
+help-export = /export [YYYY-MM]: this month's orders (or that month's) as a CSV file
 help-pending = /pending: orders with an unknown result, /settle
 help-users = /users, /allow ID [reseller], /deny ID: who may order
 help-resellers = /deposit ID AMOUNT, /saldo ID|all, /tier ID NAME: resellers
@@ -153,7 +153,7 @@ command-balance = Partner balance after the last sale
 command-history = Your orders
 command-language = Language / Bahasa
 command-report = Sales report of a day
-command-export = A month's orders as a CSV file
+command-export = This month's orders as a CSV file
 command-pending = Orders with an unknown result
 command-users = Who may order
 command-allow = Allow a user to order
@@ -218,7 +218,7 @@ history-older = Older »
 
 ## /report
 admin-only = This command is for admins.
-report-usage = Use /report or /report YYYY-MM-DD, e.g. <code>/report 2026-11-23</code>.
+report-usage = Use /report for today, <code>/report yesterday</code> (or <code>kemarin</code>), or /report YYYY-MM-DD, e.g. <code>/report 2026-11-23</code>.
 report-title = <b>Sales report { $date }</b> ({ $tz })
 report-empty = No orders on { $date }.
 report-counts = Orders: { $total } (✅ { $success } · ❌ { $failed } · ⚠️ { $unknown } · ⏳ { $submitting })
@@ -233,13 +233,16 @@ report-by-reseller = <b>Resellers</b> (sales at their price, profit, deposits)
 report-reseller-line = { $name }, tier { $tier }: { $count } × · sales { $sales } · profit { $profit } · deposits { $deposits }
 report-csv-button = 📄 CSV of { $date }
 report-csv-caption = Orders of { $date }: { $count }
+report-day-before = ◀ { $date }
+report-day-after = { $date } ▶
 
 ## /export
-export-usage = Use /export YYYY-MM, e.g. <code>/export 2026-03</code>: that month's orders (in the shop's time zone) as a CSV file.
+export-usage = Use /export for this month, <code>/export last month</code>, or /export YYYY-MM, e.g. <code>/export 2026-03</code>: that month's orders (in the shop's time zone) as a CSV file.
 export-empty = No orders in { $month }.
 export-too-many = { $month } has { $count } orders: too many for one file. Use /report YYYY-MM-DD and its CSV button for each day.
 export-caption = Orders of { $month } ({ $tz }): { $count }
 export-caption-gzip = Orders of { $month } ({ $tz }): { $count } (gzip: open it with any unzip tool or a spreadsheet that reads .gz)
+export-month-button = 📄 Last month: { $month }
 
 ## /pending and settling
 pending-none = No orders with an unknown result.

@@ -20,8 +20,8 @@ help-status = /status REF_ID: posisi satu pesanan
 help-language = /language: English atau Bahasa Indonesia
 help-help = /help: cara memesan
 help-admin-heading = <b>Admin</b>
-help-report = /report [YYYY-MM-DD]: penjualan sehari, CSV
-help-export = /export YYYY-MM: pesanan sebulan sebagai file CSV
+help-report = /report [kemarin|YYYY-MM-DD]: penjualan sehari (◀ ▶ untuk hari sebelum dan sesudahnya), CSV
+help-export = /export [YYYY-MM]: pesanan bulan ini (atau bulan itu) sebagai file CSV
 help-pending = /pending: pesanan yang hasilnya belum diketahui, /settle
 help-users = /users, /allow ID [reseller], /deny ID: siapa yang boleh memesan
 help-resellers = /deposit ID JUMLAH, /saldo ID|all, /tier ID NAMA: reseller
@@ -153,7 +153,7 @@ command-balance = Saldo mitra setelah penjualan terakhir
 command-history = Pesanan Anda
 command-language = Bahasa / Language
 command-report = Laporan penjualan harian
-command-export = Pesanan sebulan sebagai file CSV
+command-export = Pesanan bulan ini sebagai file CSV
 command-pending = Pesanan dengan hasil belum diketahui
 command-users = Siapa yang boleh memesan
 command-allow = Izinkan pengguna memesan
@@ -218,7 +218,7 @@ history-older = Lebih lama »
 
 ## /report
 admin-only = Perintah ini khusus admin.
-report-usage = Gunakan /report atau /report YYYY-MM-DD, mis. <code>/report 2026-11-23</code>.
+report-usage = Gunakan /report untuk hari ini, <code>/report kemarin</code> (atau <code>yesterday</code>), atau /report YYYY-MM-DD, mis. <code>/report 2026-11-23</code>.
 report-title = <b>Laporan penjualan { $date }</b> ({ $tz })
 report-empty = Tidak ada pesanan pada { $date }.
 report-counts = Pesanan: { $total } (✅ { $success } · ❌ { $failed } · ⚠️ { $unknown } · ⏳ { $submitting })
@@ -233,13 +233,16 @@ report-by-reseller = <b>Reseller</b> (penjualan dengan harga mereka, laba, depos
 report-reseller-line = { $name }, tier { $tier }: { $count } × · penjualan { $sales } · laba { $profit } · deposit { $deposits }
 report-csv-button = 📄 CSV { $date }
 report-csv-caption = Pesanan { $date }: { $count }
+report-day-before = ◀ { $date }
+report-day-after = { $date } ▶
 
 ## /export
-export-usage = Gunakan /export YYYY-MM, mis. <code>/export 2026-03</code>: pesanan bulan itu (zona waktu toko) sebagai file CSV.
+export-usage = Gunakan /export untuk bulan ini, <code>/export bulan lalu</code>, atau /export YYYY-MM, mis. <code>/export 2026-03</code>: pesanan bulan itu (zona waktu toko) sebagai file CSV.
 export-empty = Tidak ada pesanan pada { $month }.
 export-too-many = { $month } punya { $count } pesanan: terlalu banyak untuk satu file. Gunakan /report YYYY-MM-DD dan tombol CSV-nya untuk tiap hari.
 export-caption = Pesanan { $month } ({ $tz }): { $count }
 export-caption-gzip = Pesanan { $month } ({ $tz }): { $count } (gzip: buka dengan aplikasi unzip apa saja atau spreadsheet yang bisa membaca .gz)
+export-month-button = 📄 Bulan lalu: { $month }
 
 ## /pending dan penyelesaian
 pending-none = Tidak ada pesanan dengan hasil yang belum diketahui.
