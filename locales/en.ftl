@@ -20,8 +20,8 @@ help-status = /status REF_ID: where one order stands
 help-language = /language: English or Bahasa Indonesia
 help-help = /help: how ordering works
 help-admin-heading = <b>Admin</b>
-help-report = /report [YYYY-MM-DD]: a day's sales, CSV
-help-export = /export YYYY-MM: a month's orders as a CSV file
+help-report = /report [yesterday|YYYY-MM-DD]: a day's sales (◀ ▶ for the days around it), CSV
+help-export = /export [YYYY-MM]: this month's orders (or that month's) as a CSV file
 help-pending = /pending: orders with an unknown result, /settle
 help-users = /users, /allow ID [reseller], /deny ID: who may order
 help-resellers = /deposit ID AMOUNT, /saldo ID|all, /tier ID NAME: resellers
@@ -153,7 +153,7 @@ command-balance = Partner balance after the last sale
 command-history = Your orders
 command-language = Language / Bahasa
 command-report = Sales report of a day
-command-export = A month's orders as a CSV file
+command-export = This month's orders as a CSV file
 command-pending = Orders with an unknown result
 command-users = Who may order
 command-allow = Allow a user to order
@@ -223,7 +223,7 @@ history-older = Older »
 
 ## /report
 admin-only = This command is for admins.
-report-usage = Use /report or /report YYYY-MM-DD, e.g. <code>/report 2026-11-23</code>.
+report-usage = Use /report for today, <code>/report yesterday</code> (or <code>kemarin</code>), or /report YYYY-MM-DD, e.g. <code>/report 2026-11-23</code>.
 report-title = <b>Sales report { $date }</b> ({ $tz })
 report-empty = No orders on { $date }.
 report-counts = Orders: { $total } (✅ { $success } · ❌ { $failed } · ⚠️ { $unknown } · ⏳ { $submitting })
@@ -246,13 +246,16 @@ report-by-reseller = <b>Resellers</b> (sales at their price, profit, deposits)
 report-reseller-line = { $name }, tier { $tier }: { $count } × · sales { $sales } · profit { $profit } · deposits { $deposits }
 report-csv-button = 📄 CSV of { $date }
 report-csv-caption = Orders of { $date }: { $count }
+report-day-before = ◀ { $date }
+report-day-after = { $date } ▶
 
 ## /export
-export-usage = Use /export YYYY-MM, e.g. <code>/export 2026-03</code>: that month's orders (in the shop's time zone) as a CSV file.
+export-usage = Use /export for this month, <code>/export last month</code>, or /export YYYY-MM, e.g. <code>/export 2026-03</code>: that month's orders (in the shop's time zone) as a CSV file.
 export-empty = No orders in { $month }.
 export-too-many = { $month } has { $count } orders: too many for one file. Use /report YYYY-MM-DD and its CSV button for each day.
 export-caption = Orders of { $month } ({ $tz }): { $count }
 export-caption-gzip = Orders of { $month } ({ $tz }): { $count } (gzip: open it with any unzip tool or a spreadsheet that reads .gz)
+export-month-button = 📄 Last month: { $month }
 
 ## /pending and settling
 pending-none = No orders with an unknown result.
@@ -304,6 +307,9 @@ role-admin = admin
 role-staff = staff
 role-reseller = reseller
 
+## Amounts typed in the chat (/deposit, /price)
+amount-unclear = I can't tell which amount <code>{ $typed }</code> is. Write it like <code>50000</code>, <code>50.000</code>, <code>Rp50.000</code>, <code>50rb</code>, <code>50 ribu</code>, <code>1,5jt</code> or <code>1.5 juta</code>: a dot or comma before three digits groups thousands, and a decimal like <code>1,5</code> needs <code>rb</code> or <code>jt</code> after it.
+
 ## Resellers: /saldo, /deposit, /tier
 saldo-own =
     💰 <b>Your saldo</b>: { $saldo }
@@ -326,8 +332,8 @@ saldo-all-line = <code>{ $userId }</code> ({ $tier }): saldo { $saldo } · held 
 saldo-all-no-longer = no longer allowed
 saldo-all-none = No reseller has a saldo yet.
 saldo-all-total = The shop owes resellers <b>{ $total }</b> in all (saldo { $saldo } + held { $held }).
-deposit-usage = Use <code>/deposit USER_ID AMOUNT [NOTE]</code>, e.g. <code>/deposit 123456789 50000 transfer BCA</code>. A negative amount corrects a mistake: <code>/deposit 123456789 -5000 typo</code>.
-deposit-bad-amount = The amount must be a whole number of rupiah, not 0, at most { $max } (e.g. 50000, 50.000 or -5000).
+deposit-usage = Use <code>/deposit USER_ID AMOUNT [NOTE]</code>, e.g. <code>/deposit 123456789 50rb transfer BCA</code> (or <code>50000</code>, <code>Rp50.000</code>, <code>1,5jt</code>). A negative amount corrects a mistake: <code>/deposit 123456789 -5rb typo</code>.
+deposit-bad-amount = The amount must be whole rupiah, not 0, at most { $max } (e.g. <code>50000</code>, <code>50.000</code>, <code>50rb</code> or <code>-5rb</code>).
 deposit-bad-note = The note can be at most 200 characters.
 deposit-not-reseller = User <code>{ $userId }</code> is not a reseller. Make them one with <code>/allow { $userId } reseller</code>.
 deposit-below-zero = A saldo never goes below Rp 0: this correction is larger than the saldo ({ $saldo }). Nothing changed.
@@ -375,7 +381,7 @@ pricelist-disabled = <i>Hidden (/enable CODE offers it again): { $codes }</i>
 price-usage =
     Usage: <code>/price CODE AMOUNT</code> for the selling price, or <code>/price CODE AMOUNT TIER</code> for a reseller tier's price.
     Example: <code>/price ML86 21000</code> or <code>/price ML86 19500 gold</code>
-price-bad-amount = The amount must be whole rupiah, more than 0 and at most { $max }, e.g. <code>21000</code> or <code>21.000</code>.
+price-bad-amount = The amount must be whole rupiah, more than 0 and at most { $max }, e.g. <code>21000</code>, <code>21.000</code>, <code>Rp21.000</code> or <code>21rb</code>.
 price-bad-tier = A tier name is 1 to 32 lowercase letters, digits, _ or -, starting with a letter (e.g. <code>gold</code>).
 shop-unknown-code = There is no product with the code <b>{ $code }</b>. /pricelist shows the codes.
 price-changed = ✏️ <b>{ $code }</b> · { $product }: price { $from } → <b>{ $to }</b>. New summaries use it now; summaries already shown keep their price.
@@ -602,6 +608,7 @@ page-catalogue-invalid = { $count ->
 }
 page-catalogue-stale = Somebody changed the catalogue meanwhile (now edit { $version }). Your edits are kept: review them again, against the catalogue as it is now.
 page-price-none = no price
+page-price-format = I can't tell which amount this is: write e.g. 21000, 21.000, Rp21.000, 21rb or 1,5jt.
 page-diff-added = { $code } { $name } added to { $game } at { $price }
 page-diff-removed = { $code } { $name } removed
 page-diff-price = { $code }: { $from } → { $to }
@@ -636,7 +643,7 @@ page-tier = Price tier
 page-deposit-open = Deposit or correction
 page-deposit-title = Deposit or correction
 page-deposit-amount = Amount (rupiah; negative for a correction)
-page-deposit-amount-format = Write whole rupiah, e.g. 50000, 50.000 or -5000.
+page-deposit-amount-format = Write whole rupiah, e.g. 50000, 50.000, Rp50.000, 50rb, 1,5jt or -5rb. A dot or comma before three digits groups thousands; a decimal like 1,5 needs rb or jt after it.
 page-deposit-note = Note (optional)
 page-deposit-amount-short = Amount
 page-deposit-note-short = Note

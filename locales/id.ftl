@@ -20,8 +20,8 @@ help-status = /status REF_ID: posisi satu pesanan
 help-language = /language: English atau Bahasa Indonesia
 help-help = /help: cara memesan
 help-admin-heading = <b>Admin</b>
-help-report = /report [YYYY-MM-DD]: penjualan sehari, CSV
-help-export = /export YYYY-MM: pesanan sebulan sebagai file CSV
+help-report = /report [kemarin|YYYY-MM-DD]: penjualan sehari (◀ ▶ untuk hari sebelum dan sesudahnya), CSV
+help-export = /export [YYYY-MM]: pesanan bulan ini (atau bulan itu) sebagai file CSV
 help-pending = /pending: pesanan yang hasilnya belum diketahui, /settle
 help-users = /users, /allow ID [reseller], /deny ID: siapa yang boleh memesan
 help-resellers = /deposit ID JUMLAH, /saldo ID|all, /tier ID NAMA: reseller
@@ -153,7 +153,7 @@ command-balance = Saldo mitra setelah penjualan terakhir
 command-history = Pesanan Anda
 command-language = Bahasa / Language
 command-report = Laporan penjualan harian
-command-export = Pesanan sebulan sebagai file CSV
+command-export = Pesanan bulan ini sebagai file CSV
 command-pending = Pesanan dengan hasil belum diketahui
 command-users = Siapa yang boleh memesan
 command-allow = Izinkan pengguna memesan
@@ -223,7 +223,7 @@ history-older = Lebih lama »
 
 ## /report
 admin-only = Perintah ini khusus admin.
-report-usage = Gunakan /report atau /report YYYY-MM-DD, mis. <code>/report 2026-11-23</code>.
+report-usage = Gunakan /report untuk hari ini, <code>/report kemarin</code> (atau <code>yesterday</code>), atau /report YYYY-MM-DD, mis. <code>/report 2026-11-23</code>.
 report-title = <b>Laporan penjualan { $date }</b> ({ $tz })
 report-empty = Tidak ada pesanan pada { $date }.
 report-counts = Pesanan: { $total } (✅ { $success } · ❌ { $failed } · ⚠️ { $unknown } · ⏳ { $submitting })
@@ -240,13 +240,16 @@ report-by-reseller = <b>Reseller</b> (penjualan dengan harga mereka, laba, depos
 report-reseller-line = { $name }, tier { $tier }: { $count } × · penjualan { $sales } · laba { $profit } · deposit { $deposits }
 report-csv-button = 📄 CSV { $date }
 report-csv-caption = Pesanan { $date }: { $count }
+report-day-before = ◀ { $date }
+report-day-after = { $date } ▶
 
 ## /export
-export-usage = Gunakan /export YYYY-MM, mis. <code>/export 2026-03</code>: pesanan bulan itu (zona waktu toko) sebagai file CSV.
+export-usage = Gunakan /export untuk bulan ini, <code>/export bulan lalu</code>, atau /export YYYY-MM, mis. <code>/export 2026-03</code>: pesanan bulan itu (zona waktu toko) sebagai file CSV.
 export-empty = Tidak ada pesanan pada { $month }.
 export-too-many = { $month } punya { $count } pesanan: terlalu banyak untuk satu file. Gunakan /report YYYY-MM-DD dan tombol CSV-nya untuk tiap hari.
 export-caption = Pesanan { $month } ({ $tz }): { $count }
 export-caption-gzip = Pesanan { $month } ({ $tz }): { $count } (gzip: buka dengan aplikasi unzip apa saja atau spreadsheet yang bisa membaca .gz)
+export-month-button = 📄 Bulan lalu: { $month }
 
 ## /pending dan penyelesaian
 pending-none = Tidak ada pesanan dengan hasil yang belum diketahui.
@@ -298,6 +301,9 @@ role-admin = admin
 role-staff = staf
 role-reseller = reseller
 
+## Jumlah yang diketik di chat (/deposit, /price)
+amount-unclear = Saya tidak yakin berapa jumlah <code>{ $typed }</code>. Tulis seperti <code>50000</code>, <code>50.000</code>, <code>Rp50.000</code>, <code>50rb</code>, <code>50 ribu</code>, <code>1,5jt</code> atau <code>1.5 juta</code>: titik atau koma sebelum tiga angka memisahkan ribuan, dan desimal seperti <code>1,5</code> harus diikuti <code>rb</code> atau <code>jt</code>.
+
 ## Reseller: /saldo, /deposit, /tier
 saldo-own =
     💰 <b>Saldo Anda</b>: { $saldo }
@@ -320,8 +326,8 @@ saldo-all-line = <code>{ $userId }</code> ({ $tier }): saldo { $saldo } · ditah
 saldo-all-no-longer = tidak diizinkan lagi
 saldo-all-none = Belum ada reseller yang punya saldo.
 saldo-all-total = Utang toko ke reseller seluruhnya <b>{ $total }</b> (saldo { $saldo } + ditahan { $held }).
-deposit-usage = Gunakan <code>/deposit USER_ID JUMLAH [CATATAN]</code>, contoh <code>/deposit 123456789 50000 transfer BCA</code>. Jumlah negatif mengoreksi kesalahan: <code>/deposit 123456789 -5000 salah ketik</code>.
-deposit-bad-amount = Jumlah harus bilangan bulat rupiah, bukan 0, paling banyak { $max } (contoh 50000, 50.000 atau -5000).
+deposit-usage = Gunakan <code>/deposit USER_ID JUMLAH [CATATAN]</code>, contoh <code>/deposit 123456789 50rb transfer BCA</code> (atau <code>50000</code>, <code>Rp50.000</code>, <code>1,5jt</code>). Jumlah negatif mengoreksi kesalahan: <code>/deposit 123456789 -5rb salah ketik</code>.
+deposit-bad-amount = Jumlah harus rupiah bulat, bukan 0, paling banyak { $max } (contoh <code>50000</code>, <code>50.000</code>, <code>50rb</code> atau <code>-5rb</code>).
 deposit-bad-note = Catatan paling banyak 200 karakter.
 deposit-not-reseller = Pengguna <code>{ $userId }</code> bukan reseller. Jadikan reseller dengan <code>/allow { $userId } reseller</code>.
 deposit-below-zero = Saldo tidak pernah di bawah Rp 0: koreksi ini lebih besar dari saldonya ({ $saldo }). Tidak ada yang berubah.
@@ -369,7 +375,7 @@ pricelist-disabled = <i>Disembunyikan (/enable KODE menawarkannya lagi): { $code
 price-usage =
     Cara pakai: <code>/price KODE JUMLAH</code> untuk harga jual, atau <code>/price KODE JUMLAH TIER</code> untuk harga satu tier reseller.
     Contoh: <code>/price ML86 21000</code> atau <code>/price ML86 19500 gold</code>
-price-bad-amount = Jumlah harus rupiah bulat, lebih dari 0 dan paling banyak { $max }, mis. <code>21000</code> atau <code>21.000</code>.
+price-bad-amount = Jumlah harus rupiah bulat, lebih dari 0 dan paling banyak { $max }, mis. <code>21000</code>, <code>21.000</code>, <code>Rp21.000</code> atau <code>21rb</code>.
 price-bad-tier = Nama tier 1 sampai 32 huruf kecil, angka, _ atau -, diawali huruf (mis. <code>gold</code>).
 shop-unknown-code = Tidak ada produk dengan kode <b>{ $code }</b>. /pricelist menampilkan kodenya.
 price-changed = ✏️ <b>{ $code }</b> · { $product }: harga { $from } → <b>{ $to }</b>. Ringkasan baru langsung memakainya; ringkasan yang sudah tampil tetap dengan harganya.
@@ -593,6 +599,7 @@ page-catalogue-invalid = { $count ->
 }
 page-catalogue-stale = Seseorang mengubah katalog sementara itu (sekarang perubahan ke-{ $version }). Perubahan Anda tetap ada: tinjau lagi terhadap katalog yang sekarang.
 page-price-none = tanpa harga
+page-price-format = Jumlahnya tidak jelas: tulis mis. 21000, 21.000, Rp21.000, 21rb atau 1,5jt.
 page-diff-added = { $code } { $name } ditambahkan ke { $game } seharga { $price }
 page-diff-removed = { $code } { $name } dihapus
 page-diff-price = { $code }: { $from } → { $to }
@@ -627,7 +634,7 @@ page-tier = Tier harga
 page-deposit-open = Deposit atau koreksi
 page-deposit-title = Deposit atau koreksi
 page-deposit-amount = Jumlah (rupiah; negatif untuk koreksi)
-page-deposit-amount-format = Tulis rupiah bulat, mis. 50000, 50.000 atau -5000.
+page-deposit-amount-format = Tulis rupiah bulat, mis. 50000, 50.000, Rp50.000, 50rb, 1,5jt atau -5rb. Titik atau koma sebelum tiga angka memisahkan ribuan; desimal seperti 1,5 harus diikuti rb atau jt.
 page-deposit-note = Catatan (opsional)
 page-deposit-amount-short = Jumlah
 page-deposit-note-short = Catatan

@@ -62,6 +62,18 @@ export const Callback = {
     (day) => day,
     (rest) => (/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(rest) ? rest : undefined),
   ),
+  /** ◀ ▶ under a /report: the day (`YYYY-MM-DD`) to show in its place. */
+  reportDay: kind<string>(
+    "rd",
+    (day) => day,
+    (rest) => (/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(rest) ? rest : undefined),
+  ),
+  /** A month's export (`YYYY-MM`), offered under /export's answer. */
+  exportMonth: kind<string>(
+    "em",
+    (month) => month,
+    (rest) => (/^[0-9]{4}-[0-9]{2}$/.test(rest) ? rest : undefined),
+  ),
   settle: kind<{ outcome: "success" | "failed"; refId: string }>(
     "s",
     (d) => `${d.outcome === "success" ? "ok" : "no"}:${d.refId}`,

@@ -25,6 +25,12 @@ export type MonthExport =
       content: () => AsyncIterable<Uint8Array>;
     };
 
+/** The month (`YYYY-MM`) before a month written `YYYY-MM`. */
+export function monthBefore(month: string): string {
+  const [year, mon] = month.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(year, mon - 2, 1)).toISOString().slice(0, 7);
+}
+
 /** The days (`YYYY-MM-DD`) of a month written `YYYY-MM`, or undefined for anything else. */
 function monthDays(month: string): string[] | undefined {
   const m = /^(\d{4})-(\d{2})$/.exec(month);

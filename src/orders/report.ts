@@ -13,6 +13,12 @@ export function dayIn(timeZone: string, at: Date): string {
   return format.format(at);
 }
 
+/** The day `days` after a day `YYYY-MM-DD` (before it when negative): calendar days, whatever the time zone. */
+export function dayPlus(day: string, days: number): string {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
+}
+
 /** Milliseconds to add to UTC to get the wall clock of `timeZone` at that instant. */
 const partFormats = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CSV_HEADER } from "../../src/orders/report.js";
 import { button, createWorld, type World } from "../e2e/world.js";
-import type { FakeUser } from "../e2e/fake-bot-api.js";
+import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const SILENT_ADMIN: FakeUser = { id: 1005, first_name: "Never started", language_code: "en" };
@@ -136,8 +136,62 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     await world.waitText(STAFF, /khusus admin/);
     world.fake.sendText(ADMIN, "/report 2020-01-01");
     await world.waitText(ADMIN, /No orders on 2020-01-01/);
-    world.fake.sendText(ADMIN, "/report yesterday");
-    await world.waitText(ADMIN, /Use \/report or \/report YYYY-MM-DD/);
+    world.fake.sendText(ADMIN, "/report someday");
+    await world.waitText(ADMIN, /Use \/report for today, <code>\/report yesterday<\/code>/);
+  });
+
+  it("when an admin asks for yesterday's report and taps ◀ ▶, then the same message shows the day before or after, never a day to come", async () => {
+    const ID_ADMIN: FakeUser = { id: 1006, first_name: "Rina", language_code: "id" };
+    // The shop's clock runs from noon of 15 March 2026 in Jakarta: no midnight comes during the test.
+    const shift = Date.parse("2026-03-15T05:00:00Z") - Date.now();
+    await world.run(
+      { ...base(), ADMIN_IDS: `${ADMIN.id},${SILENT_ADMIN.id},${ID_ADMIN.id}` },
+      { now: () => new Date(Date.now() + shift) },
+    );
+    await world.order(STAFF, "ML86", "12345678(1234)");
+    const labels = (m: SentMessage) =>
+      (m.reply_markup?.inline_keyboard ?? []).map((row: Array<{ text: string }>) => row.map((b) => b.text));
+    /** The report message as it is now (after the edits of its buttons). */
+    const now = (id: number) => world.fake.messagesTo(ADMIN.id).find((m) => m.message_id === id)!;
+    const becomes = async (id: number, pattern: RegExp) => {
+      await world.fake.waitFor(() => pattern.test(now(id).text));
+      return now(id);
+    };
+
+    world.fake.sendText(ADMIN, "/report Yesterday");
+    const report = await world.waitText(ADMIN, /Sales report 2026-03-14/);
+    expect(report.text).toContain("No orders on 2026-03-14.");
+    expect(labels(report)).toEqual([["◀ 2026-03-13", "2026-03-15 ▶"]]);
+
+    world.fake.tapButton(ADMIN, report, button(report, /2026-03-15 ▶/));
+    const today = await becomes(report.message_id, /Sales report 2026-03-15/);
+    expect(today.text).toContain("Orders: 1 (✅ 1 · ❌ 0 · ⚠️ 0 · ⏳ 0)");
+    // Today has no ▶: there is no report of a day to come.
+    expect(labels(today)).toEqual([["📄 CSV of 2026-03-15"], ["◀ 2026-03-14"]]);
+    world.fake.tapButton(ADMIN, today, button(today, /◀ 2026-03-14/));
+    const back = await becomes(report.message_id, /Sales report 2026-03-14/);
+    expect(labels(back)).toEqual([["◀ 2026-03-13", "2026-03-15 ▶"]]);
+
+    // A button for tomorrow (forged, or from a clock gone wrong) shows nothing.
+    const answered = world.fake.callbackAnswers.length;
+    world.fake.tapButton(ADMIN, back, "rd:2026-03-16");
+    await world.fake.waitFor(() => world.fake.callbackAnswers.length > answered);
+    expect(world.fake.callbackAnswers.at(-1)!.text).toBe("This button is no longer valid.");
+    expect(now(report.message_id).text).toContain("Sales report 2026-03-14");
+    // The buttons are for admins only.
+    world.fake.tapButton(STAFF, back, button(back, /◀/));
+    await world.fake.waitFor(() => world.fake.callbackAnswers.some((a) => /khusus admin/.test(a.text ?? "")));
+    expect(now(report.message_id).text).toContain("Sales report 2026-03-14");
+
+    // In Indonesian, whatever the case.
+    world.fake.sendText(ID_ADMIN, "/report KEMARIN");
+    const kemarin = await world.waitText(ID_ADMIN, /Laporan penjualan 2026-03-14/);
+    expect(kemarin.text).toContain("Tidak ada pesanan pada 2026-03-14.");
+    world.fake.sendText(ID_ADMIN, "/report hari ini");
+    const hariIni = await world.waitText(ID_ADMIN, /Laporan penjualan 2026-03-15/);
+    expect(hariIni.text).toContain("Pesanan: 1 (✅ 1 · ❌ 0 · ⚠️ 0 · ⏳ 0)");
+    world.fake.sendText(ID_ADMIN, "/report besok");
+    await world.waitText(ID_ADMIN, /Gunakan \/report untuk hari ini, <code>\/report kemarin<\/code>/);
   });
 
   it("when an admin settles an unknown order, then the user is told the final outcome and a second settlement is refused", async () => {

@@ -115,10 +115,66 @@ describe("old orders: compacted in Redis, still answered by the chat", () => {
     expect(rows[0]).toBe(CSV_HEADER.join(","));
     expect(rows.slice(1).map((r) => r.split(",")[5])).toEqual(["ML86", "FF70", "ML172"]);
 
-    for (const bad of ["", "2026-13", "march", "2026-3", "1999-12"])
-      await ask(ADMIN, `/export ${bad}`.trim(), /Use \/export YYYY-MM/);
+    for (const bad of ["2026-13", "march", "2026-3", "1999-12"])
+      await ask(
+        ADMIN,
+        `/export ${bad}`,
+        /Use \/export for this month, <code>\/export last month<\/code>, or \/export YYYY-MM/,
+      );
     await ask(ADMIN, "/export 2020-02", /No orders in 2020-02/);
     await ask(STAFF, `/export ${month}`, /khusus admin/);
+    expect(world.fake.messagesTo(STAFF.id).some((m) => m.document !== undefined)).toBe(false);
+  });
+
+  it("when an admin sends /export alone, then this month's file comes with a button for last month's, in English and Indonesian", async () => {
+    const ID_ADMIN: FakeUser = { id: 1003, first_name: "Rina", language_code: "id" };
+    // The shop's clock, moved by the test from one day to another (at noon in Jakarta: never near a midnight).
+    let at = Date.parse("2026-02-20T05:00:00Z");
+    const started = Date.now();
+    await world.run({ ADMIN_IDS: `${ADMIN.id},${ID_ADMIN.id}` }, { now: () => new Date(at + (Date.now() - started)) });
+    await world.order(STAFF, "ML86", "12345678(1234)");
+    at = Date.parse("2026-03-15T05:00:00Z");
+    await world.order(STAFF, "FF70", "123456789");
+    await world.order(ADMIN, "ML172", "12345678(1234)");
+
+    /** Sends a text (or taps a button) and resolves with the next document in the chat. */
+    const nextDocument = async (user: FakeUser, act: () => void) => {
+      const before = world.fake.messagesTo(user.id).length;
+      act();
+      return world.fake.waitForMessage(
+        user.id,
+        (m) => m.document !== undefined && world.fake.messagesTo(user.id).indexOf(m) >= before,
+      );
+    };
+    const march = await nextDocument(ADMIN, () => world.fake.sendText(ADMIN, "/export"));
+    expect(march.document!.filename).toBe("orders-2026-03.csv");
+    expect(march.text).toBe("Orders of 2026-03 (Asia/Jakarta): 2");
+    expect(march.document!.content.trim().split("\r\n")).toHaveLength(3);
+    const lastMonth = button(march, /Last month: 2026-02/);
+    const february = await nextDocument(ADMIN, () => world.fake.tapButton(ADMIN, march, lastMonth));
+    expect(february.document!.filename).toBe("orders-2026-02.csv");
+    expect(february.text).toBe("Orders of 2026-02 (Asia/Jakarta): 1");
+    expect(february.document!.content).toContain(",ML86,");
+    // In words, and by its number, as before.
+    expect((await nextDocument(ADMIN, () => world.fake.sendText(ADMIN, "/export Last Month"))).text).toBe(
+      "Orders of 2026-02 (Asia/Jakarta): 1",
+    );
+    expect((await nextDocument(ADMIN, () => world.fake.sendText(ADMIN, "/export 2026-03"))).text).toBe(
+      "Orders of 2026-03 (Asia/Jakarta): 2",
+    );
+
+    // A month without orders yet says so, and still offers the month before.
+    at = Date.parse("2026-04-02T05:00:00Z");
+    const april = await ask(ID_ADMIN, "/export", /Tidak ada pesanan pada 2026-04/);
+    const offered = button(april, /Bulan lalu: 2026-03/);
+    const fromButton = await nextDocument(ID_ADMIN, () => world.fake.tapButton(ID_ADMIN, april, offered));
+    expect(fromButton.text).toBe("Pesanan 2026-03 (Asia/Jakarta): 2");
+    expect((await nextDocument(ID_ADMIN, () => world.fake.sendText(ID_ADMIN, "/export bulan lalu"))).text).toBe(
+      "Pesanan 2026-03 (Asia/Jakarta): 2",
+    );
+    // The month's button is for admins only.
+    world.fake.tapButton(STAFF, april, offered);
+    await world.fake.waitFor(() => world.fake.callbackAnswers.some((a) => /khusus admin/.test(a.text ?? "")));
     expect(world.fake.messagesTo(STAFF.id).some((m) => m.document !== undefined)).toBe(false);
   });
 

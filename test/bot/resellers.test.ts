@@ -217,6 +217,8 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     world.fake.sendText(ADMIN, "/deposit 1002 1000");
     await world.waitText(ADMIN, /<code>1002<\/code> is not a reseller/);
     world.fake.sendText(ADMIN, "/deposit 5005 lots");
+    await world.waitText(ADMIN, /I can't tell which amount <code>lots<\/code> is/);
+    world.fake.sendText(ADMIN, "/deposit 5005");
     await world.waitText(ADMIN, /Use <code>\/deposit USER_ID AMOUNT \[NOTE\]<\/code>/);
     world.fake.sendText(ADMIN, "/saldo all");
     const all = await world.waitText(ADMIN, /Resellers' saldo/);
@@ -231,6 +233,46 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     expect(users.text).toMatch(
       /<code>5005<\/code>: reseller · allowed in the chat by <code>1001<\/code>[^\n]* · tier reseller · saldo Rp 25,000/,
     );
+  });
+
+  it("when an admin types the amount the way people write it, then the summary before Confirm shows it in rupiah, in English and Indonesian", async () => {
+    const ID_ADMIN: FakeUser = { id: 1003, first_name: "Rina", language_code: "id" };
+    await world.run({ ...base, ADMIN_IDS: `${ADMIN.id},${ID_ADMIN.id}` });
+    /** The summary (or the refusal) /deposit answers with. */
+    const answer = async (user: FakeUser, text: string) => {
+      const before = world.fake.messagesTo(user.id).length;
+      world.fake.sendText(user, text);
+      return (await world.fake.waitForMessage(user.id, (m) => world.fake.messagesTo(user.id).indexOf(m) >= before))
+        .text;
+    };
+    expect(await answer(ADMIN, "/deposit 5006 50rb")).toContain("for reseller <code>5006</code>: <b>+ Rp 50,000</b>");
+    expect(await answer(ADMIN, "/deposit 5006 Rp50.000")).toContain("<b>+ Rp 50,000</b>");
+    expect(await answer(ADMIN, "/deposit 5006 Rp 50.000,00")).toContain("<b>+ Rp 50,000</b>");
+    expect(await answer(ADMIN, "/deposit 5006 1,5jt")).toContain("<b>+ Rp 1,500,000</b>");
+    // The multiplier word belongs to the amount; the note is what comes after it.
+    const withNote = await answer(ADMIN, "/deposit 5006 50 ribu transfer BCA");
+    expect(withNote).toContain("<b>+ Rp 50,000</b>");
+    expect(withNote).toContain("Note: transfer BCA");
+    const idSummary = await answer(ID_ADMIN, "/deposit 5006 1.5 juta cash");
+    expect(idSummary).toContain("untuk reseller <code>5006</code>: <b>+ Rp 1.500.000</b>");
+    expect(idSummary).toContain("Catatan: cash");
+
+    // What could be read two ways is refused with examples, and nothing is prepared.
+    const unclear = await answer(ADMIN, "/deposit 5006 50.5 transfer");
+    expect(unclear).toContain("I can't tell which amount <code>50.5</code> is");
+    expect(unclear).toContain("<code>50rb</code>");
+    expect(await answer(ADMIN, "/deposit 5006 50 000")).toContain("which amount <code>50 000</code> is");
+    const idUnclear = await answer(ID_ADMIN, "/deposit 5006 1,50");
+    expect(idUnclear).toContain("Saya tidak yakin berapa jumlah <code>1,50</code>");
+    expect(idUnclear).toContain("<code>1,5jt</code>");
+    expect(await answer(ADMIN, "/deposit 5006 -0")).toContain("not 0, at most Rp 100,000,000");
+    expect(await answer(ADMIN, "/deposit 5006 101jt")).toContain("not 0, at most Rp 100,000,000");
+
+    // A correction typed the same way still works.
+    await deposit(5006, "20rb");
+    const corrected = await deposit(5006, "-5rb", "koreksi");
+    expect(corrected.text).toContain("− Rp 5,000");
+    expect(await saldoOf(ENV_RESELLER)).toContain("Rp 15.000");
   });
 
   it("when the day is reported, then each reseller's sales, profit and deposits are there and the CSV says who bought", async () => {

@@ -94,7 +94,9 @@ describe("the shop from a phone: prices, products, the catalogue file, pause (th
     expect((await ask(ADMIN, "/price", /Usage/)).text).toContain("/price CODE AMOUNT");
     expect((await ask(ADMIN, "/price ML86 -5", /whole rupiah/)).text).toBeTruthy();
     expect((await ask(ADMIN, "/price ML86 0", /whole rupiah/)).text).toBeTruthy();
-    expect((await ask(ADMIN, "/price ML86 12.5", /whole rupiah/)).text).toBeTruthy();
+    expect((await ask(ADMIN, "/price ML86 12.5", /I can't tell which amount <code>12\.5<\/code> is/)).text).toContain(
+      "<code>50rb</code>",
+    );
     expect((await ask(ADMIN, "/price ML86 1000 Gold!", /tier name/)).text).toBeTruthy();
     expect((await ask(ADMIN, "/price XX1 1000", /no product with the code/)).text).toContain("XX1");
     expect((await ask(STAFF, "/price ML86 1", /only for admins|admins only|for admins/i)).text).toBeTruthy();
@@ -105,6 +107,25 @@ describe("the shop from a phone: prices, products, the catalogue file, pause (th
     const again = await world.run(env);
     expect(again.output()).toMatch(/catalogue in use: edited in the chat \(version 3/);
     expect((await ask(STAFF, "/pricelist", /Price list/)).text).toContain("<b>Rp 21,000</b>");
+  });
+
+  it("when an admin types a price the way people write it, then the answer shows it in rupiah, in English and Indonesian", async () => {
+    await world.run(env);
+    const rp = await ask(ADMIN, "/price ML86 Rp22.000", /price/);
+    expect(rp.text).toContain("<b>ML86</b> · 86 Diamonds: price Rp 20,000 → <b>Rp 22,000</b>");
+    const thousands = await ask(ADMIN2, "/price ML86 22,5rb", /harga/);
+    expect(thousands.text).toContain("<b>ML86</b> · 86 Diamonds: harga Rp 22.000 → <b>Rp 22.500</b>");
+    // The multiplier word is the amount's; the tier comes after it.
+    const tier = await ask(ADMIN, "/price ML86 19 ribu gold", /tier/);
+    expect(tier.text).toContain("price for tier <b>gold</b> Rp 19,700 → <b>Rp 19,000</b>");
+    expect((await ask(STAFF, "/pricelist", /Price list/)).text).toContain("86 Diamonds: <b>Rp 22,500</b>");
+
+    // What could be read two ways is refused with examples, and the price stays.
+    const unclear = await ask(ADMIN2, "/price ML86 22.5", /jumlah/);
+    expect(unclear.text).toContain("Saya tidak yakin berapa jumlah <code>22.5</code>");
+    expect(unclear.text).toContain("<code>Rp50.000</code>");
+    expect((await ask(ADMIN, "/price ML86 2,25", /amount/)).text).toContain("which amount <code>2,25</code> is");
+    expect((await ask(STAFF, "/pricelist", /Price list/)).text).toContain("86 Diamonds: <b>Rp 22,500</b>");
   });
 
   it("when an admin disables a product, then it is not offered, cannot be ordered, and its summary already shown orders nothing at Confirm", async () => {

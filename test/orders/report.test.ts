@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../src/orders/order.js";
-import { buildReport, CSV_HEADER, dayIn, dayRange, reportCsv } from "../../src/orders/report.js";
+import { monthBefore } from "../../src/orders/export.js";
+import { buildReport, CSV_HEADER, dayIn, dayPlus, dayRange, reportCsv } from "../../src/orders/report.js";
 
 const order = (over: Partial<OrderRecord>): OrderRecord => ({
   refId: "TG1",
@@ -29,6 +30,15 @@ describe("reports", () => {
     expect(new Date(range.fromMs).toISOString()).toBe("2026-11-22T17:00:00.000Z");
     expect(new Date(range.toMs).toISOString()).toBe("2026-11-23T16:59:59.999Z");
     expect(dayIn("Asia/Jakarta", new Date("2026-11-23T17:30:00Z"))).toBe("2026-11-24");
+  });
+
+  it("when the day before or after is asked for, then it crosses months, years and 29 February as a calendar does", () => {
+    expect(dayPlus("2026-03-01", -1)).toBe("2026-02-28");
+    expect(dayPlus("2028-02-28", 1)).toBe("2028-02-29");
+    expect(dayPlus("2026-12-31", 1)).toBe("2027-01-01");
+    expect(dayPlus("2027-01-01", -1)).toBe("2026-12-31");
+    expect(monthBefore("2026-03")).toBe("2026-02");
+    expect(monthBefore("2026-01")).toBe("2025-12");
   });
 
   it("when the date does not exist or is not a date, then there is no range", () => {

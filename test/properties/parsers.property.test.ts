@@ -110,7 +110,7 @@ describe("parsers never throw, whatever arrives", () => {
           expect(Number.isSafeInteger(parsed.amount)).toBe(true);
           expect(parsed.amount).toBeGreaterThan(0);
           expect(parsed.amount).toBeLessThanOrEqual(1_000_000_000);
-        } else expect(["usage", "amount", "tier"]).toContain(parsed.why);
+        } else expect(["usage", "amount", "tier", "unclear"]).toContain(parsed.why);
       }),
     );
   });
@@ -171,7 +171,7 @@ describe("parsers never throw, whatever arrives", () => {
         fc.oneof(
           fc.string({ maxLength: 100 }),
           fc
-            .constantFrom("c:", "g:", "h:", "s:", "p:", "gs:", "l:")
+            .constantFrom("c:", "g:", "h:", "s:", "p:", "gs:", "l:", "r:", "rd:", "em:")
             .chain((p) => fc.string({ maxLength: 70 }).map((r) => p + r)),
         ),
         (raw) => {
@@ -200,6 +200,16 @@ describe("parsers never throw, whatever arrives", () => {
       fc
         .constantFrom("en" as const, "id" as const)
         .map((d) => [Callback.language, d] as [CallbackKind<unknown>, unknown]),
+      fc
+        .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true })
+        .map((d) => d.toISOString())
+        .chain((iso) =>
+          fc.constantFrom(
+            [Callback.reportDay, iso.slice(0, 10)] as [CallbackKind<unknown>, unknown],
+            [Callback.reportCsv, iso.slice(0, 10)] as [CallbackKind<unknown>, unknown],
+            [Callback.exportMonth, iso.slice(0, 7)] as [CallbackKind<unknown>, unknown],
+          ),
+        ),
     );
     fc.assert(
       fc.property(ours, ([kind, data]) => {

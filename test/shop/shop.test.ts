@@ -199,11 +199,21 @@ describe("what an admin sends: the diff of two catalogues, /price arguments, lon
     expect(diffCatalogs(file, file)).toEqual([]);
   });
 
-  it("when /price arguments are given, then amounts with separators are whole rupiah and anything else is refused", () => {
+  it("when /price arguments are given, then amounts as people type them are whole rupiah and anything else is refused", () => {
     expect(parsePriceCommand("ML86 21.000")).toEqual({ ok: true, code: "ML86", amount: 21_000, tier: undefined });
     expect(parsePriceCommand(" ml86  19,500  Gold ")).toEqual({ ok: true, code: "ml86", amount: 19_500, tier: "gold" });
-    for (const bad of ["ML86 0", "ML86 -1", "ML86 12.5", "ML86 1e3", "ML86 2000000000", "ML86 20rb"])
+    expect(parsePriceCommand("ML86 Rp22.000")).toEqual({ ok: true, code: "ML86", amount: 22_000, tier: undefined });
+    expect(parsePriceCommand("ML86 20rb")).toEqual({ ok: true, code: "ML86", amount: 20_000, tier: undefined });
+    // The multiplier word is the amount's; the tier comes after it.
+    expect(parsePriceCommand("ML86 19,5 ribu gold")).toEqual({ ok: true, code: "ML86", amount: 19_500, tier: "gold" });
+    for (const bad of ["ML86 0", "ML86 -1", "ML86 2000000000", "ML86 2000jt"])
       expect(parsePriceCommand(bad)).toEqual({ ok: false, why: "amount" });
+    for (const [bad, typed] of [
+      ["ML86 12.5", "12.5"],
+      ["ML86 1e3", "1e3"],
+      ["ML86 22 000", "22 000"],
+    ] as const)
+      expect(parsePriceCommand(bad)).toEqual({ ok: false, why: "unclear", typed });
     for (const bad of ["", "ML86", "ML86 1 gold extra", "ML 86 1000"])
       expect(parsePriceCommand(bad)).toMatchObject({ ok: false });
     expect(parsePriceCommand("ML86 1000 gold!")).toEqual({ ok: false, why: "tier" });

@@ -240,7 +240,9 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     await page.getByTestId("price-FF70").fill("12000");
     await page.getByTestId("main-action").click();
     await shows(page, /One field needs a fix/);
-    expect(await page.locator(".field.invalid .field-error").first().innerText()).toMatch(/must be a number of rupiah/);
+    expect(await page.locator(".field.invalid .field-error").first().innerText()).toMatch(
+      /can't tell which amount this is: write e\.g\. 21000, 21\.000, Rp21\.000, 21rb/,
+    );
     expect(await page.getByTestId("price-ML86").inputValue()).toBe("abc");
     expect(await page.getByTestId("price-FF70").inputValue()).toBe("12000");
     await app.shot("admin-catalogue-failed-save-dark");
@@ -256,6 +258,51 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     await shows(page, /Your changes .*GI60: Rp 16,500 → Rp 16,000/);
     world.fake.sendText(STAFF, "/pricelist");
     await world.waitText(STAFF, /FF70<\/code> 70 Diamonds: <b>Rp 10\.000<\/b>/);
+  });
+
+  it("when an admin types prices and a deposit the way people write them, then the page shows the rupiah it read before Confirm, in English and Indonesian", async () => {
+    app = await open({ user: ADMIN, tab: "catalogue" });
+    const { page } = app;
+    await shows(page, /Catalogue/);
+    // What is typed stays as typed; below it, the rupiah it reads as.
+    await page.getByTestId("price-ML86").fill("Rp 21.500");
+    expect(await page.getByTestId("price-ML86-read").innerText()).toBe("Rp 21,500");
+    expect(await page.getByTestId("price-ML86").inputValue()).toBe("Rp 21.500");
+    // What could be read two ways says so at once, with examples.
+    await page.getByTestId("price-ML86").fill("21.5");
+    expect(await page.locator(".field.invalid .field-error").first().innerText()).toMatch(
+      /can't tell which amount this is: .*21rb/,
+    );
+    await page.getByTestId("price-ML86").fill("21,5rb");
+    expect(await page.getByTestId("price-ML86-read").innerText()).toBe("Rp 21,500");
+    await page.getByTestId("price-ML86-reseller").fill("21 ribu");
+    expect(await page.getByTestId("price-ML86-reseller-read").innerText()).toBe("Rp 21,000");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes/);
+    const diff = await page.getByTestId("catalogue-diff").innerText();
+    expect(diff).toMatch(/ML86: Rp 20,000 → Rp 21,500/);
+    expect(diff).toMatch(/ML86, tier reseller: Rp 19,800 → Rp 21,000/);
+    await page.getByTestId("main-action").click();
+    await shows(page, /Applied: the catalogue in use is now edit 1/);
+    world.fake.sendText(STAFF, "/pricelist");
+    await world.waitText(STAFF, /ML86<\/code> 86 Diamonds: <b>Rp 21\.500<\/b>/);
+    await app.close();
+
+    // An admin who reads Indonesian credits a deposit typed as 50rb.
+    app = await open({ user: ADMIN_ID, tab: "resellers" });
+    const idPage = app.page;
+    await shows(idPage, /5005/);
+    await idPage.getByTestId("reseller-5005").click();
+    await shows(idPage, /Reseller 5005/);
+    await idPage.getByTestId("deposit-open").click();
+    await idPage.getByTestId("deposit-amount").fill("1,5");
+    await idPage.getByTestId("main-action").click();
+    await shows(idPage, /Tulis rupiah bulat, mis\. 50000, 50\.000, Rp50\.000, 50rb, 1,5jt atau -5rb/);
+    await idPage.getByTestId("deposit-amount").fill("50rb");
+    await idPage.getByTestId("deposit-note").fill("transfer BCA");
+    await idPage.getByTestId("main-action").click();
+    await shows(idPage, /Deposit untuk dikonfirmasi/i);
+    expect(await screenText(idPage)).toMatch(/\+ Rp 50\.000/);
   });
 
   it("when an admin double-taps Confirm on a deposit and the request is sent again, then it is credited once and the reseller told once", async () => {

@@ -1,39 +1,80 @@
-import { InputFile } from "grammy";
-import { exportMonth } from "../../orders/export.js";
+import { InlineKeyboard, InputFile } from "grammy";
+import { exportMonth, monthBefore } from "../../orders/export.js";
+import { dayIn } from "../../orders/report.js";
 import { adminOnly } from "../admin.js";
+import { answerQuery } from "../answer.js";
+import { Callback, onCallback } from "../callback-data.js";
+import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 
+/** `/export last month`, `/export bulan lalu` (and the words run together): the month before this one. */
+const LAST_MONTH = /^(?:last\s*month|lastmonth|last|bulan\s*lalu)$/;
+
 /**
- * /export YYYY-MM for admins: a month's orders as one CSV document (gzipped when large), old
- * months included (compacted orders are read like any other), made a day at a time as it uploads.
+ * A month's orders as a CSV document, or why there is none; `offer`: a month to put a button for
+ * under the answer (the month before, after a plain /export).
+ */
+async function sendMonth(ctx: FeatureContext<"orders" | "place">, month: string, offer?: string): Promise<void> {
+  const t = ctx.tr;
+  const { orders, place } = ctx.services;
+  const other =
+    offer === undefined
+      ? {}
+      : {
+          reply_markup: new InlineKeyboard().text(
+            t("export-month-button", { month: offer }),
+            Callback.exportMonth.encode(offer),
+          ),
+        };
+  const found = await exportMonth({ orders, timeZone: place.timeZone }, month);
+  switch (found.kind) {
+    case "bad-month":
+      return void (await ctx.reply(t("export-usage")));
+    case "empty":
+      return void (await ctx.reply(t("export-empty", { month: found.month }), other));
+    case "too-many":
+      return void (await ctx.reply(t("export-too-many", { month: found.month, count: String(found.count) }), other));
+    case "file":
+      await ctx.replyWithChatAction("upload_document").catch(() => undefined);
+      await ctx.replyWithDocument(new InputFile(found.content, found.filename), {
+        caption: t(found.gzip ? "export-caption-gzip" : "export-caption", {
+          month: found.month,
+          count: String(found.count),
+          tz: place.timeZone,
+        }),
+        ...other,
+      });
+  }
+}
+
+/**
+ * /export for admins: this month's orders (in the shop's time zone) as one CSV document with a
+ * button for last month's; /export YYYY-MM (or `last month`, `bulan lalu`) for another month. Old
+ * months included (compacted orders are read like any other); gzipped when large, made a day at a
+ * time as it uploads.
  */
 export const exportFeature = defineFeature({
   name: "export",
-  needs: ["orders", "place"],
+  needs: ["orders", "place", "clock"],
   commands: [{ name: "export", menu: ["admin"], money: true, help: [{ key: "help-export", for: ["admin"] }] }],
   setup(at) {
-    at("buyers").command("export", adminOnly, async (ctx) => {
-      const t = ctx.tr;
-      const { orders, place } = ctx.services;
-      const month = ctx.match.trim();
-      const found = await exportMonth({ orders, timeZone: place.timeZone }, month);
-      switch (found.kind) {
-        case "bad-month":
-          return void (await ctx.reply(t("export-usage")));
-        case "empty":
-          return void (await ctx.reply(t("export-empty", { month: found.month })));
-        case "too-many":
-          return void (await ctx.reply(t("export-too-many", { month: found.month, count: String(found.count) })));
-        case "file":
-          await ctx.replyWithChatAction("upload_document").catch(() => undefined);
-          await ctx.replyWithDocument(new InputFile(found.content, found.filename), {
-            caption: t(found.gzip ? "export-caption-gzip" : "export-caption", {
-              month: found.month,
-              count: String(found.count),
-              tz: place.timeZone,
-            }),
-          });
-      }
+    const composer = at("buyers");
+    composer.command("export", adminOnly, async (ctx) => {
+      const { place, clock } = ctx.services;
+      const asked = ctx.match.trim().toLowerCase();
+      const thisMonth = dayIn(place.timeZone, clock()).slice(0, 7);
+      if (asked === "") return sendMonth(ctx, thisMonth, monthBefore(thisMonth));
+      await sendMonth(ctx, LAST_MONTH.test(asked) ? monthBefore(thisMonth) : asked);
     });
+
+    onCallback(
+      composer,
+      Callback.exportMonth,
+      async (ctx, month) => {
+        await answerQuery(ctx);
+        await sendMonth(ctx, month);
+      },
+      adminOnly,
+    );
   },
 });

@@ -1,3 +1,4 @@
+import { readAmount } from "../../amounts.js";
 import { findProduct, type Catalog, type Product } from "../../catalog/catalog.js";
 import type { CatalogEdit } from "../../shop/shop.js";
 import { adminOnly } from "../admin.js";
@@ -8,23 +9,31 @@ import { originOf, showOnce } from "../origin.js";
 
 const TIER = /^[a-z][a-z0-9_-]{0,31}$/;
 const CODE = /^[A-Za-z0-9._-]{1,32}$/;
-/** 21000, 21.000, 21,000: whole rupiah, with or without thousands separators. */
-const AMOUNT = /^([0-9]{1,3}(?:[.,][0-9]{3})+|[0-9]+)$/;
 export const MAX_PRICE = 1_000_000_000;
 
-/** `/price CODE AMOUNT [TIER]` → its parts, or a reason it is not that. */
+/**
+ * `/price CODE AMOUNT [TIER]` → its parts, or a reason it is not that. The amount is read as
+ * people type it (`21000`, `Rp21.000`, `21rb`, `21 ribu`; src/amounts.ts): `amount` when it is
+ * 0, negative or too large, `unclear` (with what was typed) when it cannot be read for sure.
+ */
 export function parsePriceCommand(
   args: string,
 ):
   | { ok: true; code: string; amount: number; tier: string | undefined }
-  | { ok: false; why: "usage" | "amount" | "tier" } {
-  const parts = args.trim().split(/\s+/).filter(Boolean);
-  if (parts.length < 2 || parts.length > 3 || !CODE.test(parts[0]!)) return { ok: false, why: "usage" };
-  const amount = AMOUNT.test(parts[1]!) ? Number(parts[1]!.replace(/[.,]/g, "")) : NaN;
-  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_PRICE) return { ok: false, why: "amount" };
-  const tier = parts[2]?.toLowerCase();
+  | { ok: false; why: "usage" | "amount" | "tier" }
+  | { ok: false; why: "unclear"; typed: string } {
+  const m = /^(\S+)\s+(\S[\s\S]*)$/.exec(args.trim());
+  if (m === null || !CODE.test(m[1]!)) return { ok: false, why: "usage" };
+  const read = readAmount(m[2]!, { max: MAX_PRICE });
+  if (!read.ok) {
+    const outOfRange = read.why === "zero" || read.why === "negative" || read.why === "too-large";
+    return outOfRange ? { ok: false, why: "amount" } : { ok: false, why: "unclear", typed: read.typed };
+  }
+  const rest = m[2]!.slice(read.consumed).trim().split(/\s+/).filter(Boolean);
+  if (rest.length > 1) return { ok: false, why: "usage" };
+  const tier = rest[0]?.toLowerCase();
   if (tier !== undefined && !TIER.test(tier)) return { ok: false, why: "tier" };
-  return { ok: true, code: parts[0]!, amount, tier };
+  return { ok: true, code: m[1]!, amount: read.amount, tier };
 }
 
 /** The catalogue with one product replaced (found by code, case-insensitively). */
@@ -73,6 +82,7 @@ export const pricesFeature = defineFeature({
       const t = ctx.tr;
       const parsed = parsePriceCommand(ctx.match);
       if (!parsed.ok) {
+        if (parsed.why === "unclear") return void (await ctx.reply(t("amount-unclear", { typed: parsed.typed })));
         const key = { usage: "price-usage", amount: "price-bad-amount", tier: "price-bad-tier" }[parsed.why];
         return void (await ctx.reply(t(key, { max: formatRupiah(MAX_PRICE, ctx.lang) })));
       }

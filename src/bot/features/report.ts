@@ -1,12 +1,104 @@
 import { InlineKeyboard, InputFile } from "grammy";
-import { dayIn, dayRange, marginOf, reportCsv, type ReportLine } from "../../orders/report.js";
+import { dayIn, dayPlus, dayRange, marginOf, reportCsv, type ReportLine } from "../../orders/report.js";
 import { adminOnly } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
+import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { formatRupiah } from "../format.js";
 
-/** /report [YYYY-MM-DD] for admins: the day's sales from the ledger, and its orders as CSV. */
+/** Days asked for by name (any case), as days from today. */
+const DAY_WORDS = new Map([
+  ["today", 0],
+  ["hari ini", 0],
+  ["yesterday", -1],
+  ["kemarin", -1],
+]);
+
+/** The day `/report …` asks for (`YYYY-MM-DD`, `yesterday`, `kemarin`, `today`, `hari ini`, or nothing: today). */
+function dayAsked(asked: string, today: string, timeZone: string): string | undefined {
+  const words = asked.trim().toLowerCase().replace(/\s+/g, " ");
+  if (words === "") return today;
+  const shift = DAY_WORDS.get(words);
+  if (shift !== undefined) return dayPlus(today, shift);
+  return dayRange(words, timeZone) === undefined ? undefined : words;
+}
+
+/**
+ * A day's report and its buttons: ◀ the day before and ▶ the day after (none past today), and the
+ * day's CSV when it has orders.
+ */
+async function renderReport(ctx: FeatureContext<"orders" | "place">, day: string, today: string) {
+  const t = ctx.tr;
+  const { orders, place } = ctx.services;
+  const days = (keyboard: InlineKeyboard) => {
+    const before = dayPlus(day, -1);
+    const after = dayPlus(day, 1);
+    if (dayRange(before, place.timeZone) !== undefined)
+      keyboard.text(t("report-day-before", { date: before }), Callback.reportDay.encode(before));
+    if (after <= today) keyboard.text(t("report-day-after", { date: after }), Callback.reportDay.encode(after));
+    return keyboard;
+  };
+  // The day's figures as the ledger keeps them: no order is read, however many there were.
+  const report = await orders.dayFigures(day);
+  const title = t("report-title", { date: day, tz: place.timeZone });
+  if (report.total === 0 && report.byReseller.length === 0)
+    return { text: `${title}\n${t("report-empty", { date: day })}`, keyboard: days(new InlineKeyboard()) };
+  const rp = (n: number) => formatRupiah(n, ctx.lang);
+  // A sale whose provider price nobody knows is shown apart and left out of the margin.
+  const line = (l: ReportLine) =>
+    t(l.unpriced === 0 ? "report-line" : "report-line-unpriced", {
+      name: l.name,
+      count: String(l.count),
+      selling: rp(l.selling - l.unpriced),
+      provider: rp(l.provider),
+      margin: rp(marginOf(l)),
+      unpriced: rp(l.unpriced),
+    });
+  const text = [
+    title,
+    t("report-counts", {
+      total: String(report.total),
+      success: String(report.byState.success),
+      failed: String(report.byState.failed),
+      unknown: String(report.byState.unknown),
+      submitting: String(report.byState.submitting),
+    }),
+    t("report-totals", {
+      selling: rp(report.selling),
+      provider: rp(report.provider),
+      margin: rp(marginOf(report)),
+    }),
+    ...(report.unpricedCount === 0
+      ? []
+      : [t("report-unpriced", { count: report.unpricedCount, selling: rp(report.unpriced) })]),
+    ...(report.byProduct.length === 0 ? [] : ["", t("report-by-product"), ...report.byProduct.map(line)]),
+    ...(report.byUser.length === 0 ? [] : ["", t("report-by-user"), ...report.byUser.map(line)]),
+    ...(report.byReseller.length === 0
+      ? []
+      : [
+          "",
+          t("report-by-reseller"),
+          ...report.byReseller.map((r) =>
+            t("report-reseller-line", {
+              name: `${r.name} (${r.userId})`,
+              tier: r.tier === "" ? "–" : r.tier,
+              count: String(r.count),
+              sales: rp(r.sales),
+              profit: rp(marginOf({ selling: r.sales, provider: r.provider, unpriced: r.unpriced })),
+              deposits: rp(r.deposits),
+            }),
+          ),
+        ]),
+  ].join("\n");
+  const csv = new InlineKeyboard().text(t("report-csv-button", { date: day }), Callback.reportCsv.encode(day)).row();
+  return { text, keyboard: days(csv) };
+}
+
+/**
+ * /report for admins: a day's sales from the ledger (today; `yesterday` or `kemarin`; or a date),
+ * ◀ ▶ to the day before and after in the same message, and the day's orders as CSV.
+ */
 export const reportFeature = defineFeature({
   name: "report",
   needs: ["orders", "place", "clock"],
@@ -14,66 +106,32 @@ export const reportFeature = defineFeature({
   setup(at) {
     const composer = at("buyers");
     composer.command("report", adminOnly, async (ctx) => {
-      const t = ctx.tr;
-      const { orders, place, clock } = ctx.services;
-      const day = ctx.match.trim() === "" ? dayIn(place.timeZone, clock()) : ctx.match.trim();
-      if (dayRange(day, place.timeZone) === undefined) return void (await ctx.reply(t("report-usage")));
-      // The day's figures as the ledger keeps them: no order is read, however many there were.
-      const report = await orders.dayFigures(day);
-      const title = t("report-title", { date: day, tz: place.timeZone });
-      if (report.total === 0 && report.byReseller.length === 0)
-        return void (await ctx.reply(`${title}\n${t("report-empty", { date: day })}`));
-      const rp = (n: number) => formatRupiah(n, ctx.lang);
-      // A sale whose provider price nobody knows is shown apart and left out of the margin.
-      const line = (l: ReportLine) =>
-        t(l.unpriced === 0 ? "report-line" : "report-line-unpriced", {
-          name: l.name,
-          count: String(l.count),
-          selling: rp(l.selling - l.unpriced),
-          provider: rp(l.provider),
-          margin: rp(marginOf(l)),
-          unpriced: rp(l.unpriced),
-        });
-      const text = [
-        title,
-        t("report-counts", {
-          total: String(report.total),
-          success: String(report.byState.success),
-          failed: String(report.byState.failed),
-          unknown: String(report.byState.unknown),
-          submitting: String(report.byState.submitting),
-        }),
-        t("report-totals", {
-          selling: rp(report.selling),
-          provider: rp(report.provider),
-          margin: rp(marginOf(report)),
-        }),
-        ...(report.unpricedCount === 0
-          ? []
-          : [t("report-unpriced", { count: report.unpricedCount, selling: rp(report.unpriced) })]),
-        ...(report.byProduct.length === 0 ? [] : ["", t("report-by-product"), ...report.byProduct.map(line)]),
-        ...(report.byUser.length === 0 ? [] : ["", t("report-by-user"), ...report.byUser.map(line)]),
-        ...(report.byReseller.length === 0
-          ? []
-          : [
-              "",
-              t("report-by-reseller"),
-              ...report.byReseller.map((r) =>
-                t("report-reseller-line", {
-                  name: `${r.name} (${r.userId})`,
-                  tier: r.tier === "" ? "–" : r.tier,
-                  count: String(r.count),
-                  sales: rp(r.sales),
-                  profit: rp(marginOf({ selling: r.sales, provider: r.provider, unpriced: r.unpriced })),
-                  deposits: rp(r.deposits),
-                }),
-              ),
-            ]),
-      ].join("\n");
-      await ctx.reply(text, {
-        reply_markup: new InlineKeyboard().text(t("report-csv-button", { date: day }), Callback.reportCsv.encode(day)),
-      });
+      const { place, clock } = ctx.services;
+      const today = dayIn(place.timeZone, clock());
+      const day = dayAsked(ctx.match, today, place.timeZone);
+      if (day === undefined) return void (await ctx.reply(ctx.tr("report-usage")));
+      const { text, keyboard } = await renderReport(ctx, day, today);
+      await ctx.reply(text, { reply_markup: keyboard });
     });
+
+    onCallback(
+      composer,
+      Callback.reportDay,
+      async (ctx, day) => {
+        const { place, clock } = ctx.services;
+        const today = dayIn(place.timeZone, clock());
+        // No report of a day to come (a button made before midnight still goes up to today).
+        if (day > today || dayRange(day, place.timeZone) === undefined)
+          return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
+        await answerQuery(ctx);
+        const { text, keyboard } = await renderReport(ctx, day, today);
+        // "message is not modified" after a double tap is harmless.
+        await ctx
+          .editMessageText(text, { reply_markup: keyboard })
+          .catch((err: unknown) => ctx.log.debug({ err }, "report not edited"));
+      },
+      adminOnly,
+    );
 
     onCallback(
       composer,

@@ -1,3 +1,4 @@
+import { readAmount, type AmountRefusal } from "../../amounts.js";
 import { tiersOf } from "../../catalog/catalog.js";
 import { MAX_DEPOSIT } from "../../orders/deposits.js";
 import type { Lang } from "../../orders/order.js";
@@ -13,18 +14,23 @@ import { saldoView, signed } from "../saldo-view.js";
 import { summaryButtons, summaryKeyboard } from "../summary-buttons.js";
 
 const USER_ID = /^[1-9][0-9]{0,15}$/;
-/** 50000, 50.000, 50,000, -5000, +75.000: whole rupiah, with or without thousands separators. */
-const AMOUNT = /^([+-]?)([0-9]{1,3}(?:[.,][0-9]{3})+|[0-9]+)$/;
 
-/** `/deposit USER_ID AMOUNT [NOTE]` → its parts, or undefined when it is not that. */
-export function parseDeposit(args: string): { userId: number; amount: number; note: string } | undefined {
-  const m = /^(\S+)\s+(\S+)(?:\s+([\s\S]*))?$/.exec(args.trim());
-  if (m === null || !USER_ID.test(m[1]!)) return undefined;
-  const a = AMOUNT.exec(m[2]!);
-  if (a === null) return undefined;
-  const amount = Number(a[2]!.replace(/[.,]/g, "")) * (a[1] === "-" ? -1 : 1);
-  if (!Number.isSafeInteger(amount)) return undefined;
-  return { userId: Number(m[1]), amount, note: (m[3] ?? "").trim() };
+/**
+ * `/deposit USER_ID AMOUNT [NOTE]` → its parts, or why it is not that. The amount is read as
+ * people type it (`50rb`, `Rp50.000`, `1,5jt`, `-5rb` for a correction; src/amounts.ts), and a
+ * multiplier word after a space is the amount's: in `50 ribu transfer BCA` the note is `transfer BCA`.
+ */
+export function parseDeposit(
+  args: string,
+):
+  | { ok: true; userId: number; amount: number; note: string }
+  | { ok: false; why: "usage" }
+  | { ok: false; why: AmountRefusal; typed: string } {
+  const m = /^(\S+)\s+(\S[\s\S]*)$/.exec(args.trim());
+  if (m === null || !USER_ID.test(m[1]!)) return { ok: false, why: "usage" };
+  const read = readAmount(m[2]!, { signed: true, max: MAX_DEPOSIT });
+  if (!read.ok) return read;
+  return { ok: true, userId: Number(m[1]), amount: read.amount, note: m[2]!.slice(read.consumed).trim() };
 }
 
 function depositSummary(t: Translate, lang: Lang, d: Deposit, saldoBefore: number): string {
@@ -105,7 +111,13 @@ export const resellersFeature = defineFeature({
     composer.command("deposit", adminOnly, async (ctx) => {
       const t = ctx.tr;
       const parsed = parseDeposit(ctx.match);
-      if (parsed === undefined) return void (await ctx.reply(t("deposit-usage")));
+      if (!parsed.ok) {
+        const max = formatRupiah(MAX_DEPOSIT, ctx.lang);
+        if (parsed.why === "usage") return void (await ctx.reply(t("deposit-usage")));
+        if (parsed.why === "zero" || parsed.why === "too-large")
+          return void (await ctx.reply(t("deposit-bad-amount", { max })));
+        return void (await ctx.reply(t("amount-unclear", { typed: parsed.typed })));
+      }
       const { userId, amount, note } = parsed;
       // One deposit per update, however often it is handled: a second handling shows the same one.
       const origin = originOf(ctx);

@@ -1,4 +1,5 @@
-import { useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { parseAmount } from "../../amounts.js";
 import type { CatalogChange, CatalogFile, CatalogProduct, CatalogView } from "../../server/mini-app/api-types.js";
 import { ApiFailure } from "../api.js";
 import type { Words } from "../i18n.js";
@@ -15,15 +16,59 @@ import {
   useMainAction,
 } from "../ui.js";
 
-/** What the admin typed in a price box: a number when it reads as whole rupiah, else the text as typed (the bot says why not). */
+/**
+ * What the admin typed in a price box, read as the chat's /price reads it (`21.500`, `Rp21.500`,
+ * `21,5rb`): a number when it is whole rupiah, else the text as typed (refused at its field).
+ */
 function priceOf(typed: string): number | string | undefined {
   const raw = typed.trim();
   if (raw === "") return undefined;
-  return /^[0-9]{1,3}([.,][0-9]{3})+$|^[0-9]+$/.test(raw) ? Number(raw.replace(/[.,]/g, "")) : raw;
+  const read = parseAmount(raw);
+  return read.ok ? read.amount : raw;
 }
 
 /** The text of a price box for a price: `20000`, or what was typed. */
 const shown = (value: unknown) => (typeof value === "number" || typeof value === "string" ? String(value) : "");
+
+/**
+ * A price box. It keeps what the admin typed (`Rp 21.500` stays so while they type, not turned
+ * into `21500` at the first digit), shows below it the rupiah it reads as (or, with examples, that
+ * it reads as no amount), and gives the draft the amount, or the text when there is none.
+ */
+function PriceInput(props: {
+  label: string;
+  value: unknown;
+  error: string | undefined;
+  onPrice: (price: number | string | undefined) => void;
+  testid: string;
+}) {
+  const { words } = useApp();
+  const [typed, setTyped] = useState(() => shown(props.value));
+  // The draft changed from elsewhere (applied, or another edit's base): the box shows it.
+  useEffect(() => {
+    if (priceOf(typed) !== props.value) setTyped(shown(props.value));
+  }, [props.value]);
+  const read = typed.trim() === "" ? undefined : parseAmount(typed);
+  return (
+    <Field label={props.label} error={read === undefined || read.ok ? props.error : words.t("page-price-format")}>
+      <input
+        type="text"
+        value={typed}
+        onInput={(e) => {
+          const text = e.currentTarget.value;
+          setTyped(text);
+          props.onPrice(priceOf(text));
+        }}
+        data-testid={props.testid}
+      />
+      {read?.ok === true && String(read.amount) !== typed.trim() ? (
+        <span class="field-read" data-testid={`${props.testid}-read`}>
+          {words.rp(read.amount)}
+        </span>
+      ) : null}
+    </Field>
+  );
+}
 
 /** One change of the diff, in words. */
 function changeText(words: Words, c: CatalogChange): string {
@@ -234,43 +279,34 @@ function Editor(props: { view: CatalogView }) {
                     </span>
                   )}
                   <div class="prices">
-                    <Field label={t("page-catalogue-price")} error={issue("price") ?? issues[`${path}`]}>
-                      <input
-                        type="text"
-                        inputMode="numeric"
-                        value={shown(product.price)}
-                        onInput={(e) => {
-                          const price = priceOf(e.currentTarget.value);
-                          change(g, p, ({ price: _p, ...rest }) =>
-                            price === undefined ? rest : { ...rest, price: price as number },
-                          );
-                        }}
-                        data-testid={`price-${product.code}`}
-                      />
-                    </Field>
+                    <PriceInput
+                      label={t("page-catalogue-price")}
+                      error={issue("price") ?? issues[`${path}`]}
+                      value={product.price}
+                      onPrice={(price) =>
+                        change(g, p, ({ price: _p, ...rest }) =>
+                          price === undefined ? rest : { ...rest, price: price as number },
+                        )
+                      }
+                      testid={`price-${product.code}`}
+                    />
                     {base.tiers.map((tier) => (
-                      <Field
+                      <PriceInput
                         key={tier}
                         label={t("page-catalogue-tier-price", { tier })}
                         error={issue(`prices.${tier}`) ?? issue("prices")}
-                      >
-                        <input
-                          type="text"
-                          inputMode="numeric"
-                          value={shown(product.prices?.[tier])}
-                          onInput={(e) => {
-                            const price = priceOf(e.currentTarget.value);
-                            change(g, p, (pr) => {
-                              const prices = { ...(pr.prices ?? {}) };
-                              if (price === undefined) delete prices[tier];
-                              else prices[tier] = price as number;
-                              const { prices: _old, ...rest } = pr;
-                              return Object.keys(prices).length === 0 ? rest : { ...rest, prices };
-                            });
-                          }}
-                          data-testid={`price-${product.code}-${tier}`}
-                        />
-                      </Field>
+                        value={product.prices?.[tier]}
+                        onPrice={(price) =>
+                          change(g, p, (pr) => {
+                            const prices = { ...(pr.prices ?? {}) };
+                            if (price === undefined) delete prices[tier];
+                            else prices[tier] = price as number;
+                            const { prices: _old, ...rest } = pr;
+                            return Object.keys(prices).length === 0 ? rest : { ...rest, prices };
+                          })
+                        }
+                        testid={`price-${product.code}-${tier}`}
+                      />
                     ))}
                   </div>
                 </div>

@@ -1,4 +1,5 @@
 import { useRef, useState } from "preact/hooks";
+import { parseAmount } from "../../amounts.js";
 import type { DepositView, Movement } from "../../server/mini-app/api-types.js";
 import { ApiFailure } from "../api.js";
 import type { Words } from "../i18n.js";
@@ -101,10 +102,10 @@ export function ResellersPage() {
   );
 }
 
-/** A number of rupiah as typed: `50000`, `50.000`, `-5.000`; undefined while it is not one. */
+/** A number of rupiah as typed, read as the chat's /deposit reads it (`50rb`, `Rp50.000`, `-5rb`); undefined while it is not one. */
 function amountOf(typed: string): number | undefined {
-  const m = /^\s*([+-]?)\s*([0-9]{1,3}(?:[.,][0-9]{3})+|[0-9]+)\s*$/.exec(typed);
-  return m === null ? undefined : Number(m[2]!.replace(/[.,]/g, "")) * (m[1] === "-" ? -1 : 1);
+  const read = parseAmount(typed, { signed: true });
+  return read.ok ? read.amount : undefined;
 }
 
 type DepositStep =
@@ -227,7 +228,6 @@ function ResellerDetail(props: { userId: number }) {
                 <Field label={t("page-deposit-amount")} error={errors.amount}>
                   <input
                     type="text"
-                    inputMode="numeric"
                     value={deposit.amount}
                     placeholder="50.000"
                     onInput={(e) => setDeposit({ ...deposit, amount: e.currentTarget.value })}
