@@ -182,7 +182,7 @@ notice-order =
     SN: <code>{ $sn }</code>
     Balance after: { $balance }
     Ref id: <code>{ $refId }</code>
-notice-settled = Settled by admin <code>{ $adminId }</code>.
+notice-settled = Settled by admin { $adminName }<code>{ $adminId }</code>.
 notice-reseller = Reseller (tier { $tier }), paid from saldo: { $price }
 notice-reseller-margin = Reseller (tier { $tier }) paid { $price } · provider price { $cost } · margin { $margin }
 notice-reseller-held = Reseller (tier { $tier }): { $price } stays held from their saldo until the result is known.
@@ -286,18 +286,18 @@ order-failed-settled = ❌ <b>Order failed</b> (checked by an admin with the pro
 ## /allow, /deny, /users
 allow-usage = Use <code>/allow USER_ID</code> (staff: they order on the shop's account) or <code>/allow USER_ID reseller</code> (they pay from their own saldo). The user sees their id when they send /start.
 deny-usage = Use <code>/deny USER_ID</code>.
-allow-done = User <code>{ $userId }</code> may order now, as staff (on the shop's account).
-allow-done-reseller = User <code>{ $userId }</code> is a reseller now (tier reseller, saldo Rp 0): take a deposit with /deposit.
-allow-changed-reseller = User <code>{ $userId }</code> is a reseller now instead of staff.
-allow-changed-staff = User <code>{ $userId }</code> is staff now instead of a reseller (their saldo stays in the books).
-allow-already = User <code>{ $userId }</code> may already order, in that role.
-allow-from-env = User <code>{ $userId }</code> has another role from the environment (ADMIN_IDS, ALLOWED_USER_IDS or RESELLER_IDS); change it there.
-deny-done = User <code>{ $userId }</code> may no longer order.
-deny-not-listed = User <code>{ $userId }</code> was not allowed in the chat; nothing changed.
-deny-is-admin = User <code>{ $userId }</code> is an admin (ADMIN_IDS) and cannot be denied here.
-deny-from-env = User <code>{ $userId }</code> is allowed by ALLOWED_USER_IDS or RESELLER_IDS; remove them there.
+allow-done = User { $name }<code>{ $userId }</code> may order now, as staff (on the shop's account).
+allow-done-reseller = User { $name }<code>{ $userId }</code> is a reseller now (tier reseller, saldo Rp 0): take a deposit with /deposit.
+allow-changed-reseller = User { $name }<code>{ $userId }</code> is a reseller now instead of staff.
+allow-changed-staff = User { $name }<code>{ $userId }</code> is staff now instead of a reseller (their saldo stays in the books).
+allow-already = User { $name }<code>{ $userId }</code> may already order, in that role.
+allow-from-env = User { $name }<code>{ $userId }</code> has another role from the environment (ADMIN_IDS, ALLOWED_USER_IDS or RESELLER_IDS); change it there.
+deny-done = User { $name }<code>{ $userId }</code> may no longer order.
+deny-not-listed = User { $name }<code>{ $userId }</code> was not allowed in the chat; nothing changed.
+deny-is-admin = User { $name }<code>{ $userId }</code> is an admin (ADMIN_IDS) and cannot be denied here.
+deny-from-env = User { $name }<code>{ $userId }</code> is allowed by ALLOWED_USER_IDS or RESELLER_IDS; remove them there.
 users-title = <b>Who may order</b>
-users-line = <code>{ $userId }</code>: { $role }
+users-line = { $name }<code>{ $userId }</code>: { $role }
 users-from-admin-ids = ADMIN_IDS
 users-from-allowed-ids = ALLOWED_USER_IDS
 users-from-reseller-ids = RESELLER_IDS
@@ -315,48 +315,53 @@ saldo-own =
     💰 <b>Your saldo</b>: { $saldo }
     Held for orders whose result is not known yet: { $held }
 saldo-of =
-    💰 <b>Saldo of <code>{ $userId }</code></b>: { $saldo }
+    💰 <b>Saldo of { $name }<code>{ $userId }</code></b>: { $saldo }
     Held for orders whose result is not known yet: { $held }
 saldo-movements-title = <b>Last movements</b>
 saldo-no-movements = No movements yet.
 saldo-movement = { $time } · { $kind } { $amount } · <code>{ $ref }</code> · saldo { $saldo }
-movement-deposit = deposit
-movement-correction = correction
-movement-hold = held for order
-movement-spend = spent on order
-movement-release = given back
+statement-deposit = deposit
+statement-correction = correction
+statement-spent = spent on order
+statement-held = held for order (result not known yet)
+statement-refund = refund (order failed)
 saldo-not-reseller = /saldo is for resellers: they pay from a saldo of their own. /balance shows the shop's balance with the provider.
 saldo-usage = Use <code>/saldo USER_ID</code> for one reseller, or <code>/saldo all</code> for every reseller.
 saldo-all-title = <b>Resellers' saldo</b>
-saldo-all-line = <code>{ $userId }</code> ({ $tier }): saldo { $saldo } · held { $held }
+saldo-all-line = { $name }<code>{ $userId }</code> ({ $tier }): saldo { $saldo } · held { $held }
 saldo-all-no-longer = no longer allowed
 saldo-all-none = No reseller has a saldo yet.
 saldo-all-total = The shop owes resellers <b>{ $total }</b> in all (saldo { $saldo } + held { $held }).
 deposit-usage = Use <code>/deposit USER_ID AMOUNT [NOTE]</code>, e.g. <code>/deposit 123456789 50rb transfer BCA</code> (or <code>50000</code>, <code>Rp50.000</code>, <code>1,5jt</code>). A negative amount corrects a mistake: <code>/deposit 123456789 -5rb typo</code>.
 deposit-bad-amount = The amount must be whole rupiah, not 0, at most { $max } (e.g. <code>50000</code>, <code>50.000</code>, <code>50rb</code> or <code>-5rb</code>).
 deposit-bad-note = The note can be at most 200 characters.
-deposit-not-reseller = User <code>{ $userId }</code> is not a reseller. Make them one with <code>/allow { $userId } reseller</code>.
+not-reseller-admin = { $name }<code>{ $userId }</code> is an admin: admins order on the shop's account and have no saldo.
+not-reseller-staff-env = { $name }<code>{ $userId }</code> is staff (ALLOWED_USER_IDS): staff order on the shop's account and have no saldo. To make them a reseller, move their id from ALLOWED_USER_IDS to RESELLER_IDS and restart the bot.
+not-reseller-staff = { $name }<code>{ $userId }</code> is staff: staff order on the shop's account and have no saldo. Make them a reseller with <code>/allow { $userId } reseller</code>.
+not-reseller-stranger = { $name }<code>{ $userId }</code> is not a reseller and has no saldo. Make them one with <code>/allow { $userId } reseller</code>.
 deposit-below-zero = A saldo never goes below Rp 0: this correction is larger than the saldo ({ $saldo }). Nothing changed.
 deposit-summary =
-    <b>Deposit</b> for reseller <code>{ $userId }</code>: <b>{ $amount }</b>
+    <b>Deposit</b> for reseller { $name }<code>{ $userId }</code>: <b>{ $amount }</b>
     Saldo now: { $before } → after: <b>{ $after }</b>
     Ref: <code>{ $id }</code>
 
     Tap <b>Confirm</b> once you have received the money.
 correction-summary =
-    <b>Correction</b> of reseller <code>{ $userId }</code>'s saldo: <b>{ $amount }</b>
+    <b>Correction</b> of reseller { $name }<code>{ $userId }</code>'s saldo: <b>{ $amount }</b>
     Saldo now: { $before } → after: <b>{ $after }</b>
     Ref: <code>{ $id }</code>
 
     Tap <b>Confirm</b> to apply it.
-deposit-done = ✅ Credited to <code>{ $userId }</code>: { $amount }. Saldo now <b>{ $saldo }</b> (ref <code>{ $id }</code>). A message to the reseller is on its way.
+deposit-done = ✅ Credited to { $name }<code>{ $userId }</code>: { $amount }. Saldo now <b>{ $saldo }</b> (ref <code>{ $id }</code>). A message to the reseller is on its way.
+deposit-undelivered-not-started = ⚠️ { $name }<code>{ $userId }</code> could not be told of deposit <code>{ $id }</code>: they have never opened a chat with this bot, and Telegram lets a bot write only to people who did. Ask them to open the bot and send /start: they get the message and their saldo then. The deposit is credited either way.
+deposit-undelivered-blocked = ⚠️ { $name }<code>{ $userId }</code> could not be told of deposit <code>{ $id }</code>: they blocked this bot. The deposit is credited; they see it in /saldo once they unblock it.
 deposit-done-toast = Credited.
 deposit-already = This deposit was already credited.
 deposit-cancelled = ✖ Cancelled: nothing was credited.
 deposit-expired = This deposit has expired. Send /deposit again.
 tier-usage = Use <code>/tier USER_ID NAME</code>. Tiers in the catalogue: { $tiers }.
 tier-unknown = There is no tier <b>{ $tier }</b> in the catalogue's prices. Tiers: { $tiers }.
-tier-set = Reseller <code>{ $userId }</code>: tier { $old } → <b>{ $tier }</b>. New summaries use its prices.
+tier-set = Reseller { $name }<code>{ $userId }</code>: tier { $old } → <b>{ $tier }</b>. New summaries use its prices.
 
 ## /language
 language-choose = Choose your language:
@@ -380,7 +385,7 @@ pricelist-empty = There is nothing for sale to you right now.
 pricelist-disabled = <i>Hidden (/enable CODE offers it again): { $codes }</i>
 price-usage =
     Usage: <code>/price CODE AMOUNT</code> for the selling price, or <code>/price CODE AMOUNT TIER</code> for a reseller tier's price.
-    Example: <code>/price ML86 21000</code> or <code>/price ML86 19500 gold</code>
+    Example: <code>/price ML86 21000</code> or <code>/price ML86 19500 gold</code>. A new tier is made only when asked: <code>/price ML86 19000 platinum new</code>.
 price-bad-amount = The amount must be whole rupiah, more than 0 and at most { $max }, e.g. <code>21000</code>, <code>21.000</code>, <code>Rp21.000</code> or <code>21rb</code>.
 price-bad-tier = A tier name is 1 to 32 lowercase letters, digits, _ or -, starting with a letter (e.g. <code>gold</code>).
 shop-unknown-code = There is no product with the code <b>{ $code }</b>. /pricelist shows the codes.
@@ -388,6 +393,19 @@ price-changed = ✏️ <b>{ $code }</b> · { $product }: price { $from } → <b>
 price-same = <b>{ $code }</b> · { $product }: the price is already { $to }. Nothing changed.
 price-tier-changed = ✏️ <b>{ $code }</b> · { $product }: price for tier <b>{ $tier }</b> { $from } → <b>{ $to }</b>. New summaries use it now; summaries already shown keep their price.
 price-tier-same = <b>{ $code }</b> · { $product }: the price for tier <b>{ $tier }</b> is already { $to }. Nothing changed.
+price-unknown-tier = There is no tier <b>{ $tier }</b>. The tiers are: { $tiers }. Nothing changed. To make a new tier, say so: <code>/price { $code } AMOUNT { $tier } new</code>.
+price-confirm-title = ⚠️ <b>Check this price</b>: <b>{ $code }</b> · { $product }: { $from } → <b>{ $to }</b>
+price-confirm-title-tier = ⚠️ <b>Check this price</b>: <b>{ $code }</b> · { $product }, tier <b>{ $tier }</b>: { $from } → <b>{ $to }</b>
+price-warning-below-cost = The provider charged { $provider } for it last time: every sale at this price loses <b>{ $loss }</b>.
+price-warning-far = That is { $percent }% away from the price it replaces ({ $from }): a typo?
+price-confirm-new-tier = Tier <b>{ $tier }</b> does not exist yet: Confirm makes it.
+price-confirm-hint = Tap <b>Confirm</b> to set it anyway, or <b>Cancel</b>. Nothing changed yet.
+price-change-applied = Price set.
+price-applied = ✏️ <b>{ $code }</b>: price { $from } → <b>{ $to }</b>, confirmed. New summaries use it now.
+price-tier-applied = ✏️ <b>{ $code }</b>: price for tier <b>{ $tier }</b> { $from } → <b>{ $to }</b>, confirmed. New summaries use it now.
+price-change-was-applied = This price was already set.
+price-change-was-cancelled = Cancelled: the price did not change.
+price-change-was-stale = The product is not in the catalogue any more: nothing changed.
 disable-usage = Usage: <code>/disable CODE</code>, e.g. <code>/disable ML86</code>
 enable-usage = Usage: <code>/enable CODE</code>, e.g. <code>/enable ML86</code>
 disable-done = ⛔ <b>{ $code }</b> · { $product }: offered → <b>hidden</b>. Nobody can order it now; a summary already shown orders nothing at Confirm. /enable { $code } offers it again.
@@ -395,7 +413,7 @@ disable-already = <b>{ $code }</b> · { $product } is already hidden. Nothing ch
 enable-done = ✅ <b>{ $code }</b> · { $product }: hidden → <b>offered</b>.
 enable-already = <b>{ $code }</b> · { $product } is already offered. Nothing changed.
 catalog-source-file = The catalogue in use: from the file (not edited in the chat yet).
-catalog-source-chat = The catalogue in use: edited in the chat (version { $version }, { $time } by <code>{ $by }</code>).
+catalog-source-chat = The catalogue in use: edited in the chat (version { $version }, { $time } by { $byName }<code>{ $by }</code>).
 catalog-how = To change it: edit this file and send it back to me as a document. I check it and show what changes before anything is applied.
 catalog-upload-admin-only = Only an admin can change the catalogue with a file. Nothing was changed.
 catalog-upload-not-json = <b>{ $name }</b> is not a JSON file. Send the catalogue as a <code>.json</code> document (/catalog gives you the current one).
@@ -427,9 +445,9 @@ catalog-upload-stale = ⚠️ The catalogue was changed by someone else after th
 pause-done = ⏸ <b>Orders are paused.</b> Nobody can start or confirm an order; orders already sent finish normally. Users are told: { $reason }. /resume opens orders again.
 pause-changed = ⏸ Orders are still paused; users are told now: { $reason }. /resume opens orders again.
 pause-no-reason = (no reason given)
-pause-still = ⏸ Orders are paused (since { $time }, by <code>{ $by }</code>). Users are told: { $reason }. Nothing changed: <code>/pause REASON</code> tells them another reason, /resume opens orders again.
+pause-still = ⏸ Orders are paused (since { $time }, by { $byName }<code>{ $by }</code>). Users are told: { $reason }. Nothing changed: <code>/pause REASON</code> tells them another reason, /resume opens orders again.
 pause-reason-too-long = The reason is too long: at most 200 characters.
-resume-done = ▶️ <b>Orders are open again</b> (paused since { $time } by <code>{ $by }</code>).
+resume-done = ▶️ <b>Orders are open again</b> (paused since { $time } by { $byName }<code>{ $by }</code>).
 resume-not-paused = Orders are not paused. Nothing changed.
 orders-paused = ⏸ Orders are paused for now. Nothing was ordered. Please try again later.
 orders-paused-reason = ⏸ Orders are paused for now: { $reason }. Nothing was ordered. Please try again later.
@@ -495,7 +513,7 @@ status-created = Created: { $time }
 status-submitted = Sent to the provider: { $time }
 status-finished = Finished: { $time }
 status-settled = Settled by an admin: { $time }
-status-settled-by = Settled by admin { $adminId }: { $time }
+status-settled-by = Settled by admin { $adminName }<code>{ $adminId }</code>: { $time }
 status-ordered-by = Ordered by: { $user } (<code>{ $userId }</code>)
 
 ## Groups
@@ -507,6 +525,7 @@ edit-not-read-draft = I act on messages once: editing one changes nothing. The s
 ## The Mini App (/app, and the page itself: keys starting with page-)
 command-app = Open the shop app
 help-app = /app: the shop app (sales, catalogue, resellers on one screen)
+help-app-reseller = /app: your own pages: saldo, statement, orders and prices
 app-button = 🛍 Open the shop app
 app-menu-button = Shop
 app-open-admin = The shop app: today's sales, the catalogue, pending orders, resellers and orders, on one screen.
@@ -659,13 +678,13 @@ page-deposit-done = Credited { $amount }: the saldo is now { $saldo }. The resel
 page-deposit-already = This deposit was credited already ({ $amount }, saldo after it { $saldo }): a deposit is credited once.
 page-deposit-was-cancelled = This deposit was cancelled.
 page-deposit-below-zero = That would take the saldo below 0 (it is { $saldo }).
-page-statement-title = Statement ({ $total })
+page-statement-title = Statement
 page-statement-empty = No movements yet.
-page-movement-deposit = Deposit
-page-movement-correction = Correction
-page-movement-hold = Held for an order
-page-movement-spend = Spent
-page-movement-release = Released
+page-statement-deposit = Deposit
+page-statement-correction = Correction
+page-statement-spent = Spent on an order
+page-statement-held = Held for an order (result not known yet)
+page-statement-refund = Refund (order failed)
 page-movement-after = saldo { $saldo }
 page-orders-title = Orders
 page-orders-search = Ref id or player id

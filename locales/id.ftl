@@ -182,7 +182,7 @@ notice-order =
     SN: <code>{ $sn }</code>
     Saldo setelahnya: { $balance }
     Ref ID: <code>{ $refId }</code>
-notice-settled = Diselesaikan oleh admin <code>{ $adminId }</code>.
+notice-settled = Diselesaikan oleh admin { $adminName }<code>{ $adminId }</code>.
 notice-reseller = Reseller (tier { $tier }), dibayar dari saldo: { $price }
 notice-reseller-margin = Reseller (tier { $tier }) membayar { $price } · harga provider { $cost } · margin { $margin }
 notice-reseller-held = Reseller (tier { $tier }): { $price } tetap ditahan dari saldonya sampai hasilnya diketahui.
@@ -280,18 +280,18 @@ order-failed-settled = ❌ <b>Pesanan gagal</b> (sudah diperiksa admin ke provid
 ## /allow, /deny, /users
 allow-usage = Gunakan <code>/allow USER_ID</code> (staf: memesan dengan akun toko) atau <code>/allow USER_ID reseller</code> (membayar dari saldo sendiri). Pengguna melihat ID-nya saat mengirim /start.
 deny-usage = Gunakan <code>/deny USER_ID</code>.
-allow-done = Pengguna <code>{ $userId }</code> sekarang boleh memesan, sebagai staf (akun toko).
-allow-done-reseller = Pengguna <code>{ $userId }</code> sekarang reseller (tier reseller, saldo Rp 0): terima deposit dengan /deposit.
-allow-changed-reseller = Pengguna <code>{ $userId }</code> sekarang reseller, bukan staf lagi.
-allow-changed-staff = Pengguna <code>{ $userId }</code> sekarang staf, bukan reseller lagi (saldonya tetap tercatat).
-allow-already = Pengguna <code>{ $userId }</code> sudah boleh memesan, dengan peran itu.
-allow-from-env = Pengguna <code>{ $userId }</code> punya peran lain dari konfigurasi (ADMIN_IDS, ALLOWED_USER_IDS atau RESELLER_IDS); ubah di sana.
-deny-done = Pengguna <code>{ $userId }</code> tidak boleh memesan lagi.
-deny-not-listed = Pengguna <code>{ $userId }</code> tidak diizinkan lewat chat; tidak ada yang berubah.
-deny-is-admin = Pengguna <code>{ $userId }</code> adalah admin (ADMIN_IDS) dan tidak bisa dicabut di sini.
-deny-from-env = Pengguna <code>{ $userId }</code> diizinkan oleh ALLOWED_USER_IDS atau RESELLER_IDS; hapus di sana.
+allow-done = Pengguna { $name }<code>{ $userId }</code> sekarang boleh memesan, sebagai staf (akun toko).
+allow-done-reseller = Pengguna { $name }<code>{ $userId }</code> sekarang reseller (tier reseller, saldo Rp 0): terima deposit dengan /deposit.
+allow-changed-reseller = Pengguna { $name }<code>{ $userId }</code> sekarang reseller, bukan staf lagi.
+allow-changed-staff = Pengguna { $name }<code>{ $userId }</code> sekarang staf, bukan reseller lagi (saldonya tetap tercatat).
+allow-already = Pengguna { $name }<code>{ $userId }</code> sudah boleh memesan, dengan peran itu.
+allow-from-env = Pengguna { $name }<code>{ $userId }</code> punya peran lain dari konfigurasi (ADMIN_IDS, ALLOWED_USER_IDS atau RESELLER_IDS); ubah di sana.
+deny-done = Pengguna { $name }<code>{ $userId }</code> tidak boleh memesan lagi.
+deny-not-listed = Pengguna { $name }<code>{ $userId }</code> tidak diizinkan lewat chat; tidak ada yang berubah.
+deny-is-admin = Pengguna { $name }<code>{ $userId }</code> adalah admin (ADMIN_IDS) dan tidak bisa dicabut di sini.
+deny-from-env = Pengguna { $name }<code>{ $userId }</code> diizinkan oleh ALLOWED_USER_IDS atau RESELLER_IDS; hapus di sana.
 users-title = <b>Siapa yang boleh memesan</b>
-users-line = <code>{ $userId }</code>: { $role }
+users-line = { $name }<code>{ $userId }</code>: { $role }
 users-from-admin-ids = ADMIN_IDS
 users-from-allowed-ids = ALLOWED_USER_IDS
 users-from-reseller-ids = RESELLER_IDS
@@ -309,48 +309,53 @@ saldo-own =
     💰 <b>Saldo Anda</b>: { $saldo }
     Ditahan untuk pesanan yang hasilnya belum diketahui: { $held }
 saldo-of =
-    💰 <b>Saldo <code>{ $userId }</code></b>: { $saldo }
+    💰 <b>Saldo { $name }<code>{ $userId }</code></b>: { $saldo }
     Ditahan untuk pesanan yang hasilnya belum diketahui: { $held }
 saldo-movements-title = <b>Mutasi terakhir</b>
 saldo-no-movements = Belum ada mutasi.
 saldo-movement = { $time } · { $kind } { $amount } · <code>{ $ref }</code> · saldo { $saldo }
-movement-deposit = deposit
-movement-correction = koreksi
-movement-hold = ditahan untuk pesanan
-movement-spend = dipakai untuk pesanan
-movement-release = dikembalikan
+statement-deposit = deposit
+statement-correction = koreksi
+statement-spent = dipakai untuk pesanan
+statement-held = ditahan untuk pesanan (hasil belum diketahui)
+statement-refund = dikembalikan (pesanan gagal)
 saldo-not-reseller = /saldo untuk reseller: mereka membayar dari saldo sendiri. /balance menampilkan saldo toko di provider.
 saldo-usage = Gunakan <code>/saldo USER_ID</code> untuk satu reseller, atau <code>/saldo all</code> untuk semua reseller.
 saldo-all-title = <b>Saldo reseller</b>
-saldo-all-line = <code>{ $userId }</code> ({ $tier }): saldo { $saldo } · ditahan { $held }
+saldo-all-line = { $name }<code>{ $userId }</code> ({ $tier }): saldo { $saldo } · ditahan { $held }
 saldo-all-no-longer = tidak diizinkan lagi
 saldo-all-none = Belum ada reseller yang punya saldo.
 saldo-all-total = Utang toko ke reseller seluruhnya <b>{ $total }</b> (saldo { $saldo } + ditahan { $held }).
 deposit-usage = Gunakan <code>/deposit USER_ID JUMLAH [CATATAN]</code>, contoh <code>/deposit 123456789 50rb transfer BCA</code> (atau <code>50000</code>, <code>Rp50.000</code>, <code>1,5jt</code>). Jumlah negatif mengoreksi kesalahan: <code>/deposit 123456789 -5rb salah ketik</code>.
 deposit-bad-amount = Jumlah harus rupiah bulat, bukan 0, paling banyak { $max } (contoh <code>50000</code>, <code>50.000</code>, <code>50rb</code> atau <code>-5rb</code>).
 deposit-bad-note = Catatan paling banyak 200 karakter.
-deposit-not-reseller = Pengguna <code>{ $userId }</code> bukan reseller. Jadikan reseller dengan <code>/allow { $userId } reseller</code>.
+not-reseller-admin = { $name }<code>{ $userId }</code> adalah admin: admin memesan dengan akun toko dan tidak punya saldo.
+not-reseller-staff-env = { $name }<code>{ $userId }</code> adalah staf (ALLOWED_USER_IDS): staf memesan dengan akun toko dan tidak punya saldo. Untuk menjadikannya reseller, pindahkan ID-nya dari ALLOWED_USER_IDS ke RESELLER_IDS lalu mulai ulang bot.
+not-reseller-staff = { $name }<code>{ $userId }</code> adalah staf: staf memesan dengan akun toko dan tidak punya saldo. Jadikan reseller dengan <code>/allow { $userId } reseller</code>.
+not-reseller-stranger = { $name }<code>{ $userId }</code> bukan reseller dan tidak punya saldo. Jadikan reseller dengan <code>/allow { $userId } reseller</code>.
 deposit-below-zero = Saldo tidak pernah di bawah Rp 0: koreksi ini lebih besar dari saldonya ({ $saldo }). Tidak ada yang berubah.
 deposit-summary =
-    <b>Deposit</b> untuk reseller <code>{ $userId }</code>: <b>{ $amount }</b>
+    <b>Deposit</b> untuk reseller { $name }<code>{ $userId }</code>: <b>{ $amount }</b>
     Saldo sekarang: { $before } → sesudahnya: <b>{ $after }</b>
     Ref: <code>{ $id }</code>
 
     Ketuk <b>Konfirmasi</b> setelah uangnya Anda terima.
 correction-summary =
-    <b>Koreksi</b> saldo reseller <code>{ $userId }</code>: <b>{ $amount }</b>
+    <b>Koreksi</b> saldo reseller { $name }<code>{ $userId }</code>: <b>{ $amount }</b>
     Saldo sekarang: { $before } → sesudahnya: <b>{ $after }</b>
     Ref: <code>{ $id }</code>
 
     Ketuk <b>Konfirmasi</b> untuk menerapkannya.
-deposit-done = ✅ Masuk ke <code>{ $userId }</code>: { $amount }. Saldo sekarang <b>{ $saldo }</b> (ref <code>{ $id }</code>). Pesan untuk reseller sedang dikirim.
+deposit-done = ✅ Masuk ke { $name }<code>{ $userId }</code>: { $amount }. Saldo sekarang <b>{ $saldo }</b> (ref <code>{ $id }</code>). Pesan untuk reseller sedang dikirim.
+deposit-undelivered-not-started = ⚠️ { $name }<code>{ $userId }</code> tidak bisa diberi tahu tentang deposit <code>{ $id }</code>: ia belum pernah membuka chat dengan bot ini, dan Telegram hanya mengizinkan bot menulis kepada orang yang sudah melakukannya. Minta ia membuka bot dan mengirim /start: pesan dan saldonya sampai saat itu. Depositnya tetap masuk.
+deposit-undelivered-blocked = ⚠️ { $name }<code>{ $userId }</code> tidak bisa diberi tahu tentang deposit <code>{ $id }</code>: ia memblokir bot ini. Depositnya sudah masuk; ia bisa melihatnya di /saldo setelah membuka blokir.
 deposit-done-toast = Masuk.
 deposit-already = Deposit ini sudah masuk.
 deposit-cancelled = ✖ Dibatalkan: tidak ada yang masuk.
 deposit-expired = Deposit ini sudah kedaluwarsa. Kirim /deposit lagi.
 tier-usage = Gunakan <code>/tier USER_ID NAMA</code>. Tier di katalog: { $tiers }.
 tier-unknown = Tidak ada tier <b>{ $tier }</b> di harga katalog. Tier: { $tiers }.
-tier-set = Reseller <code>{ $userId }</code>: tier { $old } → <b>{ $tier }</b>. Ringkasan baru memakai harganya.
+tier-set = Reseller { $name }<code>{ $userId }</code>: tier { $old } → <b>{ $tier }</b>. Ringkasan baru memakai harganya.
 
 ## /language
 language-choose = Pilih bahasa Anda:
@@ -374,7 +379,7 @@ pricelist-empty = Saat ini tidak ada produk yang dijual untuk Anda.
 pricelist-disabled = <i>Disembunyikan (/enable KODE menawarkannya lagi): { $codes }</i>
 price-usage =
     Cara pakai: <code>/price KODE JUMLAH</code> untuk harga jual, atau <code>/price KODE JUMLAH TIER</code> untuk harga satu tier reseller.
-    Contoh: <code>/price ML86 21000</code> atau <code>/price ML86 19500 gold</code>
+    Contoh: <code>/price ML86 21000</code> atau <code>/price ML86 19500 gold</code>. Tier baru hanya dibuat bila diminta: <code>/price ML86 19000 platinum baru</code>.
 price-bad-amount = Jumlah harus rupiah bulat, lebih dari 0 dan paling banyak { $max }, mis. <code>21000</code>, <code>21.000</code>, <code>Rp21.000</code> atau <code>21rb</code>.
 price-bad-tier = Nama tier 1 sampai 32 huruf kecil, angka, _ atau -, diawali huruf (mis. <code>gold</code>).
 shop-unknown-code = Tidak ada produk dengan kode <b>{ $code }</b>. /pricelist menampilkan kodenya.
@@ -382,6 +387,19 @@ price-changed = ✏️ <b>{ $code }</b> · { $product }: harga { $from } → <b>
 price-same = <b>{ $code }</b> · { $product }: harganya sudah { $to }. Tidak ada yang berubah.
 price-tier-changed = ✏️ <b>{ $code }</b> · { $product }: harga tier <b>{ $tier }</b> { $from } → <b>{ $to }</b>. Ringkasan baru langsung memakainya; ringkasan yang sudah tampil tetap dengan harganya.
 price-tier-same = <b>{ $code }</b> · { $product }: harga tier <b>{ $tier }</b> sudah { $to }. Tidak ada yang berubah.
+price-unknown-tier = Tidak ada tier <b>{ $tier }</b>. Tier yang ada: { $tiers }. Tidak ada yang berubah. Untuk membuat tier baru, katakan begitu: <code>/price { $code } JUMLAH { $tier } baru</code>.
+price-confirm-title = ⚠️ <b>Periksa harga ini</b>: <b>{ $code }</b> · { $product }: { $from } → <b>{ $to }</b>
+price-confirm-title-tier = ⚠️ <b>Periksa harga ini</b>: <b>{ $code }</b> · { $product }, tier <b>{ $tier }</b>: { $from } → <b>{ $to }</b>
+price-warning-below-cost = Provider terakhir kali menagih { $provider } untuk produk ini: setiap penjualan dengan harga ini rugi <b>{ $loss }</b>.
+price-warning-far = Itu { $percent }% jauhnya dari harga yang diganti ({ $from }): salah ketik?
+price-confirm-new-tier = Tier <b>{ $tier }</b> belum ada: Konfirmasi akan membuatnya.
+price-confirm-hint = Ketuk <b>Konfirmasi</b> untuk tetap memakainya, atau <b>Batal</b>. Belum ada yang berubah.
+price-change-applied = Harga dipasang.
+price-applied = ✏️ <b>{ $code }</b>: harga { $from } → <b>{ $to }</b>, dikonfirmasi. Ringkasan baru langsung memakainya.
+price-tier-applied = ✏️ <b>{ $code }</b>: harga tier <b>{ $tier }</b> { $from } → <b>{ $to }</b>, dikonfirmasi. Ringkasan baru langsung memakainya.
+price-change-was-applied = Harga ini sudah dipasang.
+price-change-was-cancelled = Dibatalkan: harganya tidak berubah.
+price-change-was-stale = Produk ini sudah tidak ada di katalog: tidak ada yang berubah.
 disable-usage = Cara pakai: <code>/disable KODE</code>, mis. <code>/disable ML86</code>
 enable-usage = Cara pakai: <code>/enable KODE</code>, mis. <code>/enable ML86</code>
 disable-done = ⛔ <b>{ $code }</b> · { $product }: ditawarkan → <b>disembunyikan</b>. Tidak ada yang bisa memesannya sekarang; ringkasan yang sudah tampil tidak memesan apa pun saat Konfirmasi. /enable { $code } menawarkannya lagi.
@@ -389,7 +407,7 @@ disable-already = <b>{ $code }</b> · { $product } sudah disembunyikan. Tidak ad
 enable-done = ✅ <b>{ $code }</b> · { $product }: disembunyikan → <b>ditawarkan</b>.
 enable-already = <b>{ $code }</b> · { $product } sudah ditawarkan. Tidak ada yang berubah.
 catalog-source-file = Katalog yang dipakai: dari file (belum diedit lewat chat).
-catalog-source-chat = Katalog yang dipakai: diedit lewat chat (versi { $version }, { $time } oleh <code>{ $by }</code>).
+catalog-source-chat = Katalog yang dipakai: diedit lewat chat (versi { $version }, { $time } oleh { $byName }<code>{ $by }</code>).
 catalog-how = Untuk mengubahnya: edit file ini lalu kirim kembali ke saya sebagai dokumen. Saya memeriksanya dan menunjukkan perubahannya sebelum diterapkan.
 catalog-upload-admin-only = Hanya admin yang bisa mengubah katalog dengan file. Tidak ada yang diubah.
 catalog-upload-not-json = <b>{ $name }</b> bukan file JSON. Kirim katalog sebagai dokumen <code>.json</code> (/catalog memberi Anda yang sekarang).
@@ -421,9 +439,9 @@ catalog-upload-stale = ⚠️ Katalog diubah orang lain setelah file ini diperik
 pause-done = ⏸ <b>Pesanan dihentikan sementara.</b> Tidak ada yang bisa memulai atau mengonfirmasi pesanan; pesanan yang sudah terkirim selesai seperti biasa. Pengguna diberi tahu: { $reason }. /resume membuka pesanan lagi.
 pause-changed = ⏸ Pesanan masih dihentikan; pengguna sekarang diberi tahu: { $reason }. /resume membuka pesanan lagi.
 pause-no-reason = (tanpa alasan)
-pause-still = ⏸ Pesanan sedang dijeda (sejak { $time }, oleh <code>{ $by }</code>). Pengguna diberi tahu: { $reason }. Tidak ada yang diubah: <code>/pause ALASAN</code> memberi tahu alasan lain, /resume membuka pesanan lagi.
+pause-still = ⏸ Pesanan sedang dijeda (sejak { $time }, oleh { $byName }<code>{ $by }</code>). Pengguna diberi tahu: { $reason }. Tidak ada yang diubah: <code>/pause ALASAN</code> memberi tahu alasan lain, /resume membuka pesanan lagi.
 pause-reason-too-long = Alasannya terlalu panjang: paling banyak 200 karakter.
-resume-done = ▶️ <b>Pesanan dibuka lagi</b> (dihentikan sejak { $time } oleh <code>{ $by }</code>).
+resume-done = ▶️ <b>Pesanan dibuka lagi</b> (dihentikan sejak { $time } oleh { $byName }<code>{ $by }</code>).
 resume-not-paused = Pesanan tidak sedang dihentikan. Tidak ada yang berubah.
 orders-paused = ⏸ Pesanan sedang dihentikan sementara. Tidak ada yang dipesan. Silakan coba lagi nanti.
 orders-paused-reason = ⏸ Pesanan sedang dihentikan sementara: { $reason }. Tidak ada yang dipesan. Silakan coba lagi nanti.
@@ -489,7 +507,7 @@ status-created = Dibuat: { $time }
 status-submitted = Dikirim ke provider: { $time }
 status-finished = Selesai: { $time }
 status-settled = Diselesaikan oleh admin: { $time }
-status-settled-by = Diselesaikan oleh admin { $adminId }: { $time }
+status-settled-by = Diselesaikan oleh admin { $adminName }<code>{ $adminId }</code>: { $time }
 status-ordered-by = Dipesan oleh: { $user } (<code>{ $userId }</code>)
 
 ## Groups
@@ -501,6 +519,7 @@ edit-not-read-draft = Saya memproses pesan sekali saja: mengedit pesan tidak men
 ## Mini App (/app, dan halamannya: kunci yang diawali page-)
 command-app = Buka aplikasi toko
 help-app = /app: aplikasi toko (penjualan, katalog, reseller dalam satu layar)
+help-app-reseller = /app: halaman Anda sendiri: saldo, mutasi, pesanan, dan harga
 app-button = 🛍 Buka aplikasi toko
 app-menu-button = Toko
 app-open-admin = Aplikasi toko: penjualan hari ini, katalog, pesanan tertunda, reseller dan pesanan, dalam satu layar.
@@ -650,13 +669,13 @@ page-deposit-done = Masuk { $amount }: saldo sekarang { $saldo }. Reseller sudah
 page-deposit-already = Deposit ini sudah masuk ({ $amount }, saldo setelahnya { $saldo }): deposit hanya dihitung sekali.
 page-deposit-was-cancelled = Deposit ini dibatalkan.
 page-deposit-below-zero = Itu membuat saldo di bawah 0 (sekarang { $saldo }).
-page-statement-title = Mutasi ({ $total })
+page-statement-title = Mutasi
 page-statement-empty = Belum ada mutasi.
-page-movement-deposit = Deposit
-page-movement-correction = Koreksi
-page-movement-hold = Ditahan untuk pesanan
-page-movement-spend = Terpakai
-page-movement-release = Dikembalikan
+page-statement-deposit = Deposit
+page-statement-correction = Koreksi
+page-statement-spent = Dipakai untuk pesanan
+page-statement-held = Ditahan untuk pesanan (hasil belum diketahui)
+page-statement-refund = Dikembalikan (pesanan gagal)
 page-movement-after = saldo { $saldo }
 page-orders-title = Pesanan
 page-orders-search = Ref id atau ID pemain

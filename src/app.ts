@@ -6,6 +6,7 @@ import { createAudience } from "./broadcast/audience.js";
 import { createBroadcastStore } from "./broadcast/broadcast-store.js";
 import { BROADCAST_LEASE_MS, createBroadcastApi, createBroadcaster } from "./broadcast/sender.js";
 import { createUserList } from "./access/user-list.js";
+import { createPeople } from "./access/people.js";
 import { broadcastTexts } from "./bot/broadcast-texts.js";
 import { chatPolicy } from "./bot/chats.js";
 import { commandMenus } from "./bot/commands.js";
@@ -21,7 +22,7 @@ import { createUserPrefs } from "./bot/user-prefs.js";
 import { findProduct, loadCatalog, type Catalog } from "./catalog/catalog.js";
 import { createDownloader } from "./bot/files.js";
 import { createShop, type Shop } from "./shop/shop.js";
-import { createCatalogUploads } from "./shop/uploads.js";
+import { createCatalogUploads, createPriceChanges } from "./shop/uploads.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./logger.js";
 import { COMPACTION_LEASE_MS, createCompaction, type Compaction } from "./orders/compaction.js";
@@ -210,6 +211,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     now,
   });
   const bot = createTelegramBot({ token: config.botToken, apiRoot: config.botApiRoot });
+  const people = createPeople(storage);
   const notifier = createNotifier({
     api: bot.api,
     texts,
@@ -219,6 +221,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     logger,
     lowBalanceThreshold: config.lowBalanceThreshold,
     sandbox: config.topup === undefined,
+    people,
   });
   const orders = createOrderService({
     ledger,
@@ -247,6 +250,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     events: notifier,
     origins,
     claims: createClaims(storage, "deposit-notice", { owner, liveness }),
+    undeliveredOnce: createClaims(storage, "deposit-undelivered"),
     now,
   });
   const features = (options.features ?? FEATURES).filter((f) => f.availableWith(config));
@@ -283,9 +287,11 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     orders,
     shop,
     access,
+    people,
     wallets,
     deposits,
     uploads: createCatalogUploads(storage),
+    priceChanges: createPriceChanges(storage),
     origins,
     broadcasts: {
       store: broadcastStore,
@@ -352,6 +358,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
           orders,
           shop,
           access,
+          people,
           wallets,
           deposits,
           languageOf: (userId, telegramCode) => prefs.languageFor(userId, telegramCode),

@@ -94,6 +94,9 @@ export const Callback = {
   /** Confirm and Cancel of an edited catalogue's diff, bound to the upload's id. */
   catalogConfirm: kind<string>("kc", (id) => id, refId),
   catalogCancel: kind<string>("kx", (id) => id, refId),
+  /** Confirm and Cancel of a price change that needed a second look, bound to its id. */
+  priceConfirm: kind<string>("pc", (id) => id, refId),
+  priceCancel: kind<string>("pk", (id) => id, refId),
   /** Confirm and Cancel of a broadcast's preview, bound to its id. */
   broadcastConfirm: kind<string>("bc", (id) => id, refId),
   broadcastCancel: kind<string>("bx", (id) => id, refId),

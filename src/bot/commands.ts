@@ -34,7 +34,7 @@ export function commandMenus(
       }
     }
   }
-  /** The Mini App's menu button in an admin's private chat, in their language. */
+  /** The Mini App's menu button in an admin's or a reseller's private chat, in their language. */
   async function menuButton(chat_id: number) {
     if (miniApp === undefined) return;
     const text = texts.t(await miniApp.languageOf(chat_id), "app-menu-button");
@@ -48,14 +48,17 @@ export function commandMenus(
       await set({ type: "default" }, everyone);
       for (const chat_id of people.resellers) await set({ type: "chat", chat_id }, reseller);
       for (const chat_id of people.admins) await set({ type: "chat", chat_id }, admin);
-      for (const chat_id of people.admins) await menuButton(chat_id);
+      for (const chat_id of [...people.admins, ...people.resellers]) await menuButton(chat_id);
       // ADMIN_CHAT_ID's chat: there, each admin (and only they) sees the admin commands.
       const chat_id = people.adminChat;
       if (chat_id !== undefined)
         for (const user_id of people.admins) await set({ type: "chat_member", chat_id, user_id }, admin);
     },
-    /** A user who just became a reseller gets /saldo in their menu at once. */
-    reseller: (userId) => set({ type: "chat", chat_id: userId }, reseller),
+    /** A reseller gets /saldo in their menu, and the shop app's button (their own pages). */
+    async reseller(userId) {
+      await set({ type: "chat", chat_id: userId }, reseller);
+      await menuButton(userId);
+    },
     async admin(userId) {
       await set({ type: "chat", chat_id: userId }, admin);
       await menuButton(userId);

@@ -2,7 +2,7 @@ import { GrammyError, type Api } from "grammy";
 import type { Texts } from "./i18n.js";
 import type { Logger } from "../logger.js";
 import type { Lang, OrderRecord } from "../orders/order.js";
-import type { DepositEvents, FinishedHow, OrderEvents } from "../orders/events.js";
+import type { Delivery, DepositEvents, FinishedHow, OrderEvents } from "../orders/events.js";
 import { costOf, paidFromSaldo } from "../orders/order.js";
 import type { Deposit } from "../orders/wallet.js";
 import { formatRupiah } from "./format.js";
@@ -11,6 +11,8 @@ import { outcomeText, renderState, renderSummaryAfter } from "./order/messages.j
 import { resultKeyboard } from "./order/receipt.js";
 import { createTaskTracker } from "../tasks.js";
 import type { UserPrefs } from "./user-prefs.js";
+import type { People } from "../access/people.js";
+import { nameBefore } from "./people.js";
 import { adminChatTopic, type AdminChat } from "./chats.js";
 
 export interface NotifierDeps {
@@ -26,6 +28,8 @@ export interface NotifierDeps {
   processingNoticeMs?: number;
   /** Orders go to the built-in sandbox provider: every result and notice says it was a trial. */
   sandbox?: boolean;
+  /** People's names, for the admins' notices. */
+  people?: Pick<People, "get">;
 }
 
 export interface Notifier extends OrderEvents, DepositEvents {
@@ -52,11 +56,14 @@ export function createNotifier(deps: NotifierDeps): Notifier {
 
   const track = <T>(work: Promise<T>): Promise<T> => tasks.track(work);
 
-  /** Sends to one chat; a chat that never started the bot or blocked it (403/400) is logged and skipped. */
-  async function sendTo(chatId: number, text: string): Promise<boolean> {
+  /**
+   * Sends to one chat. A chat that never started the bot or blocked it (403/400) is logged and
+   * skipped, and says which; anything else failed for now.
+   */
+  async function deliver(chatId: number, text: string): Promise<Delivery> {
     try {
       await api.sendMessage(chatId, text);
-      return true;
+      return "told";
     } catch (err) {
       logger.warn(
         {
@@ -66,9 +73,14 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         },
         "notice not delivered",
       );
-      return false;
+      if (!(err instanceof GrammyError)) return "failed";
+      if (err.error_code === 403 && /blocked/i.test(err.description)) return "blocked";
+      return err.error_code === 403 || (err.error_code === 400 && /chat not found/i.test(err.description))
+        ? "not-started"
+        : "failed";
     }
   }
+  const sendTo = async (chatId: number, text: string) => (await deliver(chatId, text)) === "told";
 
   /**
    * A notice for the admins: once to ADMIN_CHAT_ID (in its topic) when it is set, in the language
@@ -156,6 +168,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     // Sales by someone else: an admin's own order is told to them once, as its result (unless the
     // notices go to the admin room, which keeps the shop's record of every sale).
     const except = deps.adminIds.includes(order.userId) ? order.userId : undefined;
+    const settler =
+      order.settledBy === undefined ? undefined : (await deps.people?.get([order.settledBy]))?.get(order.settledBy);
     await toAdmins(
       (lang) => {
         const t = tFor(lang);
@@ -206,7 +220,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
             margin: cost === undefined ? "" : formatRupiah(order.price! - cost, lang),
           })}`;
         }
-        if (order.settledBy !== undefined) text += `\n${t("notice-settled", { adminId: String(order.settledBy) })}`;
+        if (order.settledBy !== undefined)
+          text += `\n${t("notice-settled", { adminId: String(order.settledBy), adminName: nameBefore(settler) })}`;
         return `${text}${sandboxLine(t)}`;
       },
       except === undefined ? {} : { except },
@@ -271,7 +286,21 @@ export function createNotifier(deps: NotifierDeps): Notifier {
             saldo: formatRupiah(saldo, lang),
             id: deposit.id,
           });
-          return sendTo(deposit.resellerId, `${text}${note}`);
+          return deliver(deposit.resellerId, `${text}${note}`);
+        })(),
+      ),
+    /** The admin who credited it (in the chat the summary was in) learns the reseller was not told. */
+    undelivered: (deposit: Deposit, why: "not-started" | "blocked") =>
+      track(
+        (async () => {
+          const t = tFor(await deps.prefs.languageFor(deposit.adminId));
+          const person = (await deps.people?.get([deposit.resellerId]))?.get(deposit.resellerId);
+          const text = t(why === "blocked" ? "deposit-undelivered-blocked" : "deposit-undelivered-not-started", {
+            userId: String(deposit.resellerId),
+            name: nameBefore(person),
+            id: deposit.id,
+          });
+          await sendTo(deposit.chatId, text);
         })(),
       ),
   };

@@ -1,13 +1,14 @@
 import type { Api } from "grammy";
 import type { Update } from "grammy/types";
 import type { Access, Role } from "../access/access.js";
+import type { People } from "../access/people.js";
 import type { Audience } from "../broadcast/audience.js";
 import type { BroadcastStore } from "../broadcast/broadcast-store.js";
 import type { Deposits } from "../orders/deposits.js";
 import type { OrderService } from "../orders/order-service.js";
 import type { Wallets } from "../orders/wallet.js";
 import type { Shop } from "../shop/shop.js";
-import type { CatalogUploads } from "../shop/uploads.js";
+import type { CatalogUploads, PriceChanges } from "../shop/uploads.js";
 import type { Origins } from "../storage/origins.js";
 import type { ChatPolicy } from "./chats.js";
 import type { Texts } from "./i18n.js";
@@ -26,12 +27,16 @@ export interface Services {
   shop: Shop;
   /** Roles, tiers and the allow list. */
   access: Access;
+  /** Each user's name and @username as last seen: people are named, not only numbered. */
+  people: People;
   /** Resellers' saldos and statements. */
   wallets: Wallets;
   /** Deposits and corrections, credited once. */
   deposits: Deposits;
   /** Catalogue documents waiting for Confirm. */
   uploads: CatalogUploads;
+  /** Price changes that need a second look, waiting for Confirm. */
+  priceChanges: PriceChanges;
   /** What each update (or Mini App request) made for a later Confirm, and whether its message went out. */
   origins: Origins;
   /** Broadcasts: drafts and their state, who has started the bot, the sending. */
@@ -71,7 +76,10 @@ export interface CommandMenus {
     resellers: readonly number[];
     adminChat?: number | undefined;
   }): Promise<void>;
-  /** A user who just became a reseller gets their menu at once. */
+  /**
+   * A reseller's private chat gets their menu and the shop app's menu button (at once when they
+   * become one, and at their /start: Telegram refuses both for a chat that was never opened).
+   */
   reseller(userId: number): Promise<void>;
   /**
    * An admin's private chat gets the admin menu and the Mini App's menu button (at their /start:

@@ -9,6 +9,8 @@ import type { Deposit, DepositConfirmResult, Wallets } from "./wallet.js";
 const DAY = 24 * 60 * 60 * 1000;
 /** How long one process may take to tell a reseller about a deposit before another may try. */
 const TELLING_MS = 60_000;
+/** How long an admin told that a reseller cannot be reached is not told again (the deposit stays untold till then). */
+const UNDELIVERED_MS = 30 * DAY;
 /** The largest deposit or correction at once: a typo of three zeros should not pass unnoticed. */
 export const MAX_DEPOSIT = 100_000_000;
 /** The longest note an admin may give a deposit. */
@@ -49,6 +51,8 @@ export function createDeposits(deps: {
    * at once. Without it, only this process is kept from doing so.
    */
   claims?: Claims;
+  /** Which deposits' admins were told that their reseller could not be, among all processes. */
+  undeliveredOnce?: Claims;
   now?: () => Date;
   ttlMs?: number;
 }) {
@@ -67,9 +71,19 @@ export function createDeposits(deps: {
       // Read again: told meanwhile (by another process) means nothing to do.
       if ((await wallets.getDeposit(deposit.id))?.toldAt !== undefined) return;
       // Recorded once it went out: a crash before that is told by the next look for untold
-      // deposits (at start, and now and then), or at the next tap.
-      if (await deps.events.credited(deposit, saldo)) await wallets.markDepositTold(deposit.id, now().toISOString());
-      else await deps.claims?.giveBack(deposit.id);
+      // deposits (at start, and now and then), or at the next tap, or at the reseller's /start.
+      const delivery = await deps.events.credited(deposit, saldo);
+      if (delivery === "told") await wallets.markDepositTold(deposit.id, now().toISOString());
+      else {
+        await deps.claims?.giveBack(deposit.id);
+        // A reseller who never opened the bot (or blocked it) cannot be told: the admin hears so,
+        // once per deposit, and the reseller gets it at their /start.
+        if (
+          delivery !== "failed" &&
+          (deps.undeliveredOnce === undefined || (await deps.undeliveredOnce.take(deposit.id, UNDELIVERED_MS)))
+        )
+          await deps.events.undelivered(deposit, delivery);
+      }
     } catch (err) {
       logger.error({ err, deposit: deposit.id }, "deposit notice failed");
       if (claimed) await deps.claims?.giveBack(deposit.id).catch(() => undefined);
@@ -151,6 +165,12 @@ export function createDeposits(deps: {
      */
     async tellUntold(): Promise<void> {
       for (const untold of await wallets.untoldDeposits()) await tell(untold, untold.saldoAfter ?? 0);
+    },
+    /** A reseller opened the bot: the deposits credited before they could be told, told now. */
+    async tellUntoldOf(resellerId: number): Promise<void> {
+      const untold = (await wallets.untoldDeposits()).filter((d) => d.resellerId === resellerId);
+      for (const d of untold.sort((a, b) => (a.doneAt ?? "").localeCompare(b.doneAt ?? "")))
+        await tell(d, d.saldoAfter ?? 0);
     },
   };
 }

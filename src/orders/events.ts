@@ -26,8 +26,19 @@ export interface OrderEvents {
   interrupted(order: OrderRecord): Promise<void>;
 }
 
+/**
+ * Whether a message reached its reader: told; not-started (they never opened a chat with the bot,
+ * so it may not write to them); blocked (they blocked it); or failed for now (try again later).
+ */
+export type Delivery = "told" | "not-started" | "blocked" | "failed";
+
 /** What the deposits service reports. */
 export interface DepositEvents {
-  /** Tells the reseller a deposit or correction was credited; true once the message went out. */
-  credited(deposit: Deposit, saldo: number): Promise<boolean>;
+  /** Tells the reseller a deposit or correction was credited. */
+  credited(deposit: Deposit, saldo: number): Promise<Delivery>;
+  /**
+   * The admin who credited a deposit learns that its reseller could not be told, and why (they
+   * must open the bot first; they will get it when they do). Must not throw.
+   */
+  undelivered(deposit: Deposit, why: "not-started" | "blocked"): Promise<void>;
 }

@@ -188,6 +188,8 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
 
     getMany: async (refIds) => getMany(refIds),
 
+    lastProviderPrices: async () => new Map(lastCosts),
+
     async openDraftOf(chatId, userId) {
       const e = openDrafts.get(draftKey(chatId, userId));
       return e === undefined || e.expiresAt <= now() ? undefined : e.refId;

@@ -688,6 +688,11 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
     get,
     getMany,
 
+    async lastProviderPrices() {
+      const all = await redis.hGetAll(`${prefix}pcost`);
+      return new Map(Object.entries(all).map(([code, price]) => [code, Number(price)]));
+    },
+
     async openDraftOf(chatId, userId) {
       return (await redis.get(keys.openDraft(chatId, userId))) ?? undefined;
     },

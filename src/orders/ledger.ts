@@ -122,6 +122,8 @@ export interface OrderLedger {
   pending(): Promise<OrderRecord[]>;
   /** The balance reported by the sale recorded last. */
   lastBalance(): Promise<BalanceSeen | undefined>;
+  /** The provider price last seen for each product (by code, as the catalogue writes it). */
+  lastProviderPrices(): Promise<Map<string, number>>;
   /**
    * A day's figures (`YYYY-MM-DD` in the shop's time zone, the day orders were submitted), kept up
    * to date in the same atomic step that records or settles each outcome: no order is read.

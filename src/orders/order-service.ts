@@ -5,7 +5,7 @@ import type { TopupClient } from "../topup/types.js";
 import { createDrafts, type CancelOutcome, type DraftRequest, type DraftResult, type OpenCatalog } from "./drafts.js";
 import type { OrderEvents } from "./events.js";
 import type { OrderLedger, OrderQuery } from "./ledger.js";
-import type { BalanceSeen, OrderRecord } from "./order.js";
+import type { BalanceSeen, OrderRecord, OrderState } from "./order.js";
 import type { DayFigures } from "./report.js";
 import { createRecovery } from "./recovery.js";
 import { ownIdCandidates } from "./ref-id.js";
@@ -56,6 +56,8 @@ export interface OrderService {
   get(refId: string): Promise<OrderRecord | undefined>;
   /** An order by its ref id as someone typed it: in any case, spaces around it dropped. */
   lookup(typed: string): Promise<OrderRecord | undefined>;
+  /** Where each of these orders stands (a statement's lines need it); unknown ids are left out. */
+  statesOf(refIds: readonly string[]): Promise<Map<string, OrderState>>;
   /** The draft a user is looking at in a chat, so that /cancel can retire it. */
   openDraftOf(chatId: number, userId: number): Promise<string | undefined>;
   cancel(req: { refId: string; userId: number; chatId: number }): Promise<CancelOutcome>;
@@ -82,6 +84,8 @@ export interface OrderService {
   inFlight(): Promise<OrderRecord[]>;
   pending(): Promise<OrderRecord[]>;
   lastBalance(): Promise<BalanceSeen | undefined>;
+  /** The provider price last seen for each product (a new selling price below it loses money). */
+  lastProviderPrices(): Promise<Map<string, number>>;
   /** A day's figures, kept as its orders finish (orders/report.ts: DayFigures). */
   dayFigures(day: string): Promise<DayFigures>;
   /** Several days' totals (for a chart). */
@@ -101,6 +105,9 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
     openCatalog: () => drafts.openCatalog(),
     createDraft: (req) => drafts.create(req),
     get: (refId) => ledger.get(refId),
+    async statesOf(refIds) {
+      return new Map((await ledger.getMany(refIds)).map((o) => [o.refId, o.state]));
+    },
     async lookup(typed) {
       for (const refId of ownIdCandidates(typed, deps.refIdPrefix)) {
         const order = await ledger.get(refId);
@@ -121,6 +128,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
     inFlight: () => ledger.inFlight(),
     pending: () => ledger.pending(),
     lastBalance: () => ledger.lastBalance(),
+    lastProviderPrices: () => ledger.lastProviderPrices(),
     dayFigures: (day) => ledger.dayFigures(day),
     daysFigures: (days) => ledger.daysFigures(days),
   };

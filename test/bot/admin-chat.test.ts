@@ -56,8 +56,8 @@ describe("ADMIN_CHAT_ID: the admins' group gets the notices and takes admin comm
       TOPUP_BASE_URL: await world.flakyProvider(),
     });
     await world.order(STAFF, "ML86", "12345678(1234)"); // 80,500: below 90,000
-    const alert = await world.fake.waitForMessage(GROUP, (m) => /Low balance<\/b>: 80,500/.test(m.text));
-    expect(alert.text).toContain("below the threshold of 90,000");
+    const alert = await world.fake.waitForMessage(GROUP, (m) => /Low balance<\/b>: Rp 80,500/.test(m.text));
+    expect(alert.text).toContain("below the threshold of Rp 90,000");
     const unknown = await world.order(STAFF, "FF70", "777000111");
     const refId = /<code>(TG[A-Z0-9]+)<\/code>/.exec(unknown.text)?.[1] ?? "";
     expect(refId).not.toBe("");

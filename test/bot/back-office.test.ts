@@ -62,7 +62,7 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     const result = await world.order(ADMIN, "FF70", "123456789");
     const refId = /Ref id: <code>([A-Z0-9]+)<\/code>/.exec(result.text)![1]!;
     world.fake.sendText(ADMIN, "/balance");
-    const balance = await world.waitText(ADMIN, /Partner balance: <b>90,500<\/b>/);
+    const balance = await world.waitText(ADMIN, /Partner balance: <b>Rp 90,500<\/b>/);
     expect(balance.text).toContain(refId);
   });
 
@@ -232,7 +232,7 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     world.fake.sendText(NEWCOMER, "/order ML86 12345678(1234)");
     await world.waitText(NEWCOMER, /may not order.*<code>4004<\/code>/s);
     world.fake.sendText(ADMIN, "/allow 4004");
-    await world.waitText(ADMIN, /User <code>4004<\/code> may order now/);
+    await world.waitText(ADMIN, /User Budi <code>4004<\/code> may order now/);
     await world.order(NEWCOMER, "ML86", "12345678(1234)");
     expect(world.sandbox.calls.filter((c) => c.outcome === "success")).toHaveLength(1);
 
@@ -245,7 +245,7 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     world.fake.sendText(ADMIN, "/deny 1001");
     await world.waitText(ADMIN, /is an admin \(ADMIN_IDS\) and cannot be denied/);
     world.fake.sendText(ADMIN, "/deny 4004");
-    await world.waitText(ADMIN, /User <code>4004<\/code> may no longer order/);
+    await world.waitText(ADMIN, /User Budi <code>4004<\/code> may no longer order/);
     const refusalsBefore = world.fake.messagesTo(NEWCOMER.id).filter((m) => /may not order/.test(m.text)).length;
     world.fake.sendText(NEWCOMER, "/order ML86 12345678(1234)");
     await world.fake.waitFor(

@@ -79,7 +79,8 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     world.fake.sendText(ENV_RESELLER, "/start");
     await world.waitText(ENV_RESELLER, /Halo Dewi/);
     world.fake.sendText(ADMIN, "/deposit 5006 75000 cash");
-    const summary = await world.waitText(ADMIN, /for reseller <code>5006<\/code>/);
+    // Named as the bot last saw her, next to her id.
+    const summary = await world.waitText(ADMIN, /for reseller Dewi <code>5006<\/code>/);
     expect(summary.text).toContain("Saldo now: Rp 0 → after: <b>Rp 75,000</b>");
     const data = button(summary, /^dc:/);
     let tap: ReturnType<typeof world.fake.tapButton> | undefined;
@@ -153,8 +154,10 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     expect(failed.text).toContain("Pesanan gagal");
     expect(failed.text).toContain("sudah kembali ke saldo Anda: Rp 100.000");
     const statement = await saldoOf(ENV_RESELLER);
-    expect(statement).toMatch(/ditahan untuk pesanan − Rp 19\.200/);
-    expect(statement).toMatch(/dikembalikan \+ Rp 19\.200/);
+    // One order, read as money moving once: spent, then refunded as a refund; never "held" once settled.
+    expect(statement).toMatch(/dipakai untuk pesanan − Rp 19\.200/);
+    expect(statement).toMatch(/dikembalikan \(pesanan gagal\) \+ Rp 19\.200/);
+    expect(statement).not.toMatch(/ditahan/);
   });
 
   it("when a reseller looks around, then they see their own saldo and prices, never the shop's balance", async () => {
@@ -167,7 +170,8 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     expect(balance.text).toContain("Rp 20.200");
     expect(balance.text).not.toMatch(/Partner|mitra/i);
     expect(balance.text).toMatch(/deposit \+ Rp 40\.000/);
-    expect(balance.text).toMatch(/dipakai untuk pesanan Rp 19\.800/);
+    expect(balance.text).toMatch(/dipakai untuk pesanan − Rp 19\.800/);
+    expect(balance.text.match(/19\.800/g)).toHaveLength(1);
     world.fake.sendText(STAFF, "/balance");
     await world.waitText(STAFF, /Partner balance/);
     world.fake.sendText(STAFF, "/saldo");
@@ -199,8 +203,10 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     expect(summary.text).toContain("Harga Anda: <b>Rp 140.000</b>");
     const ml = await world.summaryFor(ENV_RESELLER, "ML86", "12345678(1234)");
     expect(ml.text).toContain("Harga Anda: <b>Rp 19.700</b>");
+    // Staff from ALLOWED_USER_IDS: the answer says where their role is set (no /allow that would be refused).
     world.fake.sendText(ADMIN, "/tier 1002 gold");
-    await world.waitText(ADMIN, /<code>1002<\/code> is not a reseller/);
+    const staff = await world.waitText(ADMIN, /<code>1002<\/code> is staff \(ALLOWED_USER_IDS\)/);
+    expect(staff.text).not.toContain("/allow");
   });
 
   it("when a correction would take a saldo below 0, then it is refused; /saldo all and /users show what the shop owes", async () => {
@@ -215,7 +221,9 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     expect(corrected.text).toContain("− Rp 5,000");
     await world.waitText(RESELLER, /Saldo corrected<\/b>: − Rp 5,000/);
     world.fake.sendText(ADMIN, "/deposit 1002 1000");
-    await world.waitText(ADMIN, /<code>1002<\/code> is not a reseller/);
+    const staff = await world.waitText(ADMIN, /<code>1002<\/code> is staff \(ALLOWED_USER_IDS\)/);
+    expect(staff.text).toContain("move their id from ALLOWED_USER_IDS to RESELLER_IDS");
+    expect(staff.text).not.toContain("/allow");
     world.fake.sendText(ADMIN, "/deposit 5005 lots");
     await world.waitText(ADMIN, /I can't tell which amount <code>lots<\/code> is/);
     world.fake.sendText(ADMIN, "/deposit 5005");

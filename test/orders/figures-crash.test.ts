@@ -120,7 +120,7 @@ async function morning(storage: Storage, ledger: Ledger, plan: { at: number; aft
     wallets: crashing.wallets,
     buyerOf: async (userId) => (userId === 7001 ? { role: "reseller", tier: "reseller" } : undefined),
     logger,
-    events: { credited: async () => true },
+    events: { credited: async () => "told" as const, undelivered: async () => {} },
     origins: createOrigins(storage),
     now,
   });

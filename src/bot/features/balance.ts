@@ -25,7 +25,9 @@ export const balanceFeature = defineFeature({
       const { orders, wallets, place } = ctx.services;
       if (ctx.buyer?.role === "reseller") {
         const view = { t: ctx.tr, lang: ctx.lang, timeZone: place.timeZone, userId: ctx.from!.id, own: true };
-        return void (await ctx.reply(await saldoView(wallets, view)));
+        return void (await ctx.reply(
+          await saldoView({ wallets, statesOf: (refs: readonly string[]) => orders.statesOf(refs) }, view),
+        ));
       }
       const seen = await orders.lastBalance();
       if (seen === undefined) return void (await ctx.reply(ctx.tr("balance-none")));

@@ -12,19 +12,21 @@ import { summaryButtons, summaryKeyboard, type TapAnswer } from "../summary-butt
 const DAY = 24 * 60 * 60 * 1000;
 
 /**
- * Remembers who has started the bot (a broadcast can reach only them): a /start in a private chat,
- * or any private update of someone who may order. Written once per user per process. A store
- * failure is logged and does not stop the update.
+ * Remembers who writes: each user's name and @username as last seen (lists, summaries and notices
+ * name people by it), and who has started the bot (a broadcast can reach only them): a /start in a
+ * private chat, or any private update of someone who may order. Written only when something
+ * changed, as far as this process knows. A store failure is logged and does not stop the update.
  */
 export const startedUsersFeature = defineFeature({
   name: "started users",
-  needs: ["broadcasts"],
+  needs: ["broadcasts", "people"],
   setup(at) {
     at("observe").use(async (ctx, next) => {
       const from = ctx.from;
-      if (from !== undefined && !from.is_bot && ctx.chat?.type === "private") {
+      if (from !== undefined && !from.is_bot) {
+        await ctx.services.people.seen(from).catch((err: unknown) => ctx.log.warn({ err }, "name not recorded"));
         const start = ctx.message?.text?.startsWith("/start") === true;
-        if (ctx.buyer !== undefined || start) {
+        if (ctx.chat?.type === "private" && (ctx.buyer !== undefined || start)) {
           await ctx.services.broadcasts.audience
             .started(from.id)
             .catch((err: unknown) => ctx.log.warn({ err }, "started user not recorded"));

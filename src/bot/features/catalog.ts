@@ -7,6 +7,7 @@ import type { CatalogUpload } from "../../shop/uploads.js";
 import { adminOnly, isAdmin } from "../admin.js";
 import { Callback } from "../callback-data.js";
 import { originOf, showOnce } from "../origin.js";
+import { nameBefore } from "../people.js";
 import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { TooLargeError } from "../files.js";
@@ -75,7 +76,7 @@ async function waitingUpload(ctx: Ctx, id: string): Promise<CatalogUpload | TapA
  */
 export const catalogFeature = defineFeature({
   name: "catalog",
-  needs: ["shop", "uploads", "download", "place", "clock", "origins"],
+  needs: ["shop", "uploads", "download", "place", "clock", "origins", "people"],
   commands: [{ name: "catalog", menu: ["admin"], help: [{ key: "help-catalog", for: ["admin"] }] }],
   setup(at) {
     const composer = at("buyers");
@@ -89,6 +90,7 @@ export const catalogFeature = defineFeature({
           : t("catalog-source-chat", {
               version: state.source.version,
               by: String(state.source.by),
+              byName: nameBefore((await ctx.services.people.get([state.source.by])).get(state.source.by)),
               time: formatTime(state.source.at, ctx.lang, ctx.services.place.timeZone),
             });
       await ctx.replyWithDocument(new InputFile(Buffer.from(json, "utf8"), "catalog.json"), {

@@ -11,7 +11,16 @@ export const miniAppFeature = defineFeature({
   name: "mini app",
   needs: ["miniApp"],
   availableWith: (config) => config.webApp !== undefined,
-  commands: [{ name: "app", menu: ["reseller", "admin"], help: [{ key: "help-app", for: ["reseller", "admin"] }] }],
+  commands: [
+    {
+      name: "app",
+      menu: ["reseller", "admin"],
+      help: [
+        { key: "help-app", for: ["admin"] },
+        { key: "help-app-reseller", for: ["reseller"] },
+      ],
+    },
+  ],
   setup(at) {
     at("buyers").command("app", async (ctx) => {
       const t = ctx.tr;

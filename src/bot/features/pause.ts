@@ -1,11 +1,12 @@
 import { adminOnly } from "../admin.js";
 import { defineFeature } from "../feature.js";
 import { formatTime } from "../format.js";
+import { nameBefore } from "../people.js";
 
 /** /pause [REASON] and /resume for admins: nobody starts or confirms an order meanwhile; survives a restart. */
 export const pauseFeature = defineFeature({
   name: "pause",
-  needs: ["shop", "place", "clock"],
+  needs: ["shop", "place", "clock", "people"],
   commands: [
     { name: "pause", menu: ["admin"], help: [{ key: "help-pause", for: ["admin"] }] },
     { name: "resume", menu: ["admin"] },
@@ -19,11 +20,13 @@ export const pauseFeature = defineFeature({
       // /pause alone while paused shows the pause and changes nothing: the reason users are told stays.
       const current = reason === "" ? (await ctx.services.shop.state()).pause : undefined;
       if (current !== undefined) {
+        const by = (await ctx.services.people.get([current.by])).get(current.by);
         return void (await ctx.reply(
           t("pause-still", {
             reason: current.reason === "" ? t("pause-no-reason") : current.reason,
             time: formatTime(current.at, ctx.lang, ctx.services.place.timeZone),
             by: String(current.by),
+            byName: nameBefore(by),
           }),
         ));
       }
@@ -43,8 +46,13 @@ export const pauseFeature = defineFeature({
       const t = ctx.tr;
       const ended = await ctx.services.shop.resume();
       if (ended === undefined) return void (await ctx.reply(t("resume-not-paused")));
+      const by = (await ctx.services.people.get([ended.by])).get(ended.by);
       await ctx.reply(
-        t("resume-done", { time: formatTime(ended.at, ctx.lang, ctx.services.place.timeZone), by: String(ended.by) }),
+        t("resume-done", {
+          time: formatTime(ended.at, ctx.lang, ctx.services.place.timeZone),
+          by: String(ended.by),
+          byName: nameBefore(by),
+        }),
       );
     });
   },

@@ -1,11 +1,18 @@
 import { readAmount } from "../../amounts.js";
-import { findProduct, type Catalog, type Product } from "../../catalog/catalog.js";
+import { findProduct, tiersOf, type Catalog, type Product } from "../../catalog/catalog.js";
+import type { Lang } from "../../orders/order.js";
+import { newRefId } from "../../orders/ref-id.js";
+import { priceWarnings } from "../../shop/price-check.js";
 import type { CatalogEdit } from "../../shop/shop.js";
+import type { PriceChange } from "../../shop/uploads.js";
 import { adminOnly } from "../admin.js";
+import { Callback } from "../callback-data.js";
 import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { formatRupiah } from "../format.js";
+import type { Translate } from "../i18n.js";
 import { originOf, showOnce } from "../origin.js";
+import { summaryButtons, summaryKeyboard } from "../summary-buttons.js";
 
 const TIER = /^[a-z][a-z0-9_-]{0,31}$/;
 const CODE = /^[A-Za-z0-9._-]{1,32}$/;
@@ -19,7 +26,7 @@ export const MAX_PRICE = 1_000_000_000;
 export function parsePriceCommand(
   args: string,
 ):
-  | { ok: true; code: string; amount: number; tier: string | undefined }
+  | { ok: true; code: string; amount: number; tier: string | undefined; newTier: boolean }
   | { ok: false; why: "usage" | "amount" | "tier" }
   | { ok: false; why: "unclear"; typed: string } {
   const m = /^(\S+)\s+(\S[\s\S]*)$/.exec(args.trim());
@@ -30,11 +37,16 @@ export function parsePriceCommand(
     return outOfRange ? { ok: false, why: "amount" } : { ok: false, why: "unclear", typed: read.typed };
   }
   const rest = m[2]!.slice(read.consumed).trim().split(/\s+/).filter(Boolean);
-  if (rest.length > 1) return { ok: false, why: "usage" };
+  // `/price CODE AMOUNT TIER new`: a tier nobody has is made only when asked for in so many words.
+  const newTier = rest.length === 2 && NEW_WORDS.has(rest[1]!.toLowerCase());
+  if (rest.length > (newTier ? 2 : 1)) return { ok: false, why: "usage" };
   const tier = rest[0]?.toLowerCase();
   if (tier !== undefined && !TIER.test(tier)) return { ok: false, why: "tier" };
-  return { ok: true, code: m[1]!, amount: read.amount, tier };
+  return { ok: true, code: m[1]!, amount: read.amount, tier, newTier };
 }
+
+/** The word after a tier that asks for it to be made: English or Indonesian. */
+const NEW_WORDS = new Set(["new", "baru"]);
 
 /** The catalogue with one product replaced (found by code, case-insensitively). */
 function withProduct(catalog: Catalog, code: string, change: (p: Product) => Product): Catalog {
@@ -64,13 +76,45 @@ async function editOnce(ctx: FeatureContext<"shop" | "origins">, change: (catalo
   await showOnce(ctx, { origin, shownAs: fixed.shownAs }, async () => (await ctx.reply(fixed.value)).message_id);
 }
 
+/** The catalogue with one price set: the selling price, or one tier's. */
+const withPrice = (catalog: Catalog, code: string, tier: string | undefined, amount: number) =>
+  withProduct(catalog, code, (q) =>
+    tier === undefined ? { ...q, price: amount } : { ...q, prices: { ...q.prices, [tier]: amount } },
+  );
+
+/** A price change that waits for Confirm: what it is, why it needs a look, and what was there before. */
+function priceChangeText(t: Translate, lang: Lang, change: PriceChange, product: string): string {
+  const rp = (n: number) => formatRupiah(n, lang);
+  const lines = [
+    t(change.tier === undefined ? "price-confirm-title" : "price-confirm-title-tier", {
+      code: change.code,
+      product,
+      tier: change.tier ?? "",
+      from: change.from === undefined ? t("price-not-set") : rp(change.from),
+      to: rp(change.amount),
+    }),
+  ];
+  for (const w of priceWarnings(change.amount, change.from, change.providerPrice)) {
+    lines.push(
+      w.kind === "below-cost"
+        ? t("price-warning-below-cost", { provider: rp(w.providerPrice), loss: rp(w.loss) })
+        : t("price-warning-far", { from: rp(w.from), percent: w.percent }),
+    );
+  }
+  if (change.newTier === true) lines.push(t("price-confirm-new-tier", { tier: change.tier ?? "" }));
+  lines.push(t("price-confirm-hint"));
+  return lines.join("\n");
+}
+
 /**
  * /price, /disable, /enable for admins: one product changed in the catalogue in use, at once for
- * every process and every new summary (summaries already shown keep their price).
+ * every process and every new summary (summaries already shown keep their price). A price below
+ * the provider's last price, or more than half away from the one it replaces, first shows why with
+ * Confirm; a tier nobody has is refused with the tiers there are (made only when asked: `new`).
  */
 export const pricesFeature = defineFeature({
   name: "prices",
-  needs: ["shop", "origins"],
+  needs: ["shop", "origins", "orders", "priceChanges", "clock"],
   commands: [
     { name: "price", menu: ["admin"], help: [{ key: "help-prices", for: ["admin"] }] },
     { name: "disable", menu: ["admin"] },
@@ -86,7 +130,44 @@ export const pricesFeature = defineFeature({
         const key = { usage: "price-usage", amount: "price-bad-amount", tier: "price-bad-tier" }[parsed.why];
         return void (await ctx.reply(t(key, { max: formatRupiah(MAX_PRICE, ctx.lang) })));
       }
-      const { code, amount, tier } = parsed;
+      const { code, amount, tier, newTier } = parsed;
+      const { shop, orders, origins, priceChanges, clock } = ctx.services;
+      const catalog = await shop.catalog();
+      const match = findProduct(catalog, code);
+      if (match === undefined) return void (await ctx.reply(t("shop-unknown-code", { code })));
+      const tiers = tiersOf(catalog);
+      if (tier !== undefined && !tiers.has(tier) && !newTier) {
+        const list = [...tiers].sort().join(", ");
+        return void (await ctx.reply(t("price-unknown-tier", { tier, tiers: list, code: match.product.code })));
+      }
+      const p = match.product;
+      const current = tier === undefined ? p.price : p.prices[tier];
+      const providerPrice = (await orders.lastProviderPrices()).get(p.code);
+      if (current !== amount && priceWarnings(amount, current, providerPrice).length > 0) {
+        // A second look first: the change waits for Confirm, one per update however often it is handled.
+        const origin = originOf(ctx);
+        const fresh = newRefId("PC", clock());
+        const fixed = origin === undefined ? { value: fresh, first: true } : await origins.fix(origin, fresh);
+        const change = await priceChanges.save({
+          id: fixed.value,
+          adminId: ctx.from!.id,
+          code: p.code,
+          ...(tier === undefined ? {} : { tier }),
+          ...(newTier && tier !== undefined && !tiers.has(tier) ? { newTier: true } : {}),
+          amount,
+          ...(current === undefined ? {} : { from: current }),
+          ...(providerPrice === undefined ? {} : { providerPrice }),
+          state: "draft",
+          createdAt: clock().toISOString(),
+        });
+        const buttons = { confirm: Callback.priceConfirm, cancel: Callback.priceCancel };
+        await showOnce(ctx, { origin, shownAs: fixed.shownAs }, async () => {
+          const text = priceChangeText(t, ctx.lang, change, p.name);
+          const other = change.state === "draft" ? { reply_markup: summaryKeyboard(t, buttons, change.id) } : {};
+          return (await ctx.reply(text, other)).message_id;
+        });
+        return;
+      }
       await editOnce(ctx, (catalog) => {
         const match = findProduct(catalog, code);
         if (match === undefined) return { result: t("shop-unknown-code", { code }) };
@@ -101,11 +182,55 @@ export const pricesFeature = defineFeature({
         };
         const key = tier === undefined ? "price" : "price-tier";
         if (old === amount) return { result: t(`${key}-same`, vars) };
-        const next = withProduct(catalog, p.code, (q) =>
-          tier === undefined ? { ...q, price: amount } : { ...q, prices: { ...q.prices, [tier]: amount } },
-        );
-        return { catalog: next, result: t(`${key}-changed`, vars) };
+        return { catalog: withPrice(catalog, p.code, tier, amount), result: t(`${key}-changed`, vars) };
       });
+    });
+
+    summaryButtons(composer, {
+      confirm: Callback.priceConfirm,
+      cancel: Callback.priceCancel,
+      guard: adminOnly,
+      async onConfirm(ctx, id) {
+        const t = ctx.tr;
+        const { shop, priceChanges } = ctx.services;
+        const change = await priceChanges.get(id);
+        if (change === undefined) return { alert: t("callback-expired") };
+        if (change.state !== "draft") return { alert: t(`price-change-was-${change.state}`) };
+        // Applied once however often it is tapped: the catalogue write carries the change's id.
+        const done = await shop.edit(
+          ctx.from.id,
+          (catalog) => {
+            const match = findProduct(catalog, change.code);
+            if (match === undefined) return { result: false };
+            return { catalog: withPrice(catalog, match.product.code, change.tier, change.amount), result: true };
+          },
+          change.id,
+        );
+        if (!done) {
+          await priceChanges.finish(id, "stale");
+          return { alert: t("shop-unknown-code", { code: change.code }), summary: t("price-change-was-stale") };
+        }
+        await priceChanges.finish(id, "applied");
+        const vars = {
+          code: change.code,
+          product: "",
+          tier: change.tier ?? "",
+          from: change.from === undefined ? t("price-not-set") : formatRupiah(change.from, ctx.lang),
+          to: formatRupiah(change.amount, ctx.lang),
+        };
+        return {
+          toast: t("price-change-applied"),
+          summary: t(change.tier === undefined ? "price-applied" : "price-tier-applied", vars),
+        };
+      },
+      async onCancel(ctx, id) {
+        const t = ctx.tr;
+        const change = await ctx.services.priceChanges.get(id);
+        if (change === undefined) return { alert: t("callback-expired") };
+        if (change.state !== "draft") return { alert: t(`price-change-was-${change.state}`) };
+        await ctx.services.priceChanges.finish(id, "cancelled");
+        return { toast: t("price-change-was-cancelled"), summary: t("price-change-was-cancelled") };
+      },
     });
 
     for (const command of ["disable", "enable"] as const) {

@@ -1,4 +1,5 @@
 import { readAmount, type AmountRefusal } from "../../amounts.js";
+import type { Person } from "../../access/people.js";
 import { tiersOf } from "../../catalog/catalog.js";
 import { MAX_DEPOSIT } from "../../orders/deposits.js";
 import type { Lang } from "../../orders/order.js";
@@ -10,6 +11,7 @@ import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { formatRupiah } from "../format.js";
 import type { Translate } from "../i18n.js";
+import { nameBefore } from "../people.js";
 import { saldoView, signed } from "../saldo-view.js";
 import { summaryButtons, summaryKeyboard } from "../summary-buttons.js";
 
@@ -33,9 +35,10 @@ export function parseDeposit(
   return { ok: true, userId: Number(m[1]), amount: read.amount, note: m[2]!.slice(read.consumed).trim() };
 }
 
-function depositSummary(t: Translate, lang: Lang, d: Deposit, saldoBefore: number): string {
+function depositSummary(t: Translate, lang: Lang, d: Deposit, saldoBefore: number, person?: Person): string {
   const body = t(d.amount >= 0 ? "deposit-summary" : "correction-summary", {
     userId: String(d.resellerId),
+    name: nameBefore(person),
     amount: signed(d.amount, lang),
     before: formatRupiah(saldoBefore, lang),
     after: formatRupiah(saldoBefore + d.amount, lang),
@@ -44,23 +47,26 @@ function depositSummary(t: Translate, lang: Lang, d: Deposit, saldoBefore: numbe
   return d.note === "" ? body : `${body}\n${t("deposit-note", { note: d.note })}`;
 }
 
-const doneLine = (t: Translate, lang: Lang, d: Deposit, saldo: number) =>
+const doneLine = (t: Translate, lang: Lang, d: Deposit, saldo: number, person?: Person) =>
   t("deposit-done", {
     userId: String(d.resellerId),
+    name: nameBefore(person),
     amount: signed(d.amount, lang),
     saldo: formatRupiah(saldo, lang),
     id: d.id,
   });
 
 /** Every reseller's saldo and what the shop owes in all. */
-async function allView(ctx: FeatureContext<"wallets" | "access">): Promise<string> {
+async function allView(ctx: FeatureContext<"wallets" | "access" | "people">): Promise<string> {
   const { t, lang } = { t: ctx.tr, lang: ctx.lang };
   const all = await ctx.services.wallets.all();
   if (all.length === 0) return t("saldo-all-none");
   const entries = new Map((await ctx.services.access.list()).map((e) => [e.userId, e]));
+  const people = await ctx.services.people.get(all.map((w) => w.userId));
   const line = (w: Wallet) =>
     t("saldo-all-line", {
       userId: String(w.userId),
+      name: nameBefore(people.get(w.userId)),
       tier: entries.get(w.userId)?.tier ?? t("saldo-all-no-longer"),
       saldo: formatRupiah(w.saldo, lang),
       held: formatRupiah(w.held, lang),
@@ -80,13 +86,34 @@ async function allView(ctx: FeatureContext<"wallets" | "access">): Promise<strin
 }
 
 /**
- * Resellers' money in the chat (contract section 7): /saldo (a reseller's own; an admin's view of
+ * Why someone is not a reseller, and what would make them one, as an admin reads it: an admin has
+ * no saldo; staff from ALLOWED_USER_IDS change there (`/allow` would be refused); staff allowed in
+ * the chat, or someone who may not order, with `/allow ID reseller`.
+ */
+async function notReseller(ctx: FeatureContext<"access" | "people">, userId: number): Promise<string> {
+  const [entry, people] = await Promise.all([
+    ctx.services.access.list().then((list) => list.find((e) => e.userId === userId)),
+    ctx.services.people.get([userId]),
+  ]);
+  const key =
+    entry?.role === "admin"
+      ? "not-reseller-admin"
+      : entry?.role === "staff"
+        ? entry.source === "env"
+          ? "not-reseller-staff-env"
+          : "not-reseller-staff"
+        : "not-reseller-stranger";
+  return ctx.tr(key, { userId: String(userId), name: nameBefore(people.get(userId)) });
+}
+
+/**
+ * Resellers' money in the chat: /saldo (a reseller's own; an admin's view of
  * one or of all), /deposit (a summary with Confirm, credited once by the deposits service, which
  * tells the reseller), /tier (a reseller's price tier).
  */
 export const resellersFeature = defineFeature({
   name: "resellers",
-  needs: ["access", "wallets", "deposits", "shop", "place", "origins"],
+  needs: ["access", "wallets", "deposits", "shop", "place", "origins", "people", "orders"],
   commands: [
     { name: "deposit", menu: ["admin"], help: [{ key: "help-resellers", for: ["admin"] }] },
     { name: "saldo", menu: ["reseller", "admin"], money: true },
@@ -96,16 +123,22 @@ export const resellersFeature = defineFeature({
     const composer = at("buyers");
     composer.command("saldo", async (ctx) => {
       const arg = ctx.match.trim().toLowerCase();
+      const { wallets, orders, people, access } = ctx.services;
+      const deps = { wallets, statesOf: (refs: readonly string[]) => orders.statesOf(refs) };
       const view = { t: ctx.tr, lang: ctx.lang, timeZone: ctx.services.place.timeZone };
       if (ctx.buyer?.role === "reseller" && arg === "") {
-        return void (await ctx.reply(
-          await saldoView(ctx.services.wallets, { ...view, userId: ctx.from!.id, own: true }),
-        ));
+        return void (await ctx.reply(await saldoView(deps, { ...view, userId: ctx.from!.id, own: true })));
       }
       if (!isAdmin(ctx)) return void (await ctx.reply(ctx.tr("saldo-not-reseller")));
       if (arg === "all") return void (await ctx.reply(await allView(ctx)));
       if (!USER_ID.test(arg)) return void (await ctx.reply(ctx.tr("saldo-usage")));
-      await ctx.reply(await saldoView(ctx.services.wallets, { ...view, userId: Number(arg), own: false }));
+      const userId = Number(arg);
+      // Someone who is not a reseller and has no money with the shop has no saldo to show: say so.
+      const [buyer, wallet] = await Promise.all([access.buyerOf(userId), wallets.get(userId)]);
+      if (buyer?.role !== "reseller" && wallet.saldo === 0 && wallet.held === 0)
+        return void (await ctx.reply(await notReseller(ctx, userId)));
+      const person = (await people.get([userId])).get(userId);
+      await ctx.reply(await saldoView(deps, { ...view, userId, own: false, person }));
     });
 
     composer.command("deposit", adminOnly, async (ctx) => {
@@ -131,16 +164,17 @@ export const resellersFeature = defineFeature({
         case "bad-note":
           return void (await ctx.reply(t("deposit-bad-note")));
         case "not-reseller":
-          return void (await ctx.reply(t("deposit-not-reseller", { userId: String(userId) })));
+          return void (await ctx.reply(await notReseller(ctx, userId)));
         case "below-zero":
           return void (await ctx.reply(t("deposit-below-zero", { saldo: formatRupiah(r.saldo, ctx.lang) })));
         case "prepared": {
           const { deposit, saldoBefore } = r;
+          const person = (await ctx.services.people.get([userId])).get(userId);
           const text =
             deposit.state === "draft"
-              ? depositSummary(t, ctx.lang, deposit, saldoBefore)
+              ? depositSummary(t, ctx.lang, deposit, saldoBefore, person)
               : deposit.state === "done"
-                ? doneLine(t, ctx.lang, deposit, deposit.saldoAfter ?? saldoBefore + deposit.amount)
+                ? doneLine(t, ctx.lang, deposit, deposit.saldoAfter ?? saldoBefore + deposit.amount, person)
                 : t("deposit-cancelled");
           const buttons = { confirm: Callback.depositConfirm, cancel: Callback.depositCancel };
           const other = deposit.state === "draft" ? { reply_markup: summaryKeyboard(t, buttons, deposit.id) } : {};
@@ -157,6 +191,9 @@ export const resellersFeature = defineFeature({
         const t = ctx.tr;
         // Credited once; the reseller is told by the service (again if an earlier tap's bot stopped first).
         const r = await ctx.services.deposits.confirm(id, ctx.from.id);
+        const resellerId = r.kind === "done" || r.kind === "taken" ? r.deposit.resellerId : undefined;
+        const person =
+          resellerId === undefined ? undefined : (await ctx.services.people.get([resellerId])).get(resellerId);
         switch (r.kind) {
           case "not-found":
             return { alert: t("deposit-expired") };
@@ -165,10 +202,16 @@ export const resellersFeature = defineFeature({
           case "taken":
             return r.deposit.state === "done"
               ? // The summary may still have its buttons (its bot stopped before it was brought up to date).
-                { alert: t("deposit-already"), summary: doneLine(t, ctx.lang, r.deposit, r.deposit.saldoAfter ?? 0) }
+                {
+                  alert: t("deposit-already"),
+                  summary: doneLine(t, ctx.lang, r.deposit, r.deposit.saldoAfter ?? 0, person),
+                }
               : { alert: t("deposit-cancelled") };
           case "done":
-            return { toast: t("deposit-done-toast"), summary: doneLine(t, ctx.lang, r.deposit, r.wallet.saldo) };
+            return {
+              toast: t("deposit-done-toast"),
+              summary: doneLine(t, ctx.lang, r.deposit, r.wallet.saldo, person),
+            };
         }
       },
       async onCancel(ctx, id) {
@@ -190,9 +233,9 @@ export const resellersFeature = defineFeature({
       const r = await ctx.services.access.setTier(userId, tier, tiers);
       if (r.kind === "unknown-tier")
         return void (await ctx.reply(t("tier-unknown", { tier, tiers: [...tiers].join(", ") })));
-      if (r.kind === "not-reseller")
-        return void (await ctx.reply(t("deposit-not-reseller", { userId: String(userId) })));
-      await ctx.reply(t("tier-set", { userId: String(userId), old: r.old, tier }));
+      if (r.kind === "not-reseller") return void (await ctx.reply(await notReseller(ctx, userId)));
+      const person = (await ctx.services.people.get([userId])).get(userId);
+      await ctx.reply(t("tier-set", { userId: String(userId), name: nameBefore(person), old: r.old, tier }));
     });
   },
 });

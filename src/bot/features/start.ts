@@ -5,7 +5,7 @@ import { pausedText } from "../order/gate.js";
 /** /start answers anyone: a greeting and what this user may do; a refused user learns their id. */
 export const startFeature = defineFeature({
   name: "start",
-  needs: ["shop", "prefs", "menus"],
+  needs: ["shop", "prefs", "menus", "deposits"],
   commands: [{ name: "start", menu: ["everyone"] }],
   setup(at) {
     at("anyone").command("start", async (ctx) => {
@@ -22,8 +22,13 @@ export const startFeature = defineFeature({
       // Remember the Telegram language: messages sent to this user later (an admin's notices) use it.
       if (ctx.from !== undefined) await prefs.sawTelegramLanguage(ctx.from.id, ctx.from.language_code);
       await ctx.reply(`${greeting}\n\n${menu}`);
-      // An admin who opens the bot for the first time gets their menu and the shop app's button now.
-      if (ctx.buyer?.role === "admin" && ctx.chat?.type === "private") await menus.admin(ctx.chat.id);
+      // An admin or a reseller who opens the bot for the first time gets their menu and the shop
+      // app's button now; a reseller also hears of deposits credited before they ever wrote.
+      if (ctx.chat?.type === "private" && ctx.buyer?.role === "admin") await menus.admin(ctx.chat.id);
+      if (ctx.chat?.type === "private" && ctx.buyer?.role === "reseller") {
+        await menus.reseller(ctx.chat.id);
+        await ctx.services.deposits.tellUntoldOf(ctx.chat.id);
+      }
     });
   },
 });

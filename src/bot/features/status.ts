@@ -1,3 +1,4 @@
+import type { Person } from "../../access/people.js";
 import type { OrderRecord } from "../../orders/order.js";
 import { isAdmin } from "../admin.js";
 import { answerQuery } from "../answer.js";
@@ -6,6 +7,7 @@ import type { BaseContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { formatTime } from "../format.js";
 import type { Translate } from "../i18n.js";
+import { nameBefore } from "../people.js";
 import { renderReason, renderState } from "../order/messages.js";
 import { receiptKeyboard, renderReceipt, resultKeyboard } from "../order/receipt.js";
 
@@ -22,7 +24,7 @@ const maySee = (ctx: BaseContext, order: OrderRecord): boolean => order.userId =
 function renderStatus(
   t: Translate,
   order: OrderRecord,
-  opts: { lang: BaseContext["lang"]; timeZone: string; admin: boolean },
+  opts: { lang: BaseContext["lang"]; timeZone: string; admin: boolean; settler?: Person | undefined },
 ): string {
   const r = order.result ?? {};
   const time = (iso: string) => formatTime(iso, opts.lang, opts.timeZone);
@@ -54,7 +56,11 @@ function renderStatus(
   if (order.settledAt !== undefined) {
     lines.push(
       opts.admin && order.settledBy !== undefined
-        ? t("status-settled-by", { time: time(order.settledAt), adminId: String(order.settledBy) })
+        ? t("status-settled-by", {
+            time: time(order.settledAt),
+            adminId: String(order.settledBy),
+            adminName: nameBefore(opts.settler),
+          })
         : t("status-settled", { time: time(order.settledAt) }),
     );
   }
@@ -69,7 +75,7 @@ function renderStatus(
  */
 export const statusFeature = defineFeature({
   name: "status",
-  needs: ["orders", "place"],
+  needs: ["orders", "place", "people"],
   commands: [
     { name: "status", menu: ["everyone"], help: [{ key: "help-status", for: ["staff", "reseller", "admin"] }] },
   ],
@@ -84,8 +90,12 @@ export const statusFeature = defineFeature({
         return void (await ctx.reply(t("status-not-found", { refId: typed.toUpperCase().slice(0, 64) })));
       }
       const keyboard = resultKeyboard(t, order);
+      const settler =
+        order.settledBy === undefined
+          ? undefined
+          : (await ctx.services.people.get([order.settledBy])).get(order.settledBy);
       await ctx.reply(
-        renderStatus(t, order, { lang: ctx.lang, timeZone: ctx.services.place.timeZone, admin: isAdmin(ctx) }),
+        renderStatus(t, order, { lang: ctx.lang, timeZone: ctx.services.place.timeZone, admin: isAdmin(ctx), settler }),
         keyboard === undefined ? {} : { reply_markup: keyboard },
       );
     });

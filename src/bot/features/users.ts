@@ -1,8 +1,10 @@
 import type { AccessEntry } from "../../access/access.js";
+import type { Person } from "../../access/people.js";
 import { adminOnly } from "../admin.js";
 import { defineFeature } from "../feature.js";
 import { formatRupiah, formatTime } from "../format.js";
 import type { Translate } from "../i18n.js";
+import { nameBefore } from "../people.js";
 
 const USER_ID = /^[1-9][0-9]{0,15}$/;
 
@@ -13,7 +15,7 @@ const USER_ID = /^[1-9][0-9]{0,15}$/;
  */
 export const usersFeature = defineFeature({
   name: "users",
-  needs: ["access", "wallets", "menus", "place"],
+  needs: ["access", "wallets", "menus", "place", "people"],
   commands: [
     { name: "users", menu: ["admin"], help: [{ key: "help-users", for: ["admin"] }] },
     { name: "allow", menu: ["admin"] },
@@ -37,7 +39,8 @@ export const usersFeature = defineFeature({
         already: "allow-already",
         "from-env": "allow-from-env",
       }[outcome];
-      await ctx.reply(ctx.tr(key, { userId: String(userId) }));
+      const person = (await ctx.services.people.get([userId])).get(userId);
+      await ctx.reply(ctx.tr(key, { userId: String(userId), name: nameBefore(person) }));
       if (as === "reseller" && (outcome === "allowed" || outcome === "changed"))
         await ctx.services.menus.reseller(userId);
     });
@@ -53,7 +56,8 @@ export const usersFeature = defineFeature({
         "is-admin": "deny-is-admin",
         "from-env": "deny-from-env",
       }[outcome];
-      await ctx.reply(ctx.tr(key, { userId: String(userId) }));
+      const person = (await ctx.services.people.get([userId])).get(userId);
+      await ctx.reply(ctx.tr(key, { userId: String(userId), name: nameBefore(person) }));
     });
 
     composer.command("users", adminOnly, async (ctx) => {
@@ -61,13 +65,23 @@ export const usersFeature = defineFeature({
       const { access, wallets, place } = ctx.services;
       const entries = await access.list();
       const saldos = new Map((await wallets.all()).map((w) => [w.userId, w]));
-      const lines = entries.map((e) => userLine(t, e, ctx.lang, place.timeZone, saldos.get(e.userId)?.saldo ?? 0));
+      const people = await ctx.services.people.get(entries.map((e) => e.userId));
+      const lines = entries.map((e) =>
+        userLine(t, e, ctx.lang, place.timeZone, saldos.get(e.userId)?.saldo ?? 0, people.get(e.userId)),
+      );
       await ctx.reply([t("users-title"), ...lines].join("\n"));
     });
   },
 });
 
-function userLine(t: Translate, e: AccessEntry, lang: "en" | "id", timeZone: string, saldo: number): string {
+function userLine(
+  t: Translate,
+  e: AccessEntry,
+  lang: "en" | "id",
+  timeZone: string,
+  saldo: number,
+  person: Person | undefined,
+): string {
   const role = t(`role-${e.role}`);
   const source =
     e.source === "admin"
@@ -81,5 +95,5 @@ function userLine(t: Translate, e: AccessEntry, lang: "en" | "id", timeZone: str
   const reseller =
     e.role === "reseller" ? ` · ${t("users-reseller", { tier: e.tier ?? "", saldo: formatRupiah(saldo, lang) })}` : "";
   // Fragments, each a whole translation (the source has markup of its own, so it is not a variable).
-  return `${t("users-line", { userId: String(e.userId), role })} · ${source}${reseller}`;
+  return `${t("users-line", { userId: String(e.userId), name: nameBefore(person), role })} · ${source}${reseller}`;
 }

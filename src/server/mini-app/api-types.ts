@@ -179,17 +179,23 @@ export interface Settled {
   order: OrderView;
 }
 
+/**
+ * A statement line as people read it: an order is one line (spent, or held while its result is
+ * unknown), a failed order's money coming back a refund; `amount` is signed, `saldo` is after it.
+ */
 export interface Movement {
   at: string;
-  kind: "deposit" | "correction" | "hold" | "spend" | "release";
+  kind: "deposit" | "correction" | "spent" | "held" | "refund";
   ref: string;
   amount: number;
   saldo: number;
-  held: number;
 }
 
 export interface ResellerRow {
   userId: number;
+  /** Their name and @username as last seen in the chat, when known. */
+  name?: string;
+  username?: string;
   tier: string;
   saldo: number;
   held: number;

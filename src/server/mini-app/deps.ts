@@ -1,4 +1,5 @@
 import type { Access } from "../../access/access.js";
+import type { People } from "../../access/people.js";
 import type { Logger } from "../../logger.js";
 import type { Deposits } from "../../orders/deposits.js";
 import type { OrderService } from "../../orders/order-service.js";
@@ -11,6 +12,8 @@ export interface MiniAppDeps {
   orders: OrderService;
   shop: Shop;
   access: Access;
+  /** People's names as last seen in the chat. */
+  people: People;
   wallets: Wallets;
   deposits: Deposits;
   /** The reader's language: their /language choice, else Telegram's. */

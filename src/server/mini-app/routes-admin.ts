@@ -11,7 +11,7 @@ import type { CatalogSource } from "../../shop/shop.js";
 import type { ApiError, DayPoint, DepositView, OrderPage, Resellers, Statement, Today } from "./api-types.js";
 import type { MiniAppEnv } from "./auth.js";
 import type { MiniAppDeps } from "./deps.js";
-import { catalogView, orderView, resellerRow } from "./views.js";
+import { catalogView, orderView, resellerRow, statementView } from "./views.js";
 
 const DAY_MS = 86_400_000;
 const PAGE_SIZE = 20;
@@ -225,10 +225,12 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
     const byId = new Map(all.map((w) => [w.userId, w]));
     const resellers = entries.filter((e) => e.role === "reseller");
     const listed = new Set(resellers.map((e) => e.userId));
+    const unlisted = all.filter((w) => !listed.has(w.userId));
+    const people = await deps.people.get([...listed, ...unlisted.map((w) => w.userId)]);
     // Resellers, and whoever still has money with the shop after losing the right.
     const rows = [
-      ...resellers.map((e) => resellerRow(e.userId, byId.get(e.userId), e)),
-      ...all.filter((w) => !listed.has(w.userId)).map((w) => resellerRow(w.userId, w, undefined)),
+      ...resellers.map((e) => resellerRow(e.userId, byId.get(e.userId), e, people.get(e.userId))),
+      ...unlisted.map((w) => resellerRow(w.userId, w, undefined, people.get(w.userId))),
     ];
     const answer: Resellers = { resellers: rows, totals, tiers: [...tiersOf(catalog)].sort() };
     return c.json(answer);
@@ -240,16 +242,17 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
     if (!USER_ID.test(id)) return c.json({ error: "not-found" } satisfies ApiError, 404);
     if (!Number.isSafeInteger(page) || page < 0) return invalid(c, [{ path: "page", message: "must be 0 or more" }]);
     const userId = Number(id);
-    const [entry, wallet, statement] = await Promise.all([
+    const [entry, wallet, statement, people] = await Promise.all([
       access.list().then((list) => list.find((e) => e.userId === userId)),
       wallets.get(userId),
       wallets.statementPage(userId, page, STATEMENT_PAGE),
+      deps.people.get([userId]),
     ]);
     if (entry?.role !== "reseller" && statement.total === 0)
       return c.json({ error: "not-found" } satisfies ApiError, 404);
     const answer: Statement = {
-      reseller: resellerRow(userId, wallet, entry),
-      movements: statement.movements,
+      reseller: resellerRow(userId, wallet, entry, people.get(userId)),
+      movements: await statementView(orders, statement.movements),
       page,
       total: statement.total,
       pageSize: STATEMENT_PAGE,

@@ -3,7 +3,7 @@ import { offeredTo, priceFor } from "../../catalog/catalog.js";
 import type { OrderPage, PriceList, Statement, WalletView } from "./api-types.js";
 import type { MiniAppEnv } from "./auth.js";
 import type { MiniAppDeps } from "./deps.js";
-import { orderView, resellerRow } from "./views.js";
+import { orderView, resellerRow, statementView } from "./views.js";
 
 const PAGE_SIZE = 20;
 
@@ -37,7 +37,7 @@ export function resellerRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
     const [wallet, statement] = await Promise.all([wallets.get(me(c)), wallets.statementPage(me(c), page, PAGE_SIZE)]);
     const answer: Statement = {
       reseller: { ...resellerRow(me(c), wallet, undefined), tier: tierOf(c), source: "env" },
-      movements: statement.movements,
+      movements: await statementView(orders, statement.movements),
       page,
       total: statement.total,
       pageSize: PAGE_SIZE,

@@ -35,7 +35,7 @@ export function WalletPage() {
       <Loaded load={statement} retry={reload}>
         {(s) => (
           <>
-            <Section title={t("page-statement-title", { total: s.total })}>
+            <Section title={t("page-statement-title")}>
               {s.movements.length === 0 ? (
                 <Empty text={t("page-statement-empty")} />
               ) : (

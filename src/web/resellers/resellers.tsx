@@ -1,6 +1,6 @@
 import { useRef, useState } from "preact/hooks";
 import { parseAmount } from "../../amounts.js";
-import type { DepositView, Movement } from "../../server/mini-app/api-types.js";
+import type { DepositView, Movement, ResellerRow } from "../../server/mini-app/api-types.js";
 import { ApiFailure } from "../api.js";
 import type { Words } from "../i18n.js";
 import {
@@ -25,7 +25,7 @@ export function MovementRow(props: { m: Movement; words: Words }) {
   const { t, rp, signed, time } = words;
   return (
     <Row
-      label={t(`page-movement-${m.kind}`)}
+      label={t(`page-statement-${m.kind}`)}
       hint={
         <>
           {time(m.at)}
@@ -34,15 +34,21 @@ export function MovementRow(props: { m: Movement; words: Words }) {
       }
       value={
         <span class="movement">
-          <span class={m.kind === "hold" || m.kind === "spend" || m.amount < 0 ? "minus" : "plus"}>
-            {m.kind === "spend" ? rp(m.amount) : signed(m.amount)}
-          </span>
+          <span class={m.amount < 0 ? "minus" : "plus"}>{signed(m.amount)}</span>
           <span class="after">{t("page-movement-after", { saldo: rp(m.saldo) })}</span>
         </span>
       }
     />
   );
 }
+
+/** A reseller as the chat knows them: `Budi (@budi) · 3001`, or the id alone when never seen. */
+export const personName = (r: Pick<ResellerRow, "userId" | "name" | "username">): string => {
+  const name = [r.name, r.username === undefined ? undefined : `(@${r.username})`]
+    .filter((p) => p !== undefined && p !== "")
+    .join(" ");
+  return name === "" ? String(r.userId) : `${name} · ${r.userId}`;
+};
 
 /** Resellers: their tier, saldo and held money; one opens to its statement, deposits and tier. */
 export function ResellersPage() {
@@ -79,7 +85,7 @@ export function ResellersPage() {
                 {data.resellers.map((r) => (
                   <Row
                     key={r.userId}
-                    label={String(r.userId)}
+                    label={personName(r)}
                     hint={
                       r.source === "none" ? t("page-resellers-no-longer") : t("page-resellers-tier", { tier: r.tier })
                     }
@@ -196,7 +202,11 @@ function ResellerDetail(props: { userId: number }) {
 
   return (
     <>
-      <h1>{t("page-reseller-title", { id: String(props.userId) })}</h1>
+      <h1>
+        {t("page-reseller-title", {
+          id: detail.state === "ready" ? personName(detail.data.reseller) : String(props.userId),
+        })}
+      </h1>
       {notice === undefined ? null : <Notice kind={notice.kind}>{notice.text}</Notice>}
       <Loaded load={detail} retry={reload}>
         {(d) => (
@@ -274,7 +284,7 @@ function ResellerDetail(props: { userId: number }) {
                 </button>
               </Section>
             )}
-            <Section title={t("page-statement-title", { total: d.total })}>
+            <Section title={t("page-statement-title")}>
               {d.movements.length === 0 ? (
                 <Empty text={t("page-statement-empty")} />
               ) : (

@@ -1,5 +1,6 @@
 import type { SettleOutcome, SettleRequest } from "../../../orders/order-service.js";
-import { verdictProblem } from "../../../orders/settle.js";
+import { MAX_PROVIDER_PRICE, verdictProblem } from "../../../orders/settle.js";
+import { parseAmount } from "../../../amounts.js";
 import type { BotConversation, InnerContext } from "../../context.js";
 import { dialogueIo, messageIdOf, passOn, typedText } from "../../dialogue-io.js";
 import type { Translate } from "../../i18n.js";
@@ -34,13 +35,18 @@ function costLine(t: Translate, order: OrderRecord): string | undefined {
 
 /**
  * An SN as an admin types it to settle a success, with the provider price after it if they know
- * it (`SN123 19350`): the SN, and the price or undefined; the whole text as the SN when the last
- * word is not an amount (an SN has no spaces: the ledger refuses it then).
+ * it (`SN123 19350`, `SN123 Rp19.350`, `SN123 19,35rb`): the SN, and the price. A price that
+ * cannot be read makes it NaN, which the service refuses by name (bad-cost); words that are no
+ * price at all leave the whole text as the SN, which the service refuses for its spaces.
  */
 export function snAndCost(text: string): { sn: string; cost?: number } {
-  const m = /^(\S+)\s+(?:Rp\s?)?([0-9]{1,3}(?:[.,][0-9]{3})+|[0-9]+)$/iu.exec(text.trim());
+  const m = /^(\S+)(?:\s+([\s\S]+))?$/u.exec(text.trim());
   if (m === null) return { sn: text.trim() };
-  return { sn: m[1]!, cost: Number(m[2]!.replace(/[.,]/g, "")) };
+  if (m[2] === undefined) return { sn: m[1]! };
+  const cost = parseAmount(m[2], { max: MAX_PROVIDER_PRICE });
+  if (cost.ok) return { sn: m[1]!, cost: cost.amount };
+  // Words after it that do not even begin like an amount: an SN typed with spaces (refused as such).
+  return /^(?:rp|idr|[0-9])/i.test(m[2].trim()) ? { sn: m[1]!, cost: Number.NaN } : { sn: text.trim() };
 }
 
 /**
