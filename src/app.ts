@@ -16,6 +16,7 @@ import { FEATURES } from "./bot/all-features.js";
 import type { Feature } from "./bot/feature.js";
 import { loadTexts } from "./bot/i18n.js";
 import { createNotifier, type Notifier } from "./bot/notifier.js";
+import { createPendingMessages } from "./bot/pending-messages.js";
 import type { Services } from "./bot/services.js";
 import { createUnavailableNotice } from "./bot/unavailable-notice.js";
 import { createUserPrefs } from "./bot/user-prefs.js";
@@ -212,6 +213,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   });
   const bot = createTelegramBot({ token: config.botToken, apiRoot: config.botApiRoot });
   const people = createPeople(storage);
+  const pendingMessages = createPendingMessages(storage);
   const notifier = createNotifier({
     api: bot.api,
     texts,
@@ -222,6 +224,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     lowBalanceThreshold: config.lowBalanceThreshold,
     sandbox: config.topup === undefined,
     people,
+    pendingMessages,
   });
   const orders = createOrderService({
     ledger,
@@ -292,6 +295,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     deposits,
     uploads: createCatalogUploads(storage),
     priceChanges: createPriceChanges(storage),
+    pendingMessages,
     origins,
     broadcasts: {
       store: broadcastStore,
