@@ -238,6 +238,7 @@ report-by-product = <b>By product</b> (successful sales)
 report-by-user = <b>By user</b> (successful sales)
 report-line = { $name }: { $count } × · { $selling } − { $provider } = { $margin }
 report-line-unpriced = { $name }: { $count } × · { $selling } − { $provider } = { $margin } (and { $unpriced } sold at an unknown provider price, left out)
+report-line-all-unpriced = { $name }: { $count } × · { $unpriced } sold at an unknown provider price (no margin counted)
 report-unpriced = ⚠️ { $count ->
         [one] One sale
        *[other] { $count } sales

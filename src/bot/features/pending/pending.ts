@@ -74,7 +74,7 @@ export const pendingFeature = defineFeature({
         adminId: ctx.from!.id,
         outcome: success ? { state: "success", ...snAndCost(value) } : { state: "failed", reason: value },
       });
-      await ctx.reply(settleReply(t, refId, outcome));
+      await ctx.reply(settleReply(t, ctx.lang, refId, outcome));
     });
 
     at("dialogues").use(createConversation<BaseContext, InnerContext>(settleDialogue, { id: SETTLE_DIALOGUE }));
