@@ -200,12 +200,42 @@ describe("what an admin sends: the diff of two catalogues, /price arguments, lon
   });
 
   it("when /price arguments are given, then amounts as people type them are whole rupiah and anything else is refused", () => {
-    expect(parsePriceCommand("ML86 21.000")).toEqual({ ok: true, code: "ML86", amount: 21_000, tier: undefined });
-    expect(parsePriceCommand(" ml86  19,500  Gold ")).toEqual({ ok: true, code: "ml86", amount: 19_500, tier: "gold" });
-    expect(parsePriceCommand("ML86 Rp22.000")).toEqual({ ok: true, code: "ML86", amount: 22_000, tier: undefined });
-    expect(parsePriceCommand("ML86 20rb")).toEqual({ ok: true, code: "ML86", amount: 20_000, tier: undefined });
+    expect(parsePriceCommand("ML86 21.000")).toEqual({
+      ok: true,
+      code: "ML86",
+      amount: 21_000,
+      tier: undefined,
+      newTier: false,
+    });
+    expect(parsePriceCommand(" ml86  19,500  Gold ")).toEqual({
+      ok: true,
+      code: "ml86",
+      amount: 19_500,
+      tier: "gold",
+      newTier: false,
+    });
+    expect(parsePriceCommand("ML86 Rp22.000")).toEqual({
+      ok: true,
+      code: "ML86",
+      amount: 22_000,
+      tier: undefined,
+      newTier: false,
+    });
+    expect(parsePriceCommand("ML86 20rb")).toEqual({
+      ok: true,
+      code: "ML86",
+      amount: 20_000,
+      tier: undefined,
+      newTier: false,
+    });
     // The multiplier word is the amount's; the tier comes after it.
-    expect(parsePriceCommand("ML86 19,5 ribu gold")).toEqual({ ok: true, code: "ML86", amount: 19_500, tier: "gold" });
+    expect(parsePriceCommand("ML86 19,5 ribu gold")).toEqual({
+      ok: true,
+      code: "ML86",
+      amount: 19_500,
+      tier: "gold",
+      newTier: false,
+    });
     for (const bad of ["ML86 0", "ML86 -1", "ML86 2000000000", "ML86 2000jt"])
       expect(parsePriceCommand(bad)).toEqual({ ok: false, why: "amount" });
     for (const [bad, typed] of [
@@ -217,6 +247,16 @@ describe("what an admin sends: the diff of two catalogues, /price arguments, lon
     for (const bad of ["", "ML86", "ML86 1 gold extra", "ML 86 1000"])
       expect(parsePriceCommand(bad)).toMatchObject({ ok: false });
     expect(parsePriceCommand("ML86 1000 gold!")).toEqual({ ok: false, why: "tier" });
+    // A tier is made only when asked in so many words.
+    expect(parsePriceCommand("ML86 19000 platinum new")).toEqual({
+      ok: true,
+      code: "ML86",
+      amount: 19_000,
+      tier: "platinum",
+      newTier: true,
+    });
+    expect(parsePriceCommand("ML86 19000 platinum baru")).toMatchObject({ ok: true, newTier: true });
+    expect(parsePriceCommand("ML86 19000 platinum please")).toEqual({ ok: false, why: "usage" });
   });
 
   it("when a list is longer than one Telegram message, then it is split between blocks and no message is over the limit", () => {
