@@ -106,7 +106,8 @@ export async function shopScene(world: World, opts: { history?: boolean } = {}):
     [RESELLER_ID.id, "100000"],
   ] as const) {
     world.fake.sendText(ADMIN, `/deposit ${id} ${amount} transfer BCA`);
-    const summary = await world.waitText(ADMIN, new RegExp(`for reseller <code>${id}</code>`));
+    // The summary names the reseller when the bot has seen them (`for reseller Budi <code>5005</code>`).
+    const summary = await world.waitText(ADMIN, new RegExp(`for reseller [^<]*<code>${id}</code>`));
     world.fake.tapButton(ADMIN, summary, button(summary, /^dc:/));
     await world.waitText(ADMIN, /Credited/);
   }
