@@ -64,7 +64,7 @@ describe("the Mini App's pages, as admins and resellers see them (one shop for a
         await app.shot(`admin-pending-${theme}`);
 
         await app.page.getByTestId("tab-resellers").click();
-        await shows(app.page, /Owed to resellers .*Rp 311,300 5005/);
+        await shows(app.page, /Owed to resellers .*Rp 311,300 Budi · 5005/);
         await app.shot(`admin-resellers-${theme}`);
 
         await app.page.getByTestId("tab-orders").click();
@@ -81,8 +81,8 @@ describe("the Mini App's pages, as admins and resellers see them (one shop for a
     try {
       await shows(app.page, /5005/);
       await app.page.getByTestId("reseller-5005").click();
-      await shows(app.page, /Reseller 5005/);
-      await shows(app.page, /Statement \(3\) Spent .*Held for an order .*Deposit/i);
+      await shows(app.page, /Reseller Budi · 5005/);
+      await shows(app.page, /Statement Spent on an order .*Deposit/i);
       expect(await app.page.getByTestId("reseller-saldo").innerText()).toBe("Rp 211,300");
       await app.shot("admin-reseller-detail-light");
       await app.page.getByTestId("back").click();
@@ -96,7 +96,7 @@ describe("the Mini App's pages, as admins and resellers see them (one shop for a
     for (const theme of ["light", "dark"] as const) {
       const app = await open({ user: RESELLER, theme });
       try {
-        await shows(app.page, /Your saldo .*Statement \(3\)/i);
+        await shows(app.page, /Your saldo .*Statement Spent on an order .*Deposit/i);
         expect(await app.page.getByTestId("wallet-saldo").innerText()).toBe("Rp 211,300");
         await app.shot(`reseller-saldo-${theme}`);
         await app.page.getByTestId("tab-my-orders").click();
@@ -293,7 +293,7 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     const idPage = app.page;
     await shows(idPage, /5005/);
     await idPage.getByTestId("reseller-5005").click();
-    await shows(idPage, /Reseller 5005/);
+    await shows(idPage, /Reseller Budi · 5005/);
     await idPage.getByTestId("deposit-open").click();
     await idPage.getByTestId("deposit-amount").fill("1,5");
     await idPage.getByTestId("main-action").click();
@@ -310,7 +310,7 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     const { page } = app;
     await shows(page, /5005/);
     await page.getByTestId("reseller-5005").click();
-    await shows(page, /Reseller 5005/);
+    await shows(page, /Reseller Budi · 5005/);
     await page.getByTestId("deposit-open").click();
     await page.getByTestId("deposit-amount").fill("50.000");
     await page.getByTestId("deposit-note").fill("transfer BRI");
@@ -365,7 +365,7 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     await shows(page, /5005/);
     expect((await events()).map(([type]) => type)).toEqual(expect.arrayContaining(["web_app_ready", "web_app_expand"]));
     await page.getByTestId("reseller-5005").click();
-    await shows(page, /Reseller 5005/);
+    await shows(page, /Reseller Budi · 5005/);
     expect((await events()).filter(([type]) => type === "web_app_setup_back_button").at(-1)?.[1]).toEqual({
       is_visible: true,
     });
