@@ -296,10 +296,13 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     await shows(idPage, /Reseller Budi · 5005/);
     await idPage.getByTestId("deposit-open").click();
     await idPage.getByTestId("deposit-amount").fill("1,5");
+    await idPage.getByTestId("deposit-note").fill("transfer BCA");
     await idPage.getByTestId("main-action").click();
     await shows(idPage, /Tulis rupiah bulat, mis\. 50000, 50\.000, Rp50\.000, 50rb, 1,5jt atau -5rb/);
+    // The amount to fix is where the admin types next.
+    const amount = idPage.getByTestId("deposit-amount");
+    await expect.poll(() => amount.evaluate((el) => el === (globalThis as any).document.activeElement)).toBe(true);
     await idPage.getByTestId("deposit-amount").fill("50rb");
-    await idPage.getByTestId("deposit-note").fill("transfer BCA");
     await idPage.getByTestId("main-action").click();
     await shows(idPage, /Deposit untuk dikonfirmasi/i);
     expect(await screenText(idPage)).toMatch(/\+ Rp 50\.000/);
