@@ -622,9 +622,10 @@ page-catalogue-no-changes = Nothing would change.
 page-catalogue-applied = Applied: the catalogue in use is now edit { $version }.
 page-catalogue-already = Already applied (edit { $version }).
 page-catalogue-invalid = { $count ->
-    [one] One field needs a fix (marked below). Nothing was changed.
-   *[other] { $count } fields need a fix (marked below). Nothing was changed.
+    [one] One thing to fix (nothing was changed):
+   *[other] { $count } things to fix (nothing was changed):
 }
+page-catalogue-problem = { $where }: { $problem }
 page-catalogue-stale = Somebody changed the catalogue meanwhile (now edit { $version }). Your edits are kept: review them again, against the catalogue as it is now.
 page-price-none = no price
 page-price-format = I can't tell which amount this is: write e.g. 21000, 21.000, Rp21.000, 21rb or 1,5jt.

@@ -613,9 +613,10 @@ page-catalogue-no-changes = Tidak ada yang berubah.
 page-catalogue-applied = Diterapkan: katalog yang dipakai sekarang perubahan ke-{ $version }.
 page-catalogue-already = Sudah diterapkan (perubahan ke-{ $version }).
 page-catalogue-invalid = { $count ->
-    [one] Satu isian perlu diperbaiki (ditandai di bawah). Tidak ada yang diubah.
-   *[other] { $count } isian perlu diperbaiki (ditandai di bawah). Tidak ada yang diubah.
+    [one] Satu hal perlu diperbaiki (tidak ada yang diubah):
+   *[other] { $count } hal perlu diperbaiki (tidak ada yang diubah):
 }
+page-catalogue-problem = { $where }: { $problem }
 page-catalogue-stale = Seseorang mengubah katalog sementara itu (sekarang perubahan ke-{ $version }). Perubahan Anda tetap ada: tinjau lagi terhadap katalog yang sekarang.
 page-price-none = tanpa harga
 page-price-format = Jumlahnya tidak jelas: tulis mis. 21000, 21.000, Rp21.000, 21rb atau 1,5jt.

@@ -239,7 +239,7 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     await page.getByTestId("price-ML86").fill("abc");
     await page.getByTestId("price-FF70").fill("12000");
     await page.getByTestId("main-action").click();
-    await shows(page, /One field needs a fix/);
+    await shows(page, /One thing to fix .*Mobile Legends › ML86: price must be a number of rupiah/);
     expect(await page.locator(".field.invalid .field-error").first().innerText()).toMatch(
       /can't tell which amount this is: write e\.g\. 21000, 21\.000, Rp21\.000, 21rb/,
     );
@@ -258,6 +258,32 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     await shows(page, /Your changes .*GI60: Rp 16,500 → Rp 16,000/);
     world.fake.sendText(STAFF, "/pricelist");
     await world.waitText(STAFF, /FF70<\/code> 70 Diamonds: <b>Rp 10\.000<\/b>/);
+  });
+
+  it("when a save is refused, then the notice names each problem by game and product, and the first field to fix is scrolled to and focused", async () => {
+    app = await open({ user: ADMIN, tab: "catalogue" });
+    const { page } = app;
+    await shows(page, /Catalogue/);
+    // Two fields far down the page: a name emptied, and a price that is no amount.
+    const gi330Name = page.getByTestId("product-GI330").locator("input.product-name");
+    await gi330Name.fill("");
+    await page.getByTestId("price-PUBG60").fill("abc");
+    await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
+    await page.getByTestId("main-action").click();
+    await shows(page, /2 things to fix/);
+    expect(await page.getByTestId("catalogue-notice-lines").innerText()).toBe(
+      "Genshin Impact › GI330: name must not be empty\nPUBG Mobile › PUBG60: price must be a number of rupiah",
+    );
+    // Each field shows its own message, and the first is where the admin types next, on screen.
+    expect(await page.getByTestId("product-GI330").locator(".field-error").innerText()).toBe("name must not be empty");
+    await expect.poll(() => gi330Name.evaluate((el) => el === (globalThis as any).document.activeElement)).toBe(true);
+    const box = await gi330Name.boundingBox();
+    expect(box !== null && box.y >= 0 && box.y + box.height <= 740).toBe(true);
+    await app.shot("admin-catalogue-problems-light");
+    await gi330Name.fill("330 Genesis Crystals");
+    await page.getByTestId("price-PUBG60").fill("15500");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes .*PUBG60: Rp 15,000 → Rp 15,500/);
   });
 
   it("when an admin types prices and a deposit the way people write them, then the page shows the rupiah it read before Confirm, in English and Indonesian", async () => {

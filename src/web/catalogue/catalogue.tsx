@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { parseAmount } from "../../amounts.js";
 import type { CatalogChange, CatalogFile, CatalogProduct, CatalogView } from "../../server/mini-app/api-types.js";
 import { ApiFailure } from "../api.js";
@@ -12,6 +12,7 @@ import {
   useApp,
   useBack,
   useBusy,
+  useFirstInvalid,
   useLoad,
   useMainAction,
 } from "../ui.js";
@@ -101,12 +102,19 @@ type Step =
   | { kind: "review"; changes: CatalogChange[]; requestId: string }
   | { kind: "applied"; version: number; already: boolean };
 
+/** What the page says about the last save: a line, and the problems or conflicts one by one. */
+interface Said {
+  kind: "error" | "info" | "done";
+  text: string;
+  lines?: string[];
+}
+
 /**
  * The catalogue, edited in place: names, prices, tier prices, offered or hidden. Review shows the
  * change as a diff; Confirm applies it once (the request names itself: a repeat is "already
  * applied"), with the same rules as a catalogue file sent in the chat (each problem shown at its
- * field), and is refused when somebody changed the catalogue meanwhile: then the newer one is
- * shown and the edits stay, to be reviewed against it.
+ * field, the first of them focused), and is refused when somebody changed the catalogue
+ * meanwhile: then the newer one is shown and the edits stay, to be reviewed against it.
  */
 export function CataloguePage() {
   const { api } = useApp();
@@ -126,9 +134,9 @@ function Editor(props: { view: CatalogView }) {
   const [draft, setDraft] = useState<CatalogFile>(() => structuredClone(props.view.catalog));
   const [step, setStep] = useState<Step>({ kind: "edit" });
   const [issues, setIssues] = useState<Record<string, string>>({});
-  const [notice, setNotice] = useState<{ kind: "error" | "info" | "done"; text: string } | undefined>();
+  const [notice, setNotice] = useState<Said | undefined>();
   const [busy, guard] = useBusy();
-  const top = useRef<HTMLDivElement>(null);
+  const { root: top, show: showFirstInvalid } = useFirstInvalid<HTMLDivElement>();
   const dirty = useMemo(() => JSON.stringify(draft) !== JSON.stringify(base.catalog), [draft, base]);
 
   const change = (g: number, p: number, update: (product: CatalogProduct) => CatalogProduct) => {
@@ -140,14 +148,29 @@ function Editor(props: { view: CatalogView }) {
     setStep({ kind: "edit" });
   };
 
-  /** A failed save: nothing typed is lost; the reason is shown, at its field where it has one. */
+  /**
+   * A failed save: nothing typed is lost. Refused by the rules: each problem in the notice (by game
+   * and product) and at its field, the first field focused.
+   */
   const failed = (err: unknown) => {
     const failure = err instanceof ApiFailure ? err : new ApiFailure(0, { error: "internal" });
     if (failure.status === 422 && failure.body.issues !== undefined) {
-      setIssues(Object.fromEntries(failure.body.issues.map((i) => [i.path, i.message])));
-      setNotice({ kind: "error", text: t("page-catalogue-invalid", { count: failure.body.issues.length }) });
+      const found = failure.body.issues;
+      setIssues(Object.fromEntries(found.map((i) => [i.path, i.message])));
+      setNotice({
+        kind: "error",
+        text: t("page-catalogue-invalid", { count: found.length }),
+        lines: found.map((i) =>
+          i.where === undefined || i.where === ""
+            ? i.message
+            : t("page-catalogue-problem", { where: i.where, problem: i.message }),
+        ),
+      });
       setStep({ kind: "edit" });
-    } else if (failure.status === 409 && failure.body.current !== undefined) {
+      showFirstInvalid();
+      return;
+    }
+    if (failure.status === 409 && failure.body.current !== undefined) {
       setBase(failure.body.current);
       setNotice({ kind: "error", text: t("page-catalogue-stale", { version: failure.body.current.version }) });
       setStep({ kind: "edit" });
@@ -194,11 +217,25 @@ function Editor(props: { view: CatalogView }) {
         : undefined,
   );
 
+  const said =
+    notice === undefined ? null : (
+      <Notice kind={notice.kind}>
+        {notice.text}
+        {notice.lines === undefined || notice.lines.length === 0 ? null : (
+          <ul class="notice-lines" data-testid="catalogue-notice-lines">
+            {notice.lines.map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
+          </ul>
+        )}
+      </Notice>
+    );
+
   if (step.kind === "review") {
     return (
       <div ref={top}>
         <h1>{t("page-catalogue-review-title")}</h1>
-        {notice === undefined ? null : <Notice kind={notice.kind}>{notice.text}</Notice>}
+        {said}
         {step.changes.length === 0 ? (
           <p class="state empty">{t("page-catalogue-no-changes")}</p>
         ) : (
@@ -228,7 +265,7 @@ function Editor(props: { view: CatalogView }) {
             : t("page-catalogue-applied", { version: step.version })}
         </Notice>
       ) : null}
-      {notice === undefined ? null : <Notice kind={notice.kind}>{notice.text}</Notice>}
+      {said}
       {draft.games.map((game, g) => (
         <section class="section" key={g}>
           <h2>{game.name}</h2>
