@@ -626,7 +626,11 @@ page-catalogue-invalid = { $count ->
    *[other] { $count } things to fix (nothing was changed):
 }
 page-catalogue-problem = { $where }: { $problem }
-page-catalogue-stale = Somebody changed the catalogue meanwhile (now edit { $version }). Your edits are kept: review them again, against the catalogue as it is now.
+page-catalogue-stale = Somebody changed the catalogue meanwhile (now edit { $version }). Your edits are kept, on top of their changes: review them again.
+page-catalogue-conflict-price = { $code } price: you set { $mine }, someone else set { $theirs } meanwhile; yours is kept — check it.
+page-catalogue-conflict-tier = { $code } price for tier { $tier }: you set { $mine }, someone else set { $theirs } meanwhile; yours is kept — check it.
+page-catalogue-conflict-name = { $code } name: you wrote “{ $mine }”, someone else “{ $theirs }” meanwhile; yours is kept — check it.
+page-catalogue-conflict-gone = { $code } was removed meanwhile: your changes to it could not be kept.
 page-price-none = no price
 page-price-format = I can't tell which amount this is: write e.g. 21000, 21.000, Rp21.000, 21rb or 1,5jt.
 page-diff-added = { $code } { $name } added to { $game } at { $price }

@@ -617,7 +617,11 @@ page-catalogue-invalid = { $count ->
    *[other] { $count } hal perlu diperbaiki (tidak ada yang diubah):
 }
 page-catalogue-problem = { $where }: { $problem }
-page-catalogue-stale = Seseorang mengubah katalog sementara itu (sekarang perubahan ke-{ $version }). Perubahan Anda tetap ada: tinjau lagi terhadap katalog yang sekarang.
+page-catalogue-stale = Seseorang mengubah katalog sementara itu (sekarang perubahan ke-{ $version }). Perubahan Anda tetap ada, di atas perubahan mereka: tinjau lagi.
+page-catalogue-conflict-price = Harga { $code }: Anda mengisi { $mine }, orang lain mengisi { $theirs } sementara itu; punya Anda yang dipakai — periksa lagi.
+page-catalogue-conflict-tier = Harga { $code } untuk tier { $tier }: Anda mengisi { $mine }, orang lain mengisi { $theirs } sementara itu; punya Anda yang dipakai — periksa lagi.
+page-catalogue-conflict-name = Nama { $code }: Anda menulis “{ $mine }”, orang lain “{ $theirs }” sementara itu; punya Anda yang dipakai — periksa lagi.
+page-catalogue-conflict-gone = { $code } dihapus sementara itu: perubahan Anda untuknya tidak bisa dipakai.
 page-price-none = tanpa harga
 page-price-format = Jumlahnya tidak jelas: tulis mis. 21000, 21.000, Rp21.000, 21rb atau 1,5jt.
 page-diff-added = { $code } { $name } ditambahkan ke { $game } seharga { $price }

@@ -253,9 +253,14 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     await page.getByTestId("main-action").click();
     await shows(page, /Somebody changed the catalogue meanwhile \(now edit 1\)/);
     expect(await page.getByTestId("price-FF70").inputValue()).toBe("12000");
-    // Reviewed again against the catalogue as it is now, the other admin's change shows in the diff.
+    expect(await page.getByTestId("price-GI60").inputValue()).toBe("16500");
+    // Reviewed again against the catalogue as it is now: the admin's own changes, not the other's undone.
     await page.getByTestId("main-action").click();
-    await shows(page, /Your changes .*GI60: Rp 16,500 → Rp 16,000/);
+    await shows(page, /Your changes/);
+    const diff = await page.getByTestId("catalogue-diff").innerText();
+    expect(diff).toMatch(/ML86: Rp 20,000 → Rp 20,500/);
+    expect(diff).toMatch(/FF70: Rp 10,000 → Rp 12,000/);
+    expect(diff).not.toMatch(/GI60/);
     world.fake.sendText(STAFF, "/pricelist");
     await world.waitText(STAFF, /FF70<\/code> 70 Diamonds: <b>Rp 10\.000<\/b>/);
   });
@@ -284,6 +289,56 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     await page.getByTestId("price-PUBG60").fill("15500");
     await page.getByTestId("main-action").click();
     await shows(page, /Your changes .*PUBG60: Rp 15,000 → Rp 15,500/);
+  });
+
+  it("when someone sets a price in the chat while an admin edits another in the page, then Confirm is refused as stale, the review again lists only the admin's change, and Confirm keeps both", async () => {
+    app = await open({ user: ADMIN, tab: "catalogue" });
+    const { page } = app;
+    await shows(page, /Catalogue/);
+    await page.getByTestId("price-ML172").fill("40000");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes/);
+    expect(await page.getByTestId("catalogue-diff").innerText()).toBe("ML172: Rp 39,000 → Rp 40,000");
+    // Meanwhile, in the chat:
+    world.fake.sendText(ADMIN, "/price ML86 21000");
+    await world.waitText(ADMIN, /<b>ML86<\/b> · 86 Diamonds: price Rp 20,000 → <b>Rp 21,000<\/b>/);
+    await page.getByTestId("main-action").click();
+    await shows(page, /Somebody changed the catalogue meanwhile \(now edit 1\)\. Your edits are kept/);
+    expect(await page.getByTestId("price-ML86").inputValue()).toBe("21000");
+    expect(await page.getByTestId("price-ML172").inputValue()).toBe("40000");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes/);
+    expect(await page.getByTestId("catalogue-diff").innerText()).toBe("ML172: Rp 39,000 → Rp 40,000");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Applied: the catalogue in use is now edit 2/);
+    world.fake.sendText(STAFF, "/pricelist");
+    const list = await world.waitText(STAFF, /ML86<\/code> 86 Diamonds: <b>Rp 21\.000<\/b>/);
+    expect(list.text).toMatch(/ML172<\/code> 172 Diamonds: <b>Rp 40\.000<\/b>/);
+  });
+
+  it("when an admin in the page and someone in the chat change the same price meanwhile, then the admin's is kept and the page says so before Confirm", async () => {
+    app = await open({ user: ADMIN, tab: "catalogue" });
+    const { page } = app;
+    await shows(page, /Catalogue/);
+    await page.getByTestId("price-ML86").fill("22000");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes .*ML86: Rp 20,000 → Rp 22,000/);
+    world.fake.sendText(ADMIN, "/price ML86 21000");
+    await world.waitText(ADMIN, /<b>ML86<\/b> · 86 Diamonds: price Rp 20,000 → <b>Rp 21,000<\/b>/);
+    await page.getByTestId("main-action").click();
+    await shows(page, /Somebody changed the catalogue meanwhile \(now edit 1\)/);
+    expect(await page.getByTestId("catalogue-notice-lines").innerText()).toBe(
+      "ML86 price: you set Rp 22,000, someone else set Rp 21,000 meanwhile; yours is kept — check it.",
+    );
+    expect(await page.getByTestId("price-ML86").inputValue()).toBe("22000");
+    await app.shot("admin-catalogue-conflict-light");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes/);
+    expect(await page.getByTestId("catalogue-diff").innerText()).toBe("ML86: Rp 21,000 → Rp 22,000");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Applied: the catalogue in use is now edit 2/);
+    world.fake.sendText(STAFF, "/pricelist");
+    await world.waitText(STAFF, /ML86<\/code> 86 Diamonds: <b>Rp 22\.000<\/b>/);
   });
 
   it("when an admin types prices and a deposit the way people write them, then the page shows the rupiah it read before Confirm, in English and Indonesian", async () => {

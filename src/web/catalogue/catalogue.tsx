@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { parseAmount } from "../../amounts.js";
 import type { CatalogChange, CatalogFile, CatalogProduct, CatalogView } from "../../server/mini-app/api-types.js";
 import { ApiFailure } from "../api.js";
@@ -16,6 +16,7 @@ import {
   useLoad,
   useMainAction,
 } from "../ui.js";
+import { rebaseEdit, type Conflict } from "./rebase.js";
 
 /**
  * What the admin typed in a price box, read as the chat's /price reads it (`21.500`, `Rp21.500`,
@@ -97,6 +98,20 @@ function changeText(words: Words, c: CatalogChange): string {
   }
 }
 
+/** A field both the admin and somebody else changed meanwhile, in words: the admin's value is kept. */
+function conflictText(words: Words, c: Conflict): string {
+  const { t, rp } = words;
+  if (c.kind === "gone") return t("page-catalogue-conflict-gone", { code: c.code });
+  if (c.field.kind === "name")
+    return t("page-catalogue-conflict-name", { code: c.code, mine: String(c.mine), theirs: String(c.theirs) });
+  // A price box may hold what the admin typed and the page could not read yet: shown as typed.
+  const price = (p: unknown) => (typeof p === "number" ? rp(p) : typeof p === "string" ? p : t("page-price-none"));
+  const vars = { code: c.code, mine: price(c.mine), theirs: price(c.theirs) };
+  return c.field.tier === undefined
+    ? t("page-catalogue-conflict-price", vars)
+    : t("page-catalogue-conflict-tier", { ...vars, tier: c.field.tier });
+}
+
 type Step =
   | { kind: "edit" }
   | { kind: "review"; changes: CatalogChange[]; requestId: string }
@@ -114,7 +129,8 @@ interface Said {
  * change as a diff; Confirm applies it once (the request names itself: a repeat is "already
  * applied"), with the same rules as a catalogue file sent in the chat (each problem shown at its
  * field, the first of them focused), and is refused when somebody changed the catalogue
- * meanwhile: then the newer one is shown and the edits stay, to be reviewed against it.
+ * meanwhile: then the admin's changes, field by field, are moved onto the newer one (theirs stay;
+ * where both changed a field, the admin's is kept and shown to check), to be reviewed again.
  */
 export function CataloguePage() {
   const { api } = useApp();
@@ -137,6 +153,9 @@ function Editor(props: { view: CatalogView }) {
   const [notice, setNotice] = useState<Said | undefined>();
   const [busy, guard] = useBusy();
   const { root: top, show: showFirstInvalid } = useFirstInvalid<HTMLDivElement>();
+  /** The draft as it is now, also for an answer that arrives after the admin typed on. */
+  const latest = useRef(draft);
+  latest.current = draft;
   const dirty = useMemo(() => JSON.stringify(draft) !== JSON.stringify(base.catalog), [draft, base]);
 
   const change = (g: number, p: number, update: (product: CatalogProduct) => CatalogProduct) => {
@@ -150,9 +169,10 @@ function Editor(props: { view: CatalogView }) {
 
   /**
    * A failed save: nothing typed is lost. Refused by the rules: each problem in the notice (by game
-   * and product) and at its field, the first field focused.
+   * and product) and at its field, the first field focused. Refused as stale (`sent` is the
+   * catalogue the edit was made against): the edit is moved onto the catalogue as it is now.
    */
-  const failed = (err: unknown) => {
+  const failed = (err: unknown, sent: CatalogView) => {
     const failure = err instanceof ApiFailure ? err : new ApiFailure(0, { error: "internal" });
     if (failure.status === 422 && failure.body.issues !== undefined) {
       const found = failure.body.issues;
@@ -171,8 +191,17 @@ function Editor(props: { view: CatalogView }) {
       return;
     }
     if (failure.status === 409 && failure.body.current !== undefined) {
-      setBase(failure.body.current);
-      setNotice({ kind: "error", text: t("page-catalogue-stale", { version: failure.body.current.version }) });
+      // Resending the whole stale copy would undo the other change: only the admin's fields move.
+      const current = failure.body.current;
+      const rebased = rebaseEdit(sent.catalog, latest.current, current.catalog);
+      setBase(current);
+      setDraft(rebased.catalog);
+      setIssues({});
+      setNotice({
+        kind: "error",
+        text: t("page-catalogue-stale", { version: current.version }),
+        lines: rebased.conflicts.map((c) => conflictText(words, c)),
+      });
       setStep({ kind: "edit" });
     } else {
       setNotice({ kind: "error", text: `${failureText(words, failure)} ${t("page-kept")}` });
@@ -182,24 +211,26 @@ function Editor(props: { view: CatalogView }) {
 
   const review = guard(async () => {
     setNotice(undefined);
+    const sent = base;
     try {
-      const check = await api.checkCatalog(base.version, draft);
+      const check = await api.checkCatalog(sent.version, draft);
       setIssues({});
       setStep({ kind: "review", changes: check.changes, requestId: requestId() });
     } catch (err) {
-      failed(err);
+      failed(err, sent);
     }
   });
 
   const confirm = guard(async (id: string) => {
+    const sent = base;
     try {
-      const applied = await api.applyCatalog(base.version, draft, id);
+      const applied = await api.applyCatalog(sent.version, draft, id);
       setBase(applied.view);
       setDraft(structuredClone(applied.view.catalog));
       setStep({ kind: "applied", version: applied.view.version, already: applied.outcome === "already" });
       setNotice(undefined);
     } catch (err) {
-      failed(err);
+      failed(err, sent);
     }
   });
 
@@ -276,7 +307,7 @@ function Editor(props: { view: CatalogView }) {
               return (
                 <div
                   class={`product ${product.disabled === true ? "hidden" : ""}`}
-                  key={p}
+                  key={product.code}
                   data-testid={`product-${product.code}`}
                 >
                   <div class="product-head">
