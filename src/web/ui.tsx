@@ -226,8 +226,11 @@ export function Field(props: { label: string; error?: string | undefined; childr
   );
 }
 
-/** A message about a save: what went wrong (and that nothing typed was lost), or that it worked. */
-export function Notice(props: { kind: "error" | "done" | "info"; children: ComponentChildren }) {
+/**
+ * A message about a save: what went wrong (and that nothing typed was lost), that it worked, or
+ * (`warning`) what to look at twice before Confirm.
+ */
+export function Notice(props: { kind: "error" | "done" | "info" | "warning"; children: ComponentChildren }) {
   return (
     <div class={`notice ${props.kind}`} role={props.kind === "error" ? "alert" : "status"}>
       {props.children}

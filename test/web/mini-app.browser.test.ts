@@ -341,6 +341,49 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     await world.waitText(STAFF, /ML86<\/code> 86 Diamonds: <b>Rp 22\.000<\/b>/);
   });
 
+  it("when an admin sets a price below what the provider charged last time, then the review says so beside it with the loss per sale, and nothing applies before Confirm", async () => {
+    app = await open({ user: ADMIN, tab: "catalogue" });
+    const { page } = app;
+    await shows(page, /Catalogue/);
+    // The scene's ML86 sale went through the sandbox, which charged Rp 19,500.
+    await page.getByTestId("price-ML86").fill("19000");
+    await page.getByTestId("price-ML86-reseller").fill("9.000");
+    await page.getByTestId("price-ML172").fill("39500");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes/);
+    expect(await screenText(page)).toMatch(/2 prices need a second look/);
+    expect(await page.getByTestId("warning-ML86").innerText()).toBe(
+      "⚠ Below the provider's last price (Rp 19,500): every sale loses Rp 500.",
+    );
+    expect(await page.getByTestId("warning-ML86-reseller").allInnerTexts()).toEqual([
+      "⚠ Below the provider's last price (Rp 19,500): every sale loses Rp 10,500.",
+      "⚠ 55% away from the price it replaces (Rp 19,800): a typo?",
+    ]);
+    expect(await page.getByTestId("warning-ML172").count()).toBe(0);
+    expect(await page.getByTestId("main-action").innerText()).toBe("Confirm changes");
+    await app.shot("admin-catalogue-warnings-light");
+    // An admin who reads Indonesian is told the same, in their words.
+    const rina = await open({ user: ADMIN_ID, tab: "catalogue", theme: "dark" });
+    try {
+      await shows(rina.page, /Katalog/);
+      await rina.page.getByTestId("price-ML86").fill("19rb");
+      await rina.page.getByTestId("main-action").click();
+      await shows(rina.page, /Perubahan Anda/);
+      expect(await rina.page.getByTestId("warning-ML86").innerText()).toBe(
+        "⚠ Di bawah harga provider terakhir (Rp 19.500): setiap penjualan rugi Rp 500.",
+      );
+      await rina.shot("admin-catalogue-warnings-id-dark");
+    } finally {
+      await rina.close();
+    }
+    world.fake.sendText(STAFF, "/pricelist");
+    await world.waitText(STAFF, /ML86<\/code> 86 Diamonds: <b>Rp 20\.000<\/b>/);
+    await page.getByTestId("main-action").click();
+    await shows(page, /Applied: the catalogue in use is now edit 1/);
+    world.fake.sendText(STAFF, "/pricelist");
+    await world.waitText(STAFF, /ML86<\/code> 86 Diamonds: <b>Rp 19\.000<\/b>/);
+  });
+
   it("when an admin types prices and a deposit the way people write them, then the page shows the rupiah it read before Confirm, in English and Indonesian", async () => {
     app = await open({ user: ADMIN, tab: "catalogue" });
     const { page } = app;

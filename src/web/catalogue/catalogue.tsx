@@ -1,6 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { parseAmount } from "../../amounts.js";
-import type { CatalogChange, CatalogFile, CatalogProduct, CatalogView } from "../../server/mini-app/api-types.js";
+import type {
+  CatalogChange,
+  CatalogFile,
+  CatalogProduct,
+  CatalogView,
+  CatalogWarning,
+} from "../../server/mini-app/api-types.js";
 import { ApiFailure } from "../api.js";
 import type { Words } from "../i18n.js";
 import {
@@ -98,6 +104,18 @@ function changeText(words: Words, c: CatalogChange): string {
   }
 }
 
+/** Why a price change needs a second look, in words: the loss per sale, or how far it moved. */
+function warningText(words: Words, w: CatalogWarning): string {
+  const { t, rp } = words;
+  return w.kind === "below-cost"
+    ? t("page-diff-warning-below-cost", { provider: rp(w.providerPrice), loss: rp(w.loss) })
+    : t("page-diff-warning-far", { percent: w.percent, from: rp(w.from) });
+}
+
+/** The warnings that belong beside one change of the diff (its product's price, or that tier's). */
+const warningsOf = (warnings: CatalogWarning[], c: CatalogChange) =>
+  c.kind !== "price" ? [] : warnings.filter((w) => w.code === c.code && (w.tier ?? null) === (c.tier ?? null));
+
 /** A field both the admin and somebody else changed meanwhile, in words: the admin's value is kept. */
 function conflictText(words: Words, c: Conflict): string {
   const { t, rp } = words;
@@ -114,7 +132,7 @@ function conflictText(words: Words, c: Conflict): string {
 
 type Step =
   | { kind: "edit" }
-  | { kind: "review"; changes: CatalogChange[]; requestId: string }
+  | { kind: "review"; changes: CatalogChange[]; warnings: CatalogWarning[]; requestId: string }
   | { kind: "applied"; version: number; already: boolean };
 
 /** What the page says about the last save: a line, and the problems or conflicts one by one. */
@@ -215,7 +233,7 @@ function Editor(props: { view: CatalogView }) {
     try {
       const check = await api.checkCatalog(sent.version, draft);
       setIssues({});
-      setStep({ kind: "review", changes: check.changes, requestId: requestId() });
+      setStep({ kind: "review", changes: check.changes, warnings: check.warnings, requestId: requestId() });
     } catch (err) {
       failed(err, sent);
     }
@@ -263,19 +281,30 @@ function Editor(props: { view: CatalogView }) {
     );
 
   if (step.kind === "review") {
+    const looks = step.changes.filter((c) => warningsOf(step.warnings, c).length > 0).length;
     return (
       <div ref={top}>
         <h1>{t("page-catalogue-review-title")}</h1>
         {said}
+        {looks === 0 ? null : <Notice kind="warning">{t("page-catalogue-warnings", { count: looks })}</Notice>}
         {step.changes.length === 0 ? (
           <p class="state empty">{t("page-catalogue-no-changes")}</p>
         ) : (
           <ul class="diff" data-testid="catalogue-diff">
-            {step.changes.map((c, i) => (
-              <li key={i} class={`diff-${c.kind}`}>
-                {changeText(words, c)}
-              </li>
-            ))}
+            {step.changes.map((c, i) => {
+              const warnings = warningsOf(step.warnings, c);
+              const testid = c.kind !== "price" ? "" : c.tier === undefined ? c.code : `${c.code}-${c.tier}`;
+              return (
+                <li key={i} class={`diff-${c.kind} ${warnings.length === 0 ? "" : "needs-look"}`}>
+                  {changeText(words, c)}
+                  {warnings.map((w, j) => (
+                    <span key={j} class="diff-warning" data-testid={`warning-${testid}`}>
+                      {warningText(words, w)}
+                    </span>
+                  ))}
+                </li>
+              );
+            })}
           </ul>
         )}
         <p class="hint">{t("page-catalogue-confirm-hint")}</p>
