@@ -269,8 +269,17 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
     }
     // A /deposit handled again (its process died right after sending the summary) shows it again:
     // the admin presses that Confirm too. It is the same deposit: credited once.
-    if (seen.result === "credited" || seen.result === "already")
-      run.extraSummariesConfirmed += (await confirmOtherSummaries(fake, admin, shown, isSummary, "dc")).length;
+    if (seen.result === "credited" || seen.result === "already") {
+      const pressed = await confirmOtherSummaries(fake, admin, shown, isSummary, "dc");
+      run.extraSummariesConfirmed += pressed.length;
+      // A /deposit sent again after a long silence is a second request: its summary, pressed too,
+      // is a deposit of its own, which the books must show as well.
+      for (const other of new Set(pressed.filter((p) => p !== id))) {
+        const { result: _answered, ...rest } = seen;
+        run.deposits.set(other, { ...rest, id: other, taps: 1, doubled: false, aimedKill: false, redelivered: false });
+        creditedCount.set(resellerId, (creditedCount.get(resellerId) ?? 0) + 1);
+      }
+    }
   }
 
   return {

@@ -208,7 +208,10 @@ balance-known =
     Seen at { $time }, after order <code>{ $refId }</code>.
 
 ## /history
-history-title = <b>{ $scope }</b>: page { $page } of { $pages } ({ $total } orders)
+history-title = <b>{ $scope }</b>: page { $page } of { $pages } ({ $total ->
+        [one] 1 order
+       *[other] { $total } orders
+    })
 history-scope-mine = Your orders
 history-scope-all = All orders
 history-empty = No orders yet.
@@ -235,6 +238,7 @@ report-by-product = <b>By product</b> (successful sales)
 report-by-user = <b>By user</b> (successful sales)
 report-line = { $name }: { $count } × · { $selling } − { $provider } = { $margin }
 report-line-unpriced = { $name }: { $count } × · { $selling } − { $provider } = { $margin } (and { $unpriced } sold at an unknown provider price, left out)
+report-line-all-unpriced = { $name }: { $count } × · { $unpriced } sold at an unknown provider price (no margin counted)
 report-unpriced = ⚠️ { $count ->
         [one] One sale
        *[other] { $count } sales
@@ -419,10 +423,19 @@ catalog-upload-admin-only = Only an admin can change the catalogue with a file. 
 catalog-upload-not-json = <b>{ $name }</b> is not a JSON file. Send the catalogue as a <code>.json</code> document (/catalog gives you the current one).
 catalog-upload-too-large = <b>{ $name }</b> is too large ({ $size } KB; at most { $max } KB). Nothing was changed.
 catalog-upload-download-failed = I could not fetch the file from Telegram. Please send it again.
-catalog-upload-invalid = ❌ <b>{ $name }</b> is not a valid catalogue ({ $count } problems). Nothing was changed. Fix these and send it again:
+catalog-upload-invalid = ❌ <b>{ $name }</b> is not a valid catalogue ({ $count ->
+        [one] 1 problem
+       *[other] { $count } problems
+    }). Nothing was changed. Fix { $count ->
+        [one] it
+       *[other] these
+    } and send it again:
 catalog-upload-more-errors = … and { $count } more.
 catalog-upload-no-changes = <b>{ $name }</b> is the same as the catalogue in use. Nothing to change.
-catalog-diff-title = <b>Check the new catalogue</b> ({ $name }, { $count } changes):
+catalog-diff-title = <b>Check the new catalogue</b> ({ $name }, { $count ->
+        [one] 1 change
+       *[other] { $count } changes
+    }):
 catalog-diff-added = ➕ <b>{ $code }</b> · { $product } ({ $game }), price { $price }
 catalog-diff-removed = ➖ <b>{ $code }</b> · { $product } ({ $game }) removed
 catalog-diff-price = ✏️ <b>{ $code }</b>: price { $from } → { $to }
@@ -432,7 +445,10 @@ catalog-diff-moved = 🎮 <b>{ $code }</b>: game { $from } → { $to }
 catalog-diff-disabled = ⛔ <b>{ $code }</b>: offered → hidden
 catalog-diff-enabled = ✅ <b>{ $code }</b>: hidden → offered
 catalog-diff-rule = 🆔 { $game }: player id rule changed
-catalog-diff-more = … and { $count } more changes.
+catalog-diff-more = … and { $count ->
+        [one] 1 more change
+       *[other] { $count } more changes
+    }.
 catalog-diff-confirm = Tap <b>Confirm</b> to apply it now (no restart). Summaries already shown keep their prices.
 catalog-upload-applied = ✅ The new catalogue is in use.
 catalog-upload-applied-alert = The new catalogue is in use.
@@ -466,13 +482,25 @@ broadcast-message =
     📢 <b>Announcement</b>
 
     { $text }
-broadcast-preview-title = <b>Broadcast preview</b>: exactly this goes to <b>{ $count }</b> users, one message each: everyone who may order and has started the bot, admins (you too) included.
-broadcast-title = <b>Broadcast</b> to <b>{ $count }</b> users:
+broadcast-preview-title = <b>Broadcast preview</b>: exactly this goes to <b>{ $count ->
+        [one] 1</b> user
+       *[other] { $count }</b> users
+    }, one message each: everyone who may order and has started the bot, admins (you too) included.
+broadcast-title = <b>Broadcast</b> to <b>{ $count ->
+        [one] 1</b> user
+       *[other] { $count }</b> users
+    }:
 broadcast-title-cancelled = <b>Broadcast</b> (cancelled):
 broadcast-preview-confirm = Tap <b>Confirm</b> to send it.
-broadcast-status-sending = ⏳ Sending to { $total } users…
+broadcast-status-sending = ⏳ Sending to { $total ->
+        [one] 1 user
+       *[other] { $total } users
+    }…
 broadcast-status-progress = ⏳ Sending: { $processed } of { $total } (delivered { $delivered }, blocked { $blocked }, failed { $failed })
-broadcast-status-done = ✅ Sent to { $total } users: delivered { $delivered }, blocked { $blocked }, failed { $failed }.
+broadcast-status-done = ✅ Sent to { $total ->
+        [one] 1 user
+       *[other] { $total } users
+    }: delivered { $delivered }, blocked { $blocked }, failed { $failed }.
 broadcast-status-cancelled = ✖ Cancelled: nothing was sent.
 broadcast-report = 📢 Broadcast finished: <b>{ $delivered }</b> delivered, { $blocked } blocked the bot, { $failed } failed (of { $total }).
 broadcast-report-interrupted = { $interrupted } of the failed were being sent when the bot stopped: they were not sent again, so nobody got it twice.
@@ -580,7 +608,10 @@ page-order-by = By { $user } ({ $id })
 page-order-cost = provider { $cost }
 page-today-title = Today, { $day }
 page-today-sales = Sales
-page-today-orders = { $count } orders in all
+page-today-orders = { $count ->
+        [one] 1 order in all
+       *[other] { $count } orders in all
+    }
 page-today-revenue = Revenue
 page-today-cost = provider { $cost }
 page-today-margin = Margin

@@ -235,6 +235,7 @@ report-by-product = <b>Per produk</b> (penjualan berhasil)
 report-by-user = <b>Per pengguna</b> (penjualan berhasil)
 report-line = { $name }: { $count } × · { $selling } − { $provider } = { $margin }
 report-line-unpriced = { $name }: { $count } × · { $selling } − { $provider } = { $margin } (ditambah { $unpriced } terjual dengan harga provider yang tidak diketahui, tidak dihitung)
+report-line-all-unpriced = { $name }: { $count } × · { $unpriced } terjual dengan harga provider tidak diketahui (margin tidak dihitung)
 report-unpriced = ⚠️ { $count } penjualan ({ $selling }) tanpa harga provider yang diketahui (diselesaikan tanpa harga): tidak dihitung dalam margin.
 report-by-reseller = <b>Reseller</b> (penjualan dengan harga mereka, laba, deposit)
 report-reseller-line = { $name }, tier { $tier }: { $count } × · penjualan { $sales } · laba { $profit } · deposit { $deposits }

@@ -16,6 +16,7 @@ import { FEATURES } from "./bot/all-features.js";
 import type { Feature } from "./bot/feature.js";
 import { loadTexts } from "./bot/i18n.js";
 import { createNotifier, type Notifier } from "./bot/notifier.js";
+import { createPendingMessages } from "./bot/pending-messages.js";
 import type { Services } from "./bot/services.js";
 import { createUnavailableNotice } from "./bot/unavailable-notice.js";
 import { createUserPrefs } from "./bot/user-prefs.js";
@@ -66,6 +67,12 @@ export interface AppOptions {
   telegramRetryDelaysMs?: readonly number[];
   /** How often orders left in flight by a crash are looked for. */
   recoveryIntervalMs?: number;
+  /**
+   * The window of the flood limit (more than 30 messages of one user in it), 2 s by default. Its
+   * windows follow one another from the bot's start and count updates as they are handled: a test
+   * that sends a flood widens it, so that the flood is one however slowly the machine handles it.
+   */
+  floodWindowMs?: number;
   /** The bot's features (default: all of bot/all-features.ts). */
   features?: readonly Feature[];
   /** Several processes on one Redis: how long locks and leases last (tests shorten them). */
@@ -212,6 +219,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   });
   const bot = createTelegramBot({ token: config.botToken, apiRoot: config.botApiRoot });
   const people = createPeople(storage);
+  const pendingMessages = createPendingMessages(storage);
   const notifier = createNotifier({
     api: bot.api,
     texts,
@@ -222,6 +230,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     lowBalanceThreshold: config.lowBalanceThreshold,
     sandbox: config.topup === undefined,
     people,
+    pendingMessages,
   });
   const orders = createOrderService({
     ledger,
@@ -292,6 +301,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     deposits,
     uploads: createCatalogUploads(storage),
     priceChanges: createPriceChanges(storage),
+    pendingMessages,
     origins,
     broadcasts: {
       store: broadcastStore,
@@ -310,7 +320,14 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     clock: now,
     handledAgain: (update) => handledAgain.has(update),
   };
-  installBot(bot, { services, features, storage, logger, updates });
+  installBot(bot, {
+    services,
+    features,
+    storage,
+    logger,
+    updates,
+    ...(options.floodWindowMs === undefined ? {} : { floodWindowMs: options.floodWindowMs }),
+  });
   // An update that cannot be stored (Redis does not answer) is not acknowledged: Telegram keeps it.
   // Its user hears that the bot is unavailable for a moment, once, straight through the Bot API.
   const unavailable = createUnavailableNotice({ api: bot.api, me: () => bot.botInfo, texts, logger });

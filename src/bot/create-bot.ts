@@ -34,6 +34,8 @@ export interface BotDeps {
   logger: Logger;
   /** Every update being handled, polling or webhook: shutdown waits for them. */
   updates: TaskTracker;
+  /** The flood limit's window (AppOptions.floodWindowMs); 2 s by default. */
+  floodWindowMs?: number;
 }
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -119,7 +121,7 @@ export function installBot(bot: Bot<BotContext>, deps: BotDeps): void {
   // taps are never limited: they come from our own buttons, and a Confirm must never be dropped.
   chain.use(
     limit<BotContext, never>({
-      timeFrame: 2_000,
+      timeFrame: deps.floodWindowMs ?? 2_000,
       limit: 30,
       keyGenerator: (ctx) => (ctx.callbackQuery !== undefined ? undefined : ctx.from?.id.toString()),
       onLimitExceeded: (ctx) => {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { FluentBundle, FluentResource } from "@fluent/bundle";
+import { FluentBundle, FluentNumber, FluentResource } from "@fluent/bundle";
 import type { Lang } from "../orders/order.js";
 import { escapeHtml } from "./format.js";
 
@@ -11,7 +11,7 @@ export type Translate = (key: string, vars?: Record<string, string | number>) =>
 
 /** The bot's texts: a message of `locales/<lang>.ftl` with its variables. */
 export interface Texts {
-  t(lang: Lang, key: string, vars?: Record<string, string>): string;
+  t(lang: Lang, key: string, vars?: Record<string, string | FluentNumber>): string;
 }
 
 /** Indonesian for Telegram language `id` (and `id-…`), English for everyone else. */
@@ -34,7 +34,7 @@ export function loadTexts(dir = LOCALES_DIR): Texts {
     if (errors.length > 0) throw new Error(`locales/${lang}.ftl: ${errors.map((e) => e.message).join("; ")}`);
     bundles.set(lang, bundle);
   }
-  const format = (bundle: FluentBundle, key: string, vars?: Record<string, string>) => {
+  const format = (bundle: FluentBundle, key: string, vars?: Record<string, string | FluentNumber>) => {
     const message = bundle.getMessage(key);
     return message?.value === undefined || message.value === null
       ? undefined
@@ -47,9 +47,10 @@ export function loadTexts(dir = LOCALES_DIR): Texts {
 }
 
 /**
- * The one translate helper. Numbers are formatted by the caller on purpose (a user id must not
- * become "123,456"), and no user or provider text can inject HTML. Texts without variables are
- * formatted once.
+ * The one translate helper. No user or provider text can inject HTML. A number stays a number, so
+ * that a text can say "1 order" and "2 orders" (Fluent's plural forms), written without grouping
+ * (a user id must not become "123,456"; money is formatted by the caller). Texts without variables
+ * are formatted once.
  */
 export function translator(texts: Texts, lang: Lang): Translate {
   const fixed = new Map<string, string>();
@@ -59,8 +60,9 @@ export function translator(texts: Texts, lang: Lang): Translate {
       if (text === undefined) fixed.set(key, (text = texts.t(lang, key)));
       return text;
     }
-    const safe: Record<string, string> = {};
-    for (const [k, v] of Object.entries(vars)) safe[k] = escapeHtml(String(v));
+    const safe: Record<string, string | FluentNumber> = {};
+    for (const [k, v] of Object.entries(vars))
+      safe[k] = typeof v === "number" ? new FluentNumber(v, { useGrouping: false }) : escapeHtml(String(v));
     return texts.t(lang, key, safe);
   };
 }

@@ -13,6 +13,7 @@ import { createTaskTracker } from "../tasks.js";
 import type { UserPrefs } from "./user-prefs.js";
 import type { People } from "../access/people.js";
 import { nameBefore } from "./people.js";
+import type { PendingMessages } from "./pending-messages.js";
 import { adminChatTopic, type AdminChat } from "./chats.js";
 
 export interface NotifierDeps {
@@ -30,6 +31,8 @@ export interface NotifierDeps {
   sandbox?: boolean;
   /** People's names, for the admins' notices. */
   people?: Pick<People, "get">;
+  /** The /pending messages that show an order, whose buttons go once it is settled. */
+  pendingMessages?: PendingMessages;
 }
 
 export interface Notifier extends OrderEvents, DepositEvents {
@@ -253,7 +256,24 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     );
   }
 
-  async function finished(order: OrderRecord, facts: { lowBalance: boolean; providerEmpty?: boolean }): Promise<void> {
+  /** A settled order's /pending messages lose their buttons (a tap there would only be refused). */
+  async function retirePendingButtons(order: OrderRecord): Promise<void> {
+    for (const at of (await deps.pendingMessages?.take(order.refId)) ?? []) {
+      await api
+        .editMessageReplyMarkup(at.chatId, at.messageId)
+        .catch((err: unknown) => logger.debug({ err, refId: order.refId }, "pending buttons not removed"));
+    }
+  }
+
+  async function finished(
+    order: OrderRecord,
+    how: FinishedHow,
+    facts: { lowBalance: boolean; providerEmpty?: boolean },
+  ): Promise<void> {
+    if (how === "settled")
+      await retirePendingButtons(order).catch((err: unknown) =>
+        logger.warn({ err, refId: order.refId }, "pending messages not brought up to date"),
+      );
     await noticeAdmins(order);
     if (facts.lowBalance) await alertLowBalance(order);
     if (facts.providerEmpty === true) await alertProviderEmpty(order);
@@ -262,7 +282,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   return {
     claimed,
     tellOutcome: (order, heading) => track(tellOutcome(order, heading)),
-    finished: (order, _how: FinishedHow, facts) => track(finished(order, facts)),
+    finished: (order, how: FinishedHow, facts) => track(finished(order, how, facts)),
     async interrupted(order) {
       const lang = await deps.prefs.languageFor(order.userId, order.lang);
       await track(

@@ -12,6 +12,7 @@ import type { CatalogUploads, PriceChanges } from "../shop/uploads.js";
 import type { Origins } from "../storage/origins.js";
 import type { ChatPolicy } from "./chats.js";
 import type { Texts } from "./i18n.js";
+import type { PendingMessages } from "./pending-messages.js";
 import type { UserPrefs } from "./user-prefs.js";
 
 /**
@@ -37,6 +38,8 @@ export interface Services {
   uploads: CatalogUploads;
   /** Price changes that need a second look, waiting for Confirm. */
   priceChanges: PriceChanges;
+  /** The /pending messages that show each unknown order (their buttons go once it is settled). */
+  pendingMessages: PendingMessages;
   /** What each update (or Mini App request) made for a later Confirm, and whether its message went out. */
   origins: Origins;
   /** Broadcasts: drafts and their state, who has started the bot, the sending. */

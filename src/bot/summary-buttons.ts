@@ -16,6 +16,8 @@ export interface TapAnswer {
   reply?: string;
   /** What to start once all of that is shown (the sending of a broadcast: its loop edits the summary). */
   after?: () => void;
+  /** The summary keeps its text and loses its buttons (what they acted on is gone: expired). */
+  dropButtons?: boolean;
 }
 
 /** Telegram shows at most 200 characters of a callback query's answer. */
@@ -57,6 +59,8 @@ export function summaryButtons<C extends BaseContext, T>(
       await ctx
         .editMessageText(answer.summary, { link_preview_options: { is_disabled: true } })
         .catch((err: unknown) => ctx.log.debug({ err }, "summary not edited"));
+    } else if (answer.dropButtons === true) {
+      await ctx.editMessageReplyMarkup().catch((err: unknown) => ctx.log.debug({ err }, "buttons not removed"));
     }
     if (answer.reply !== undefined) await ctx.reply(answer.reply);
     answer.after?.();

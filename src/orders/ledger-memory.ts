@@ -320,6 +320,7 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
           (q.toMs === undefined || t <= q.toMs) &&
           (q.userId === undefined || o.userId === q.userId) &&
           (q.playerId === undefined || o.playerId === q.playerId) &&
+          (q.playerPrefix === undefined || o.playerId.startsWith(q.playerPrefix)) &&
           (q.state === undefined || o.state === q.state)
         );
       }).reverse();

@@ -26,6 +26,7 @@ import {
   textIdsOf,
   unpackMovements,
   unpackOrder,
+  escapeField,
 } from "./order-codec.js";
 import {
   costOf,
@@ -50,6 +51,8 @@ import type { Deposit, DepositConfirmResult, Wallet, Wallets } from "./wallet.js
  *   open-draft:CHAT:USER   the ref id of the draft shown in that chat (expires with the draft)
  *   t:DAY, t-days, u:USER, p:N, p-meta, pp:…   the time, user and player indexes (ledger-redis-lua.ts),
  *                    written in the claim's step; a compacted order's element holds the order
+ *   pcost            hash: product code → the provider price last seen for it (by the outcome's
+ *                    step); a claim copies it into the order (lc) for a settlement's cost
  *   uc               hash: user id → how many orders they submitted; orders-count: everyone's
  *   r:N, r-meta      hash buckets: ref id → submit time, for ref ids that do not tell it (ledger-redis-lua.ts:
  *                    rfind finds any other compacted order from the time in its ref id)
@@ -58,6 +61,8 @@ import type { Deposit, DepositConfirmResult, Wallet, Wallets } from "./wallet.js
  *   orders-inflight, orders-unknown       sets of ref ids
  *   last-balance     the balance reported by the sale recorded last (JSON), set in that sale's step
  *   low-balance-alerted                   set while the balance is below the alert threshold
+ *   provider-empty-alerted                set from the failure that said the shop's deposit with the
+ *                                         provider is empty until the next sale
  * Money
  *   wallet:USER      hash: saldo, held, deposits, corrections, spent (whole rupiah)
  *   statement:USER   list of movements, oldest first, appended in the step that moves money
@@ -74,11 +79,12 @@ import type { Deposit, DepositConfirmResult, Wallet, Wallets } from "./wallet.js
  * Figures
  *   day:DAY          hash: a day's figures (DAY in the shop's time zone, the day an order was
  *                    submitted): c:p/c:s/c:f/c:u = orders submitting/success/failed/unknown,
- *                    sell/cost = selling and provider price of the successes, dep = deposits less
+ *                    sell/cost = selling and provider price of the successes (sellu/nu = the selling
+ *                    and count of successes whose provider price is unknown), dep = deposits less
  *                    corrections credited, bal/balAt = the provider balance last seen that day
  *   dayd:DAY         hash: the same day by product (p:CODE:n/s/v/m/w = count, selling, cost, name,
- *                    seen at), by user (u:ID:n/s/v/m/w) and by reseller (r:ID:n/s/v/d/m/t/w, d =
- *                    deposits, t = tier)
+ *                    seen at, u = selling at an unknown provider price), by user (u:ID:n/s/v/u/m/w)
+ *                    and by reseller (r:ID:n/s/v/u/d/m/t/w, d = deposits, t = tier)
  *   ledger-version   3 (who is compacting now is the lease `lease:compact`, storage/leases.ts)
  *
  * The figures move with the order's state in the same script that changes it (claim, outcome,
@@ -324,13 +330,18 @@ return {'n'}
  * ('' = none), the first `skip` left out, at most `take`. Without a filter the skipped ones are
  * counted, not read; with one (a state, a user), only matching orders count and come back (a
  * compacted order of the JSON form always comes back: the reader checks it).
- * ARGV: key prefix, upper, lower, skip, take, state letter, state, user (base 36), user
+ * A player prefix keeps only orders whose player id starts with it (raw for a hash, escaped as a
+ * compacted element writes it).
+ * ARGV: key prefix, upper, lower, skip, take, state letter, state, user (base 36), user, player
+ *       prefix, player prefix escaped
  */
 const TIME_SCAN = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}
 local pre, upper, lower = ARGV[1], ARGV[2], ARGV[3]
 local skip, take = tonumber(ARGV[4]), tonumber(ARGV[5])
 local letter, state, user36, user = ARGV[6], ARGV[7], ARGV[8], ARGV[9]
-local filtered = letter ~= '' or user ~= ''
+local player, player7 = ARGV[10] or '', ARGV[11] or ''
+local filtered = letter ~= '' or user ~= '' or player ~= ''
+local function startsWith(text, start) return start == '' or string.sub(text or '', 1, #start) == start end
 local maxDay = '+inf'
 if upper ~= '' then maxDay = dayOfKey(upper) end
 local minDay = '-inf'
@@ -342,15 +353,15 @@ local function pass(e)
   local t = string.find(e, '\\t', 1, true)
   if not t then
     local h = redis.call('HGETALL', pre .. 'o:' .. string.sub(e, 10))
-    local s, u
+    local s, u, y
     for i = 1, #h, 2 do
-      if h[i] == 's' then s = h[i + 1] elseif h[i] == 'u' then u = h[i + 1] end
+      if h[i] == 's' then s = h[i + 1] elseif h[i] == 'u' then u = h[i + 1] elseif h[i] == 'y' then y = h[i + 1] end
     end
-    return (state == '' or s == state) and (user == '' or u == user), h
+    return (state == '' or s == state) and (user == '' or u == user) and startsWith(y, player), h
   end
-  local v, l, u = string.match(e, '^([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)', t + 1)
+  local v, l, u, _c, _w, _h, y = string.match(e, '^([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)', t + 1)
   if v ~= '1' then return true, {} end
-  return (letter == '' or l == letter) and (user36 == '' or u == user36), {}
+  return (letter == '' or l == letter) and (user36 == '' or u == user36) and startsWith(y, player7), {}
 end
 for _, day in ipairs(redis.call('ZRANGE', pre .. 't-days', maxDay, minDay, 'BYSCORE', 'REV')) do
   local key = pre .. 't:' .. day
@@ -643,7 +654,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
   type Source = (upper: string, lower: string, skip: number, take: number) => Promise<OrderRecord[]>;
   /** The time index, optionally only the orders in a state and of a user (checked in the script). */
   const timeScan =
-    (filter: { state?: OrderState; userId?: number } = {}): Source =>
+    (filter: { state?: OrderState; userId?: number; playerPrefix?: string } = {}): Source =>
     async (upper, lower, skip, take) =>
       ordersOf(
         await TIME_SCAN(
@@ -659,6 +670,8 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
             filter.state ?? "",
             filter.userId === undefined ? "" : int36(filter.userId),
             filter.userId === undefined ? "" : String(filter.userId),
+            filter.playerPrefix ?? "",
+            filter.playerPrefix === undefined ? "" : escapeField(filter.playerPrefix),
           ],
         ),
       );
@@ -865,14 +878,22 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
       const narrow = q.fromMs !== undefined && q.toMs !== undefined && q.toMs - q.fromMs <= 3 * 86_400_000;
       let source: Source = byTime;
       let kind: "time" | "entry" = "time";
-      if (q.playerId !== undefined) [source, kind] = [byPlayer(q.playerId), "entry"];
+      if (q.playerPrefix !== undefined)
+        source = timeScan({
+          playerPrefix: q.playerPrefix,
+          ...(q.state === undefined ? {} : { state: q.state }),
+          ...(q.userId === undefined ? {} : { userId: q.userId }),
+        });
+      else if (q.playerId !== undefined) [source, kind] = [byPlayer(q.playerId), "entry"];
       else if (q.userId !== undefined && !(narrow && q.state !== undefined))
         [source, kind] = [byUser(q.userId), "entry"];
       else if (q.state !== undefined)
         source = timeScan({ state: q.state, ...(q.userId === undefined ? {} : { userId: q.userId }) });
       const matches = (o: OrderRecord) =>
-        (q.state === undefined || o.state === q.state) && (q.userId === undefined || o.userId === q.userId);
-      const filtered = q.state !== undefined || (viaPlayer && q.userId !== undefined);
+        (q.state === undefined || o.state === q.state) &&
+        (q.userId === undefined || o.userId === q.userId) &&
+        (q.playerPrefix === undefined || o.playerId.startsWith(q.playerPrefix));
+      const filtered = q.state !== undefined || q.playerPrefix !== undefined || (viaPlayer && q.userId !== undefined);
       if (!filtered) {
         // One more than the page says whether there are more; nothing else is read.
         const found = await source(upper, lower, q.page * q.pageSize, q.pageSize + 1);

@@ -8,6 +8,8 @@ export interface OrderQuery {
   toMs?: number;
   userId?: number;
   playerId?: string;
+  /** Player ids that start with this (read through the time index: give a time range). */
+  playerPrefix?: string;
   state?: OrderState;
   page: number;
   pageSize: number;

@@ -288,6 +288,8 @@ const LETTER_STATE = Object.fromEntries(Object.entries(STATE_LETTER).map(([s, l]
 >;
 
 const escape = (text: string) => text.replace(/[\\\t\n]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : "\\n"));
+/** A text as a compacted order's field writes it (a backslash, a tab and a newline escaped). */
+export const escapeField = escape;
 const unescape = (text: string) =>
   text.includes("\\") ? text.replace(/\\(.)/g, (_, c: string) => (c === "t" ? "\t" : c === "n" ? "\n" : c)) : text;
 

@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.js";
+import { normalisePlayerId } from "../catalog/catalog.js";
 import type { Shop } from "../shop/shop.js";
 import type { Origins } from "../storage/origins.js";
 import type { TopupClient } from "../topup/types.js";
@@ -17,6 +18,9 @@ import type { Wallets } from "./wallet.js";
 export type { CancelOutcome, DraftRequest, DraftResult, OpenCatalog } from "./drafts.js";
 export type { ConfirmOutcome, ConfirmRequest } from "./submit.js";
 export type { SettleOutcome, SettleRequest } from "./settle.js";
+
+/** How far back a search by the start of a player id looks when no day is given. */
+export const PLAYER_PREFIX_DAYS = 7;
 
 export interface OrderServiceDeps {
   ledger: OrderLedger;
@@ -80,6 +84,16 @@ export interface OrderService {
   history(scope: number | "all", page: number, pageSize: number): Promise<{ orders: OrderRecord[]; total: number }>;
   /** Orders found by time, user, player id and state, newest first, a page at a time. */
   findOrders(query: OrderQuery): Promise<{ orders: OrderRecord[]; hasMore: boolean }>;
+  /**
+   * Orders for a player id as someone typed it: written the way a game's rule names it
+   * (`11112222 3333` → `11112222(3333)`), over all time; when no order has that whole id, the
+   * orders whose player id starts with it (of the day asked for, else of the last
+   * PLAYER_PREFIX_DAYS). Newest first, a page at a time, with the other conditions of `query`.
+   */
+  findByPlayer(
+    typed: string,
+    query: Omit<OrderQuery, "playerId">,
+  ): Promise<{ orders: OrderRecord[]; hasMore: boolean }>;
   submittedBetween(fromMs: number, toMs: number): Promise<OrderRecord[]>;
   inFlight(): Promise<OrderRecord[]>;
   pending(): Promise<OrderRecord[]>;
@@ -124,6 +138,20 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
     recoverInterrupted: () => recovery.recoverInterrupted(),
     history: (scope, page, pageSize) => ledger.history(scope, page, pageSize),
     findOrders: (query) => ledger.findOrders(query),
+    async findByPlayer(typed, query) {
+      const { catalog } = await deps.shop.state();
+      const forms = [...new Set([typed.trim(), ...catalog.games.map((g) => normalisePlayerId(g, typed))])];
+      // A whole player id, as typed or as its game writes it: every order of it, through its index.
+      for (const playerId of forms) {
+        const any = await ledger.findOrders({ ...query, playerId, page: 0, pageSize: 1 });
+        if (any.orders.length > 0) return ledger.findOrders({ ...query, playerId });
+      }
+      // The start of an id (`11112222` for `11112222(3333)`): read through the time index, the day
+      // asked for or the last PLAYER_PREFIX_DAYS.
+      const fromMs = query.fromMs ?? now().getTime() - PLAYER_PREFIX_DAYS * 86_400_000;
+      const start = forms.find((f) => f !== forms[0]) ?? forms[0]!;
+      return ledger.findOrders({ ...query, fromMs, playerPrefix: start });
+    },
     submittedBetween: (fromMs, toMs) => ledger.submittedBetween(fromMs, toMs),
     inFlight: () => ledger.inFlight(),
     pending: () => ledger.pending(),

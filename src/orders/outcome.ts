@@ -4,18 +4,21 @@ import type { FinalState, OrderResult } from "./order.js";
 /** Maps the provider's answer onto the ledger's state and fields. */
 export function fromTopupResult(result: TopupResult): { state: FinalState; result: OrderResult } {
   switch (result.kind) {
-    case "success":
+    case "success": {
+      // An SN of only spaces is no SN: every screen then says so the same way ("SN: –").
+      const sn = result.sn.trim();
       return {
         state: "success",
         result: {
           trxId: result.trxId,
           destinationName: result.destinationName,
-          sn: result.sn,
+          ...(sn === "" ? {} : { sn }),
           lastBalance: result.lastBalance,
           message: result.message,
           productDetail: result.productDetail,
         },
       };
+    }
     case "failed": {
       const r: OrderResult = { reason: result.reason };
       if (result.errorCode !== undefined) r.errorCode = result.errorCode;

@@ -21,9 +21,9 @@ export function OrderCard(props: { order: OrderView; words: Words; children?: pr
         {t("page-order-player", { player: o.playerId })}
         {o.playerName === undefined ? null : <> · {o.playerName}</>}
       </p>
-      {o.sn === undefined ? null : (
+      {o.state !== "success" ? null : (
         <p class="order-sn">
-          {t("page-order-sn")} <code>{o.sn}</code>
+          {t("page-order-sn")} <code>{o.sn ?? "–"}</code>
         </p>
       )}
       {o.errorMessage !== undefined || o.errorCode !== undefined ? (

@@ -49,10 +49,13 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     // user's app sends the tap again. Either way it reaches the restarted bot: it must not order.
     if (world.fake.pendingUpdates() === 0) world.fake.redeliver(tap);
 
-    await world.runProcess({ TOPUP_BASE_URL: sandbox.url });
+    // The restart reads the clock the test sets (see restartAt): the order is in flight for it
+    // however long this machine took to get here.
+    const restart = await restartAt(sandbox.calls[0]!.at, { TOPUP_BASE_URL: sandbox.url });
     // After the restart the user hears at once that the order was in flight, and after the
     // timeout that its result is unknown.
     await world.waitText(ADMIN, /The bot was restarted while order|already being processed/);
+    restart.timeoutPassed();
     const unknown = await world.fake.waitForMessage(ADMIN.id, (m) => /Result unknown/.test(m.text), 20_000);
     expect(unknown.text).toContain("the bot was restarted while the order was being sent");
     expect(sandbox.calls).toHaveLength(1);
@@ -60,11 +63,29 @@ describe("the order across restarts and start-up errors: the bot as a process (`
   });
 
   /**
-   * A Confirm whose process is SIGKILLed while the provider has it, and a restart of that process
-   * with everything the killed one held in Redis (the poller's lease, the lanes' locks, the
-   * background work's lease) made to last another minute: the restart takes them at once from the
-   * process that is gone, so the redelivered Confirm and the next update are answered within the
-   * usual wait, and the provider is called once.
+   * The bot started again after a kill, as main.ts builds it but in this process, with its clock
+   * at `atMs` (when the provider got the killed run's call) until `timeoutPassed()` moves it past
+   * the provider's timeout and its grace. Whether a restart finds the order still in flight (and
+   * says the bot restarted) or long over (and settles it as unknown) is decided by that clock, not
+   * by how long this machine took to kill the first process and start the next one.
+   */
+  async function restartAt(atMs: number, env: Record<string, string>) {
+    let clock = atMs;
+    const bot = await world.run(env, { now: () => new Date(clock) });
+    return {
+      bot,
+      timeoutPassed() {
+        clock += 10 * 60_000;
+      },
+    };
+  }
+
+  /**
+   * A Confirm whose process is SIGKILLed while the provider has it, and a restart (restartAt) with
+   * everything the killed one held in Redis (the poller's lease, the lanes' locks, the background
+   * work's lease) made to last another minute: the restart takes them at once from the process
+   * that is gone, so the redelivered Confirm and the next update are answered within the usual
+   * wait, and the provider is called once.
    */
   async function killedDuringConfirmThenRestarted(extra: () => Promise<Record<string, string>>) {
     const sandbox = await world.slowSandbox(1500);
@@ -80,7 +101,8 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     // The user's app sends the tap again (a new update).
     world.fake.redeliver(tap);
 
-    const restarted = await world.runProcess(env);
+    const restart = await restartAt(sandbox.calls[0]!.at, env);
+    const restarted = restart.bot;
     world.fake.sendText(ADMIN, "/help");
     // The Confirm the killed run was handling, handled again: told as a restart, as a single bot
     // always told it; then the tap sent again, then /help, in order.
@@ -90,6 +112,7 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     expect(told(/The bot was restarted while order/)).toBeGreaterThan(-1);
     expect(told(/The bot was restarted while order/)).toBeLessThan(told(/already being processed/));
     expect(told(/already being processed/)).toBeLessThan(told(/How to order/));
+    restart.timeoutPassed();
     const unknown = await world.fake.waitForMessage(ADMIN.id, (m) => /Result unknown/.test(m.text));
     expect(unknown.text).toContain("the bot was restarted while the order was being sent");
     expect(sandbox.calls).toHaveLength(1);

@@ -118,7 +118,14 @@ export function describeFiguresContract(name: string, factory: FiguresLedgerFact
             state: verdict,
             at: tick(),
             adminId: 502,
-            result: verdict === "success" ? { sn: "2" } : { reason: "settled", errorMsg: "no" },
+            // A success the provider never priced: its cost given by the admin, or unknown (left
+            // out of the margin, never counted as 0).
+            result:
+              verdict === "failed"
+                ? { reason: "settled", errorMsg: "no" }
+                : rand.next() < 0.5
+                  ? { sn: "2" }
+                  : { sn: "2", providerPrice: 9000, providerPriceFrom: "admin" as const },
           });
           expect(r.kind).toBe("settled");
         } else if (unknown.length > 0) {
@@ -156,14 +163,17 @@ export function describeFiguresContract(name: string, factory: FiguresLedgerFact
       }
       const days = [...new Set([DAY1, clock].map((t) => dayIn(TZ, new Date(t))))];
       expect(days.length).toBeGreaterThan(1);
+      let unpriced = 0;
       for (const day of days) {
         const kept = await ledger.orders.dayFigures(day);
         const { balance: _balance, ...figures } = kept;
         expect(figures).toEqual(await recount(ledger, day));
         expect(kept.total).toBeGreaterThan(0);
+        unpriced += kept.unpricedCount;
         const [totalsOnly] = await ledger.orders.daysFigures([day]);
         expect(totalsOnly).toMatchObject({ total: kept.total, selling: kept.selling, provider: kept.provider });
       }
+      expect(unpriced).toBeGreaterThan(0);
       const wallets = await ledger.wallets.all();
       expect(await ledger.wallets.totals()).toEqual({
         saldo: wallets.reduce((s, w) => s + w.saldo, 0),

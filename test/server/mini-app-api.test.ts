@@ -450,4 +450,64 @@ describe("the Mini App's API: who may see what, and every change through the cha
     const prices = await call("/reseller/prices", { user: RESELLER });
     expect(prices.json.games[0].products[0]).toEqual({ code: "ML86", name: "86 Diamonds", price: 19_800 });
   });
+
+  it("when an owner reads the page, then margins leave unpriced sales out, statements read one line per order, resellers have names, and a player id is found as typed", async () => {
+    await world.run({ TOPUP_BASE_URL: await world.flakyProvider() });
+    world.fake.sendText(RESELLER, "/start");
+    await world.waitText(RESELLER, /Halo Budi/);
+    // A reseller's two orders: one that fails (the provider refuses ML257: not sold), one that succeeds.
+    const summary = await world.summaryFor(ADMIN, "FF70", "777000111");
+    world.fake.tapButton(ADMIN, summary, button(summary, /^c:/));
+    const unknown = await world.waitText(ADMIN, /Result unknown/);
+    const refId = /<code>(TG[A-Z0-9]+)<\/code>/.exec(unknown.text)![1]!;
+    // FF70 was never priced: settled without a price, its margin is unknown.
+    const settled = await call(`/admin/pending/${refId.toLowerCase()}/settle`, {
+      user: ADMIN,
+      body: { outcome: "success", sn: "SN1" },
+    });
+    expect(settled.status).toBe(200);
+    const today = await call("/admin/today", { user: ADMIN });
+    expect(today.json).toMatchObject({
+      selling: 10_000,
+      provider: 0,
+      margin: 0,
+      unpriced: { count: 1, selling: 10_000 },
+    });
+    expect(today.json.byProduct[0]).toMatchObject({ name: "FF70 · 70 Diamonds", unpriced: 10_000, margin: 0 });
+    // A cost the admin gives counts.
+    const second = await world.summaryFor(ADMIN, "FF70", "777000222");
+    world.fake.tapButton(ADMIN, second, button(second, /^c:/));
+    const other = await world.fake.waitForMessage(
+      ADMIN.id,
+      (m) => /Result unknown/.test(m.text) && !m.text.includes(refId),
+    );
+    const secondRef = /<code>(TG[A-Z0-9]+)<\/code>/.exec(other.text)![1]!;
+    const given = await call(`/admin/pending/${secondRef}/settle`, {
+      user: ADMIN,
+      body: { outcome: "success", sn: "SN2", cost: 9_400 },
+    });
+    expect(given.status).toBe(200);
+    expect((await call("/admin/today", { user: ADMIN })).json).toMatchObject({ margin: 600, unpriced: { count: 1 } });
+
+    // The reseller's statement: an order is one line, spent; a failed one is spent and refunded.
+    world.fake.sendText(ADMIN, "/deposit 5005 100000");
+    const deposit = await world.waitText(ADMIN, /for reseller Budi <code>5005<\/code>/);
+    world.fake.tapButton(ADMIN, deposit, button(deposit, /^dc:/));
+    await world.waitText(RESELLER, /Deposit masuk/);
+    await world.order(RESELLER, "ML86", "12345678(1234)");
+    const statement = await call("/reseller/statement", { user: RESELLER });
+    expect(statement.json.movements.map((m: any) => [m.kind, m.amount])).toEqual([
+      ["spent", -19_800],
+      ["deposit", 100_000],
+    ]);
+    const rows = await call("/admin/resellers", { user: ADMIN });
+    expect(rows.json.resellers.find((r: any) => r.userId === RESELLER.id)).toMatchObject({ name: "Budi" });
+
+    // A player id as people type it: with a space for the zone, or only its start.
+    for (const q of ["12345678 1234", "12345678", "1234567"]) {
+      const found = await call(`/admin/orders?q=${encodeURIComponent(q)}`, { user: ADMIN });
+      expect([q, found.json.orders.map((o: any) => o.playerId)]).toEqual([q, ["12345678(1234)"]]);
+    }
+    expect((await call(`/admin/orders?q=99999`, { user: ADMIN })).json.orders).toEqual([]);
+  });
 });

@@ -493,9 +493,11 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     expect((await events()).map(([type]) => type)).toEqual(expect.arrayContaining(["web_app_ready", "web_app_expand"]));
     await page.getByTestId("reseller-5005").click();
     await shows(page, /Reseller Budi · 5005/);
-    expect((await events()).filter(([type]) => type === "web_app_setup_back_button").at(-1)?.[1]).toEqual({
-      is_visible: true,
-    });
+    // Telegram's buttons are set by effects, which Preact runs after the screen is painted: the
+    // screen may show before its button is set (on a busy machine, a frame later), so wait for it.
+    const backButton = async () =>
+      (await events()).filter(([type]) => type === "web_app_setup_back_button").at(-1)?.[1];
+    await expect.poll(backButton).toEqual({ is_visible: true });
     await page.getByTestId("deposit-open").click();
     await page.getByTestId("deposit-amount").fill("10000");
     // No button of the page's own: Telegram draws it, says what it says, and reports its press.

@@ -101,7 +101,7 @@ export const broadcastFeature = defineFeature({
         const { broadcasts } = ctx.services;
         const { store, audience } = broadcasts;
         const current = await store.get(id);
-        if (current === undefined) return { alert: t("broadcast-expired") };
+        if (current === undefined) return { alert: t("broadcast-expired"), dropButtons: true };
         if (current.state !== "draft") return taken(t, current);
         // Fixed now: who may order and has started the bot at the moment of Confirm.
         const recipients = await audience.recipients();
@@ -111,7 +111,7 @@ export const broadcastFeature = defineFeature({
           at: ctx.services.clock().toISOString(),
           ...(messageId === undefined ? {} : { messageId }),
         });
-        if (r.kind === "not-found") return { alert: t("broadcast-expired") };
+        if (r.kind === "not-found") return { alert: t("broadcast-expired"), dropButtons: true };
         if (r.kind === "taken") return taken(t, r.broadcast);
         ctx.log.info({ broadcast: id, by: ctx.from.id, recipients: recipients.length }, "broadcast confirmed");
         // The preview says "sending" before the loop can edit it with progress or the count: the
@@ -124,7 +124,7 @@ export const broadcastFeature = defineFeature({
       },
       async onCancel(ctx, id) {
         const r = await ctx.services.broadcasts.store.cancel(id, ctx.services.clock().toISOString());
-        if (r.kind === "not-found") return { alert: ctx.tr("broadcast-expired") };
+        if (r.kind === "not-found") return { alert: ctx.tr("broadcast-expired"), dropButtons: true };
         if (r.kind === "taken") return taken(ctx.tr, r.broadcast);
         return { toast: ctx.tr("broadcast-cancelled-toast"), summary: broadcastView(ctx.tr, r.broadcast) };
       },

@@ -66,7 +66,9 @@ function showUpload(ctx: Ctx, upload: CatalogUpload) {
 async function waitingUpload(ctx: Ctx, id: string): Promise<CatalogUpload | TapAnswer> {
   const upload = await ctx.services.uploads.get(id);
   if (upload?.state === "draft") return upload;
-  return { alert: upload === undefined ? ctx.tr("callback-expired") : ctx.tr(`catalog-upload-was-${upload.state}`) };
+  return upload === undefined
+    ? { alert: ctx.tr("callback-expired"), dropButtons: true }
+    : { alert: ctx.tr(`catalog-upload-was-${upload.state}`) };
 }
 
 /**

@@ -24,7 +24,7 @@ async function render(ctx: FeatureContext<"orders" | "place">, scope: "me" | "al
       playerId: o.playerId,
       outcome: renderState(t, o),
     });
-    if (o.result?.sn !== undefined) line += ` · ${t("history-line-sn", { sn: o.result.sn })}`;
+    if (o.state === "success") line += ` · ${t("history-line-sn", { sn: o.result?.sn ?? t("value-none") })}`;
     if (scope === "all") line += ` · ${t("history-line-user", { user: `${o.userName} (${o.userId})` })}`;
     return line;
   });

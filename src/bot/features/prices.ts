@@ -194,7 +194,7 @@ export const pricesFeature = defineFeature({
         const t = ctx.tr;
         const { shop, priceChanges } = ctx.services;
         const change = await priceChanges.get(id);
-        if (change === undefined) return { alert: t("callback-expired") };
+        if (change === undefined) return { alert: t("callback-expired"), dropButtons: true };
         if (change.state !== "draft") return { alert: t(`price-change-was-${change.state}`) };
         // Applied once however often it is tapped: the catalogue write carries the change's id.
         const done = await shop.edit(
@@ -226,7 +226,7 @@ export const pricesFeature = defineFeature({
       async onCancel(ctx, id) {
         const t = ctx.tr;
         const change = await ctx.services.priceChanges.get(id);
-        if (change === undefined) return { alert: t("callback-expired") };
+        if (change === undefined) return { alert: t("callback-expired"), dropButtons: true };
         if (change.state !== "draft") return { alert: t(`price-change-was-${change.state}`) };
         await ctx.services.priceChanges.finish(id, "cancelled");
         return { toast: t("price-change-was-cancelled"), summary: t("price-change-was-cancelled") };

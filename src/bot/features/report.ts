@@ -47,14 +47,17 @@ async function renderReport(ctx: FeatureContext<"orders" | "place">, day: string
   const rp = (n: number) => formatRupiah(n, ctx.lang);
   // A sale whose provider price nobody knows is shown apart and left out of the margin.
   const line = (l: ReportLine) =>
-    t(l.unpriced === 0 ? "report-line" : "report-line-unpriced", {
-      name: l.name,
-      count: String(l.count),
-      selling: rp(l.selling - l.unpriced),
-      provider: rp(l.provider),
-      margin: rp(marginOf(l)),
-      unpriced: rp(l.unpriced),
-    });
+    t(
+      l.unpriced === 0 ? "report-line" : l.unpriced === l.selling ? "report-line-all-unpriced" : "report-line-unpriced",
+      {
+        name: l.name,
+        count: String(l.count),
+        selling: rp(l.selling - l.unpriced),
+        provider: rp(l.provider),
+        margin: rp(marginOf(l)),
+        unpriced: rp(l.unpriced),
+      },
+    );
   const text = [
     title,
     t("report-counts", {

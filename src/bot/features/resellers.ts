@@ -196,7 +196,7 @@ export const resellersFeature = defineFeature({
           resellerId === undefined ? undefined : (await ctx.services.people.get([resellerId])).get(resellerId);
         switch (r.kind) {
           case "not-found":
-            return { alert: t("deposit-expired") };
+            return { alert: t("deposit-expired"), dropButtons: true };
           case "short":
             return { alert: t("deposit-below-zero", { saldo: formatRupiah(r.saldo, ctx.lang) }) };
           case "taken":
@@ -217,7 +217,7 @@ export const resellersFeature = defineFeature({
       async onCancel(ctx, id) {
         const t = ctx.tr;
         const r = await ctx.services.deposits.cancel(id);
-        if (r.kind === "not-found") return { alert: t("deposit-expired") };
+        if (r.kind === "not-found") return { alert: t("deposit-expired"), dropButtons: true };
         if (r.kind === "taken") return { alert: t("deposit-already") };
         return { toast: t("deposit-cancelled"), summary: t("deposit-cancelled") };
       },

@@ -38,7 +38,7 @@ function renderStatus(
   if (r.destinationName !== undefined)
     lines.push(t("line-player", { playerName: r.destinationName, playerId: order.playerId }));
   else lines.push(t("line-player-id", { playerId: order.playerId }));
-  if (order.state === "success" && r.sn !== undefined) lines.push(t("line-sn", { sn: r.sn }));
+  if (order.state === "success") lines.push(t("line-sn", { sn: r.sn ?? t("value-none") }));
   if (order.state === "failed") {
     if (r.reason === "not-sent") lines.push(t("status-not-sent"));
     else if (r.reason === "settled") lines.push(t("line-reason", { reason: r.errorMsg ?? t("value-none") }));

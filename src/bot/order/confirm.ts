@@ -67,7 +67,7 @@ export function confirmButtons<C extends FeatureContext<"orders" | "handledAgain
         case "not-yours":
           return { alert: t("callback-not-yours") };
         case "not-found":
-          return { alert: t("callback-expired") };
+          return { alert: t("callback-expired"), dropButtons: true };
       }
     },
     async onCancel(ctx, refId) {
@@ -85,7 +85,7 @@ export function confirmButtons<C extends FeatureContext<"orders" | "handledAgain
         case "not-yours":
           return { alert: t("callback-not-yours") };
         case "not-found":
-          return { alert: t("callback-expired") };
+          return { alert: t("callback-expired"), dropButtons: true };
       }
     },
   });

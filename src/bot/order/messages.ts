@@ -71,7 +71,7 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
     if (r.destinationName !== undefined)
       add("line-player", { playerName: r.destinationName, playerId: order.playerId });
     else add("line-player-id", { playerId: order.playerId });
-    if (r.sn !== undefined) add("line-sn", { sn: r.sn });
+    add("line-sn", { sn: r.sn ?? t("value-none") });
     // A reseller sees their own saldo, never the shop's balance with the provider.
     if (!money) {
       // nothing: /balance or /saldo in a private chat tells it

@@ -71,7 +71,7 @@ export function renderReceipt(
     t("receipt-player-id", { playerId: order.playerId }),
   ];
   if (r.destinationName !== undefined) lines.push(t("receipt-player-name", { playerName: r.destinationName }));
-  if (r.sn !== undefined) lines.push(t("receipt-sn", { sn: r.sn }));
+  lines.push(t("receipt-sn", { sn: r.sn ?? t("value-none") }));
   lines.push(t("receipt-ref", { refId: order.refId }), "", t("receipt-thanks"));
   return lines.join("\n");
 }

@@ -361,14 +361,15 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
         const page: OrderPage = { orders: q.page === 0 ? [orderView(exact, true)] : [], page: q.page, hasMore: false };
         return c.json(page);
       }
-      const found = await orders.findOrders({
+      const query = {
         ...(range === undefined ? {} : { fromMs: range.fromMs, toMs: range.toMs }),
         ...(q.user === undefined ? {} : { userId: Number(q.user) }),
-        ...(search === undefined ? {} : { playerId: search }),
         ...(q.state === undefined ? {} : { state: q.state }),
         page: q.page,
         pageSize: PAGE_SIZE,
-      });
+      };
+      // Anything else typed is a player id: as the chat reads one, and every id that starts with it.
+      const found = search === undefined ? await orders.findOrders(query) : await orders.findByPlayer(search, query);
       const page: OrderPage = {
         orders: found.orders.map((o) => orderView(o, true)),
         page: q.page,

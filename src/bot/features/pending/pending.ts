@@ -33,7 +33,7 @@ function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: str
  */
 export const pendingFeature = defineFeature({
   name: "pending",
-  needs: ["orders", "place", "telegram"],
+  needs: ["orders", "place", "telegram", "pendingMessages"],
   commands: [
     { name: "pending", menu: ["admin"], help: [{ key: "help-pending", for: ["admin"] }] },
     { name: "settle", menu: ["admin"] },
@@ -45,13 +45,17 @@ export const pendingFeature = defineFeature({
       const pending = await ctx.services.orders.pending();
       if (pending.length === 0) return void (await ctx.reply(t("pending-none")));
       await ctx.reply(`${t("pending-title", { count: String(pending.length) })}\n${t("pending-help")}`);
-      // One message per order, with its own buttons, so each can be settled where it stands.
+      // One message per order, with its own buttons, so each can be settled where it stands; each
+      // is remembered, so that its buttons go once the order is settled (from anywhere).
       for (const order of pending.slice(0, 20)) {
-        await ctx.reply(pendingLine(t, order, ctx.lang, ctx.services.place.timeZone), {
+        const sent = await ctx.reply(pendingLine(t, order, ctx.lang, ctx.services.place.timeZone), {
           reply_markup: new InlineKeyboard()
             .text(t("button-settle-success"), Callback.settle.encode({ outcome: "success", refId: order.refId }))
             .text(t("button-settle-failed"), Callback.settle.encode({ outcome: "failed", refId: order.refId })),
         });
+        await ctx.services.pendingMessages
+          .add(order.refId, { chatId: sent.chat.id, messageId: sent.message_id })
+          .catch((err: unknown) => ctx.log.warn({ err, refId: order.refId }, "pending message not remembered"));
       }
     });
 
@@ -70,7 +74,7 @@ export const pendingFeature = defineFeature({
         adminId: ctx.from!.id,
         outcome: success ? { state: "success", ...snAndCost(value) } : { state: "failed", reason: value },
       });
-      await ctx.reply(settleReply(t, refId, outcome));
+      await ctx.reply(settleReply(t, ctx.lang, refId, outcome));
     });
 
     at("dialogues").use(createConversation<BaseContext, InnerContext>(settleDialogue, { id: SETTLE_DIALOGUE }));
@@ -87,6 +91,10 @@ export const pendingFeature = defineFeature({
             order === undefined
               ? t("settle-not-found", { refId: data.refId })
               : t("settle-not-pending", { refId: data.refId, outcome: renderState(t, order) });
+          // Settled already: refused, and this message loses its buttons too.
+          await ctx
+            .editMessageReplyMarkup()
+            .catch((err: unknown) => ctx.log.debug({ err }, "stale settle buttons not removed"));
           return answerQuery(ctx, { text: text.replace(/<[^>]+>/g, ""), show_alert: true });
         }
         await answerQuery(ctx);

@@ -4,32 +4,32 @@ import { parseAmount } from "../../../amounts.js";
 import type { BotConversation, InnerContext } from "../../context.js";
 import { dialogueIo, messageIdOf, passOn, typedText } from "../../dialogue-io.js";
 import type { Translate } from "../../i18n.js";
-import { costOf, type OrderRecord } from "../../../orders/order.js";
+import { costOf, type Lang, type OrderRecord } from "../../../orders/order.js";
 import { formatRupiah } from "../../format.js";
 import { renderState } from "../../order/messages.js";
 
 export const SETTLE_DIALOGUE = "settle";
 
 /** The admin's answer to a settlement, whichever way it was asked for. */
-export function settleReply(t: Translate, refId: string, outcome: SettleOutcome): string {
+export function settleReply(t: Translate, lang: Lang, refId: string, outcome: SettleOutcome): string {
   if (outcome.kind === "bad-sn") return t("settle-bad-sn");
   if (outcome.kind === "bad-cost") return t("settle-bad-cost");
   if (outcome.kind === "bad-reason") return t("settle-bad-reason");
   if (outcome.kind === "not-found") return t("settle-not-found", { refId });
   if (outcome.kind === "not-pending") return t("settle-not-pending", { refId, outcome: renderState(t, outcome.order) });
   const done = t("settle-done", { refId, outcome: renderState(t, outcome.order) });
-  const cost = outcome.order.state === "success" ? costLine(t, outcome.order) : undefined;
+  const cost = outcome.order.state === "success" ? costLine(t, lang, outcome.order) : undefined;
   return cost === undefined ? done : `${done}\n${cost}`;
 }
 
 /** What a settled success counts as its provider price, and where that comes from. */
-function costLine(t: Translate, order: OrderRecord): string | undefined {
+function costLine(t: Translate, lang: Lang, order: OrderRecord): string | undefined {
   const r = order.result ?? {};
   if (r.productDetail?.priceRp !== undefined) return undefined;
   const cost = costOf(r);
   if (cost === undefined) return t("settle-cost-unknown");
   return t(r.providerPriceFrom === "admin" ? "settle-cost-given" : "settle-cost-last-seen", {
-    cost: formatRupiah(cost, order.lang),
+    cost: formatRupiah(cost, lang),
   });
 }
 
@@ -83,7 +83,7 @@ export async function settleDialogue(
     }
     const adminId = next.from!.id;
     const result = await conversation.external(() => ctx.services.orders.settle({ refId, adminId, outcome: verdict }));
-    await io.say(settleReply(t, refId, result));
+    await io.say(settleReply(t, ctx.lang, refId, result));
     return;
   }
 }
