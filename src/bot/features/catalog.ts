@@ -72,10 +72,10 @@ async function waitingUpload(ctx: Ctx, id: string): Promise<CatalogUpload | TapA
 }
 
 /**
- * The catalogue as a file (contract section 8): /catalog sends the one in use; an edited `.json`
- * document an admin sends back is checked by the catalogue's rules (every error at once, each by
- * its game and product), shown as a diff with Confirm, and applied once, unless somebody changed
- * the catalogue meanwhile.
+ * The catalogue as a file: /catalog sends the one in use; an edited `.json` document an admin
+ * sends back is checked by the catalogue's rules (every error at once, each by its game and
+ * product), shown as a diff with Confirm, and applied once, unless somebody changed the catalogue
+ * meanwhile.
  */
 export const catalogFeature = defineFeature({
   name: "catalog",
