@@ -653,10 +653,19 @@ page-catalogue-no-changes = Nothing would change.
 page-catalogue-applied = Applied: the catalogue in use is now edit { $version }.
 page-catalogue-already = Already applied (edit { $version }).
 page-catalogue-invalid = { $count ->
-    [one] One field needs a fix (marked below). Nothing was changed.
-   *[other] { $count } fields need a fix (marked below). Nothing was changed.
+    [one] One thing to fix (nothing was changed):
+   *[other] { $count } things to fix (nothing was changed):
 }
-page-catalogue-stale = Somebody changed the catalogue meanwhile (now edit { $version }). Your edits are kept: review them again, against the catalogue as it is now.
+page-catalogue-problem = { $where }: { $problem }
+page-catalogue-stale = Somebody changed the catalogue meanwhile (now edit { $version }). Your edits are kept, on top of their changes: review them again.
+page-catalogue-conflict-price = { $code } price: you set { $mine }, someone else set { $theirs } meanwhile; yours is kept — check it.
+page-catalogue-conflict-tier = { $code } price for tier { $tier }: you set { $mine }, someone else set { $theirs } meanwhile; yours is kept — check it.
+page-catalogue-conflict-name = { $code } name: you wrote “{ $mine }”, someone else “{ $theirs }” meanwhile; yours is kept — check it.
+page-catalogue-conflict-gone = { $code } was removed meanwhile: your changes to it could not be kept.
+page-catalogue-warnings = { $count ->
+    [one] One price needs a second look (marked ⚠ below). Confirm only if it is what you want.
+   *[other] { $count } prices need a second look (marked ⚠ below). Confirm only if they are what you want.
+}
 page-price-none = no price
 page-price-format = I can't tell which amount this is: write e.g. 21000, 21.000, Rp21.000, 21rb or 1,5jt.
 page-diff-added = { $code } { $name } added to { $game } at { $price }
@@ -668,6 +677,8 @@ page-diff-moved = { $code }: { $from } → { $to }
 page-diff-disabled = { $code } hidden
 page-diff-enabled = { $code } offered again
 page-diff-rule = { $game }: player id rule changed
+page-diff-warning-below-cost = ⚠ Below the provider's last price ({ $provider }): every sale loses { $loss }.
+page-diff-warning-far = ⚠ { $percent }% away from the price it replaces ({ $from }): a typo?
 page-pending-title = Pending
 page-pending-none = No order waits to be settled.
 page-pending-help = Check each order in the provider's dashboard, then settle it here: the user is told in the chat.

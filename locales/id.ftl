@@ -614,10 +614,19 @@ page-catalogue-no-changes = Tidak ada yang berubah.
 page-catalogue-applied = Diterapkan: katalog yang dipakai sekarang perubahan ke-{ $version }.
 page-catalogue-already = Sudah diterapkan (perubahan ke-{ $version }).
 page-catalogue-invalid = { $count ->
-    [one] Satu isian perlu diperbaiki (ditandai di bawah). Tidak ada yang diubah.
-   *[other] { $count } isian perlu diperbaiki (ditandai di bawah). Tidak ada yang diubah.
+    [one] Satu hal perlu diperbaiki (tidak ada yang diubah):
+   *[other] { $count } hal perlu diperbaiki (tidak ada yang diubah):
 }
-page-catalogue-stale = Seseorang mengubah katalog sementara itu (sekarang perubahan ke-{ $version }). Perubahan Anda tetap ada: tinjau lagi terhadap katalog yang sekarang.
+page-catalogue-problem = { $where }: { $problem }
+page-catalogue-stale = Seseorang mengubah katalog sementara itu (sekarang perubahan ke-{ $version }). Perubahan Anda tetap ada, di atas perubahan mereka: tinjau lagi.
+page-catalogue-conflict-price = Harga { $code }: Anda mengisi { $mine }, orang lain mengisi { $theirs } sementara itu; punya Anda yang dipakai — periksa lagi.
+page-catalogue-conflict-tier = Harga { $code } untuk tier { $tier }: Anda mengisi { $mine }, orang lain mengisi { $theirs } sementara itu; punya Anda yang dipakai — periksa lagi.
+page-catalogue-conflict-name = Nama { $code }: Anda menulis “{ $mine }”, orang lain “{ $theirs }” sementara itu; punya Anda yang dipakai — periksa lagi.
+page-catalogue-conflict-gone = { $code } dihapus sementara itu: perubahan Anda untuknya tidak bisa dipakai.
+page-catalogue-warnings = { $count ->
+    [one] Satu harga perlu dilihat sekali lagi (bertanda ⚠ di bawah). Konfirmasi hanya bila memang itu yang Anda mau.
+   *[other] { $count } harga perlu dilihat sekali lagi (bertanda ⚠ di bawah). Konfirmasi hanya bila memang itu yang Anda mau.
+}
 page-price-none = tanpa harga
 page-price-format = Jumlahnya tidak jelas: tulis mis. 21000, 21.000, Rp21.000, 21rb atau 1,5jt.
 page-diff-added = { $code } { $name } ditambahkan ke { $game } seharga { $price }
@@ -629,6 +638,8 @@ page-diff-moved = { $code }: { $from } → { $to }
 page-diff-disabled = { $code } disembunyikan
 page-diff-enabled = { $code } dijual lagi
 page-diff-rule = { $game }: aturan ID pemain berubah
+page-diff-warning-below-cost = ⚠ Di bawah harga provider terakhir ({ $provider }): setiap penjualan rugi { $loss }.
+page-diff-warning-far = ⚠ { $percent }% jauhnya dari harga yang diganti ({ $from }): salah ketik?
 page-pending-title = Tertunda
 page-pending-none = Tidak ada pesanan yang menunggu diselesaikan.
 page-pending-help = Periksa setiap pesanan di dasbor provider, lalu selesaikan di sini: pengguna diberi tahu di chat.

@@ -70,24 +70,38 @@ export interface Catalog {
   games: Game[];
 }
 
-/** One thing wrong with a catalogue: where (`games[1].products[0].price`) and what. */
+/**
+ * One thing wrong with a catalogue: `path` for a program (`games[1].products[0].price`: the Mini
+ * App finds the field by it), `where` for a person (`Mobile Legends › ML86`, `Free Fire › product
+ * 3` when the product has no usable code, `game 2` when the game has no name, `line 4, column 7`
+ * in a file that is not JSON, "" for the file as a whole), and `message`, which names the field:
+ * `price must be a whole number of rupiah`.
+ */
 export interface CatalogIssue {
   path: string;
+  where: string;
   message: string;
 }
 
-/** A parsed catalogue, or what is wrong with it: as lines naming the source (`errors`) and by path (`issues`). */
+/** An issue as a person reads it: `Mobile Legends › ML86: price must be a whole number of rupiah`. */
+export const issueText = (issue: Pick<CatalogIssue, "where" | "message">): string =>
+  issue.where === "" ? issue.message : `${issue.where}: ${issue.message}`;
+
+/** A parsed catalogue, or what is wrong with it: as lines naming the source (`errors`) and one by one (`issues`). */
 export type CatalogResult = { ok: true; catalog: Catalog } | { ok: false; errors: string[]; issues: CatalogIssue[] };
 
 const failed = (source: string, issues: CatalogIssue[]): CatalogResult => ({
   ok: false,
-  errors: issues.map((i) => (i.path === "" ? `${source}: ${i.message}` : `${source}: ${i.path}: ${i.message}`)),
+  errors: issues.map((i) => `${source}: ${issueText(i)}`),
   issues,
 });
 
+// Each message is said of the field, which the issue names first: "name" + "must not be empty".
+const required = (i: { input: unknown }, otherwise: string) => (i.input === undefined ? "is required" : otherwise);
+
 const text = (max: number) =>
   z
-    .string({ error: (i) => (i.input === undefined ? "required" : "must be text") })
+    .string({ error: (i) => required(i, "must be text") })
     .trim()
     .min(1, "must not be empty")
     .max(max, `must be at most ${max} characters`);
@@ -98,67 +112,66 @@ const rupiah = z
   .positive("must be more than 0")
   .max(1_000_000_000, "is implausibly large");
 
-const productSchema = z.object({
-  // Codes travel in callback data (64 bytes at most), so keep them short and free of spaces.
-  code: z
-    .string({ error: (i) => (i.input === undefined ? "required" : "must be text") })
-    .trim()
-    .regex(/^[A-Za-z0-9._-]{1,32}$/, "must be 1 to 32 letters, digits, dots, dashes or underscores"),
-  name: text(64),
-  price: rupiah.optional(),
-  prices: z
-    .record(
-      z
-        .string()
-        .regex(
-          /^[a-z][a-z0-9_-]{0,31}$/,
-          "a tier name is 1 to 32 lowercase letters, digits, _ or -, starting with a letter",
-        ),
-      rupiah,
-      {
+// Codes travel in callback data (64 bytes at most), so keep them short and free of spaces.
+const CODE = /^[A-Za-z0-9._-]{1,32}$/;
+const TIER_RULE = "must be 1 to 32 lowercase letters, digits, _ or -, starting with a letter";
+
+const productSchema = z.object(
+  {
+    code: z
+      .string({ error: (i) => required(i, "must be text") })
+      .trim()
+      .regex(CODE, "must be 1 to 32 letters, digits, dots, dashes or underscores"),
+    name: text(64),
+    price: rupiah.optional(),
+    prices: z
+      .record(z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, TIER_RULE), rupiah, {
         error: (issue) =>
-          issue.code === "invalid_key"
-            ? "a tier name is 1 to 32 lowercase letters, digits, _ or -, starting with a letter"
-            : 'must be an object of tier prices such as { "reseller": 19000 }',
-      },
-    )
-    .optional(),
-  disabled: z.boolean({ error: "must be true or false" }).optional(),
-});
+          issue.code === "invalid_key" ? TIER_RULE : 'must be an object of tier prices such as { "reseller": 19000 }',
+      })
+      .optional(),
+    disabled: z.boolean({ error: "must be true or false" }).optional(),
+  },
+  { error: 'must be an object such as { "code": "ML86", "name": "86 Diamonds", "price": 20000 }' },
+);
 
-const destinationSchema = z.object({
-  pattern: z
-    .string({ error: (i) => (i.input === undefined ? "required" : "must be text") })
-    .min(1, "must not be empty")
-    .refine((p) => {
-      try {
-        new RegExp(p, "u");
-        return true;
-      } catch {
-        return false;
-      }
-    }, "is not a valid regular expression"),
-  example: text(64),
-});
+const destinationSchema = z.object(
+  {
+    pattern: z
+      .string({ error: (i) => required(i, "must be text") })
+      .min(1, "must not be empty")
+      .refine((p) => {
+        try {
+          new RegExp(p, "u");
+          return true;
+        } catch {
+          return false;
+        }
+      }, "is not a valid regular expression"),
+    example: text(64),
+  },
+  { error: 'must be an object such as { "pattern": "^[0-9]{6,12}$", "example": "12345678" }' },
+);
 
-const gameSchema = z.object({
-  name: text(64),
-  destination: destinationSchema.optional(),
-  products: z
-    .array(productSchema, { error: (i) => (i.input === undefined ? "required" : "must be a list") })
-    .min(1, "must list at least one product"),
-});
+const gameSchema = z.object(
+  {
+    name: text(64),
+    destination: destinationSchema.optional(),
+    products: z
+      .array(productSchema, { error: (i) => required(i, "must be a list") })
+      .min(1, "must list at least one product"),
+  },
+  { error: 'must be an object such as { "name": "Mobile Legends", "products": [ ... ] }' },
+);
 
 const catalogSchema = z.object(
   {
-    games: z
-      .array(gameSchema, { error: (i) => (i.input === undefined ? "required" : "must be a list") })
-      .min(1, "must list at least one game"),
+    games: z.array(gameSchema, { error: (i) => required(i, "must be a list") }).min(1, "must list at least one game"),
   },
   { error: 'must be an object such as { "games": [ ... ] }' },
 );
 
-/** `["games", 1, "products", 0, "code"]` → `games[1].products[0].code` */
+/** `["games", 1, "products", 0, "code"]` → `games[1].products[0].code` (what the Mini App finds a field by). */
 function formatPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const part of path) {
@@ -168,33 +181,100 @@ function formatPath(path: readonly PropertyKey[]): string {
   return out === "" ? "(top level)" : out;
 }
 
-/** Parses catalogue JSON that is already read; `source` names the file in every message. */
-export function parseCatalog(json: unknown, source: string): CatalogResult {
-  const parsed = catalogSchema.safeParse(json);
-  if (!parsed.success) {
-    return failed(
-      source,
-      parsed.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })),
-    );
-  }
-  const issues: CatalogIssue[] = [];
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The games and their products as far as they can be read, whatever else is wrong with the file. */
+const gamesIn = (json: unknown): unknown[] => (isObject(json) && Array.isArray(json.games) ? json.games : []);
+const productsIn = (game: unknown): unknown[] => (isObject(game) && Array.isArray(game.products) ? game.products : []);
+
+/** A product's code when it is one (the rule of the schema), else undefined. */
+function usableCode(product: unknown): string | undefined {
+  const code = isObject(product) && typeof product.code === "string" ? product.code.trim() : "";
+  return CODE.test(code) ? code : undefined;
+}
+
+/**
+ * Where something is, as a person finds it in the file: the game by its name (`game 2` when it has
+ * none that can be shown), the product by its code (`product 3` when it has none).
+ */
+function placeOf(json: unknown, g: number, p?: number): string {
+  const game = gamesIn(json)[g];
+  const name = isObject(game) && typeof game.name === "string" ? game.name.trim() : "";
+  const gamePlace = name.length >= 1 && name.length <= 64 ? name : `game ${g + 1}`;
+  if (p === undefined) return gamePlace;
+  return `${gamePlace} › ${usableCode(productsIn(game)[p]) ?? `product ${p + 1}`}`;
+}
+
+/** What a path inside a game (`name`) or a product (`prices`, `gold`) is called in a message. */
+function fieldName(rest: readonly PropertyKey[], badKey: boolean): string {
+  const [first, second] = rest.map(String);
+  if (first === undefined) return "";
+  if (first === "prices" && second !== undefined) return badKey ? `tier name "${second}"` : `price for tier ${second}`;
+  if (first === "destination" && second !== undefined) return `destination ${second}`;
+  return rest.map(String).join(".");
+}
+
+/** A zod issue as a person reads it: the game and product by name, then the field and what is wrong with it. */
+function issueOf(
+  json: unknown,
+  issue: { path: readonly PropertyKey[]; message: string; code?: string },
+): CatalogIssue & { order: [number, number] } {
+  const [top, g, products, p, ...rest] = issue.path;
+  const path = formatPath(issue.path);
+  const say = (where: string, field: string) => ({
+    path,
+    where,
+    message: field === "" ? issue.message : `${field} ${issue.message}`,
+  });
+  if (top !== "games") return { ...say("", "the catalogue"), order: [-1, -1] };
+  if (typeof g !== "number") return { ...say("", '"games"'), order: [-1, -1] };
+  if (products === "products" && typeof p === "number")
+    return { ...say(placeOf(json, g, p), fieldName(rest, issue.code === "invalid_key")), order: [g, p] };
+  const gameRest = issue.path.slice(2);
+  return { ...say(placeOf(json, g), fieldName(gameRest, false)), order: [g, -1] };
+}
+
+/**
+ * Products that share a code (codes are case-insensitive), among those whose code can be read,
+ * whatever else is wrong with the file: every problem is told at once.
+ */
+function duplicateCodes(json: unknown): Array<CatalogIssue & { order: [number, number] }> {
+  const issues: Array<CatalogIssue & { order: [number, number] }> = [];
   const seen = new Map<string, string>();
-  parsed.data.games.forEach((game, g) =>
-    game.products.forEach((product, p) => {
-      const here = `games[${g}].products[${p}].code`;
-      const key = product.code.toUpperCase();
-      const first = seen.get(key);
-      if (first !== undefined) {
-        issues.push({
-          path: here,
-          message: `duplicate code "${product.code}" (codes are case-insensitive; first at ${first})`,
-        });
-      } else {
-        seen.set(key, here);
+  gamesIn(json).forEach((game, g) =>
+    productsIn(game).forEach((product, p) => {
+      const code = usableCode(product);
+      if (code === undefined) return;
+      const first = seen.get(code.toUpperCase());
+      if (first === undefined) {
+        seen.set(code.toUpperCase(), `${placeOf(json, g)} › product ${p + 1}`);
+        return;
       }
+      issues.push({
+        path: `games[${g}].products[${p}].code`,
+        where: placeOf(json, g, p),
+        message: `code is already used by ${first} (codes are case-insensitive)`,
+        order: [g, p],
+      });
     }),
   );
-  if (issues.length > 0) return failed(source, issues);
+  return issues;
+}
+
+/**
+ * Parses catalogue JSON that is already read; `source` names the file in every line of `errors`.
+ * Every problem comes back at once, in the order of the file: the schema's and duplicate codes.
+ */
+export function parseCatalog(json: unknown, source: string): CatalogResult {
+  const parsed = catalogSchema.safeParse(json);
+  const found = [...(parsed.success ? [] : parsed.error.issues.map((i) => issueOf(json, i))), ...duplicateCodes(json)];
+  if (!parsed.success || found.length > 0) {
+    const inOrder = found.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
+    return failed(
+      source,
+      inOrder.map(({ path, where, message }) => ({ path, where, message })),
+    );
+  }
   return {
     ok: true,
     catalog: {
@@ -233,13 +313,126 @@ export function toCatalogJson(catalog: Catalog): unknown {
   };
 }
 
+/** Where syntaxErrorAt stopped reading. */
+class JsonStop extends Error {
+  constructor(readonly at: number) {
+    super(`not JSON from ${at}`);
+  }
+}
+
+/**
+ * Where JSON text stops being JSON, by reading it the way JSON.parse does: for the errors whose
+ * message does not say (`Unexpected token ']', "[1,]" is not valid JSON`). Undefined when the text
+ * is JSON after all, or too deeply nested to read this way.
+ */
+function syntaxErrorAt(text: string): number | undefined {
+  let i = 0;
+  const stop = (): never => {
+    throw new JsonStop(i);
+  };
+  const space = () => {
+    while (i < text.length && " \t\n\r".includes(text[i]!)) i++;
+  };
+  const expect = (c: string) => (text[i] === c ? void i++ : stop());
+  const string = () => {
+    expect('"');
+    for (;;) {
+      const c = text[i];
+      if (c === undefined || c < " ") stop();
+      i++;
+      if (c === '"') return;
+      if (c === "\\") {
+        if (text[i] === "u") {
+          i++;
+          for (let k = 0; k < 4; k++) {
+            if (!/[0-9a-fA-F]/.test(text[i] ?? "")) stop();
+            i++;
+          }
+        } else if ('"\\/bfnrt'.includes(text[i] ?? "x")) i++;
+        else stop();
+      }
+    }
+  };
+  const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+  const value = (): void => {
+    space();
+    const c = text[i];
+    if (c === "{" || c === "[") {
+      const close = c === "{" ? "}" : "]";
+      i++;
+      space();
+      if (text[i] === close) return void i++;
+      for (;;) {
+        if (c === "{") {
+          space();
+          string();
+          space();
+          expect(":");
+        }
+        value();
+        space();
+        if (text[i] === ",") i++;
+        else return expect(close);
+      }
+    }
+    if (c === '"') return string();
+    for (const word of ["true", "false", "null"]) if (text.startsWith(word, i)) return void (i += word.length);
+    NUMBER.lastIndex = i;
+    if (!NUMBER.test(text)) stop();
+    i = NUMBER.lastIndex;
+  };
+  try {
+    value();
+    space();
+    return i < text.length ? i : undefined;
+  } catch (err) {
+    if (err instanceof JsonStop) return err.at;
+    return undefined;
+  }
+}
+
+/** `line 3, column 14` of an offset in text (both counted from 1, as editors do). */
+function lineAndColumn(text: string, at: number): string {
+  const before = text.slice(0, at);
+  const line = before.split("\n").length;
+  return `line ${line}, column ${at - before.lastIndexOf("\n")}`;
+}
+
+/**
+ * A file that is not JSON, as a person fixes it: where (the line and column) and what JSON.parse
+ * said, without its offset and quote of the text. Node 20 says `… in JSON at position 41`, newer
+ * ones add `(line 3 column 14)`, and some errors say neither (`Unexpected token`): then the text is
+ * read again to find the place.
+ */
+function notJson(text: string, err: unknown): CatalogIssue {
+  const said = err instanceof Error ? err.message : String(err);
+  const stated = / \(line (\d+) column (\d+)\)/.exec(said);
+  const position = / at position (\d+)/.exec(said);
+  const at =
+    position !== null ? Number(position[1]) : /end of JSON input/.test(said) ? text.length : syntaxErrorAt(text);
+  const where =
+    stated !== null
+      ? `line ${stated[1]}, column ${stated[2]}`
+      : at === undefined
+        ? ""
+        : lineAndColumn(text, Math.min(at, text.length));
+  const reason = said
+    .replace(/ at position \d+.*$/s, "")
+    .replace(/ in JSON$/, "")
+    .replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, "")
+    .trim();
+  const why = reason === "" ? "" : ` (${reason.charAt(0).toLowerCase()}${reason.slice(1)})`;
+  return { path: "", where, message: `not valid JSON${why}` };
+}
+
 /** Parses JSON text of a catalogue (a file or a document); `source` names it in every message. */
 export function parseCatalogText(raw: string, source: string): CatalogResult {
+  const text = raw.replace(/^\uFEFF/, "");
   let json: unknown;
   try {
-    json = JSON.parse(raw.replace(/^\uFEFF/, ""));
+    json = JSON.parse(text);
   } catch (err) {
-    return failed(source, [{ path: "", message: `not valid JSON (${(err as Error).message})` }]);
+    return failed(source, [notJson(text, err)]);
   }
   return parseCatalog(json, source);
 }
@@ -257,7 +450,7 @@ export async function loadCatalog(file: string): Promise<CatalogResult> {
         : code === "EACCES"
           ? "permission denied"
           : `cannot be read (${code ?? "error"})`;
-    return failed(file, [{ path: "", message: why }]);
+    return failed(file, [{ path: "", where: "", message: why }]);
   }
   return parseCatalogText(raw, file);
 }

@@ -1,3 +1,5 @@
+import type { CatalogChange } from "../catalog/diff.js";
+
 /** How far from the price it replaces a new price may be before it needs a second look. */
 export const FAR_FROM_CURRENT = 0.5;
 
@@ -21,4 +23,27 @@ export function priceWarnings(
   if (current !== undefined && current > 0 && Math.abs(amount - current) > FAR_FROM_CURRENT * current)
     warnings.push({ kind: "far", from: current, percent: Math.round((Math.abs(amount - current) / current) * 100) });
   return warnings;
+}
+
+/** A warning for one price change of a catalogue diff: the selling price (no `tier`) or a tier's. */
+export type ChangeWarning = PriceWarning & { code: string; tier?: string };
+
+/**
+ * The warnings of a whole catalogue edit, price change by price change (the selling price and each
+ * tier's), with the provider's last price per code: what the Mini App shows beside each change
+ * before Confirm, by the same rule as /price.
+ */
+export function changeWarnings(
+  changes: readonly CatalogChange[],
+  providerPrices: ReadonlyMap<string, number>,
+): ChangeWarning[] {
+  return changes.flatMap((c) =>
+    c.kind !== "price" || c.to === undefined
+      ? []
+      : priceWarnings(c.to, c.from, providerPrices.get(c.code)).map((w) => ({
+          ...w,
+          code: c.code,
+          ...(c.tier === undefined ? {} : { tier: c.tier }),
+        })),
+  );
 }

@@ -226,13 +226,36 @@ export function Field(props: { label: string; error?: string | undefined; childr
   );
 }
 
-/** A message about a save: what went wrong (and that nothing typed was lost), or that it worked. */
-export function Notice(props: { kind: "error" | "done" | "info"; children: ComponentChildren }) {
+/**
+ * A message about a save: what went wrong (and that nothing typed was lost), that it worked, or
+ * (`warning`) what to look at twice before Confirm.
+ */
+export function Notice(props: { kind: "error" | "done" | "info" | "warning"; children: ComponentChildren }) {
   return (
     <div class={`notice ${props.kind}`} role={props.kind === "error" ? "alert" : "status"}>
       {props.children}
     </div>
   );
+}
+
+/**
+ * After a save is refused: `show()` scrolls the first field marked invalid (in the order of the
+ * page, within `root` when it is attached) to the middle of the screen and focuses its input, once
+ * the marks are drawn, so the admin starts typing where the fix is; with no such field, the top
+ * of `root` (where the notice says why).
+ */
+export function useFirstInvalid<T extends HTMLElement>() {
+  const root = useRef<T>(null);
+  const [asked, setAsked] = useState(0);
+  useEffect(() => {
+    if (asked === 0) return;
+    const scope = root.current ?? document;
+    const input = scope.querySelector<HTMLElement>("input.invalid, .invalid input, .invalid select, .invalid textarea");
+    if (input === null) return root.current?.scrollIntoView();
+    input.scrollIntoView({ block: "center" });
+    input.focus({ preventScroll: true });
+  }, [asked]);
+  return { root, show: useCallback(() => setAsked((n) => n + 1), []) };
 }
 
 /**

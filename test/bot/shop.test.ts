@@ -235,12 +235,22 @@ describe("the shop from a phone: prices, products, the catalogue file, pause (th
       { fileName: "prices.json", content: JSON.stringify(bad) },
       /not a valid catalogue/,
     );
-    expect(invalid.text).toContain("prices.json: games[0].products[1].price: must be more than 0");
-    expect(invalid.text).toContain("prices.json: games[2].name: required");
+    // Every problem at once, the duplicate code too, each by its game and product.
+    expect(invalid.text).toContain("(3 problems)");
+    expect(invalid.text).toContain("• Mobile Legends › ML172: price must be more than 0");
+    expect(invalid.text).toContain(
+      "• Free Fire › ML86: code is already used by Mobile Legends › product 1 (codes are case-insensitive)",
+    );
+    expect(invalid.text).toContain("• game 3: name is required");
+    expect(invalid.text).not.toMatch(/games\[/);
     expect(invalid.reply_markup).toBeUndefined();
 
-    const broken = await upload(ADMIN, { fileName: "catalog.json", content: '{"games": [' }, /not a valid catalogue/);
-    expect(broken.text).toMatch(/catalog\.json: not valid JSON/);
+    const broken = await upload(
+      ADMIN,
+      { fileName: "catalog.json", content: '{\n  "games": [\n    { "name": "ML", }\n  ]\n}' },
+      /not a valid catalogue/,
+    );
+    expect(broken.text).toContain("• line 3, column 21: not valid JSON (expected double-quoted property name)");
     await upload(ADMIN, { fileName: "notes.txt", content: "hello" }, /<b>notes\.txt<\/b> is not a JSON file/);
     await upload(
       ADMIN,

@@ -8,6 +8,7 @@ import {
   findProduct,
   loadCatalog,
   parseCatalog,
+  parseCatalogText,
   priceFor,
   tiersOf,
   toCatalogJson,
@@ -32,10 +33,28 @@ describe("catalogue", () => {
     if (result.ok) expect(result.catalog.games.flatMap((g) => g.products).length).toBeGreaterThan(3);
   });
 
-  it("when a product has no code, then the message names the file and the path", () => {
+  it("when a product has no code, then the message names the file, the game and the product's place", () => {
     expect(errorsOf({ games: [ml, { name: "Free Fire", products: [{ name: "70 Diamonds" }] }] })).toEqual([
-      "shop.json: games[1].products[0].code: required",
+      "shop.json: Free Fire › product 1: code is required",
     ]);
+  });
+
+  it("when a price is not whole rupiah, then the message names the game and the product by its code, and the field's path is kept for the page", () => {
+    const result = parseCatalog(
+      { games: [{ ...ml, products: [...ml.products, { code: "ML172", name: "172 Diamonds", price: 39000.5 }] }] },
+      "shop.json",
+    );
+    expect(result).toEqual({
+      ok: false,
+      errors: ["shop.json: Mobile Legends › ML172: price must be a whole number of rupiah"],
+      issues: [
+        {
+          path: "games[0].products[1].price",
+          where: "Mobile Legends › ML172",
+          message: "price must be a whole number of rupiah",
+        },
+      ],
+    });
   });
 
   it("when several entries are bad, then each one is named", () => {
@@ -51,40 +70,79 @@ describe("catalogue", () => {
         ],
       }),
     ).toEqual([
-      "shop.json: games[0].name: must not be empty",
-      "shop.json: games[0].products: must list at least one product",
-      "shop.json: games[1].destination.pattern: is not a valid regular expression",
-      "shop.json: games[1].products[0].code: must be 1 to 32 letters, digits, dots, dashes or underscores",
-      "shop.json: games[1].products[0].price: must be a whole number of rupiah",
+      "shop.json: game 1: name must not be empty",
+      "shop.json: game 1: products must list at least one product",
+      "shop.json: B: destination pattern is not a valid regular expression",
+      "shop.json: B › product 1: code must be 1 to 32 letters, digits, dots, dashes or underscores",
+      "shop.json: B › product 1: price must be a whole number of rupiah",
     ]);
   });
 
   it("when two products share a code in different case, then it is an error naming both places", () => {
     expect(errorsOf({ games: [ml, { name: "Other", products: [{ code: "ml86", name: "Same code" }] }] })).toEqual([
-      'shop.json: games[1].products[0].code: duplicate code "ml86" (codes are case-insensitive; first at games[0].products[0].code)',
+      "shop.json: Other › ml86: code is already used by Mobile Legends › product 1 (codes are case-insensitive)",
+    ]);
+  });
+
+  it("when a file has bad entries and a duplicate code, then all of them come at once, in the order of the file", () => {
+    expect(
+      errorsOf({
+        games: [
+          { ...ml, products: [...ml.products, { code: "ML172", name: "", price: 39000 }] },
+          { products: [{ code: "ml86", name: "Same code", price: "20000" }, 5] },
+        ],
+      }),
+    ).toEqual([
+      "shop.json: Mobile Legends › ML172: name must not be empty",
+      "shop.json: game 2: name is required",
+      "shop.json: game 2 › ml86: price must be a number of rupiah",
+      "shop.json: game 2 › ml86: code is already used by Mobile Legends › product 1 (codes are case-insensitive)",
+      'shop.json: game 2 › product 2: must be an object such as { "code": "ML86", "name": "86 Diamonds", "price": 20000 }',
     ]);
   });
 
   it("when the file is not an object with games, then it says so", () => {
-    expect(errorsOf([])).toEqual(['shop.json: (top level): must be an object such as { "games": [ ... ] }']);
-    expect(errorsOf({})).toEqual(["shop.json: games: required"]);
+    expect(errorsOf([])).toEqual(['shop.json: the catalogue must be an object such as { "games": [ ... ] }']);
+    expect(errorsOf({})).toEqual(['shop.json: "games" is required']);
   });
 
-  it("when the file is missing or not JSON, then the file is named", async () => {
+  it("when the file is missing or not JSON, then the file is named, and where it stops being JSON", async () => {
     const dir = await mkdtemp(join(tmpdir(), "catalog-"));
     const broken = join(dir, "broken.json");
     await writeFile(broken, "{ games: ");
     expect(await loadCatalog(join(dir, "missing.json"))).toEqual({
       ok: false,
       errors: [`${join(dir, "missing.json")}: file not found`],
-      issues: [{ path: "", message: "file not found" }],
+      issues: [{ path: "", where: "", message: "file not found" }],
     });
-    const result = await loadCatalog(broken);
-    expect(result.ok).toBe(false);
-    if (!result.ok)
-      expect(result.errors[0]).toMatch(
-        new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: not valid JSON`),
-      );
+    expect(await loadCatalog(broken)).toEqual({
+      ok: false,
+      errors: [`${broken}: line 1, column 3: not valid JSON (expected property name or '}')`],
+      issues: [{ path: "", where: "line 1, column 3", message: "not valid JSON (expected property name or '}')" }],
+    });
+  });
+
+  it("when a file is not JSON, then the line and column are named, whether or not JSON.parse says where", () => {
+    const place = (text: string) => {
+      const result = parseCatalogText(text, "shop.json");
+      return result.ok ? "parsed" : result.errors[0];
+    };
+    // A comma before a closing bracket and a price written as a word: JSON.parse does not say where.
+    expect(place('{\n  "games": [\n    { "name": "ML", "products": [1, 2,] }\n  ]\n}')).toBe(
+      "shop.json: line 3, column 39: not valid JSON (unexpected token ']')",
+    );
+    expect(place('{\r\n  "games": [{ "name": "ML",\r\n "price": dua }]}')).toBe(
+      "shop.json: line 3, column 11: not valid JSON (unexpected token 'd')",
+    );
+    expect(place('\uFEFF{"games": [\n')).toBe(
+      "shop.json: line 2, column 1: not valid JSON (unexpected end of JSON input)",
+    );
+    expect(place('{"games": []} }')).toBe(
+      "shop.json: line 1, column 15: not valid JSON (unexpected non-whitespace character after JSON)",
+    );
+    expect(place('{"games": [{"name": "ML", "products": [{"code": "A", "name": "a\\q"}]}]}')).toMatch(
+      /^shop\.json: line 1, column 6\d: not valid JSON \(bad escaped character\)$/,
+    );
   });
 
   it("when a product is disabled, then nobody is offered it, a bad flag names its path, and the file form keeps it", async () => {
@@ -103,8 +161,14 @@ describe("catalogue", () => {
     );
     expect(bad).toEqual({
       ok: false,
-      errors: ["c.json: games[0].products[0].disabled: must be true or false"],
-      issues: [{ path: "games[0].products[0].disabled", message: "must be true or false" }],
+      errors: ["c.json: Mobile Legends › ML86: disabled must be true or false"],
+      issues: [
+        {
+          path: "games[0].products[0].disabled",
+          where: "Mobile Legends › ML86",
+          message: "disabled must be true or false",
+        },
+      ],
     });
     const shipped = await loadCatalog("catalog.json");
     if (!shipped.ok) throw new Error(shipped.errors.join("\n"));
@@ -169,7 +233,7 @@ describe("catalogue", () => {
     expect([...tiersOf(c)].sort()).toEqual(["gold", "reseller"]);
   });
 
-  it("when tier prices are malformed, then each is named by its path", () => {
+  it("when tier prices are malformed, then each is named by its product and tier", () => {
     const errors = errorsOf({
       games: [
         {
@@ -183,9 +247,9 @@ describe("catalogue", () => {
       ],
     });
     expect(errors).toEqual([
-      "shop.json: games[0].products[0].prices.Gold: a tier name is 1 to 32 lowercase letters, digits, _ or -, starting with a letter",
-      "shop.json: games[0].products[1].prices.gold: must be more than 0",
-      'shop.json: games[0].products[2].prices: must be an object of tier prices such as { "reseller": 19000 }',
+      'shop.json: ML › A: tier name "Gold" must be 1 to 32 lowercase letters, digits, _ or -, starting with a letter',
+      "shop.json: ML › B: price for tier gold must be more than 0",
+      'shop.json: ML › C: prices must be an object of tier prices such as { "reseller": 19000 }',
     ]);
   });
 });

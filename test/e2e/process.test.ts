@@ -190,7 +190,7 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     const bot = startBotProcess({ ...world.env, CATALOG_FILE: "test/e2e/fixtures/bad-catalog.json" });
     world.adopt(bot);
     expect(await bot.exited).toBe(1);
-    expect(bot.output()).toContain("test/e2e/fixtures/bad-catalog.json: games[1].products[0].code: required");
+    expect(bot.output()).toContain("test/e2e/fixtures/bad-catalog.json: Free Fire › product 1: code is required");
     expect(bot.output()).not.toMatch(/\n\s+at /);
   });
   it("when SIGTERM arrives during a slow provider call, then the order is recorded and told, and the process exits 0", async () => {

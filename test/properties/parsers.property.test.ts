@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkPlayerId, parseCatalog, type Game } from "../../src/catalog/catalog.js";
+import { checkPlayerId, parseCatalog, parseCatalogText, type Game } from "../../src/catalog/catalog.js";
 import { parseConfig } from "../../src/config.js";
 import { Callback, type CallbackKind } from "../../src/bot/callback-data.js";
 import { parseTopupAnswer } from "../../src/topup/client.js";
@@ -95,9 +95,36 @@ describe("parsers never throw, whatever arrives", () => {
         if (!result.ok) {
           expect(result.errors.length).toBeGreaterThan(0);
           for (const e of result.errors) expect(e.startsWith("shop.json: ")).toBe(true);
+          // A person reads where by game and product, never a program's path.
+          for (const e of result.errors) expect(e).not.toMatch(/games\[|products\[/);
         }
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it("when any text is sent as a catalogue file, then text that is not JSON is refused naming its line and column", () => {
+    const valid = JSON.stringify({ games: [{ name: "ML", products: [{ code: "ML86", name: "86", price: 20000 }] }] });
+    // A valid file with one slip (a character lost or typed in), or any text at all.
+    const slip = fc
+      .tuple(fc.nat(valid.length - 1), fc.constantFrom("", ",", "'", "x", "}", "]", "\n", '"', "0"))
+      .map(([at, typed]) => valid.slice(0, at) + typed + valid.slice(at + 1));
+    fc.assert(
+      fc.property(fc.oneof(slip, fc.string()), (text) => {
+        const result = parseCatalogText(text, "shop.json");
+        let isJson = true;
+        try {
+          JSON.parse(text.replace(/^\uFEFF/, ""));
+        } catch {
+          isJson = false;
+        }
+        if (!isJson) {
+          expect(result.ok).toBe(false);
+          if (!result.ok)
+            expect(result.errors).toEqual([expect.stringMatching(/^shop\.json: line \d+, column \d+: not valid JSON/)]);
+        }
+      }),
+      { numRuns: 3000 },
     );
   });
 

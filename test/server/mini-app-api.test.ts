@@ -321,15 +321,22 @@ describe("the Mini App's API: who may see what, and every change through the cha
         products: g.products.map((p: any, pi: number) => (gi === 0 && pi === 0 ? { ...p, price, code } : p)),
       })),
     });
-    for (const [price, code, path] of [
-      [-1, "ML86", "games[0].products[0].price"],
-      [1e30, "ML86", "games[0].products[0].price"],
-      ["abc", "ML86", "games[0].products[0].price"],
-      [21000, "", "games[0].products[0].code"],
+    // Each issue by its path (for the page to find the field) and where a person finds it.
+    for (const [price, code, path, where] of [
+      [-1, "ML86", "games[0].products[0].price", "Mobile Legends › ML86"],
+      [1e30, "ML86", "games[0].products[0].price", "Mobile Legends › ML86"],
+      ["abc", "ML86", "games[0].products[0].price", "Mobile Legends › ML86"],
+      [21000, "", "games[0].products[0].code", "Mobile Legends › product 1"],
     ] as const) {
       const r = await call("/admin/catalog/check", { user: ADMIN, body: { base: 0, catalog: withPrice(price, code) } });
-      expect([r.status, r.json.error, r.json.issues.map((i: any) => i.path)]).toEqual([422, "invalid", [path]]);
+      expect([r.status, r.json.error, r.json.issues.map((i: any) => [i.path, i.where])]).toEqual([
+        422,
+        "invalid",
+        [[path, where]],
+      ]);
     }
+    const negative = await call("/admin/catalog/check", { user: ADMIN, body: { base: 0, catalog: withPrice(-1) } });
+    expect(negative.json.issues[0].message).toBe("price must be more than 0");
     const check = await call("/admin/catalog/check", { user: ADMIN, body: { base: 0, catalog: withPrice(21000) } });
     expect(check.json.changes).toEqual([{ kind: "price", code: "ML86", from: 20000, to: 21000 }]);
     const apply = { base: 0, catalog: withPrice(21000), requestId: "req-0001-aaaa" };
@@ -347,6 +354,28 @@ describe("the Mini App's API: who may see what, and every change through the cha
     expect(stale.status).toBe(409);
     expect(stale.json).toMatchObject({ error: "stale", current: { version: 1 } });
     expect(stale.json.current.catalog.games[0].products[0].price).toBe(21000);
+  });
+
+  it("when a catalogue edit sets a price below the provider's last price or far from the old one, then the check says why beside that change, and Confirm is still asked for", async () => {
+    await world.run();
+    // A sale through the sandbox: the provider charged 19,500 for ML86.
+    expect((await world.order(STAFF, "ML86", "12345678(1234)")).text).toMatch(/SN: <code>/);
+    const view = await call("/admin/catalog", { user: ADMIN });
+    const catalog = structuredClone(view.json.catalog);
+    const [ml86, ml172] = catalog.games[0].products;
+    ml86.price = 19_000; // below the provider's 19,500
+    ml86.prices.reseller = 9_000; // below it, and 55% away from 19,800
+    ml172.price = 39_500; // nothing to look at twice
+    const check = await call("/admin/catalog/check", { user: ADMIN, body: { base: 0, catalog } });
+    expect(check.status).toBe(200);
+    expect(check.json.changes).toHaveLength(3);
+    expect(check.json.warnings).toEqual([
+      { code: "ML86", kind: "below-cost", providerPrice: 19_500, loss: 500 },
+      { code: "ML86", tier: "reseller", kind: "below-cost", providerPrice: 19_500, loss: 10_500 },
+      { code: "ML86", tier: "reseller", kind: "far", from: 19_800, percent: 55 },
+    ]);
+    // Checking applies nothing: the catalogue in use is still the file's.
+    expect((await call("/admin/catalog", { user: ADMIN })).json.version).toBe(0);
   });
 
   it("when an unknown order is settled in the page, then its user is told, /pending no longer has it, and a second settlement is refused", async () => {

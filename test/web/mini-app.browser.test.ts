@@ -99,7 +99,7 @@ describe("the Mini App's pages, as admins and resellers see them (one shop for a
     for (const theme of ["light", "dark"] as const) {
       const app = await open({ user: RESELLER, theme });
       try {
-        await shows(app.page, /Your saldo .*Statement Spent on an order/i);
+        await shows(app.page, /Your saldo .*Statement Spent on an order .*Deposit/i);
         expect(await app.page.getByTestId("wallet-saldo").innerText()).toBe("Rp 211,300");
         await app.shot(`reseller-saldo-${theme}`);
         await app.page.getByTestId("tab-my-orders").click();
@@ -242,7 +242,7 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     await page.getByTestId("price-ML86").fill("abc");
     await page.getByTestId("price-FF70").fill("12000");
     await page.getByTestId("main-action").click();
-    await shows(page, /One field needs a fix/);
+    await shows(page, /One thing to fix .*Mobile Legends › ML86: price must be a number of rupiah/);
     expect(await page.locator(".field.invalid .field-error").first().innerText()).toMatch(
       /can't tell which amount this is: write e\.g\. 21000, 21\.000, Rp21\.000, 21rb/,
     );
@@ -256,11 +256,135 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     await page.getByTestId("main-action").click();
     await shows(page, /Somebody changed the catalogue meanwhile \(now edit 1\)/);
     expect(await page.getByTestId("price-FF70").inputValue()).toBe("12000");
-    // Reviewed again against the catalogue as it is now, the other admin's change shows in the diff.
+    expect(await page.getByTestId("price-GI60").inputValue()).toBe("16500");
+    // Reviewed again against the catalogue as it is now: the admin's own changes, not the other's undone.
     await page.getByTestId("main-action").click();
-    await shows(page, /Your changes .*GI60: Rp 16,500 → Rp 16,000/);
+    await shows(page, /Your changes/);
+    const diff = await page.getByTestId("catalogue-diff").innerText();
+    expect(diff).toMatch(/ML86: Rp 20,000 → Rp 20,500/);
+    expect(diff).toMatch(/FF70: Rp 10,000 → Rp 12,000/);
+    expect(diff).not.toMatch(/GI60/);
     world.fake.sendText(STAFF, "/pricelist");
     await world.waitText(STAFF, /FF70<\/code> 70 Diamonds: <b>Rp 10\.000<\/b>/);
+  });
+
+  it("when a save is refused, then the notice names each problem by game and product, and the first field to fix is scrolled to and focused", async () => {
+    app = await open({ user: ADMIN, tab: "catalogue" });
+    const { page } = app;
+    await shows(page, /Catalogue/);
+    // Two fields far down the page: a name emptied, and a price that is no amount.
+    const gi330Name = page.getByTestId("product-GI330").locator("input.product-name");
+    await gi330Name.fill("");
+    await page.getByTestId("price-PUBG60").fill("abc");
+    await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
+    await page.getByTestId("main-action").click();
+    await shows(page, /2 things to fix/);
+    expect(await page.getByTestId("catalogue-notice-lines").innerText()).toBe(
+      "Genshin Impact › GI330: name must not be empty\nPUBG Mobile › PUBG60: price must be a number of rupiah",
+    );
+    // Each field shows its own message, and the first is where the admin types next, on screen.
+    expect(await page.getByTestId("product-GI330").locator(".field-error").innerText()).toBe("name must not be empty");
+    await expect.poll(() => gi330Name.evaluate((el) => el === (globalThis as any).document.activeElement)).toBe(true);
+    const box = await gi330Name.boundingBox();
+    expect(box !== null && box.y >= 0 && box.y + box.height <= 740).toBe(true);
+    await app.shot("admin-catalogue-problems-light");
+    await gi330Name.fill("330 Genesis Crystals");
+    await page.getByTestId("price-PUBG60").fill("15500");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes .*PUBG60: Rp 15,000 → Rp 15,500/);
+  });
+
+  it("when someone sets a price in the chat while an admin edits another in the page, then Confirm is refused as stale, the review again lists only the admin's change, and Confirm keeps both", async () => {
+    app = await open({ user: ADMIN, tab: "catalogue" });
+    const { page } = app;
+    await shows(page, /Catalogue/);
+    await page.getByTestId("price-ML172").fill("40000");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes/);
+    expect(await page.getByTestId("catalogue-diff").innerText()).toBe("ML172: Rp 39,000 → Rp 40,000");
+    // Meanwhile, in the chat:
+    world.fake.sendText(ADMIN, "/price ML86 21000");
+    await world.waitText(ADMIN, /<b>ML86<\/b> · 86 Diamonds: price Rp 20,000 → <b>Rp 21,000<\/b>/);
+    await page.getByTestId("main-action").click();
+    await shows(page, /Somebody changed the catalogue meanwhile \(now edit 1\)\. Your edits are kept/);
+    expect(await page.getByTestId("price-ML86").inputValue()).toBe("21000");
+    expect(await page.getByTestId("price-ML172").inputValue()).toBe("40000");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes/);
+    expect(await page.getByTestId("catalogue-diff").innerText()).toBe("ML172: Rp 39,000 → Rp 40,000");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Applied: the catalogue in use is now edit 2/);
+    world.fake.sendText(STAFF, "/pricelist");
+    const list = await world.waitText(STAFF, /ML86<\/code> 86 Diamonds: <b>Rp 21\.000<\/b>/);
+    expect(list.text).toMatch(/ML172<\/code> 172 Diamonds: <b>Rp 40\.000<\/b>/);
+  });
+
+  it("when an admin in the page and someone in the chat change the same price meanwhile, then the admin's is kept and the page says so before Confirm", async () => {
+    app = await open({ user: ADMIN, tab: "catalogue" });
+    const { page } = app;
+    await shows(page, /Catalogue/);
+    await page.getByTestId("price-ML86").fill("22000");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes .*ML86: Rp 20,000 → Rp 22,000/);
+    world.fake.sendText(ADMIN, "/price ML86 21000");
+    await world.waitText(ADMIN, /<b>ML86<\/b> · 86 Diamonds: price Rp 20,000 → <b>Rp 21,000<\/b>/);
+    await page.getByTestId("main-action").click();
+    await shows(page, /Somebody changed the catalogue meanwhile \(now edit 1\)/);
+    expect(await page.getByTestId("catalogue-notice-lines").innerText()).toBe(
+      "ML86 price: you set Rp 22,000, someone else set Rp 21,000 meanwhile; yours is kept — check it.",
+    );
+    expect(await page.getByTestId("price-ML86").inputValue()).toBe("22000");
+    await app.shot("admin-catalogue-conflict-light");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes/);
+    expect(await page.getByTestId("catalogue-diff").innerText()).toBe("ML86: Rp 21,000 → Rp 22,000");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Applied: the catalogue in use is now edit 2/);
+    world.fake.sendText(STAFF, "/pricelist");
+    await world.waitText(STAFF, /ML86<\/code> 86 Diamonds: <b>Rp 22\.000<\/b>/);
+  });
+
+  it("when an admin sets a price below what the provider charged last time, then the review says so beside it with the loss per sale, and nothing applies before Confirm", async () => {
+    app = await open({ user: ADMIN, tab: "catalogue" });
+    const { page } = app;
+    await shows(page, /Catalogue/);
+    // The scene's ML86 sale went through the sandbox, which charged Rp 19,500.
+    await page.getByTestId("price-ML86").fill("19000");
+    await page.getByTestId("price-ML86-reseller").fill("9.000");
+    await page.getByTestId("price-ML172").fill("39500");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes/);
+    expect(await screenText(page)).toMatch(/2 prices need a second look/);
+    expect(await page.getByTestId("warning-ML86").innerText()).toBe(
+      "⚠ Below the provider's last price (Rp 19,500): every sale loses Rp 500.",
+    );
+    expect(await page.getByTestId("warning-ML86-reseller").allInnerTexts()).toEqual([
+      "⚠ Below the provider's last price (Rp 19,500): every sale loses Rp 10,500.",
+      "⚠ 55% away from the price it replaces (Rp 19,800): a typo?",
+    ]);
+    expect(await page.getByTestId("warning-ML172").count()).toBe(0);
+    expect(await page.getByTestId("main-action").innerText()).toBe("Confirm changes");
+    await app.shot("admin-catalogue-warnings-light");
+    // An admin who reads Indonesian is told the same, in their words.
+    const rina = await open({ user: ADMIN_ID, tab: "catalogue", theme: "dark" });
+    try {
+      await shows(rina.page, /Katalog/);
+      await rina.page.getByTestId("price-ML86").fill("19rb");
+      await rina.page.getByTestId("main-action").click();
+      await shows(rina.page, /Perubahan Anda/);
+      expect(await rina.page.getByTestId("warning-ML86").innerText()).toBe(
+        "⚠ Di bawah harga provider terakhir (Rp 19.500): setiap penjualan rugi Rp 500.",
+      );
+      await rina.shot("admin-catalogue-warnings-id-dark");
+    } finally {
+      await rina.close();
+    }
+    world.fake.sendText(STAFF, "/pricelist");
+    await world.waitText(STAFF, /ML86<\/code> 86 Diamonds: <b>Rp 20\.000<\/b>/);
+    await page.getByTestId("main-action").click();
+    await shows(page, /Applied: the catalogue in use is now edit 1/);
+    world.fake.sendText(STAFF, "/pricelist");
+    await world.waitText(STAFF, /ML86<\/code> 86 Diamonds: <b>Rp 19\.000<\/b>/);
   });
 
   it("when an admin types prices and a deposit the way people write them, then the page shows the rupiah it read before Confirm, in English and Indonesian", async () => {
@@ -299,10 +423,13 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     await shows(idPage, /Reseller Budi · 5005/);
     await idPage.getByTestId("deposit-open").click();
     await idPage.getByTestId("deposit-amount").fill("1,5");
+    await idPage.getByTestId("deposit-note").fill("transfer BCA");
     await idPage.getByTestId("main-action").click();
     await shows(idPage, /Tulis rupiah bulat, mis\. 50000, 50\.000, Rp50\.000, 50rb, 1,5jt atau -5rb/);
+    // The amount to fix is where the admin types next.
+    const amount = idPage.getByTestId("deposit-amount");
+    await expect.poll(() => amount.evaluate((el) => el === (globalThis as any).document.activeElement)).toBe(true);
     await idPage.getByTestId("deposit-amount").fill("50rb");
-    await idPage.getByTestId("deposit-note").fill("transfer BCA");
     await idPage.getByTestId("main-action").click();
     await shows(idPage, /Deposit untuk dikonfirmasi/i);
     expect(await screenText(idPage)).toMatch(/\+ Rp 50\.000/);

@@ -1,5 +1,5 @@
 import { InputFile } from "grammy";
-import { parseCatalogText, toCatalogJson } from "../../catalog/catalog.js";
+import { issueText, parseCatalogText, toCatalogJson } from "../../catalog/catalog.js";
 import { diffCatalogs, type CatalogChange } from "../../catalog/diff.js";
 import type { Lang } from "../../orders/order.js";
 import { newRefId } from "../../orders/ref-id.js";
@@ -72,9 +72,10 @@ async function waitingUpload(ctx: Ctx, id: string): Promise<CatalogUpload | TapA
 }
 
 /**
- * The catalogue as a file (contract section 8): /catalog sends the one in use; an edited `.json`
- * document an admin sends back is checked by the catalogue's rules (every error by its path),
- * shown as a diff with Confirm, and applied once, unless somebody changed the catalogue meanwhile.
+ * The catalogue as a file: /catalog sends the one in use; an edited `.json` document an admin
+ * sends back is checked by the catalogue's rules (every error at once, each by its game and
+ * product), shown as a diff with Confirm, and applied once, unless somebody changed the catalogue
+ * meanwhile.
  */
 export const catalogFeature = defineFeature({
   name: "catalog",
@@ -137,9 +138,10 @@ export const catalogFeature = defineFeature({
       }
       const parsed = parseCatalogText(raw, name);
       if (!parsed.ok) {
+        // The title names the file; each line names the game and product (`Mobile Legends › ML86: …`).
         const text = fitLines(
-          t("catalog-upload-invalid", { name, count: parsed.errors.length }),
-          parsed.errors.map((e) => `• ${escapeHtml(e)}`),
+          t("catalog-upload-invalid", { name, count: parsed.issues.length }),
+          parsed.issues.map((i) => `• ${escapeHtml(issueText(i))}`),
           "",
           (count) => t("catalog-upload-more-errors", { count }),
         );

@@ -110,9 +110,21 @@ export type CatalogChange =
   | { kind: "enabled"; code: string }
   | { kind: "player-id-rule"; game: string };
 
+/**
+ * Why a new price needs a second look (shop/price-check.ts): it is below what the provider charged
+ * last time (every sale loses `loss`), or far from the price it replaces (a typo?).
+ */
+export type PriceWarning =
+  { kind: "below-cost"; providerPrice: number; loss: number } | { kind: "far"; from: number; percent: number };
+
+/** A warning for one price change of the diff: the selling price (no `tier`) or a tier's price. */
+export type CatalogWarning = PriceWarning & { code: string; tier?: string };
+
 /** POST /app/api/admin/catalog/check: the changes it would make (422: the issues; 409: changed meanwhile). */
 export interface CatalogCheck {
   changes: CatalogChange[];
+  /** The price changes that need a second look before Confirm. */
+  warnings: CatalogWarning[];
 }
 
 /** POST /app/api/admin/catalog/apply */
@@ -134,8 +146,11 @@ export interface ApiError {
     | "short"
     | "not-reseller"
     | "internal";
-  /** `invalid`: each bad field (or catalogue path) and what is wrong with it. */
-  issues?: Array<{ path: string; message: string }>;
+  /**
+   * `invalid`: each bad field (or catalogue path) and what is wrong with it; for a catalogue, also
+   * where a person finds it (`Mobile Legends › ML86`).
+   */
+  issues?: Array<{ path: string; message: string; where?: string }>;
   /** `stale`: the catalogue as it is now. */
   current?: CatalogView;
 }

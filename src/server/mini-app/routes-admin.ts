@@ -7,8 +7,10 @@ import { MAX_DEPOSIT, MAX_DEPOSIT_NOTE } from "../../orders/deposits.js";
 import type { Deposit } from "../../orders/wallet.js";
 import { dayRange, marginOf, reportCsv } from "../../orders/report.js";
 import { MAX_PROVIDER_PRICE, MAX_REASON } from "../../orders/settle.js";
+import { changeWarnings } from "../../shop/price-check.js";
 import type { CatalogSource } from "../../shop/shop.js";
 import type { ApiError, DayPoint, DepositView, OrderPage, Resellers, Statement, Today } from "./api-types.js";
+import type { CatalogCheck } from "./api-types.js";
 import type { MiniAppEnv } from "./auth.js";
 import type { MiniAppDeps } from "./deps.js";
 import { catalogView, orderView, resellerRow, statementView } from "./views.js";
@@ -165,7 +167,10 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
   app.post("/catalog/check", body(catalogBody), async (c) => {
     const r = await checked(c, c.req.valid("json"));
     if (r.response !== undefined) return r.response;
-    return c.json({ changes: diffCatalogs(r.state.catalog, r.catalog) });
+    const changes = diffCatalogs(r.state.catalog, r.catalog);
+    // A price below the provider's last one, or far from the old one, is shown with why before Confirm.
+    const answer: CatalogCheck = { changes, warnings: changeWarnings(changes, await orders.lastProviderPrices()) };
+    return c.json(answer);
   });
 
   app.post("/catalog/apply", body(applyBody), async (c) => {

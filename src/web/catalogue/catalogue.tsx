@@ -1,6 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { parseAmount } from "../../amounts.js";
-import type { CatalogChange, CatalogFile, CatalogProduct, CatalogView } from "../../server/mini-app/api-types.js";
+import type {
+  CatalogChange,
+  CatalogFile,
+  CatalogProduct,
+  CatalogView,
+  CatalogWarning,
+} from "../../server/mini-app/api-types.js";
 import { ApiFailure } from "../api.js";
 import type { Words } from "../i18n.js";
 import {
@@ -12,9 +18,11 @@ import {
   useApp,
   useBack,
   useBusy,
+  useFirstInvalid,
   useLoad,
   useMainAction,
 } from "../ui.js";
+import { rebaseEdit, type Conflict } from "./rebase.js";
 
 /**
  * What the admin typed in a price box, read as the chat's /price reads it (`21.500`, `Rp21.500`,
@@ -96,17 +104,51 @@ function changeText(words: Words, c: CatalogChange): string {
   }
 }
 
+/** Why a price change needs a second look, in words: the loss per sale, or how far it moved. */
+function warningText(words: Words, w: CatalogWarning): string {
+  const { t, rp } = words;
+  return w.kind === "below-cost"
+    ? t("page-diff-warning-below-cost", { provider: rp(w.providerPrice), loss: rp(w.loss) })
+    : t("page-diff-warning-far", { percent: w.percent, from: rp(w.from) });
+}
+
+/** The warnings that belong beside one change of the diff (its product's price, or that tier's). */
+const warningsOf = (warnings: CatalogWarning[], c: CatalogChange) =>
+  c.kind !== "price" ? [] : warnings.filter((w) => w.code === c.code && (w.tier ?? null) === (c.tier ?? null));
+
+/** A field both the admin and somebody else changed meanwhile, in words: the admin's value is kept. */
+function conflictText(words: Words, c: Conflict): string {
+  const { t, rp } = words;
+  if (c.kind === "gone") return t("page-catalogue-conflict-gone", { code: c.code });
+  if (c.field.kind === "name")
+    return t("page-catalogue-conflict-name", { code: c.code, mine: String(c.mine), theirs: String(c.theirs) });
+  // A price box may hold what the admin typed and the page could not read yet: shown as typed.
+  const price = (p: unknown) => (typeof p === "number" ? rp(p) : typeof p === "string" ? p : t("page-price-none"));
+  const vars = { code: c.code, mine: price(c.mine), theirs: price(c.theirs) };
+  return c.field.tier === undefined
+    ? t("page-catalogue-conflict-price", vars)
+    : t("page-catalogue-conflict-tier", { ...vars, tier: c.field.tier });
+}
+
 type Step =
   | { kind: "edit" }
-  | { kind: "review"; changes: CatalogChange[]; requestId: string }
+  | { kind: "review"; changes: CatalogChange[]; warnings: CatalogWarning[]; requestId: string }
   | { kind: "applied"; version: number; already: boolean };
+
+/** What the page says about the last save: a line, and the problems or conflicts one by one. */
+interface Said {
+  kind: "error" | "info" | "done";
+  text: string;
+  lines?: string[];
+}
 
 /**
  * The catalogue, edited in place: names, prices, tier prices, offered or hidden. Review shows the
  * change as a diff; Confirm applies it once (the request names itself: a repeat is "already
  * applied"), with the same rules as a catalogue file sent in the chat (each problem shown at its
- * field), and is refused when somebody changed the catalogue meanwhile: then the newer one is
- * shown and the edits stay, to be reviewed against it.
+ * field, the first of them focused), and is refused when somebody changed the catalogue
+ * meanwhile: then the admin's changes, field by field, are moved onto the newer one (theirs stay;
+ * where both changed a field, the admin's is kept and shown to check), to be reviewed again.
  */
 export function CataloguePage() {
   const { api } = useApp();
@@ -126,9 +168,12 @@ function Editor(props: { view: CatalogView }) {
   const [draft, setDraft] = useState<CatalogFile>(() => structuredClone(props.view.catalog));
   const [step, setStep] = useState<Step>({ kind: "edit" });
   const [issues, setIssues] = useState<Record<string, string>>({});
-  const [notice, setNotice] = useState<{ kind: "error" | "info" | "done"; text: string } | undefined>();
+  const [notice, setNotice] = useState<Said | undefined>();
   const [busy, guard] = useBusy();
-  const top = useRef<HTMLDivElement>(null);
+  const { root: top, show: showFirstInvalid } = useFirstInvalid<HTMLDivElement>();
+  /** The draft as it is now, also for an answer that arrives after the admin typed on. */
+  const latest = useRef(draft);
+  latest.current = draft;
   const dirty = useMemo(() => JSON.stringify(draft) !== JSON.stringify(base.catalog), [draft, base]);
 
   const change = (g: number, p: number, update: (product: CatalogProduct) => CatalogProduct) => {
@@ -140,16 +185,41 @@ function Editor(props: { view: CatalogView }) {
     setStep({ kind: "edit" });
   };
 
-  /** A failed save: nothing typed is lost; the reason is shown, at its field where it has one. */
-  const failed = (err: unknown) => {
+  /**
+   * A failed save: nothing typed is lost. Refused by the rules: each problem in the notice (by game
+   * and product) and at its field, the first field focused. Refused as stale (`sent` is the
+   * catalogue the edit was made against): the edit is moved onto the catalogue as it is now.
+   */
+  const failed = (err: unknown, sent: CatalogView) => {
     const failure = err instanceof ApiFailure ? err : new ApiFailure(0, { error: "internal" });
     if (failure.status === 422 && failure.body.issues !== undefined) {
-      setIssues(Object.fromEntries(failure.body.issues.map((i) => [i.path, i.message])));
-      setNotice({ kind: "error", text: t("page-catalogue-invalid", { count: failure.body.issues.length }) });
+      const found = failure.body.issues;
+      setIssues(Object.fromEntries(found.map((i) => [i.path, i.message])));
+      setNotice({
+        kind: "error",
+        text: t("page-catalogue-invalid", { count: found.length }),
+        lines: found.map((i) =>
+          i.where === undefined || i.where === ""
+            ? i.message
+            : t("page-catalogue-problem", { where: i.where, problem: i.message }),
+        ),
+      });
       setStep({ kind: "edit" });
-    } else if (failure.status === 409 && failure.body.current !== undefined) {
-      setBase(failure.body.current);
-      setNotice({ kind: "error", text: t("page-catalogue-stale", { version: failure.body.current.version }) });
+      showFirstInvalid();
+      return;
+    }
+    if (failure.status === 409 && failure.body.current !== undefined) {
+      // Resending the whole stale copy would undo the other change: only the admin's fields move.
+      const current = failure.body.current;
+      const rebased = rebaseEdit(sent.catalog, latest.current, current.catalog);
+      setBase(current);
+      setDraft(rebased.catalog);
+      setIssues({});
+      setNotice({
+        kind: "error",
+        text: t("page-catalogue-stale", { version: current.version }),
+        lines: rebased.conflicts.map((c) => conflictText(words, c)),
+      });
       setStep({ kind: "edit" });
     } else {
       setNotice({ kind: "error", text: `${failureText(words, failure)} ${t("page-kept")}` });
@@ -159,24 +229,26 @@ function Editor(props: { view: CatalogView }) {
 
   const review = guard(async () => {
     setNotice(undefined);
+    const sent = base;
     try {
-      const check = await api.checkCatalog(base.version, draft);
+      const check = await api.checkCatalog(sent.version, draft);
       setIssues({});
-      setStep({ kind: "review", changes: check.changes, requestId: requestId() });
+      setStep({ kind: "review", changes: check.changes, warnings: check.warnings, requestId: requestId() });
     } catch (err) {
-      failed(err);
+      failed(err, sent);
     }
   });
 
   const confirm = guard(async (id: string) => {
+    const sent = base;
     try {
-      const applied = await api.applyCatalog(base.version, draft, id);
+      const applied = await api.applyCatalog(sent.version, draft, id);
       setBase(applied.view);
       setDraft(structuredClone(applied.view.catalog));
       setStep({ kind: "applied", version: applied.view.version, already: applied.outcome === "already" });
       setNotice(undefined);
     } catch (err) {
-      failed(err);
+      failed(err, sent);
     }
   });
 
@@ -194,20 +266,45 @@ function Editor(props: { view: CatalogView }) {
         : undefined,
   );
 
+  const said =
+    notice === undefined ? null : (
+      <Notice kind={notice.kind}>
+        {notice.text}
+        {notice.lines === undefined || notice.lines.length === 0 ? null : (
+          <ul class="notice-lines" data-testid="catalogue-notice-lines">
+            {notice.lines.map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
+          </ul>
+        )}
+      </Notice>
+    );
+
   if (step.kind === "review") {
+    const looks = step.changes.filter((c) => warningsOf(step.warnings, c).length > 0).length;
     return (
       <div ref={top}>
         <h1>{t("page-catalogue-review-title")}</h1>
-        {notice === undefined ? null : <Notice kind={notice.kind}>{notice.text}</Notice>}
+        {said}
+        {looks === 0 ? null : <Notice kind="warning">{t("page-catalogue-warnings", { count: looks })}</Notice>}
         {step.changes.length === 0 ? (
           <p class="state empty">{t("page-catalogue-no-changes")}</p>
         ) : (
           <ul class="diff" data-testid="catalogue-diff">
-            {step.changes.map((c, i) => (
-              <li key={i} class={`diff-${c.kind}`}>
-                {changeText(words, c)}
-              </li>
-            ))}
+            {step.changes.map((c, i) => {
+              const warnings = warningsOf(step.warnings, c);
+              const testid = c.kind !== "price" ? "" : c.tier === undefined ? c.code : `${c.code}-${c.tier}`;
+              return (
+                <li key={i} class={`diff-${c.kind} ${warnings.length === 0 ? "" : "needs-look"}`}>
+                  {changeText(words, c)}
+                  {warnings.map((w, j) => (
+                    <span key={j} class="diff-warning" data-testid={`warning-${testid}`}>
+                      {warningText(words, w)}
+                    </span>
+                  ))}
+                </li>
+              );
+            })}
           </ul>
         )}
         <p class="hint">{t("page-catalogue-confirm-hint")}</p>
@@ -228,7 +325,7 @@ function Editor(props: { view: CatalogView }) {
             : t("page-catalogue-applied", { version: step.version })}
         </Notice>
       ) : null}
-      {notice === undefined ? null : <Notice kind={notice.kind}>{notice.text}</Notice>}
+      {said}
       {draft.games.map((game, g) => (
         <section class="section" key={g}>
           <h2>{game.name}</h2>
@@ -239,7 +336,7 @@ function Editor(props: { view: CatalogView }) {
               return (
                 <div
                   class={`product ${product.disabled === true ? "hidden" : ""}`}
-                  key={p}
+                  key={product.code}
                   data-testid={`product-${product.code}`}
                 >
                   <div class="product-head">

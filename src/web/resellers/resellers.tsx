@@ -15,6 +15,7 @@ import {
   useApp,
   useBack,
   useBusy,
+  useFirstInvalid,
   useLoad,
   useMainAction,
 } from "../ui.js";
@@ -128,6 +129,8 @@ function ResellerDetail(props: { userId: number }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<{ kind: "done" | "error" | "info"; text: string } | undefined>();
   const [busy, guard] = useBusy();
+  // A refused deposit: the field to fix is scrolled to and focused.
+  const { root: depositForm, show: showFirstInvalid } = useFirstInvalid<HTMLDivElement>();
 
   const failure = (err: unknown) => (err instanceof ApiFailure ? err : new ApiFailure(0, { error: "internal" }));
 
@@ -137,6 +140,7 @@ function ResellerDetail(props: { userId: number }) {
     const value = amountOf(amount);
     if (value === undefined) {
       setErrors({ amount: t("page-deposit-amount-format") });
+      showFirstInvalid();
       return;
     }
     // A retry of the same deposit (its answer was lost) prepares nothing more; another one is new.
@@ -151,10 +155,13 @@ function ResellerDetail(props: { userId: number }) {
       setDeposit({ kind: "review", deposit: prepared, amount, note });
     } catch (err) {
       const f = failure(err);
-      if (f.status === 422) setErrors(Object.fromEntries((f.body.issues ?? []).map((i) => [i.path, i.message])));
-      else if (f.status === 409 && f.body.error === "short")
+      if (f.status === 422) {
+        setErrors(Object.fromEntries((f.body.issues ?? []).map((i) => [i.path, i.message])));
+        showFirstInvalid();
+      } else if (f.status === 409 && f.body.error === "short") {
         setErrors({ amount: t("page-deposit-below-zero", { saldo: rp(Number(f.body.saldo ?? 0)) }) });
-      else setNotice({ kind: "error", text: `${failureText(words, f)} ${t("page-kept")}` });
+        showFirstInvalid();
+      } else setNotice({ kind: "error", text: `${failureText(words, f)} ${t("page-kept")}` });
     }
   });
 
@@ -234,30 +241,32 @@ function ResellerDetail(props: { userId: number }) {
                 + {t("page-deposit-open")}
               </button>
             ) : deposit.kind === "form" ? (
-              <Section title={t("page-deposit-title")} class="deposit-form">
-                <Field label={t("page-deposit-amount")} error={errors.amount}>
-                  <input
-                    type="text"
-                    value={deposit.amount}
-                    placeholder="50.000"
-                    onInput={(e) => setDeposit({ ...deposit, amount: e.currentTarget.value })}
-                    data-testid="deposit-amount"
-                  />
-                </Field>
-                <Field label={t("page-deposit-note")} error={errors.note}>
-                  <input
-                    type="text"
-                    value={deposit.note}
-                    maxLength={200}
-                    onInput={(e) => setDeposit({ ...deposit, note: e.currentTarget.value })}
-                    data-testid="deposit-note"
-                  />
-                </Field>
-                <p class="hint">{t("page-deposit-hint")}</p>
-                <button type="button" class="link-button" onClick={() => setDeposit({ kind: "closed" })}>
-                  {t("page-cancel")}
-                </button>
-              </Section>
+              <div ref={depositForm}>
+                <Section title={t("page-deposit-title")} class="deposit-form">
+                  <Field label={t("page-deposit-amount")} error={errors.amount}>
+                    <input
+                      type="text"
+                      value={deposit.amount}
+                      placeholder="50.000"
+                      onInput={(e) => setDeposit({ ...deposit, amount: e.currentTarget.value })}
+                      data-testid="deposit-amount"
+                    />
+                  </Field>
+                  <Field label={t("page-deposit-note")} error={errors.note}>
+                    <input
+                      type="text"
+                      value={deposit.note}
+                      maxLength={200}
+                      onInput={(e) => setDeposit({ ...deposit, note: e.currentTarget.value })}
+                      data-testid="deposit-note"
+                    />
+                  </Field>
+                  <p class="hint">{t("page-deposit-hint")}</p>
+                  <button type="button" class="link-button" onClick={() => setDeposit({ kind: "closed" })}>
+                    {t("page-cancel")}
+                  </button>
+                </Section>
+              </div>
             ) : (
               <Section
                 title={t(deposit.deposit.amount >= 0 ? "page-deposit-review-title" : "page-correction-review-title")}
