@@ -24,7 +24,7 @@ import { MAX_DEPOSIT } from "../src/orders/deposits.js";
 import type { OrderRecord } from "../src/orders/order.js";
 import { fromTopupResult } from "../src/orders/outcome.js";
 import { newRefId } from "../src/orders/ref-id.js";
-import { dayIn, dayRange } from "../src/orders/report.js";
+import { dayIn, dayRange } from "../src/calendar.js";
 import { settledResult } from "../src/orders/settle.js";
 import type { Storage } from "../src/storage/storage.js";
 import { sandboxPlayerName } from "../src/topup/sandbox.js";

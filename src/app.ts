@@ -32,7 +32,7 @@ import { createDeposits } from "./orders/deposits.js";
 import type { OrderLedger } from "./orders/ledger.js";
 import type { Wallets } from "./orders/wallet.js";
 import { createOrderService, type OrderService } from "./orders/order-service.js";
-import { dayIn } from "./orders/report.js";
+import { dayIn } from "./calendar.js";
 import { createHttpServer, type HttpServer } from "./server/http-server.js";
 import { createChatState } from "./storage/chat-state.js";
 import { createOrigins } from "./storage/origins.js";

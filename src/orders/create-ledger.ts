@@ -2,7 +2,7 @@ import type { Storage } from "../storage/storage.js";
 import type { Ledger } from "./ledger.js";
 import { createMemoryLedger } from "./ledger-memory.js";
 import { createRedisLedger } from "./ledger-redis.js";
-import { dayIn } from "./report.js";
+import { dayIn } from "../calendar.js";
 
 /**
  * The ledger of a storage: Lua scripts on Redis, or plain code in memory (one process). `timeZone`

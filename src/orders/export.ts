@@ -1,7 +1,8 @@
 import { pipeline } from "node:stream";
 import { createGzip } from "node:zlib";
 import type { OrderService } from "./order-service.js";
-import { CSV_HEADER, csvRows, dayRange } from "./report.js";
+import { dayRange, monthDays } from "../calendar.js";
+import { CSV_HEADER, csvRows } from "./report.js";
 
 /** A month with more orders than this goes out gzipped (a CSV row is about 200 bytes: ~1 MB and up). */
 export const GZIP_OVER = 5_000;
@@ -24,22 +25,6 @@ export type MonthExport =
       /** The file, made afresh at each call (a retried upload reads it again), a day at a time. */
       content: () => AsyncIterable<Uint8Array>;
     };
-
-/** The month (`YYYY-MM`) before a month written `YYYY-MM`. */
-export function monthBefore(month: string): string {
-  const [year, mon] = month.split("-").map(Number) as [number, number];
-  return new Date(Date.UTC(year, mon - 2, 1)).toISOString().slice(0, 7);
-}
-
-/** The days (`YYYY-MM-DD`) of a month written `YYYY-MM`, or undefined for anything else. */
-function monthDays(month: string): string[] | undefined {
-  const m = /^(\d{4})-(\d{2})$/.exec(month);
-  if (m === null) return undefined;
-  const [year, mon] = [Number(m[1]), Number(m[2])];
-  if (mon < 1 || mon > 12 || year < 2000) return undefined;
-  const count = new Date(Date.UTC(year, mon, 0)).getUTCDate();
-  return Array.from({ length: count }, (_, i) => `${month}-${String(i + 1).padStart(2, "0")}`);
-}
 
 /**
  * A month's orders (submitted that month in the shop's time zone) as the CSV of /report's days,

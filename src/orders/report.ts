@@ -1,57 +1,6 @@
+import { wallOffsetMs } from "../calendar.js";
 import { costOf, paidFromSaldo, type OrderRecord, type OrderState } from "./order.js";
 import type { Deposit } from "./wallet.js";
-
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** `YYYY-MM-DD` of an instant in a time zone. */
-export function dayIn(timeZone: string, at: Date): string {
-  let format = dayFormats.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
-    dayFormats.set(timeZone, format);
-  }
-  return format.format(at);
-}
-
-/** The day `days` after a day `YYYY-MM-DD` (before it when negative): calendar days, whatever the time zone. */
-export function dayPlus(day: string, days: number): string {
-  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
-}
-
-/** Milliseconds to add to UTC to get the wall clock of `timeZone` at that instant. */
-const partFormats = new Map<string, Intl.DateTimeFormat>();
-
-function offsetMs(timeZone: string, at: number): number {
-  let format = partFormats.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    partFormats.set(timeZone, format);
-  }
-  const parts = format.formatToParts(at);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
-  return wall - Math.floor(at / 1000) * 1000;
-}
-
-/** The first and last millisecond of a calendar day in the shop's time zone. */
-export function dayRange(day: string, timeZone: string): { fromMs: number; toMs: number } | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (m === null) return undefined;
-  const midnightUtc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  if (dayIn("UTC", new Date(midnightUtc)) !== day) return undefined; // 2026-02-31 and the like
-  const start = (wallMs: number) => wallMs - offsetMs(timeZone, wallMs - offsetMs(timeZone, wallMs));
-  return { fromMs: start(midnightUtc), toMs: start(midnightUtc + 86_400_000) - 1 };
-}
 
 export interface ReportLine {
   name: string;
@@ -340,8 +289,8 @@ function wallClock(timeZone: string): (ms: number) => string {
     const hour = Math.floor(ms / 3_600_000);
     let offset = hours.get(hour);
     if (!hours.has(hour)) {
-      const start = offsetMs(timeZone, hour * 3_600_000);
-      offset = start === offsetMs(timeZone, hour * 3_600_000 + 3_599_999) ? start : undefined;
+      const start = wallOffsetMs(timeZone, hour * 3_600_000);
+      offset = start === wallOffsetMs(timeZone, hour * 3_600_000 + 3_599_999) ? start : undefined;
       hours.set(hour, offset);
     }
     if (offset === undefined) return exact.format(new Date(ms));

@@ -1,7 +1,7 @@
+import { dayIn } from "../../src/calendar.js";
 import { createClient } from "@keyv/redis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLedger } from "../../src/orders/create-ledger.js";
-import { dayIn } from "../../src/orders/report.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { ownRedis } from "../helpers/redis.js";
 import { createRedisLedgerV2 } from "../orders/fixtures/ledger-v2.js";

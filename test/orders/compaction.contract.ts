@@ -1,6 +1,7 @@
+import { dayRange } from "../../src/calendar.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/orders/ledger.js";
-import { buildReport, dayRange, type DayFigures } from "../../src/orders/report.js";
+import { buildReport, type DayFigures } from "../../src/orders/report.js";
 import { draft } from "./fixtures.js";
 import { ledgerViews, seedShop } from "./ledger-views.js";
 import { replay, type FullLedgerFactory } from "./wallets.contract.js";

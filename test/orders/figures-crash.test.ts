@@ -1,3 +1,4 @@
+import { dayIn, dayRange } from "../../src/calendar.js";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { createLedger } from "../../src/orders/create-ledger.js";
@@ -6,7 +7,7 @@ import type { OrderEvents } from "../../src/orders/events.js";
 import type { Ledger, OrderLedger } from "../../src/orders/ledger.js";
 import { createMemoryLedger } from "../../src/orders/ledger-memory.js";
 import { createOrderService } from "../../src/orders/order-service.js";
-import { buildReport, dayIn, dayRange } from "../../src/orders/report.js";
+import { buildReport } from "../../src/orders/report.js";
 import { walletBalances, type Wallets } from "../../src/orders/wallet.js";
 import { createShop } from "../../src/shop/shop.js";
 import { createOrigins } from "../../src/storage/origins.js";

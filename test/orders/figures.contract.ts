@@ -1,7 +1,8 @@
+import { dayIn, dayRange } from "../../src/calendar.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/orders/ledger.js";
 import type { FinalState, OrderRecord } from "../../src/orders/order.js";
-import { buildReport, dayIn, dayRange, type DayFigures } from "../../src/orders/report.js";
+import { buildReport, type DayFigures } from "../../src/orders/report.js";
 import type { Deposit } from "../../src/orders/wallet.js";
 import { draft } from "./fixtures.js";
 

@@ -1,6 +1,6 @@
+import { dayIn } from "../../src/calendar.js";
 import { describe, expect, it } from "vitest";
 import { createLedger } from "../../src/orders/create-ledger.js";
-import { dayIn } from "../../src/orders/report.js";
 import { redisStorage } from "../helpers/redis.js";
 import { draft } from "./fixtures.js";
 import { createRedisLedgerV2 } from "./fixtures/ledger-v2.js";

@@ -1,6 +1,6 @@
+import { dayIn, dayRange } from "../../src/calendar.js";
 import type { OrderLedger } from "../../src/orders/ledger.js";
 import type { FinalState, OrderRecord } from "../../src/orders/order.js";
-import { dayIn, dayRange } from "../../src/orders/report.js";
 import type { Deposit, Wallets } from "../../src/orders/wallet.js";
 import { draft } from "./fixtures.js";
 

@@ -1,6 +1,6 @@
+import { dayIn } from "../../src/calendar.js";
 import { createMemoryLedger } from "../../src/orders/ledger-memory.js";
 import { createLedger } from "../../src/orders/create-ledger.js";
-import { dayIn } from "../../src/orders/report.js";
 import { redisStorage } from "../helpers/redis.js";
 import { describeCompactionContract } from "./compaction.contract.js";
 import { describeFiguresContract } from "./figures.contract.js";

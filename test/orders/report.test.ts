@@ -1,7 +1,7 @@
+import { dayIn, dayPlus, dayRange, monthBefore } from "../../src/calendar.js";
 import { describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../src/orders/order.js";
-import { monthBefore } from "../../src/orders/export.js";
-import { buildReport, CSV_HEADER, dayIn, dayPlus, dayRange, reportCsv } from "../../src/orders/report.js";
+import { buildReport, CSV_HEADER, reportCsv } from "../../src/orders/report.js";
 
 const order = (over: Partial<OrderRecord>): OrderRecord => ({
   refId: "TG1",

@@ -1,6 +1,6 @@
+import { dayIn, monthBefore } from "../../calendar.js";
 import { InlineKeyboard, InputFile } from "grammy";
-import { exportMonth, monthBefore } from "../../orders/export.js";
-import { dayIn } from "../../orders/report.js";
+import { exportMonth } from "../../orders/export.js";
 import { adminOnly } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";

@@ -1,5 +1,6 @@
+import { dayIn, dayPlus, dayRange } from "../../calendar.js";
 import { InlineKeyboard, InputFile } from "grammy";
-import { dayIn, dayPlus, dayRange, marginOf, reportCsv, type ReportLine } from "../../orders/report.js";
+import { marginOf, reportCsv, type ReportLine } from "../../orders/report.js";
 import { adminOnly } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";

@@ -1,3 +1,4 @@
+import { dayRange, daysUpTo } from "../../calendar.js";
 import { zValidator } from "@hono/zod-validator";
 import { Hono, type Context } from "hono";
 import { z } from "zod";
@@ -5,7 +6,7 @@ import { parseCatalog, tiersOf } from "../../catalog/catalog.js";
 import { diffCatalogs } from "../../catalog/diff.js";
 import { MAX_DEPOSIT, MAX_DEPOSIT_NOTE } from "../../orders/deposits.js";
 import type { Deposit } from "../../orders/wallet.js";
-import { dayRange, marginOf, reportCsv } from "../../orders/report.js";
+import { marginOf, reportCsv } from "../../orders/report.js";
 import { MAX_PROVIDER_PRICE, MAX_REASON } from "../../orders/settle.js";
 import { changeWarnings } from "../../shop/price-check.js";
 import type { CatalogSource } from "../../shop/shop.js";
@@ -15,18 +16,11 @@ import type { MiniAppEnv } from "./auth.js";
 import type { MiniAppDeps } from "./deps.js";
 import { catalogView, orderView, resellerRow, statementView } from "./views.js";
 
-const DAY_MS = 86_400_000;
 const PAGE_SIZE = 20;
 const STATEMENT_PAGE = 20;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const USER_ID = /^[1-9][0-9]{0,15}$/;
 const REF_ID = /^[A-Za-z0-9]{1,56}$/;
-
-/** The `days` calendar days up to `last` (YYYY-MM-DD), oldest first. */
-export function daysUpTo(last: string, days: number): string[] {
-  const end = Date.parse(`${last}T00:00:00Z`);
-  return Array.from({ length: days }, (_, i) => new Date(end - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10));
-}
 
 /** A bad request, field by field: 422 with each bad path once, and the first thing wrong there. */
 const invalid = (c: Context, issues: Array<{ path: string; message: string }>) => {

@@ -1,0 +1,98 @@
+/**
+ * The shop's days and months in its time zone (`TIME_ZONE`): the one place that turns an instant
+ * into the shop's day, a day into the instants it spans, and walks days and months. A day is
+ * written `YYYY-MM-DD` and a month `YYYY-MM`, as the owner types them.
+ */
+
+const DAY_MS = 86_400_000;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MONTH = /^(\d{4})-(\d{2})$/;
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** `YYYY-MM-DD` of an instant in a time zone. */
+export function dayIn(timeZone: string, at: Date): string {
+  let format = dayFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(at);
+}
+
+/** The hour of the day (0–23) of an instant in a time zone. */
+export function hourIn(timeZone: string, atMs: number): number {
+  return Math.floor(((((atMs + wallOffsetMs(timeZone, atMs)) % DAY_MS) + DAY_MS) % DAY_MS) / 3_600_000);
+}
+
+/** The day `days` after a day `YYYY-MM-DD` (before it when negative): calendar days, whatever the time zone. */
+export function dayPlus(day: string, days: number): string {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
+}
+
+/** The `count` calendar days up to and including `last`, oldest first. */
+export function daysUpTo(last: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => dayPlus(last, i - count + 1));
+}
+
+const partFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Milliseconds to add to UTC to get the wall clock of `timeZone` at that instant. */
+export function wallOffsetMs(timeZone: string, at: number): number {
+  let format = partFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    partFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
+  return wall - Math.floor(at / 1000) * 1000;
+}
+
+/** Whether `day` is a real calendar day written `YYYY-MM-DD` (not 2026-02-31). */
+export function isDay(day: string): boolean {
+  const m = DAY.exec(day);
+  if (m === null) return false;
+  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).toISOString().slice(0, 10) === day;
+}
+
+/** The first and last millisecond of a calendar day in the shop's time zone; undefined for no such day. */
+export function dayRange(day: string, timeZone: string): { fromMs: number; toMs: number } | undefined {
+  if (!isDay(day)) return undefined;
+  const midnightUtc = Date.parse(`${day}T00:00:00Z`);
+  const start = (wallMs: number) => wallMs - wallOffsetMs(timeZone, wallMs - wallOffsetMs(timeZone, wallMs));
+  return { fromMs: start(midnightUtc), toMs: start(midnightUtc + DAY_MS) - 1 };
+}
+
+/** The month (`YYYY-MM`) before a month written `YYYY-MM`. */
+export function monthBefore(month: string): string {
+  const [year, mon] = month.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(year, mon - 2, 1)).toISOString().slice(0, 7);
+}
+
+/** The days (`YYYY-MM-DD`) of a month written `YYYY-MM`, or undefined for anything else. */
+export function monthDays(month: string): string[] | undefined {
+  const m = MONTH.exec(month);
+  if (m === null) return undefined;
+  const [year, mon] = [Number(m[1]), Number(m[2])];
+  if (mon < 1 || mon > 12 || year < 2000) return undefined;
+  const count = new Date(Date.UTC(year, mon, 0)).getUTCDate();
+  return Array.from({ length: count }, (_, i) => `${month}-${String(i + 1).padStart(2, "0")}`);
+}
+
+/** The Monday (`YYYY-MM-DD`) of the week a day is in. */
+export function weekStart(day: string): string {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay(); // 0 = Sunday
+  return dayPlus(day, -((weekday + 6) % 7));
+}
