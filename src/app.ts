@@ -33,6 +33,7 @@ import type { OrderLedger } from "./orders/ledger.js";
 import type { Wallets } from "./orders/wallet.js";
 import { createOrderService, type OrderService } from "./orders/order-service.js";
 import { dayIn } from "./calendar.js";
+import { createReports } from "./reports/reports.js";
 import { createHttpServer, type HttpServer } from "./server/http-server.js";
 import { createChatState } from "./storage/chat-state.js";
 import { createOrigins } from "./storage/origins.js";
@@ -252,6 +253,16 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     resellerIds: config.resellerIds,
     now,
   });
+  const reports = createReports({
+    ledger,
+    wallets,
+    access,
+    people,
+    shop,
+    timeZone: config.timeZone,
+    refIdPrefix: config.refIdPrefix,
+    now,
+  });
   const deposits = createDeposits({
     wallets,
     buyerOf: (userId) => access.buyerOf(userId),
@@ -294,6 +305,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   });
   const services: Services = {
     orders,
+    reports,
     shop,
     access,
     people,
@@ -373,6 +385,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       : (await import("./server/mini-app/mini-app.js")).createMiniApp({
           botToken: config.botToken,
           orders,
+          reports,
           shop,
           access,
           people,

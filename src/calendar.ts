@@ -96,3 +96,32 @@ export function weekStart(day: string): string {
   const weekday = new Date(`${day}T00:00:00Z`).getUTCDay(); // 0 = Sunday
   return dayPlus(day, -((weekday + 6) % 7));
 }
+
+/** A stretch of days the owner asks about: a day, a week (Monday to Sunday) or a calendar month. */
+export type PeriodKind = "day" | "week" | "month";
+
+export interface Period {
+  kind: PeriodKind;
+  /** Its first and last day. */
+  from: string;
+  to: string;
+}
+
+/** The day, week or month that `day` is in. */
+export function periodOf(kind: PeriodKind, day: string): Period {
+  if (kind === "day") return { kind, from: day, to: day };
+  if (kind === "week") {
+    const from = weekStart(day);
+    return { kind, from, to: dayPlus(from, 6) };
+  }
+  const days = monthDays(day.slice(0, 7))!;
+  return { kind, from: days[0]!, to: days.at(-1)! };
+}
+
+/** The days of a period from its first, up to its last or `upTo` (today) if that comes first. */
+export function daysOf(period: Pick<Period, "from" | "to">, upTo: string): string[] {
+  const last = period.to < upTo ? period.to : upTo;
+  const days: string[] = [];
+  for (let day = period.from; day <= last; day = dayPlus(day, 1)) days.push(day);
+  return days;
+}

@@ -3,7 +3,8 @@ import type { Texts } from "./i18n.js";
 import type { Logger } from "../logger.js";
 import type { Lang, OrderRecord } from "../orders/order.js";
 import type { Delivery, DepositEvents, FinishedHow, OrderEvents } from "../orders/events.js";
-import { costOf, paidFromSaldo } from "../orders/order.js";
+import { paidFromSaldo } from "../orders/order.js";
+import { saleMargin } from "../reports/figures.js";
 import type { Deposit } from "../orders/wallet.js";
 import { formatRupiah } from "./format.js";
 import { translator, type Translate } from "./i18n.js";
@@ -207,20 +208,20 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         if (paidFromSaldo(order)) {
           // The reseller's price and what became of it; on a sale, what the shop made on it (once
           // the provider price is known).
-          const cost = order.state === "success" ? costOf(r) : undefined;
+          const sale = saleMargin(order);
           const key =
             order.state === "failed"
               ? "notice-reseller-released"
               : order.state === "unknown"
                 ? "notice-reseller-held"
-                : cost === undefined
+                : sale === undefined
                   ? "notice-reseller"
                   : "notice-reseller-margin";
           text += `\n${t(key, {
             tier: order.tier ?? "",
             price: formatRupiah(order.price!, lang),
-            cost: cost === undefined ? "" : formatRupiah(cost, lang),
-            margin: cost === undefined ? "" : formatRupiah(order.price! - cost, lang),
+            cost: sale === undefined ? "" : formatRupiah(sale.cost, lang),
+            margin: sale === undefined ? "" : formatRupiah(sale.margin, lang),
           })}`;
         }
         if (order.settledBy !== undefined)

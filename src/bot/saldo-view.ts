@@ -1,10 +1,13 @@
 import type { Person } from "../access/people.js";
-import type { Lang, OrderState } from "../orders/order.js";
-import { heldRefs, statementLines, type StatementLine } from "../orders/statement.js";
-import type { Wallets } from "../orders/wallet.js";
+import type { Lang } from "../orders/order.js";
+import type { StatementLine } from "../orders/statement.js";
+import type { RecentStatement } from "../reports/resellers.js";
 import { formatRupiah, formatTime } from "./format.js";
 import type { Translate } from "./i18n.js";
 import { nameBefore } from "./people.js";
+
+/** How many of the newest statement lines /saldo shows. */
+export const SALDO_LINES = 10;
 
 /** Signed rupiah: "+ Rp 50,000", "− Rp 5,000". */
 export const signed = (amount: number, lang: Lang) =>
@@ -21,32 +24,29 @@ function statementLine(t: Translate, line: StatementLine, lang: Lang, timeZone: 
 }
 
 /**
- * A reseller's saldo, held amount and last movements: their own (`own`), or as an admin sees it
- * (with their name). An order is one line (statement.ts): spent once it succeeded, held while its
- * result is unknown, and a failed order's money coming back is a refund.
+ * A reseller's saldo, held amount and last movements (reports: one line per order, spent once it
+ * succeeded, held while its result is unknown, a refund when a failed order's money came back):
+ * their own (`own`), or as an admin sees it (with their name).
  */
-export async function saldoView(
-  deps: {
-    wallets: Pick<Wallets, "get" | "statement">;
-    statesOf: (refIds: readonly string[]) => Promise<Map<string, OrderState>>;
-  },
-  opts: { t: Translate; lang: Lang; timeZone: string; userId: number; own: boolean; person?: Person | undefined },
-): Promise<string> {
+export function saldoText(
+  statement: RecentStatement,
+  opts: { t: Translate; lang: Lang; timeZone: string; own: boolean },
+): string {
   const { t, lang } = opts;
-  const [wallet, movements] = await Promise.all([
-    deps.wallets.get(opts.userId),
-    deps.wallets.statement(opts.userId, 10),
-  ]);
+  const { reseller, lines } = statement;
   const head = t(opts.own ? "saldo-own" : "saldo-of", {
-    userId: String(opts.userId),
-    name: nameBefore(opts.person),
-    saldo: formatRupiah(wallet.saldo, lang),
-    held: formatRupiah(wallet.held, lang),
+    userId: String(reseller.userId),
+    name: nameBefore(personOf(reseller)),
+    saldo: formatRupiah(reseller.saldo, lang),
+    held: formatRupiah(reseller.held, lang),
   });
-  if (movements.length === 0) return `${head}\n\n${t("saldo-no-movements")}`;
-  const states = await deps.statesOf(heldRefs(movements));
-  const lines = statementLines(movements, (ref) => states.get(ref)).map((l) =>
-    statementLine(t, l, lang, opts.timeZone),
-  );
-  return `${head}\n\n${t("saldo-movements-title")}\n${lines.join("\n")}`;
+  if (lines.length === 0) return `${head}\n\n${t("saldo-no-movements")}`;
+  const text = lines.map((l) => statementLine(t, l, lang, opts.timeZone));
+  return `${head}\n\n${t("saldo-movements-title")}\n${text.join("\n")}`;
 }
+
+/** The name a reseller goes by, as the reports name them. */
+export const personOf = (row: { name?: string; username?: string }): Person | undefined =>
+  row.name === undefined && row.username === undefined
+    ? undefined
+    : { name: row.name ?? "", ...(row.username === undefined ? {} : { username: row.username }) };

@@ -7,6 +7,7 @@ import type { BroadcastStore } from "../broadcast/broadcast-store.js";
 import type { Deposits } from "../orders/deposits.js";
 import type { OrderService } from "../orders/order-service.js";
 import type { Wallets } from "../orders/wallet.js";
+import type { Reports } from "../reports/reports.js";
 import type { Shop } from "../shop/shop.js";
 import type { CatalogUploads, PriceChanges } from "../shop/uploads.js";
 import type { Origins } from "../storage/origins.js";
@@ -24,6 +25,8 @@ import type { UserPrefs } from "./user-prefs.js";
 export interface Services {
   /** Orders with their rules: open or paused, for sale, price, Confirm once, settle once, told once. */
   orders: OrderService;
+  /** What the owner reads: every figure and list of the back office, computed once for every screen. */
+  reports: Reports;
   /** The catalogue in use, its edits, the pause. */
   shop: Shop;
   /** Roles, tiers and the allow list. */

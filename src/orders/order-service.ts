@@ -1,15 +1,12 @@
 import type { Logger } from "../logger.js";
-import { normalisePlayerId } from "../catalog/catalog.js";
 import type { Shop } from "../shop/shop.js";
 import type { Origins } from "../storage/origins.js";
 import type { TopupClient } from "../topup/types.js";
 import { createDrafts, type CancelOutcome, type DraftRequest, type DraftResult, type OpenCatalog } from "./drafts.js";
 import type { OrderEvents } from "./events.js";
-import type { OrderLedger, OrderQuery } from "./ledger.js";
-import type { BalanceSeen, OrderRecord, OrderState } from "./order.js";
-import type { DayFigures } from "./report.js";
+import type { OrderLedger } from "./ledger.js";
+import type { OrderRecord } from "./order.js";
 import { createRecovery } from "./recovery.js";
-import { ownIdCandidates } from "./ref-id.js";
 import { createSettlement, type SettleOutcome, type SettleRequest } from "./settle.js";
 import { createSubmission, type ConfirmOutcome, type ConfirmRequest } from "./submit.js";
 import { createTelling } from "./telling.js";
@@ -18,9 +15,6 @@ import type { Wallets } from "./wallet.js";
 export type { CancelOutcome, DraftRequest, DraftResult, OpenCatalog } from "./drafts.js";
 export type { ConfirmOutcome, ConfirmRequest } from "./submit.js";
 export type { SettleOutcome, SettleRequest } from "./settle.js";
-
-/** How far back a search by the start of a player id looks when no day is given. */
-export const PLAYER_PREFIX_DAYS = 7;
 
 export interface OrderServiceDeps {
   ledger: OrderLedger;
@@ -45,8 +39,8 @@ export interface OrderServiceDeps {
 
 /**
  * The orders, with their rules, as every way into the bot sees them (the chat, the Mini App): what
- * may be ordered now and at what price, drafts, the submit-once Confirm, settlement, recovery,
- * telling each outcome once, and the questions asked of the ledger.
+ * may be ordered now and at what price, drafts, the submit-once Confirm, settlement, recovery, and
+ * telling each outcome once. What changes orders lives here; what is read of them, in reports/.
  */
 export interface OrderService {
   /** Whether orders are open (not paused), and the catalogue in use to choose from. */
@@ -57,11 +51,6 @@ export interface OrderService {
    * Once per update (`origin`): a second handling of it gets the same draft back, whatever became of it.
    */
   createDraft(req: DraftRequest): Promise<DraftResult>;
-  get(refId: string): Promise<OrderRecord | undefined>;
-  /** An order by its ref id as someone typed it: in any case, spaces around it dropped. */
-  lookup(typed: string): Promise<OrderRecord | undefined>;
-  /** Where each of these orders stands (a statement's lines need it); unknown ids are left out. */
-  statesOf(refIds: readonly string[]): Promise<Map<string, OrderState>>;
   /** The draft a user is looking at in a chat, so that /cancel can retire it. */
   openDraftOf(chatId: number, userId: number): Promise<string | undefined>;
   cancel(req: { refId: string; userId: number; chatId: number }): Promise<CancelOutcome>;
@@ -81,29 +70,8 @@ export interface OrderService {
    * ended, and tells their users. Never resends. Returns the orders changed.
    */
   recoverInterrupted(): Promise<OrderRecord[]>;
-  history(scope: number | "all", page: number, pageSize: number): Promise<{ orders: OrderRecord[]; total: number }>;
-  /** Orders found by time, user, player id and state, newest first, a page at a time. */
-  findOrders(query: OrderQuery): Promise<{ orders: OrderRecord[]; hasMore: boolean }>;
-  /**
-   * Orders for a player id as someone typed it: written the way a game's rule names it
-   * (`11112222 3333` → `11112222(3333)`), over all time; when no order has that whole id, the
-   * orders whose player id starts with it (of the day asked for, else of the last
-   * PLAYER_PREFIX_DAYS). Newest first, a page at a time, with the other conditions of `query`.
-   */
-  findByPlayer(
-    typed: string,
-    query: Omit<OrderQuery, "playerId">,
-  ): Promise<{ orders: OrderRecord[]; hasMore: boolean }>;
-  submittedBetween(fromMs: number, toMs: number): Promise<OrderRecord[]>;
+  /** Orders sent to the provider whose outcome is not recorded (a previous run's, at start). */
   inFlight(): Promise<OrderRecord[]>;
-  pending(): Promise<OrderRecord[]>;
-  lastBalance(): Promise<BalanceSeen | undefined>;
-  /** The provider price last seen for each product (a new selling price below it loses money). */
-  lastProviderPrices(): Promise<Map<string, number>>;
-  /** A day's figures, kept as its orders finish (orders/report.ts: DayFigures). */
-  dayFigures(day: string): Promise<DayFigures>;
-  /** Several days' totals (for a chart). */
-  daysFigures(days: readonly string[]): Promise<DayFigures[]>;
 }
 
 export function createOrderService(deps: OrderServiceDeps): OrderService {
@@ -118,17 +86,6 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
   return {
     openCatalog: () => drafts.openCatalog(),
     createDraft: (req) => drafts.create(req),
-    get: (refId) => ledger.get(refId),
-    async statesOf(refIds) {
-      return new Map((await ledger.getMany(refIds)).map((o) => [o.refId, o.state]));
-    },
-    async lookup(typed) {
-      for (const refId of ownIdCandidates(typed, deps.refIdPrefix)) {
-        const order = await ledger.get(refId);
-        if (order !== undefined) return order;
-      }
-      return undefined;
-    },
     openDraftOf: (chatId, userId) => ledger.openDraftOf(chatId, userId),
     cancel: (req) => drafts.cancel(req),
     cancelAllIn: (chatId) => drafts.cancelAllIn(chatId),
@@ -136,28 +93,6 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
     settle: (req) => settlement.settle(req),
     tellInterrupted: (orders) => recovery.tellInterrupted(orders),
     recoverInterrupted: () => recovery.recoverInterrupted(),
-    history: (scope, page, pageSize) => ledger.history(scope, page, pageSize),
-    findOrders: (query) => ledger.findOrders(query),
-    async findByPlayer(typed, query) {
-      const { catalog } = await deps.shop.state();
-      const forms = [...new Set([typed.trim(), ...catalog.games.map((g) => normalisePlayerId(g, typed))])];
-      // A whole player id, as typed or as its game writes it: every order of it, through its index.
-      for (const playerId of forms) {
-        const any = await ledger.findOrders({ ...query, playerId, page: 0, pageSize: 1 });
-        if (any.orders.length > 0) return ledger.findOrders({ ...query, playerId });
-      }
-      // The start of an id (`11112222` for `11112222(3333)`): read through the time index, the day
-      // asked for or the last PLAYER_PREFIX_DAYS.
-      const fromMs = query.fromMs ?? now().getTime() - PLAYER_PREFIX_DAYS * 86_400_000;
-      const start = forms.find((f) => f !== forms[0]) ?? forms[0]!;
-      return ledger.findOrders({ ...query, fromMs, playerPrefix: start });
-    },
-    submittedBetween: (fromMs, toMs) => ledger.submittedBetween(fromMs, toMs),
     inFlight: () => ledger.inFlight(),
-    pending: () => ledger.pending(),
-    lastBalance: () => ledger.lastBalance(),
-    lastProviderPrices: () => ledger.lastProviderPrices(),
-    dayFigures: (day) => ledger.dayFigures(day),
-    daysFigures: (days) => ledger.daysFigures(days),
   };
 }

@@ -1,8 +1,9 @@
-import { wallOffsetMs } from "../calendar.js";
 import { costOf, paidFromSaldo, type OrderRecord, type OrderState } from "./order.js";
 import type { Deposit } from "./wallet.js";
 
 export interface ReportLine {
+  /** What the line is of: a product's code, a user's id. */
+  key: string;
   name: string;
   count: number;
   selling: number;
@@ -11,13 +12,6 @@ export interface ReportLine {
   /** The selling price of successes whose provider price nobody knows: left out of the margin. */
   unpriced: number;
 }
-
-/**
- * The margin of a line, a day or a reseller: what sold at a known provider price, less that price.
- * A sale whose provider price nobody knows is left out (never counted as bought for nothing).
- */
-export const marginOf = (line: { selling: number; provider: number; unpriced: number }): number =>
-  line.selling - line.unpriced - line.provider;
 
 export interface DayReport {
   total: number;
@@ -86,7 +80,7 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
     if (cost === undefined) line.unpriced += sell;
     else line.provider += cost;
   };
-  const emptyLine = () => ({ name: "", count: 0, selling: 0, provider: 0, unpriced: 0, seenAt: "" });
+  const emptyLine = (key: string) => ({ key, name: "", count: 0, selling: 0, provider: 0, unpriced: 0, seenAt: "" });
   for (const order of orders) {
     if (order.state === "draft" || order.state === "cancelled") continue;
     byState[order.state] += 1;
@@ -99,7 +93,7 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
       unpricedCount += 1;
     } else provider += cost;
     const when = order.submittedAt ?? order.createdAt;
-    const product = products.get(order.productCode) ?? emptyLine();
+    const product = products.get(order.productCode) ?? emptyLine(order.productCode);
     products.set(order.productCode, product);
     // A product is named as its newest order names it (a rename in the day shows the new name).
     if (when >= product.seenAt) {
@@ -108,7 +102,7 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
     }
     add(product, sell, cost);
     const key = String(order.userId);
-    const user = users.get(key) ?? emptyLine();
+    const user = users.get(key) ?? emptyLine(key);
     users.set(key, user);
     // A user is named as their newest order names them: the name they go by now.
     if (when >= user.seenAt) {
@@ -184,6 +178,7 @@ export function figuresOf(
     const [kind, id] = [head.slice(0, 1), head.slice(2)];
     if (kind === "p" && num(line, "n") > 0) {
       byProduct.push({
+        key: id,
         name: `${id} · ${line.get("m") ?? ""}`,
         count: num(line, "n"),
         selling: num(line, "s"),
@@ -192,6 +187,7 @@ export function figuresOf(
       });
     } else if (kind === "u" && num(line, "n") > 0) {
       byUser.push({
+        key: id,
         name: `${line.get("m") ?? ""} (${id})`,
         count: num(line, "n"),
         selling: num(line, "s"),
@@ -226,122 +222,4 @@ export function figuresOf(
     deposits: n(totals, "dep"),
     ...(balance === undefined ? {} : { balance }),
   };
-}
-
-export const CSV_HEADER = [
-  "submitted_at",
-  "ref_id",
-  "state",
-  "user_id",
-  "user_name",
-  "product_code",
-  "product_name",
-  "player_id",
-  "player_name",
-  "buyer_role",
-  "buyer_tier",
-  "price",
-  "price_paid",
-  "provider_price",
-  "sn",
-  "trx_id",
-  "last_balance",
-  "error_code",
-  "error_msg",
-  "provider_price_from",
-] as const;
-
-/** One cell: quoted when needed, and never read as a formula by a spreadsheet. */
-function cell(value: string | number | undefined | null): string {
-  if (value === undefined || value === null) return "";
-  if (typeof value === "number") return String(value);
-  let text = value;
-  const first = text.charCodeAt(0);
-  // = + @ tab CR, or "-" before anything but a digit: a spreadsheet would take it for a formula.
-  const second = text.charCodeAt(1);
-  if (
-    first === 61 ||
-    first === 43 ||
-    first === 64 ||
-    first === 9 ||
-    first === 13 ||
-    (first === 45 && text.length > 1 && !(second >= 48 && second <= 57))
-  )
-    text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** The day's orders as CSV (UTF-8, a header row, times in the shop's time zone). */
-export function reportCsv(orders: OrderRecord[], timeZone: string): string {
-  return [CSV_HEADER.join(","), ...csvRows(orders, timeZone)].join("\r\n") + "\r\n";
-}
-
-/**
- * `YYYY-MM-DD HH:MM:SS` of instants in a time zone, as Intl's sv-SE format writes them: the zone's
- * offset asked once per hour (it changes on the hour everywhere: checked at both ends, else the
- * hour goes through Intl instant by instant). A day's CSV formats thousands of times.
- */
-function wallClock(timeZone: string): (ms: number) => string {
-  const exact = new Intl.DateTimeFormat("sv-SE", { timeZone, dateStyle: "short", timeStyle: "medium" });
-  const hours = new Map<number, number | undefined>();
-  const two = (n: number) => (n < 10 ? `0${n}` : String(n));
-  return (ms) => {
-    const hour = Math.floor(ms / 3_600_000);
-    let offset = hours.get(hour);
-    if (!hours.has(hour)) {
-      const start = wallOffsetMs(timeZone, hour * 3_600_000);
-      offset = start === wallOffsetMs(timeZone, hour * 3_600_000 + 3_599_999) ? start : undefined;
-      hours.set(hour, offset);
-    }
-    if (offset === undefined) return exact.format(new Date(ms));
-    const d = new Date(Math.floor(ms / 1000) * 1000 + offset);
-    const year = d.getUTCFullYear();
-    if (year < 1000 || year > 9999) return exact.format(new Date(ms));
-    return `${year}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
-  };
-}
-
-/**
- * Where a success's provider price comes from: the provider's answer, the admin who settled it, or
- * the last price seen for the product before it was sent; empty when nobody knows it.
- */
-function providerPriceFrom(o: OrderRecord): string | undefined {
-  if (o.state !== "success") return undefined;
-  if (o.result?.productDetail?.priceRp !== undefined) return "provider";
-  return costOf(o.result) === undefined ? undefined : o.result?.providerPriceFrom;
-}
-
-/** The CSV rows of submitted orders (no header), in the order given. */
-export function csvRows(orders: readonly OrderRecord[], timeZone: string): string[] {
-  const clock = wallClock(timeZone);
-  return orders
-    .filter((o) => o.state !== "draft" && o.state !== "cancelled")
-    .map((o) =>
-      [
-        clock(Date.parse(o.submittedAt ?? o.createdAt)),
-        o.refId,
-        o.state,
-        o.userId,
-        o.userName,
-        o.productCode,
-        o.productName,
-        o.playerId,
-        o.result?.destinationName,
-        o.role ?? "staff",
-        o.tier,
-        o.price,
-        // What the buyer paid from their saldo: a reseller's successful order (a held or released
-        // price was not paid).
-        paidFromSaldo(o) && o.state === "success" ? o.price : undefined,
-        o.state === "success" ? costOf(o.result) : o.result?.productDetail?.priceRp,
-        o.result?.sn,
-        o.result?.trxId,
-        o.result?.lastBalance,
-        o.result?.errorCode,
-        o.result?.errorMsg,
-        providerPriceFrom(o),
-      ]
-        .map(cell)
-        .join(","),
-    );
 }

@@ -13,11 +13,11 @@ const GROUP = -100500;
 /** A command a newcomer might add: one file's worth, and nothing else of the bot touched. */
 const pingFeature = defineFeature({
   name: "ping",
-  needs: ["orders"],
+  needs: ["reports"],
   commands: [{ name: "ping", menu: ["everyone"], money: true, help: [{ key: "help-ping", for: ["staff", "admin"] }] }],
   setup(at) {
     at("buyers").command("ping", async (ctx) => {
-      const seen = await ctx.services.orders.lastBalance();
+      const seen = await ctx.services.reports.providerBalance();
       await ctx.reply(`pong, balance ${seen?.balance ?? "not seen yet"}`);
     });
   },
@@ -56,9 +56,9 @@ describe("features describe themselves: menus, the command list and the group ru
   });
 
   it("when a feature needs a service that is not there, or two features claim one command, then the bot is not built", () => {
-    expect(() => checkFeatures([pingFeature], {})).toThrow(/ping needs the service "orders"/);
+    expect(() => checkFeatures([pingFeature], {})).toThrow(/ping needs the service "reports"/);
     const twin = defineFeature({ name: "twin", needs: [], commands: [{ name: "ping" }], setup: () => undefined });
-    expect(() => checkFeatures([pingFeature, twin], { orders: {} as never })).toThrow(
+    expect(() => checkFeatures([pingFeature, twin], { reports: {} as never })).toThrow(
       /\/ping is claimed by ping and twin/,
     );
   });

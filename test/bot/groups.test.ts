@@ -267,7 +267,7 @@ describe("orders in a group: each member their own order, replies with force_rep
       await world.fake.waitFor(() => /removed from a group/.test(bot.output()));
       expect(await keysOfGroup()).toBe(0);
       const refId = /Order ref: <code>([A-Z0-9]+)<\/code>/.exec(summary.text)![1]!;
-      expect((await bot.app!.orders.get(refId))?.state).toBe("cancelled");
+      expect((await bot.app!.ledger.get(refId))?.state).toBe("cancelled");
     } finally {
       await redis.quit();
     }

@@ -2,7 +2,7 @@ import { dayIn } from "../../src/calendar.js";
 import { gunzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { OrderLedger } from "../../src/orders/ledger.js";
-import { CSV_HEADER } from "../../src/orders/report.js";
+import { CSV_HEADER } from "../../src/reports/csv.js";
 import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
 import { ADMIN, button, STAFF, staffWorld, type World } from "../e2e/world.js";
 

@@ -30,7 +30,7 @@ describe("receipts and /status through the bot: the app in process, fake Bot API
   });
   afterEach(() => world.cleanup());
 
-  const recordOf = async (bot: RunningBot, refId: string): Promise<OrderRecord> => (await bot.app!.orders.get(refId))!;
+  const recordOf = async (bot: RunningBot, refId: string): Promise<OrderRecord> => (await bot.app!.ledger.get(refId))!;
 
   /** Sends a text and resolves with the first later bot message in that chat that matches. */
   async function ask(user: FakeUser, text: string, pattern: RegExp, chatId = user.id): Promise<SentMessage> {

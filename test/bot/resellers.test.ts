@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CSV_HEADER } from "../../src/orders/report.js";
+import { CSV_HEADER } from "../../src/reports/csv.js";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { button, createWorld, type World } from "../e2e/world.js";
 

@@ -88,7 +88,7 @@ describe("the shop from a phone: prices, products, the catalogue file, pause (th
     world.fake.tapButton(STAFF, oldSummary, button(oldSummary, /^c:/));
     await world.waitText(STAFF, /Top-up successful/);
     const refId = /Order ref: <code>([A-Z0-9]+)<\/code>/.exec(oldSummary.text)![1]!;
-    expect((await bot.app!.orders.get(refId))?.price).toBe(20_000);
+    expect((await bot.app!.ledger.get(refId))?.price).toBe(20_000);
 
     // Bad input is explained, nothing changes.
     expect((await ask(ADMIN, "/price", /Usage/)).text).toContain("/price CODE AMOUNT");

@@ -69,6 +69,8 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
     await cleanup();
   });
 
+  /** The ledger the services write to, read directly. */
+  const books = () => createLedger(storage).orders;
   const service = (overrides: Partial<OrderServiceDeps> = {}) =>
     createOrderService({
       ledger: createLedger(storage).orders,
@@ -97,7 +99,7 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
     const [a, b] = await Promise.all([confirm(orders, draft.refId, 501), confirm(orders, draft.refId, 501)]);
     expect(sandbox.calls.filter((c) => c.refId === draft.refId)).toHaveLength(1);
     expect([a.kind, b.kind].sort()).toEqual(["in-progress", "submitted"]);
-    const stored = await orders.get(draft.refId);
+    const stored = await books().get(draft.refId);
     expect(stored?.state).toBe("success");
     expect(stored?.result?.sn).toMatch(/^\d+$/);
   });
@@ -129,7 +131,7 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
     expect(draft.refId).toMatch(/^TG[0-9A-Z]{19}$/);
     const outcome = await confirm(orders, draft.refId, 501);
     expect(outcome.kind).toBe("submitted");
-    const stored = (await orders.get(draft.refId)) as OrderRecord;
+    const stored = (await books().get(draft.refId)) as OrderRecord;
     expect(stored).toMatchObject({
       refId: draft.refId,
       state: "success",
@@ -246,7 +248,7 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
     await confirm(orders, draft.refId);
     await confirm(service(), draft.refId);
     expect(told).toEqual([{ refId: draft.refId, state: "success", heading: undefined }]);
-    expect((await orders.get(draft.refId))?.notifiedAt).toBeTypeOf("string");
+    expect((await books().get(draft.refId))?.notifiedAt).toBeTypeOf("string");
     expect(finished.map((f) => f.how)).toEqual(["confirmed"]);
   });
 
@@ -261,7 +263,7 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
     expect((await orders.openCatalog()).kind).toBe("paused");
     const tap = await confirm(orders, shown.refId);
     expect(tap.kind === "paused" && tap.pause.reason).toBe("stock count");
-    expect((await orders.get(shown.refId))?.state).toBe("draft");
+    expect((await books().get(shown.refId))?.state).toBe("draft");
     await shop.resume();
     expect((await confirm(orders, shown.refId)).kind).toBe("submitted");
     expect(sandbox.calls).toHaveLength(1);
@@ -320,19 +322,19 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
       const draft = await newDraft(orders);
       const outcome = await confirm(orders, draft.refId);
       expect(outcome.kind === "submitted" && outcome.order.state).toBe("unknown");
-      expect((await orders.pending()).map((o) => o.refId)).toEqual([draft.refId]);
+      expect((await books().pending()).map((o) => o.refId)).toEqual([draft.refId]);
       finished.length = 0;
       const [a, b] = await Promise.all([
         orders.settle({ refId: draft.refId, adminId: 1, outcome: { state: "success", sn: "111" } }),
         service().settle({ refId: draft.refId, adminId: 2, outcome: { state: "failed", reason: "no" } }),
       ]);
       expect([a.kind, b.kind].sort()).toEqual(["not-pending", "settled"]);
-      const stored = await orders.get(draft.refId);
+      const stored = await books().get(draft.refId);
       expect(stored?.state === "success" ? stored.result?.sn : stored?.result?.errorMsg).toBe(
         a.kind === "settled" ? "111" : "no",
       );
       expect(finished.map((f) => f.how)).toEqual(["settled"]);
-      expect(await orders.pending()).toEqual([]);
+      expect(await books().pending()).toEqual([]);
       expect(
         (await orders.settle({ refId: draft.refId, adminId: 1, outcome: { state: "success", sn: "2" } })).kind,
       ).toBe("not-pending");
@@ -349,11 +351,11 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
       Array.from({ length: 15 }, (_, i) => newDraft(orders, draftRequest({ userId: 600 + (i % 3) }))),
     );
     await Promise.all(drafts.map((d) => confirm(orders, d.refId, d.userId)));
-    const all = await orders.history("all", 0, 100);
+    const all = await books().history("all", 0, 100);
     expect(all.total).toBe(15);
-    expect((await orders.history(600, 0, 10)).total).toBe(5);
-    const day = await orders.submittedBetween(0, Date.now() + 1000);
+    expect((await books().history(600, 0, 10)).total).toBe(5);
+    const day = await books().submittedBetween(0, Date.now() + 1000);
     expect(day.filter((o) => o.state === "success")).toHaveLength(15);
-    expect((await orders.lastBalance())?.balance).toBe(sandbox.balance());
+    expect((await books().lastBalance())?.balance).toBe(sandbox.balance());
   });
 });

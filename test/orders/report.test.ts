@@ -1,7 +1,8 @@
 import { dayIn, dayPlus, dayRange, monthBefore } from "../../src/calendar.js";
 import { describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../src/orders/order.js";
-import { buildReport, CSV_HEADER, reportCsv } from "../../src/orders/report.js";
+import { buildReport } from "../../src/orders/report.js";
+import { CSV_HEADER, reportCsv } from "../../src/reports/csv.js";
 
 const order = (over: Partial<OrderRecord>): OrderRecord => ({
   refId: "TG1",

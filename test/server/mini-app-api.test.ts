@@ -131,7 +131,7 @@ describe("the Mini App's API: who may see what, and every change through the cha
       body: { amount: 50_000, requestId: rid() },
     });
     expect(stale.status).toBe(401);
-    expect((await call("/admin/resellers", { user: ADMIN })).json.totals).toEqual({ saldo: 0, held: 0 });
+    expect((await call("/admin/resellers", { user: ADMIN })).json.totals).toEqual({ saldo: 0, held: 0, total: 0 });
   });
 
   it("when a Telegram client older than Bot API 8.0 sends init data without a signature field, then it is accepted; forged, it is 401", async () => {
@@ -235,7 +235,7 @@ describe("the Mini App's API: who may see what, and every change through the cha
     const page = await call("/admin/orders?page=-1&day=2026-02-30", { user: ADMIN });
     expect(page.status).toBe(422);
     expect(page.json.issues.map((i: { path: string }) => i.path).sort()).toEqual(["day", "page"]);
-    expect((await call("/admin/resellers", { user: ADMIN })).json.totals).toEqual({ saldo: 0, held: 0 });
+    expect((await call("/admin/resellers", { user: ADMIN })).json.totals).toEqual({ saldo: 0, held: 0, total: 0 });
   });
 
   it("when another site's page asks, then no CORS header lets it read the answer", async () => {

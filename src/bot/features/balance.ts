@@ -1,6 +1,6 @@
 import { defineFeature } from "../feature.js";
 import { formatRupiah, formatTime } from "../format.js";
-import { saldoView } from "../saldo-view.js";
+import { SALDO_LINES, saldoText } from "../saldo-view.js";
 
 /**
  * /balance: for admins and staff the partner balance reported by the sale recorded last, and when
@@ -8,7 +8,7 @@ import { saldoView } from "../saldo-view.js";
  */
 export const balanceFeature = defineFeature({
   name: "balance",
-  needs: ["orders", "wallets", "place"],
+  needs: ["reports", "place"],
   commands: [
     {
       name: "balance",
@@ -22,14 +22,13 @@ export const balanceFeature = defineFeature({
   ],
   setup(at) {
     at("buyers").command("balance", async (ctx) => {
-      const { orders, wallets, place } = ctx.services;
+      const { reports, place } = ctx.services;
       if (ctx.buyer?.role === "reseller") {
-        const view = { t: ctx.tr, lang: ctx.lang, timeZone: place.timeZone, userId: ctx.from!.id, own: true };
-        return void (await ctx.reply(
-          await saldoView({ wallets, statesOf: (refs: readonly string[]) => orders.statesOf(refs) }, view),
-        ));
+        const statement = await reports.resellers.recent(ctx.from!.id, SALDO_LINES);
+        const view = { t: ctx.tr, lang: ctx.lang, timeZone: place.timeZone, own: true };
+        return void (await ctx.reply(saldoText(statement, view)));
       }
-      const seen = await orders.lastBalance();
+      const seen = await reports.providerBalance();
       if (seen === undefined) return void (await ctx.reply(ctx.tr("balance-none")));
       await ctx.reply(
         ctx.tr("balance-known", {

@@ -1,6 +1,5 @@
 import { dayIn, monthBefore } from "../../calendar.js";
 import { InlineKeyboard, InputFile } from "grammy";
-import { exportMonth } from "../../orders/export.js";
 import { adminOnly } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
@@ -14,9 +13,9 @@ const LAST_MONTH = /^(?:last\s*month|lastmonth|last|bulan\s*lalu)$/;
  * A month's orders as a CSV document, or why there is none; `offer`: a month to put a button for
  * under the answer (the month before, after a plain /export).
  */
-async function sendMonth(ctx: FeatureContext<"orders" | "place">, month: string, offer?: string): Promise<void> {
+async function sendMonth(ctx: FeatureContext<"reports" | "place">, month: string, offer?: string): Promise<void> {
   const t = ctx.tr;
-  const { orders, place } = ctx.services;
+  const { reports, place } = ctx.services;
   const other =
     offer === undefined
       ? {}
@@ -26,7 +25,7 @@ async function sendMonth(ctx: FeatureContext<"orders" | "place">, month: string,
             Callback.exportMonth.encode(offer),
           ),
         };
-  const found = await exportMonth({ orders, timeZone: place.timeZone }, month);
+  const found = await reports.monthExport(month);
   switch (found.kind) {
     case "bad-month":
       return void (await ctx.reply(t("export-usage")));
@@ -55,7 +54,7 @@ async function sendMonth(ctx: FeatureContext<"orders" | "place">, month: string,
  */
 export const exportFeature = defineFeature({
   name: "export",
-  needs: ["orders", "place", "clock"],
+  needs: ["reports", "place", "clock"],
   commands: [{ name: "export", menu: ["admin"], money: true, help: [{ key: "help-export", for: ["admin"] }] }],
   setup(at) {
     const composer = at("buyers");

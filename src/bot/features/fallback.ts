@@ -4,15 +4,19 @@ import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 
 /** Whether the user has a summary open in this chat (a draft nobody confirmed or cancelled). */
-async function hasOpenDraft(ctx: FeatureContext<"orders">, chatId: number, userId: number): Promise<boolean> {
+async function hasOpenDraft(
+  ctx: FeatureContext<"orders" | "reports">,
+  chatId: number,
+  userId: number,
+): Promise<boolean> {
   const draftRef = await ctx.services.orders.openDraftOf(chatId, userId);
-  return draftRef !== undefined && (await ctx.services.orders.get(draftRef))?.state === "draft";
+  return draftRef !== undefined && (await ctx.services.reports.orders.get(draftRef))?.state === "draft";
 }
 
 /** Last in the chain: whatever nothing else took gets an answer, never silence or a spinning button. */
 export const fallbackFeature = defineFeature({
   name: "fallback",
-  needs: ["orders"],
+  needs: ["orders", "reports"],
   setup(at) {
     const composer = at("fallback");
     composer.on("callback_query", async (ctx) => {

@@ -9,10 +9,14 @@ import { renderState } from "../order/messages.js";
 
 const PAGE_SIZE = 10;
 
-async function render(ctx: FeatureContext<"orders" | "place">, scope: "me" | "all", page: number) {
+async function render(ctx: FeatureContext<"reports" | "place">, scope: "me" | "all", page: number) {
   const t = ctx.tr;
   const timeZone = ctx.services.place.timeZone;
-  const { orders, total } = await ctx.services.orders.history(scope === "all" ? "all" : ctx.from!.id, page, PAGE_SIZE);
+  const { orders, total } = await ctx.services.reports.orders.history(
+    scope === "all" ? "all" : ctx.from!.id,
+    page,
+    PAGE_SIZE,
+  );
   if (total === 0) return { text: t("history-empty"), keyboard: undefined };
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const lines = orders.map((o) => {
@@ -40,7 +44,7 @@ async function render(ctx: FeatureContext<"orders" | "place">, scope: "me" | "al
 /** /history and /history all: orders newest first, 10 a page, paged in place with buttons. */
 export const historyFeature = defineFeature({
   name: "history",
-  needs: ["orders", "place"],
+  needs: ["reports", "place"],
   commands: [
     { name: "history", menu: ["everyone"], help: [{ key: "help-history", for: ["staff", "reseller", "admin"] }] },
   ],

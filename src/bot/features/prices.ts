@@ -114,7 +114,7 @@ function priceChangeText(t: Translate, lang: Lang, change: PriceChange, product:
  */
 export const pricesFeature = defineFeature({
   name: "prices",
-  needs: ["shop", "origins", "orders", "priceChanges", "clock"],
+  needs: ["shop", "origins", "reports", "priceChanges", "clock"],
   commands: [
     { name: "price", menu: ["admin"], help: [{ key: "help-prices", for: ["admin"] }] },
     { name: "disable", menu: ["admin"] },
@@ -131,7 +131,7 @@ export const pricesFeature = defineFeature({
         return void (await ctx.reply(t(key, { max: formatRupiah(MAX_PRICE, ctx.lang) })));
       }
       const { code, amount, tier, newTier } = parsed;
-      const { shop, orders, origins, priceChanges, clock } = ctx.services;
+      const { shop, reports, origins, priceChanges, clock } = ctx.services;
       const catalog = await shop.catalog();
       const match = findProduct(catalog, code);
       if (match === undefined) return void (await ctx.reply(t("shop-unknown-code", { code })));
@@ -142,7 +142,7 @@ export const pricesFeature = defineFeature({
       }
       const p = match.product;
       const current = tier === undefined ? p.price : p.prices[tier];
-      const providerPrice = (await orders.lastProviderPrices()).get(p.code);
+      const providerPrice = (await reports.providerPrices()).get(p.code);
       if (current !== amount && priceWarnings(amount, current, providerPrice).length > 0) {
         // A second look first: the change waits for Confirm, one per update however often it is handled.
         const origin = originOf(ctx);

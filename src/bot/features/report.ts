@@ -1,6 +1,6 @@
 import { dayIn, dayPlus, dayRange } from "../../calendar.js";
 import { InlineKeyboard, InputFile } from "grammy";
-import { marginOf, reportCsv, type ReportLine } from "../../orders/report.js";
+import type { MoneyLine } from "../../reports/figures.js";
 import { adminOnly } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
@@ -29,9 +29,9 @@ function dayAsked(asked: string, today: string, timeZone: string): string | unde
  * A day's report and its buttons: ◀ the day before and ▶ the day after (none past today), and the
  * day's CSV when it has orders.
  */
-async function renderReport(ctx: FeatureContext<"orders" | "place">, day: string, today: string) {
+async function renderReport(ctx: FeatureContext<"reports" | "place">, day: string, today: string) {
   const t = ctx.tr;
-  const { orders, place } = ctx.services;
+  const { reports, place } = ctx.services;
   const days = (keyboard: InlineKeyboard) => {
     const before = dayPlus(day, -1);
     const after = dayPlus(day, 1);
@@ -41,13 +41,13 @@ async function renderReport(ctx: FeatureContext<"orders" | "place">, day: string
     return keyboard;
   };
   // The day's figures as the ledger keeps them: no order is read, however many there were.
-  const report = await orders.dayFigures(day);
+  const report = (await reports.day(day))!;
   const title = t("report-title", { date: day, tz: place.timeZone });
-  if (report.total === 0 && report.byReseller.length === 0)
+  if (report.orders.total === 0 && report.byReseller.length === 0)
     return { text: `${title}\n${t("report-empty", { date: day })}`, keyboard: days(new InlineKeyboard()) };
   const rp = (n: number) => formatRupiah(n, ctx.lang);
   // A sale whose provider price nobody knows is shown apart and left out of the margin.
-  const line = (l: ReportLine) =>
+  const line = (l: MoneyLine) =>
     t(
       l.unpriced === 0 ? "report-line" : l.unpriced === l.selling ? "report-line-all-unpriced" : "report-line-unpriced",
       {
@@ -55,27 +55,27 @@ async function renderReport(ctx: FeatureContext<"orders" | "place">, day: string
         count: String(l.count),
         selling: rp(l.selling - l.unpriced),
         provider: rp(l.provider),
-        margin: rp(marginOf(l)),
+        margin: rp(l.margin),
         unpriced: rp(l.unpriced),
       },
     );
   const text = [
     title,
     t("report-counts", {
-      total: String(report.total),
-      success: String(report.byState.success),
-      failed: String(report.byState.failed),
-      unknown: String(report.byState.unknown),
-      submitting: String(report.byState.submitting),
+      total: String(report.orders.total),
+      success: String(report.orders.success),
+      failed: String(report.orders.failed),
+      unknown: String(report.orders.unknown),
+      submitting: String(report.orders.submitting),
     }),
     t("report-totals", {
       selling: rp(report.selling),
       provider: rp(report.provider),
-      margin: rp(marginOf(report)),
+      margin: rp(report.margin),
     }),
-    ...(report.unpricedCount === 0
+    ...(report.unpriced.count === 0
       ? []
-      : [t("report-unpriced", { count: report.unpricedCount, selling: rp(report.unpriced) })]),
+      : [t("report-unpriced", { count: report.unpriced.count, selling: rp(report.unpriced.selling) })]),
     ...(report.byProduct.length === 0 ? [] : ["", t("report-by-product"), ...report.byProduct.map(line)]),
     ...(report.byUser.length === 0 ? [] : ["", t("report-by-user"), ...report.byUser.map(line)]),
     ...(report.byReseller.length === 0
@@ -89,7 +89,7 @@ async function renderReport(ctx: FeatureContext<"orders" | "place">, day: string
               tier: r.tier === "" ? "–" : r.tier,
               count: String(r.count),
               sales: rp(r.sales),
-              profit: rp(marginOf({ selling: r.sales, provider: r.provider, unpriced: r.unpriced })),
+              profit: rp(r.profit),
               deposits: rp(r.deposits),
             }),
           ),
@@ -105,7 +105,7 @@ async function renderReport(ctx: FeatureContext<"orders" | "place">, day: string
  */
 export const reportFeature = defineFeature({
   name: "report",
-  needs: ["orders", "place", "clock"],
+  needs: ["reports", "place", "clock"],
   commands: [{ name: "report", menu: ["admin"], money: true, help: [{ key: "help-report", for: ["admin"] }] }],
   setup(at) {
     const composer = at("buyers");
@@ -141,19 +141,12 @@ export const reportFeature = defineFeature({
       composer,
       Callback.reportCsv,
       async (ctx, day) => {
-        const { timeZone } = ctx.services.place;
-        const range = dayRange(day, timeZone);
-        if (range === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
+        const file = await ctx.services.reports.dayCsv(day);
+        if (file === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
         await answerQuery(ctx);
-        const orders = (await ctx.services.orders.submittedBetween(range.fromMs, range.toMs)).filter(
-          (o) => o.state !== "draft" && o.state !== "cancelled",
-        );
-        await ctx.replyWithDocument(
-          new InputFile(Buffer.from(reportCsv(orders, timeZone), "utf8"), `orders-${day}.csv`),
-          {
-            caption: ctx.tr("report-csv-caption", { date: day, count: String(orders.length) }),
-          },
-        );
+        await ctx.replyWithDocument(new InputFile(Buffer.from(file.csv, "utf8"), `orders-${day}.csv`), {
+          caption: ctx.tr("report-csv-caption", { date: day, count: String(file.count) }),
+        });
       },
       adminOnly,
     );

@@ -3,7 +3,7 @@ import type { Person } from "../../access/people.js";
 import { tiersOf } from "../../catalog/catalog.js";
 import { MAX_DEPOSIT } from "../../orders/deposits.js";
 import type { Lang } from "../../orders/order.js";
-import type { Deposit, Wallet } from "../../orders/wallet.js";
+import type { Deposit } from "../../orders/wallet.js";
 import { adminOnly, isAdmin } from "../admin.js";
 import { Callback } from "../callback-data.js";
 import { originOf, showOnce } from "../origin.js";
@@ -12,7 +12,8 @@ import { defineFeature } from "../feature.js";
 import { formatRupiah } from "../format.js";
 import type { Translate } from "../i18n.js";
 import { nameBefore } from "../people.js";
-import { saldoView, signed } from "../saldo-view.js";
+import type { ResellerRow } from "../../reports/resellers.js";
+import { personOf, SALDO_LINES, saldoText, signed } from "../saldo-view.js";
 import { summaryButtons, summaryKeyboard } from "../summary-buttons.js";
 
 const USER_ID = /^[1-9][0-9]{0,15}$/;
@@ -56,31 +57,27 @@ const doneLine = (t: Translate, lang: Lang, d: Deposit, saldo: number, person?: 
     id: d.id,
   });
 
-/** Every reseller's saldo and what the shop owes in all. */
-async function allView(ctx: FeatureContext<"wallets" | "access" | "people">): Promise<string> {
+/** Every reseller's saldo (and anyone's with money left) and what the shop owes in all. */
+async function allView(ctx: FeatureContext<"reports">): Promise<string> {
   const { t, lang } = { t: ctx.tr, lang: ctx.lang };
-  const all = await ctx.services.wallets.all();
-  if (all.length === 0) return t("saldo-all-none");
-  const entries = new Map((await ctx.services.access.list()).map((e) => [e.userId, e]));
-  const people = await ctx.services.people.get(all.map((w) => w.userId));
-  const line = (w: Wallet) =>
+  const { resellers, totals } = await ctx.services.reports.resellers.list();
+  if (resellers.length === 0) return t("saldo-all-none");
+  const line = (r: ResellerRow) =>
     t("saldo-all-line", {
-      userId: String(w.userId),
-      name: nameBefore(people.get(w.userId)),
-      tier: entries.get(w.userId)?.tier ?? t("saldo-all-no-longer"),
-      saldo: formatRupiah(w.saldo, lang),
-      held: formatRupiah(w.held, lang),
+      userId: String(r.userId),
+      name: nameBefore(personOf(r)),
+      tier: r.source === "none" ? t("saldo-all-no-longer") : r.tier,
+      saldo: formatRupiah(r.saldo, lang),
+      held: formatRupiah(r.held, lang),
     });
-  const saldo = all.reduce((sum, w) => sum + w.saldo, 0);
-  const held = all.reduce((sum, w) => sum + w.held, 0);
   return [
     t("saldo-all-title"),
-    ...all.map(line),
+    ...resellers.map(line),
     "",
     t("saldo-all-total", {
-      total: formatRupiah(saldo + held, lang),
-      saldo: formatRupiah(saldo, lang),
-      held: formatRupiah(held, lang),
+      total: formatRupiah(totals.total, lang),
+      saldo: formatRupiah(totals.saldo, lang),
+      held: formatRupiah(totals.held, lang),
     }),
   ].join("\n");
 }
@@ -113,7 +110,7 @@ async function notReseller(ctx: FeatureContext<"access" | "people">, userId: num
  */
 export const resellersFeature = defineFeature({
   name: "resellers",
-  needs: ["access", "wallets", "deposits", "shop", "place", "origins", "people", "orders"],
+  needs: ["access", "wallets", "deposits", "shop", "place", "origins", "people", "reports"],
   commands: [
     { name: "deposit", menu: ["admin"], help: [{ key: "help-resellers", for: ["admin"] }] },
     { name: "saldo", menu: ["reseller", "admin"], money: true },
@@ -123,11 +120,11 @@ export const resellersFeature = defineFeature({
     const composer = at("buyers");
     composer.command("saldo", async (ctx) => {
       const arg = ctx.match.trim().toLowerCase();
-      const { wallets, orders, people, access } = ctx.services;
-      const deps = { wallets, statesOf: (refs: readonly string[]) => orders.statesOf(refs) };
+      const { wallets, reports, access } = ctx.services;
       const view = { t: ctx.tr, lang: ctx.lang, timeZone: ctx.services.place.timeZone };
       if (ctx.buyer?.role === "reseller" && arg === "") {
-        return void (await ctx.reply(await saldoView(deps, { ...view, userId: ctx.from!.id, own: true })));
+        const own = await reports.resellers.recent(ctx.from!.id, SALDO_LINES);
+        return void (await ctx.reply(saldoText(own, { ...view, own: true })));
       }
       if (!isAdmin(ctx)) return void (await ctx.reply(ctx.tr("saldo-not-reseller")));
       if (arg === "all") return void (await ctx.reply(await allView(ctx)));
@@ -137,8 +134,7 @@ export const resellersFeature = defineFeature({
       const [buyer, wallet] = await Promise.all([access.buyerOf(userId), wallets.get(userId)]);
       if (buyer?.role !== "reseller" && wallet.saldo === 0 && wallet.held === 0)
         return void (await ctx.reply(await notReseller(ctx, userId)));
-      const person = (await people.get([userId])).get(userId);
-      await ctx.reply(await saldoView(deps, { ...view, userId, own: false, person }));
+      await ctx.reply(saldoText(await reports.resellers.recent(userId, SALDO_LINES), { ...view, own: false }));
     });
 
     composer.command("deposit", adminOnly, async (ctx) => {

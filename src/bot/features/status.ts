@@ -75,7 +75,7 @@ function renderStatus(
  */
 export const statusFeature = defineFeature({
   name: "status",
-  needs: ["orders", "place", "people"],
+  needs: ["reports", "place", "people"],
   commands: [
     { name: "status", menu: ["everyone"], help: [{ key: "help-status", for: ["staff", "reseller", "admin"] }] },
   ],
@@ -85,7 +85,7 @@ export const statusFeature = defineFeature({
       const t = ctx.tr;
       const typed = ctx.match.trim().split(/\s+/)[0] ?? "";
       if (typed === "") return void (await ctx.reply(t("status-usage")));
-      const order = TYPED_REF.test(typed) ? await ctx.services.orders.lookup(typed) : undefined;
+      const order = TYPED_REF.test(typed) ? await ctx.services.reports.orders.lookup(typed) : undefined;
       if (order === undefined || !maySee(ctx, order)) {
         return void (await ctx.reply(t("status-not-found", { refId: typed.toUpperCase().slice(0, 64) })));
       }
@@ -102,7 +102,7 @@ export const statusFeature = defineFeature({
 
     onCallback(composer, Callback.receipt, async (ctx, refId) => {
       const t = ctx.tr;
-      const order = await ctx.services.orders.get(refId);
+      const order = await ctx.services.reports.orders.get(refId);
       // An order that is not theirs is answered like one that does not exist.
       if (order === undefined || !maySee(ctx, order)) {
         return answerQuery(ctx, { text: t("callback-not-yours"), show_alert: true });

@@ -15,7 +15,7 @@ const USER_ID = /^[1-9][0-9]{0,15}$/;
  */
 export const usersFeature = defineFeature({
   name: "users",
-  needs: ["access", "wallets", "menus", "place", "people"],
+  needs: ["access", "reports", "menus", "place", "people"],
   commands: [
     { name: "users", menu: ["admin"], help: [{ key: "help-users", for: ["admin"] }] },
     { name: "allow", menu: ["admin"] },
@@ -62,9 +62,9 @@ export const usersFeature = defineFeature({
 
     composer.command("users", adminOnly, async (ctx) => {
       const t = ctx.tr;
-      const { access, wallets, place } = ctx.services;
-      const entries = await access.list();
-      const saldos = new Map((await wallets.all()).map((w) => [w.userId, w]));
+      const { access, reports, place } = ctx.services;
+      const [entries, { resellers }] = await Promise.all([access.list(), reports.resellers.list()]);
+      const saldos = new Map(resellers.map((r) => [r.userId, r]));
       const people = await ctx.services.people.get(entries.map((e) => e.userId));
       const lines = entries.map((e) =>
         userLine(t, e, ctx.lang, place.timeZone, saldos.get(e.userId)?.saldo ?? 0, people.get(e.userId)),

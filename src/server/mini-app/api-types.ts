@@ -3,6 +3,10 @@
  * (src/web/) imports these types and nothing else of the bot. Money is whole rupiah; times are ISO
  * strings; days are `YYYY-MM-DD` in the shop's time zone.
  */
+import type { MoneyLine } from "../../reports/figures.js";
+import type { TodayReport } from "../../reports/reports.js";
+import type { ResellerList, StatementPage } from "../../reports/resellers.js";
+import type { StatementLine } from "../../orders/statement.js";
 
 /** Who opened the page: an admin or a reseller (anyone else gets 403 from every call). */
 export interface Session {
@@ -19,56 +23,15 @@ export interface Session {
   today: string;
 }
 
-export interface OrderCounts {
-  total: number;
-  success: number;
-  failed: number;
-  unknown: number;
-  submitting: number;
-}
+export type { OrderCounts } from "../../reports/figures.js";
 
-/** One day of the chart. */
-export interface DayPoint {
-  day: string;
-  /** Successful sales. */
-  sales: number;
-  selling: number;
-  provider: number;
-  margin: number;
-  /** The provider balance last seen that day. */
-  balance: number | null;
-}
+export type { DayPoint } from "../../reports/figures.js";
 
-export interface FigureLine {
-  name: string;
-  count: number;
-  selling: number;
-  provider: number;
-  /** Selling of sales whose provider price nobody knows: not in the margin. */
-  unpriced: number;
-  margin: number;
-}
+/** A product's (or a buyer's) sales with their margin. */
+export type FigureLine = MoneyLine;
 
 /** GET /app/api/admin/today */
-export interface Today {
-  day: string;
-  orders: OrderCounts;
-  selling: number;
-  provider: number;
-  margin: number;
-  /** Sales whose provider price nobody knows (settled without one): left out of the margin. */
-  unpriced: { count: number; selling: number };
-  deposits: number;
-  /** The provider balance after the last sale, and when it was seen. */
-  balance: { balance: number; at: string } | null;
-  /** What the shop owes its resellers: their saldo and what is held for orders in doubt. */
-  owed: { saldo: number; held: number; total: number };
-  /** Orders whose result is unknown, waiting to be settled. */
-  pending: number;
-  byProduct: FigureLine[];
-  /** The last 30 days, oldest first (today last). */
-  days: DayPoint[];
-}
+export type Today = TodayReport;
 
 /** A product as the catalogue file holds it. */
 export interface CatalogProduct {
@@ -194,45 +157,16 @@ export interface Settled {
   order: OrderView;
 }
 
-/**
- * A statement line as people read it: an order is one line (spent, or held while its result is
- * unknown), a failed order's money coming back a refund; `amount` is signed, `saldo` is after it.
- */
-export interface Movement {
-  at: string;
-  kind: "deposit" | "correction" | "spent" | "held" | "refund";
-  ref: string;
-  amount: number;
-  saldo: number;
-}
+/** A statement line as people read it (one line per order; `amount` signed, `saldo` after it). */
+export type Movement = StatementLine;
 
-export interface ResellerRow {
-  userId: number;
-  /** Their name and @username as last seen in the chat, when known. */
-  name?: string;
-  username?: string;
-  tier: string;
-  saldo: number;
-  held: number;
-  /** Where the right comes from: RESELLER_IDS, or an admin's /allow (in the chat). */
-  source: "env" | "chat" | "none";
-}
+export type { ResellerRow } from "../../reports/resellers.js";
 
 /** GET /app/api/admin/resellers */
-export interface Resellers {
-  resellers: ResellerRow[];
-  totals: { saldo: number; held: number };
-  tiers: string[];
-}
+export type Resellers = ResellerList;
 
 /** GET /app/api/admin/resellers/:id and GET /app/api/reseller/statement: a statement a page at a time. */
-export interface Statement {
-  reseller: ResellerRow;
-  movements: Movement[];
-  page: number;
-  total: number;
-  pageSize: number;
-}
+export type Statement = StatementPage;
 
 /** A deposit or correction prepared for Confirm. */
 export interface DepositView {

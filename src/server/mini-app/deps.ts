@@ -4,12 +4,15 @@ import type { Logger } from "../../logger.js";
 import type { Deposits } from "../../orders/deposits.js";
 import type { OrderService } from "../../orders/order-service.js";
 import type { Wallets } from "../../orders/wallet.js";
+import type { Reports } from "../../reports/reports.js";
 import type { Shop } from "../../shop/shop.js";
 
 /** What the Mini App's routes use: the chat's own services, so the page and the chat always agree. */
 export interface MiniAppDeps {
   botToken: string;
   orders: OrderService;
+  /** Every figure and list the pages show, as the chat shows them. */
+  reports: Reports;
   shop: Shop;
   access: Access;
   /** People's names as last seen in the chat. */

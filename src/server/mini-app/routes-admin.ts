@@ -1,4 +1,4 @@
-import { dayRange, daysUpTo } from "../../calendar.js";
+import { dayRange } from "../../calendar.js";
 import { zValidator } from "@hono/zod-validator";
 import { Hono, type Context } from "hono";
 import { z } from "zod";
@@ -6,15 +6,14 @@ import { parseCatalog, tiersOf } from "../../catalog/catalog.js";
 import { diffCatalogs } from "../../catalog/diff.js";
 import { MAX_DEPOSIT, MAX_DEPOSIT_NOTE } from "../../orders/deposits.js";
 import type { Deposit } from "../../orders/wallet.js";
-import { marginOf, reportCsv } from "../../orders/report.js";
 import { MAX_PROVIDER_PRICE, MAX_REASON } from "../../orders/settle.js";
 import { changeWarnings } from "../../shop/price-check.js";
 import type { CatalogSource } from "../../shop/shop.js";
-import type { ApiError, DayPoint, DepositView, OrderPage, Resellers, Statement, Today } from "./api-types.js";
+import type { ApiError, DepositView, OrderPage, Resellers, Statement, Today } from "./api-types.js";
 import type { CatalogCheck } from "./api-types.js";
 import type { MiniAppEnv } from "./auth.js";
 import type { MiniAppDeps } from "./deps.js";
-import { catalogView, orderView, resellerRow, statementView } from "./views.js";
+import { catalogView, orderView } from "./views.js";
 
 const PAGE_SIZE = 20;
 const STATEMENT_PAGE = 20;
@@ -100,49 +99,11 @@ const depositView = (d: Deposit, saldoBefore: number): DepositView => ({
  * exactly-once rules): the chat and the page always agree.
  */
 export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
-  const { orders, shop, wallets, deposits, access } = deps;
+  const { orders, reports, shop, deposits, access } = deps;
   const app = new Hono<MiniAppEnv>();
   const adminId = (c: Context<MiniAppEnv>) => c.get("viewer").userId;
 
-  app.get("/today", async (c) => {
-    const day = deps.today();
-    const days = daysUpTo(day, 30);
-    const [figures, series, balance, owed, pending] = await Promise.all([
-      orders.dayFigures(day),
-      orders.daysFigures(days),
-      orders.lastBalance(),
-      wallets.totals(),
-      orders.pending(),
-    ]);
-    let known: number | null = null;
-    const points: DayPoint[] = series.map((f, i) => {
-      // A day without a sale keeps the balance seen before it.
-      known = f.balance?.balance ?? known;
-      return {
-        day: days[i]!,
-        sales: f.byState.success,
-        selling: f.selling,
-        provider: f.provider,
-        margin: marginOf(f),
-        balance: known,
-      };
-    });
-    const today: Today = {
-      day,
-      orders: { total: figures.total, ...figures.byState },
-      selling: figures.selling,
-      provider: figures.provider,
-      margin: marginOf(figures),
-      unpriced: { count: figures.unpricedCount, selling: figures.unpriced },
-      deposits: figures.deposits,
-      balance: balance === undefined ? null : { balance: balance.balance, at: balance.at },
-      owed: { ...owed, total: owed.saldo + owed.held },
-      pending: pending.length,
-      byProduct: figures.byProduct.map((line) => ({ ...line, margin: marginOf(line) })),
-      days: points,
-    };
-    return c.json(today);
-  });
+  app.get("/today", async (c) => c.json((await reports.today()) satisfies Today));
 
   app.get("/catalog", async (c) => c.json(catalogView(await shop.state())));
 
@@ -163,7 +124,7 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
     if (r.response !== undefined) return r.response;
     const changes = diffCatalogs(r.state.catalog, r.catalog);
     // A price below the provider's last one, or far from the old one, is shown with why before Confirm.
-    const answer: CatalogCheck = { changes, warnings: changeWarnings(changes, await orders.lastProviderPrices()) };
+    const answer: CatalogCheck = { changes, warnings: changeWarnings(changes, await reports.providerPrices()) };
     return c.json(answer);
   });
 
@@ -183,12 +144,12 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
     return c.json({ outcome, view });
   });
 
-  app.get("/pending", async (c) => c.json({ orders: (await orders.pending()).map((o) => orderView(o, true)) }));
+  app.get("/pending", async (c) => c.json({ orders: (await reports.orders.pending()).map((o) => orderView(o, true)) }));
 
   app.post("/pending/:refId/settle", body(settleBody), async (c) => {
     const typed = c.req.param("refId");
     if (!REF_ID.test(typed)) return c.json({ error: "not-found" } satisfies ApiError, 404);
-    const refId = (await orders.lookup(typed))?.refId ?? typed;
+    const refId = (await reports.orders.lookup(typed))?.refId ?? typed;
     const sent = c.req.valid("json");
     const r = await orders.settle({
       refId,
@@ -214,49 +175,16 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
     }
   });
 
-  app.get("/resellers", async (c) => {
-    const [entries, all, totals, catalog] = await Promise.all([
-      access.list(),
-      wallets.all(),
-      wallets.totals(),
-      shop.catalog(),
-    ]);
-    const byId = new Map(all.map((w) => [w.userId, w]));
-    const resellers = entries.filter((e) => e.role === "reseller");
-    const listed = new Set(resellers.map((e) => e.userId));
-    const unlisted = all.filter((w) => !listed.has(w.userId));
-    const people = await deps.people.get([...listed, ...unlisted.map((w) => w.userId)]);
-    // Resellers, and whoever still has money with the shop after losing the right.
-    const rows = [
-      ...resellers.map((e) => resellerRow(e.userId, byId.get(e.userId), e, people.get(e.userId))),
-      ...unlisted.map((w) => resellerRow(w.userId, w, undefined, people.get(w.userId))),
-    ];
-    const answer: Resellers = { resellers: rows, totals, tiers: [...tiersOf(catalog)].sort() };
-    return c.json(answer);
-  });
+  app.get("/resellers", async (c) => c.json((await reports.resellers.list()) satisfies Resellers));
 
   app.get("/resellers/:id", async (c) => {
     const id = c.req.param("id");
     const page = Number(c.req.query("page") ?? "0");
     if (!USER_ID.test(id)) return c.json({ error: "not-found" } satisfies ApiError, 404);
     if (!Number.isSafeInteger(page) || page < 0) return invalid(c, [{ path: "page", message: "must be 0 or more" }]);
-    const userId = Number(id);
-    const [entry, wallet, statement, people] = await Promise.all([
-      access.list().then((list) => list.find((e) => e.userId === userId)),
-      wallets.get(userId),
-      wallets.statementPage(userId, page, STATEMENT_PAGE),
-      deps.people.get([userId]),
-    ]);
-    if (entry?.role !== "reseller" && statement.total === 0)
-      return c.json({ error: "not-found" } satisfies ApiError, 404);
-    const answer: Statement = {
-      reseller: resellerRow(userId, wallet, entry, people.get(userId)),
-      movements: await statementView(orders, statement.movements),
-      page,
-      total: statement.total,
-      pageSize: STATEMENT_PAGE,
-    };
-    return c.json(answer);
+    const statement = await reports.resellers.statementPage(Number(id), page, STATEMENT_PAGE);
+    if (statement === undefined) return c.json({ error: "not-found" } satisfies ApiError, 404);
+    return c.json(statement satisfies Statement);
   });
 
   app.post("/resellers/:id/deposits", body(depositBody), async (c) => {
@@ -348,22 +276,15 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
     async (c) => {
       const q = c.req.valid("query");
       const range = q.day === undefined ? undefined : dayRange(q.day, deps.timeZone);
-      const search = q.q === undefined || q.q === "" ? undefined : q.q;
-      // A ref id is one order; anything else typed in the search box is a player id.
-      const exact = search !== undefined && REF_ID.test(search) ? await orders.lookup(search) : undefined;
-      if (exact !== undefined && exact.submittedAt !== undefined) {
-        const page: OrderPage = { orders: q.page === 0 ? [orderView(exact, true)] : [], page: q.page, hasMore: false };
-        return c.json(page);
-      }
-      const query = {
+      // A ref id is that one order; anything else typed is a player id, as the chat reads one.
+      const found = await reports.orders.search({
+        ...(q.q === undefined ? {} : { text: q.q }),
         ...(range === undefined ? {} : { fromMs: range.fromMs, toMs: range.toMs }),
         ...(q.user === undefined ? {} : { userId: Number(q.user) }),
         ...(q.state === undefined ? {} : { state: q.state }),
         page: q.page,
         pageSize: PAGE_SIZE,
-      };
-      // Anything else typed is a player id: as the chat reads one, and every id that starts with it.
-      const found = search === undefined ? await orders.findOrders(query) : await orders.findByPlayer(search, query);
+      });
       const page: OrderPage = {
         orders: found.orders.map((o) => orderView(o, true)),
         page: q.page,
@@ -375,10 +296,9 @@ export function adminRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
 
   app.get("/orders.csv", async (c) => {
     const day = c.req.query("day") ?? "";
-    const range = DAY.test(day) ? dayRange(day, deps.timeZone) : undefined;
-    if (range === undefined) return invalid(c, [{ path: "day", message: "must be a day such as 2026-03-10" }]);
-    const list = await orders.submittedBetween(range.fromMs, range.toMs);
-    return c.body(reportCsv(list, deps.timeZone), 200, {
+    const file = DAY.test(day) ? await reports.dayCsv(day) : undefined;
+    if (file === undefined) return invalid(c, [{ path: "day", message: "must be a day such as 2026-03-10" }]);
+    return c.body(file.csv, 200, {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="orders-${day}.csv"`,
     });

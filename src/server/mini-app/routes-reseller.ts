@@ -3,7 +3,8 @@ import { offeredTo, priceFor } from "../../catalog/catalog.js";
 import type { OrderPage, PriceList, Statement, WalletView } from "./api-types.js";
 import type { MiniAppEnv } from "./auth.js";
 import type { MiniAppDeps } from "./deps.js";
-import { orderView, resellerRow, statementView } from "./views.js";
+import { resellerRow } from "../../reports/resellers.js";
+import { orderView } from "./views.js";
 
 const PAGE_SIZE = 20;
 
@@ -18,7 +19,7 @@ const pageOf = (raw: string | undefined) => {
  * a reseller can only ever reach their own data (another's is an admin call, 403 for them).
  */
 export function resellerRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
-  const { wallets, orders, shop } = deps;
+  const { wallets, reports, shop } = deps;
   const app = new Hono<MiniAppEnv>();
   const me = (c: Context<MiniAppEnv>) => c.get("viewer").userId;
   const tierOf = (c: Context<MiniAppEnv>) => {
@@ -34,20 +35,21 @@ export function resellerRoutes(deps: MiniAppDeps): Hono<MiniAppEnv> {
 
   app.get("/statement", async (c) => {
     const page = pageOf(c.req.query("page"));
-    const [wallet, statement] = await Promise.all([wallets.get(me(c)), wallets.statementPage(me(c), page, PAGE_SIZE)]);
-    const answer: Statement = {
-      reseller: { ...resellerRow(me(c), wallet, undefined), tier: tierOf(c), source: "env" },
-      movements: await statementView(orders, statement.movements),
+    // Their own statement, as an admin sees it (a reseller who lost the right still sees their money).
+    const statement = await reports.resellers.statementPage(me(c), page, PAGE_SIZE);
+    const answer: Statement = statement ?? {
+      reseller: resellerRow(me(c), undefined, undefined),
+      movements: [],
       page,
-      total: statement.total,
+      total: 0,
       pageSize: PAGE_SIZE,
     };
-    return c.json(answer);
+    return c.json({ ...answer, reseller: { ...answer.reseller, tier: tierOf(c), source: "env" } } satisfies Statement);
   });
 
   app.get("/orders", async (c) => {
     const page = pageOf(c.req.query("page"));
-    const found = await orders.findOrders({ userId: me(c), page, pageSize: PAGE_SIZE });
+    const found = await reports.orders.search({ userId: me(c), page, pageSize: PAGE_SIZE });
     const answer: OrderPage = { orders: found.orders.map((o) => orderView(o, false)), page, hasMore: found.hasMore };
     return c.json(answer);
   });

@@ -1,12 +1,7 @@
-import type { AccessEntry } from "../../access/access.js";
-import type { Person } from "../../access/people.js";
-import type { OrderService } from "../../orders/order-service.js";
-import { heldRefs, statementLines } from "../../orders/statement.js";
 import { tiersOf, toCatalogJson } from "../../catalog/catalog.js";
 import type { OrderRecord } from "../../orders/order.js";
-import type { Movement as WalletMovement, Wallet } from "../../orders/wallet.js";
 import type { ShopState } from "../../shop/shop.js";
-import type { CatalogFile, CatalogView, Movement, OrderView, ResellerRow } from "./api-types.js";
+import type { CatalogFile, CatalogView, OrderView } from "./api-types.js";
 
 /** An order for the page: the provider's side (trx id, its price) and who ordered only for an admin. */
 export function orderView(o: OrderRecord, forAdmin: boolean): OrderView {
@@ -50,31 +45,4 @@ export function catalogView(state: ShopState): CatalogView {
     catalog: toCatalogJson(state.catalog) as CatalogFile,
     tiers: [...tiersOf(state.catalog)].sort(),
   };
-}
-
-/** A reseller's line: their tier and where the right comes from (none: denied, money left with the shop). */
-export function resellerRow(
-  userId: number,
-  wallet: Wallet | undefined,
-  entry: AccessEntry | undefined,
-  person?: Person,
-): ResellerRow {
-  return {
-    userId,
-    ...(person === undefined ? {} : { name: person.name }),
-    ...(person?.username === undefined ? {} : { username: person.username }),
-    tier: entry?.tier ?? "",
-    saldo: wallet?.saldo ?? 0,
-    held: wallet?.held ?? 0,
-    source: entry?.role !== "reseller" ? "none" : entry.source === "chat" ? "chat" : "env",
-  };
-}
-
-/** A page of a statement as people read it (orders/statement.ts): one line per order. */
-export async function statementView(
-  orders: Pick<OrderService, "statesOf">,
-  movements: readonly WalletMovement[],
-): Promise<Movement[]> {
-  const states = await orders.statesOf(heldRefs(movements));
-  return statementLines(movements, (ref) => states.get(ref));
 }

@@ -33,7 +33,7 @@ function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: str
  */
 export const pendingFeature = defineFeature({
   name: "pending",
-  needs: ["orders", "place", "telegram", "pendingMessages"],
+  needs: ["orders", "reports", "place", "telegram", "pendingMessages"],
   commands: [
     { name: "pending", menu: ["admin"], help: [{ key: "help-pending", for: ["admin"] }] },
     { name: "settle", menu: ["admin"] },
@@ -42,7 +42,7 @@ export const pendingFeature = defineFeature({
     const commands = at("buyers");
     commands.command("pending", adminOnly, async (ctx) => {
       const t = ctx.tr;
-      const pending = await ctx.services.orders.pending();
+      const pending = await ctx.services.reports.orders.pending();
       if (pending.length === 0) return void (await ctx.reply(t("pending-none")));
       await ctx.reply(`${t("pending-title", { count: String(pending.length) })}\n${t("pending-help")}`);
       // One message per order, with its own buttons, so each can be settled where it stands; each
@@ -67,7 +67,7 @@ export const pendingFeature = defineFeature({
       const value = rest.trim();
       const success = how.toLowerCase() === "success";
       // A ref id in any case: the shop's own ids are found however they were typed.
-      const refId = (await ctx.services.orders.lookup(typed))?.refId ?? typed;
+      const refId = (await ctx.services.reports.orders.lookup(typed))?.refId ?? typed;
       // The service refuses an SN, a price or a reason of the wrong shape; the reply says which.
       const outcome = await ctx.services.orders.settle({
         refId,
@@ -85,7 +85,7 @@ export const pendingFeature = defineFeature({
       Callback.settle,
       async (ctx, data) => {
         const t = ctx.tr;
-        const order = await ctx.services.orders.get(data.refId);
+        const order = await ctx.services.reports.orders.get(data.refId);
         if (order === undefined || order.state !== "unknown") {
           const text =
             order === undefined

@@ -1,13 +1,13 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { exportMonth, GZIP_OVER } from "../../src/orders/export.js";
-import type { OrderService } from "../../src/orders/order-service.js";
+import type { OrderLedger } from "../../src/orders/ledger.js";
+import { exportMonth, GZIP_OVER } from "../../src/reports/export.js";
 import type { DayFigures } from "../../src/orders/report.js";
 
 /** A month big enough to go out gzipped, whose orders are read as `read` says, day by day. */
 function bigMonth(read: (day: number) => Promise<never[]>) {
   let day = 0;
-  const orders: Pick<OrderService, "submittedBetween" | "daysFigures"> = {
+  const orders: Pick<OrderLedger, "submittedBetween" | "daysFigures"> = {
     daysFigures: async (days) => days.map(() => ({ total: Math.ceil((GZIP_OVER + 1) / days.length) }) as DayFigures),
     submittedBetween: () => read(++day),
   };

@@ -1,8 +1,8 @@
 import { pipeline } from "node:stream";
 import { createGzip } from "node:zlib";
-import type { OrderService } from "./order-service.js";
+import type { OrderLedger } from "../orders/ledger.js";
 import { dayRange, monthDays } from "../calendar.js";
-import { CSV_HEADER, csvRows } from "./report.js";
+import { CSV_HEADER, csvRows } from "./csv.js";
 
 /** A month with more orders than this goes out gzipped (a CSV row is about 200 bytes: ~1 MB and up). */
 export const GZIP_OVER = 5_000;
@@ -32,7 +32,7 @@ export type MonthExport =
  * time as the upload reads it, so a month of 100,000 orders never sits in memory whole.
  */
 export async function exportMonth(
-  deps: { orders: Pick<OrderService, "submittedBetween" | "daysFigures">; timeZone: string },
+  deps: { orders: Pick<OrderLedger, "submittedBetween" | "daysFigures">; timeZone: string },
   month: string,
 ): Promise<MonthExport> {
   const days = monthDays(month);

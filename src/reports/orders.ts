@@ -1,0 +1,84 @@
+import { normalisePlayerId } from "../catalog/catalog.js";
+import type { OrderLedger, OrderQuery } from "../orders/ledger.js";
+import type { OrderRecord } from "../orders/order.js";
+import { ownIdCandidates } from "../orders/ref-id.js";
+import type { Shop } from "../shop/shop.js";
+
+/** How far back a search by the start of a player id looks when no day is given. */
+export const PLAYER_PREFIX_DAYS = 7;
+const DAY_MS = 86_400_000;
+/** What a ref id (or a deposit id) can look like when typed: letters and digits. */
+const TYPED_REF = /^[A-Za-z0-9]{1,56}$/;
+
+export interface OrderPage {
+  orders: OrderRecord[];
+  hasMore: boolean;
+}
+
+/** A search of the orders: what was typed (a ref id or a player id) and the other conditions. */
+export interface OrderSearch extends Omit<OrderQuery, "playerId" | "playerPrefix"> {
+  text?: string;
+}
+
+export interface OrderReportsDeps {
+  ledger: Pick<OrderLedger, "get" | "findOrders" | "history" | "pending">;
+  shop: Pick<Shop, "state">;
+  refIdPrefix: string;
+  now: () => Date;
+}
+
+export function createOrderReports(deps: OrderReportsDeps) {
+  const { ledger } = deps;
+
+  /** An order by its ref id as someone typed it: in any case, spaces around it dropped. */
+  async function lookup(typed: string): Promise<OrderRecord | undefined> {
+    for (const refId of ownIdCandidates(typed, deps.refIdPrefix)) {
+      const order = await ledger.get(refId);
+      if (order !== undefined) return order;
+    }
+    return undefined;
+  }
+
+  /**
+   * Orders for a player id as someone typed it: written the way a game's rule names it
+   * (`11112222 3333` → `11112222(3333)`), over all time; when no order has that whole id, the
+   * orders whose player id starts with it (of the time asked for, else of the last
+   * PLAYER_PREFIX_DAYS). Newest first, a page at a time, with the other conditions of `query`.
+   */
+  async function byPlayer(typed: string, query: Omit<OrderQuery, "playerId">): Promise<OrderPage> {
+    const { catalog } = await deps.shop.state();
+    const forms = [...new Set([typed.trim(), ...catalog.games.map((g) => normalisePlayerId(g, typed))])];
+    // A whole player id, as typed or as its game writes it: every order of it, through its index.
+    for (const playerId of forms) {
+      const any = await ledger.findOrders({ ...query, playerId, page: 0, pageSize: 1 });
+      if (any.orders.length > 0) return ledger.findOrders({ ...query, playerId });
+    }
+    // The start of an id (`11112222` for `11112222(3333)`): read through the time index.
+    const fromMs = query.fromMs ?? deps.now().getTime() - PLAYER_PREFIX_DAYS * DAY_MS;
+    const start = forms.find((f) => f !== forms[0]) ?? forms[0]!;
+    return ledger.findOrders({ ...query, fromMs, playerPrefix: start });
+  }
+
+  return {
+    get: (refId: string) => ledger.get(refId),
+    lookup,
+    /**
+     * Orders found by what was typed (a ref id in any case is that one order, once it was sent;
+     * anything else a player id, see byPlayer) and the other conditions, newest first.
+     */
+    async search(query: OrderSearch): Promise<OrderPage> {
+      const { text, ...rest } = query;
+      const typed = text?.trim() ?? "";
+      if (typed === "") return ledger.findOrders(rest);
+      const exact = TYPED_REF.test(typed) ? await lookup(typed) : undefined;
+      if (exact?.submittedAt !== undefined) return { orders: query.page === 0 ? [exact] : [], hasMore: false };
+      return byPlayer(typed, rest);
+    },
+    /** Orders whose result is unknown, oldest first: what waits to be settled. */
+    pending: () => ledger.pending(),
+    /** Submitted orders of a user (or everyone's), newest first, one page, and how many in all. */
+    history: (scope: number | "all", page: number, pageSize: number) => ledger.history(scope, page, pageSize),
+  };
+}
+
+export type OrderReports = ReturnType<typeof createOrderReports>;

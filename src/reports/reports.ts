@@ -1,0 +1,130 @@
+import type { Access } from "../access/access.js";
+import type { People } from "../access/people.js";
+import { dayIn, dayRange, daysUpTo } from "../calendar.js";
+import type { OrderLedger } from "../orders/ledger.js";
+import type { BalanceSeen } from "../orders/order.js";
+import type { DayFigures } from "../orders/report.js";
+import type { Wallets } from "../orders/wallet.js";
+import type { Shop } from "../shop/shop.js";
+import { reportCsv } from "./csv.js";
+import { exportMonth, type MonthExport } from "./export.js";
+import { dayPoints, daySummary, moneyLine, type DayPoint, type DaySummary } from "./figures.js";
+import { createOrderReports, type OrderReports } from "./orders.js";
+import { createQuestions, type Questions } from "./questions.js";
+import { createResellerReports, type Owed, type ResellerReports } from "./resellers.js";
+
+/** The days the Today page's chart shows, today last. */
+export const SERIES_DAYS = 30;
+
+/** The Today page: the day's books, the provider balance, what the shop owes, and the last 30 days. */
+export interface TodayReport extends Omit<DaySummary, "byUser" | "byReseller"> {
+  /** The provider balance after the last sale, and when it was seen. */
+  balance: { balance: number; at: string } | null;
+  owed: Owed;
+  /** Orders whose result is unknown, waiting to be settled. */
+  pending: number;
+  /** The last SERIES_DAYS days, oldest first (today last). */
+  days: DayPoint[];
+}
+
+/** A day's orders as CSV, and how many orders it has. */
+export interface DayCsv {
+  csv: string;
+  count: number;
+}
+
+/**
+ * What the owner reads, in one place: every figure and list the back office shows (the chat's
+ * /report, /export, /saldo, /pending, /history and the owner's questions; the Mini App's pages)
+ * is computed here, from the ledger's per-day figures and indexes, the wallets, access, names and
+ * the catalogue. The chat's features and the Mini App's routes only render these answers, so a
+ * figure is the same whichever screen shows it. Nothing here changes anything.
+ */
+export interface Reports {
+  /** Today's books, the provider balance, what the shop owes, what waits, and the 30-day series. */
+  today(): Promise<TodayReport>;
+  /** A day's books (`YYYY-MM-DD` in the shop's time zone); undefined for no such day. */
+  day(day: string): Promise<DaySummary | undefined>;
+  /** A day's orders as CSV; undefined for no such day. */
+  dayCsv(day: string): Promise<DayCsv | undefined>;
+  /** A month's orders (`YYYY-MM`) as one CSV, read a day at a time as it is sent. */
+  monthExport(month: string): Promise<MonthExport>;
+  /** The provider balance the last sale reported. */
+  providerBalance(): Promise<BalanceSeen | undefined>;
+  /** The provider price last seen for each product (a selling price below it loses money). */
+  providerPrices(): Promise<Map<string, number>>;
+  orders: OrderReports;
+  resellers: ResellerReports;
+  questions: Questions;
+}
+
+export interface ReportsDeps {
+  ledger: Pick<
+    OrderLedger,
+    | "get"
+    | "getMany"
+    | "findOrders"
+    | "history"
+    | "pending"
+    | "submittedBetween"
+    | "lastBalance"
+    | "lastProviderPrices"
+    | "dayFigures"
+    | "daysFigures"
+  >;
+  wallets: Pick<Wallets, "get" | "all" | "totals" | "statement" | "statementPage">;
+  access: Pick<Access, "list">;
+  people: Pick<People, "get">;
+  shop: Pick<Shop, "state" | "catalog">;
+  /** The shop's time zone (TZ): its days and months. */
+  timeZone: string;
+  refIdPrefix: string;
+  now: () => Date;
+}
+
+export function createReports(deps: ReportsDeps): Reports {
+  const { ledger, timeZone } = deps;
+  const today = () => dayIn(timeZone, deps.now());
+  const daysDetail = (days: readonly string[]): Promise<DayFigures[]> =>
+    Promise.all(days.map((day) => ledger.dayFigures(day)));
+  return {
+    async today() {
+      const day = today();
+      const days = daysUpTo(day, SERIES_DAYS);
+      const [figures, series, balance, owed, pending] = await Promise.all([
+        ledger.dayFigures(day),
+        ledger.daysFigures(days),
+        ledger.lastBalance(),
+        deps.wallets.totals(),
+        ledger.pending(),
+      ]);
+      const { byUser: _byUser, byReseller: _byReseller, ...summary } = daySummary(day, figures);
+      return {
+        ...summary,
+        byProduct: figures.byProduct.map(moneyLine),
+        balance: balance === undefined ? null : { balance: balance.balance, at: balance.at },
+        owed: { ...owed, total: owed.saldo + owed.held },
+        pending: pending.length,
+        days: dayPoints(days, series),
+      };
+    },
+    async day(day) {
+      if (dayRange(day, timeZone) === undefined) return undefined;
+      return daySummary(day, await ledger.dayFigures(day));
+    },
+    async dayCsv(day) {
+      const range = dayRange(day, timeZone);
+      if (range === undefined) return undefined;
+      const orders = (await ledger.submittedBetween(range.fromMs, range.toMs)).filter(
+        (o) => o.state !== "draft" && o.state !== "cancelled",
+      );
+      return { csv: reportCsv(orders, timeZone), count: orders.length };
+    },
+    monthExport: (month) => exportMonth({ orders: ledger, timeZone }, month),
+    providerBalance: () => ledger.lastBalance(),
+    providerPrices: () => ledger.lastProviderPrices(),
+    orders: createOrderReports(deps),
+    resellers: createResellerReports(deps),
+    questions: createQuestions({ daysDetail, daysTotals: (days) => ledger.daysFigures(days), today }),
+  };
+}
