@@ -21,6 +21,7 @@ help-language = /language: English or Bahasa Indonesia
 help-help = /help: how ordering works
 help-admin-heading = <b>Admin</b>
 help-report = /report [yesterday|YYYY-MM-DD]: a day's sales (◀ ▶ for the days around it), CSV
+help-insights = /top [today|week|month]: the best-selling products and resellers · /compare: this month against last month
 help-export = /export [YYYY-MM]: this month's orders (or that month's) as a CSV file
 help-pending = /pending: orders with an unknown result, /settle
 help-users = /users, /allow ID [reseller], /deny ID: who may order
@@ -153,6 +154,8 @@ command-balance = Partner balance after the last sale
 command-history = Your orders
 command-language = Language / Bahasa
 command-report = Sales report of a day
+command-top = Best sellers of a day, week or month
+command-compare = This month against last month
 command-export = This month's orders as a CSV file
 command-pending = Orders with an unknown result
 command-users = Who may order
@@ -252,6 +255,41 @@ report-csv-button = 📄 CSV of { $date }
 report-csv-caption = Orders of { $date }: { $count }
 report-day-before = ◀ { $date }
 report-day-after = { $date } ▶
+
+
+## /top and /compare: the owner's questions
+top-usage = Use /top for this month, or <code>/top today</code>, <code>/top week</code>, <code>/top month</code> (also <code>hari ini</code>, <code>minggu</code>, <code>bulan</code>).
+top-title-day = <b>Top sellers of { $date }</b>
+top-title-week = <b>Top sellers of the week { $from } – { $to }</b>
+top-title-month = <b>Top sellers of { $month }</b>
+top-totals = { $count ->
+    [one] 1 sale
+   *[other] { $count } sales
+} · revenue { $selling } · margin { $margin }
+top-unpriced = The margin leaves out { $count ->
+    [one] 1 sale
+   *[other] { $count } sales
+} at an unknown provider price ({ $selling }).
+top-none = No sales in this period.
+top-products = <b>Products</b> (by revenue)
+top-product-line = { $rank }. { $name }: { $count } × · { $selling } · margin { $margin }
+top-resellers = <b>Resellers</b> (by sales at their price)
+top-reseller-line = { $rank }. { $name }{ $userId }: { $count } × · { $sales } · profit { $profit }
+top-no-resellers = No reseller sales in this period.
+top-button-day = Day
+top-button-week = Week
+top-button-month = Month
+top-button-before = ◀ Before
+top-button-after = After ▶
+compare-title = <b>{ $month } so far against { $before }</b> (days 1 to { $days } of each)
+compare-sales = Sales: { $now } (last month { $before }) { $change }
+compare-selling = Revenue: { $now } (last month { $before }) { $change }
+compare-margin = Margin: { $now } (last month { $before }) { $change }
+compare-up = ▲ { $percent } %
+compare-down = ▼ { $percent } %
+compare-same = = 0 %
+compare-none = (nothing to compare with)
+compare-unpriced = Margins leave out sales at an unknown provider price.
 
 ## /export
 export-usage = Use /export for this month, <code>/export last month</code>, or /export YYYY-MM, e.g. <code>/export 2026-03</code>: that month's orders (in the shop's time zone) as a CSV file.

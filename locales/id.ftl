@@ -21,6 +21,7 @@ help-language = /language: English atau Bahasa Indonesia
 help-help = /help: cara memesan
 help-admin-heading = <b>Admin</b>
 help-report = /report [kemarin|YYYY-MM-DD]: penjualan sehari (◀ ▶ untuk hari sebelum dan sesudahnya), CSV
+help-insights = /top [hari ini|minggu|bulan]: produk dan reseller terlaris · /compare: bulan ini dibanding bulan lalu
 help-export = /export [YYYY-MM]: pesanan bulan ini (atau bulan itu) sebagai file CSV
 help-pending = /pending: pesanan yang hasilnya belum diketahui, /settle
 help-users = /users, /allow ID [reseller], /deny ID: siapa yang boleh memesan
@@ -153,6 +154,8 @@ command-balance = Saldo mitra setelah penjualan terakhir
 command-history = Pesanan Anda
 command-language = Bahasa / Language
 command-report = Laporan penjualan harian
+command-top = Terlaris hari, minggu atau bulan ini
+command-compare = Bulan ini dibanding bulan lalu
 command-export = Pesanan bulan ini sebagai file CSV
 command-pending = Pesanan dengan hasil belum diketahui
 command-users = Siapa yang boleh memesan
@@ -243,6 +246,35 @@ report-csv-button = 📄 CSV { $date }
 report-csv-caption = Pesanan { $date }: { $count }
 report-day-before = ◀ { $date }
 report-day-after = { $date } ▶
+
+
+## /top and /compare: the owner's questions
+top-usage = Gunakan /top untuk bulan ini, atau <code>/top hari ini</code>, <code>/top minggu</code>, <code>/top bulan</code> (juga <code>today</code>, <code>week</code>, <code>month</code>).
+top-title-day = <b>Terlaris { $date }</b>
+top-title-week = <b>Terlaris minggu { $from } – { $to }</b>
+top-title-month = <b>Terlaris { $month }</b>
+top-totals = { $count } penjualan · omzet { $selling } · margin { $margin }
+top-unpriced = Margin tidak menghitung { $count } penjualan dengan harga provider yang tidak diketahui ({ $selling }).
+top-none = Tidak ada penjualan pada periode ini.
+top-products = <b>Produk</b> (menurut omzet)
+top-product-line = { $rank }. { $name }: { $count } × · { $selling } · margin { $margin }
+top-resellers = <b>Reseller</b> (menurut penjualan dengan harga mereka)
+top-reseller-line = { $rank }. { $name }{ $userId }: { $count } × · { $sales } · laba { $profit }
+top-no-resellers = Tidak ada penjualan reseller pada periode ini.
+top-button-day = Hari
+top-button-week = Minggu
+top-button-month = Bulan
+top-button-before = ◀ Sebelumnya
+top-button-after = Berikutnya ▶
+compare-title = <b>{ $month } sejauh ini dibanding { $before }</b> (tanggal 1 sampai { $days } masing-masing)
+compare-sales = Penjualan: { $now } (bulan lalu { $before }) { $change }
+compare-selling = Omzet: { $now } (bulan lalu { $before }) { $change }
+compare-margin = Margin: { $now } (bulan lalu { $before }) { $change }
+compare-up = ▲ { $percent } %
+compare-down = ▼ { $percent } %
+compare-same = = 0 %
+compare-none = (tidak ada pembanding)
+compare-unpriced = Margin tidak menghitung penjualan dengan harga provider yang tidak diketahui.
 
 ## /export
 export-usage = Gunakan /export untuk bulan ini, <code>/export bulan lalu</code>, atau /export YYYY-MM, mis. <code>/export 2026-03</code>: pesanan bulan itu (zona waktu toko) sebagai file CSV.

@@ -6,6 +6,7 @@ import { exportFeature } from "./features/export.js";
 import { fallbackFeature } from "./features/fallback.js";
 import { helpFeature } from "./features/help.js";
 import { historyFeature } from "./features/history.js";
+import { insightsFeature } from "./features/insights.js";
 import { languageFeature } from "./features/language.js";
 import { membershipFeature } from "./features/membership.js";
 import { miniAppFeature } from "./features/mini-app.js";
@@ -37,6 +38,7 @@ export const FEATURES: readonly Feature[] = [
   languageFeature,
   helpFeature,
   reportFeature,
+  insightsFeature,
   exportFeature,
   pendingFeature,
   usersFeature,

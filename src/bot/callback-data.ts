@@ -68,6 +68,16 @@ export const Callback = {
     (day) => day,
     (rest) => (/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(rest) ? rest : undefined),
   ),
+  /** /top of the day, week or month that a day (`YYYY-MM-DD`) is in. */
+  top: kind<{ kind: "day" | "week" | "month"; day: string }>(
+    "tp",
+    (d) => `${d.kind[0]}:${d.day}`,
+    (rest) => {
+      const m = /^([dwm]):([0-9]{4}-[0-9]{2}-[0-9]{2})$/.exec(rest);
+      if (m === null) return undefined;
+      return { kind: m[1] === "d" ? "day" : m[1] === "w" ? "week" : "month", day: m[2]! };
+    },
+  ),
   /** A month's export (`YYYY-MM`), offered under /export's answer. */
   exportMonth: kind<string>(
     "em",

@@ -45,3 +45,15 @@ export function formatTime(iso: string, lang: Lang, timeZone: string): string {
   }
   return format.format(new Date(iso));
 }
+
+const monthFormats = new Map<Lang, Intl.DateTimeFormat>();
+
+/** A month written `YYYY-MM` as people name it: `March 2026`, `Maret 2026`. */
+export function formatMonth(month: string, lang: Lang): string {
+  let format = monthFormats.get(lang);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(LOCALES[lang], { timeZone: "UTC", year: "numeric", month: "long" });
+    monthFormats.set(lang, format);
+  }
+  return format.format(new Date(`${month}-15T00:00:00Z`));
+}

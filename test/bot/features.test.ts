@@ -30,7 +30,20 @@ describe("features describe themselves: menus, the command list and the group ru
     expect(menuCommands(FEATURES, "reseller")).toEqual([...everyone, "saldo", "app"]);
     expect(menuCommands(FEATURES, "admin")).toEqual([
       ...everyone,
-      ...["report", "export", "pending", "settle", "users", "allow", "deny", "deposit", "saldo", "tier"],
+      ...[
+        "report",
+        "top",
+        "compare",
+        "export",
+        "pending",
+        "settle",
+        "users",
+        "allow",
+        "deny",
+        "deposit",
+        "saldo",
+        "tier",
+      ],
       ...["price", "disable", "enable", "catalog", "pause", "resume", "broadcast", "app"],
     ]);
     // Without WEBAPP_URL there is no Mini App: /app is not offered at all.
@@ -39,7 +52,7 @@ describe("features describe themselves: menus, the command list and the group ru
     const installed = FEATURES.filter((f) => f.availableWith(parsed.config));
     expect(menuCommands(installed, "admin")).not.toContain("app");
     expect(menuCommands(installed, "reseller")).toEqual([...everyone, "saldo"]);
-    expect([...moneyCommands(FEATURES)].sort()).toEqual(["balance", "export", "report", "saldo"]);
+    expect([...moneyCommands(FEATURES)].sort()).toEqual(["balance", "compare", "export", "report", "saldo", "top"]);
   });
 
   it("when the command list is derived, then each role reads its own lines and a stranger only what anyone may use", () => {
