@@ -1,3 +1,4 @@
+import { hourIn } from "../calendar.js";
 import { costOf, paidFromSaldo, type OrderRecord, type OrderState } from "./order.js";
 import type { Deposit } from "./wallet.js";
 
@@ -139,8 +140,40 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
   };
 }
 
+/**
+ * Counts orders by the hour (in `timeZone`) they were sent: every order sent, whatever its
+ * outcome; the money of the successes only, as the day's totals count it.
+ */
+export function hoursOf(orders: readonly OrderRecord[], timeZone: string): HourLine[] {
+  const hours: HourLine[] = Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0, selling: 0, provider: 0 }));
+  for (const order of orders) {
+    if (order.state === "draft" || order.state === "cancelled") continue;
+    const line = hours[hourIn(timeZone, Date.parse(order.submittedAt ?? order.createdAt))]!;
+    line.count += 1;
+    if (order.state !== "success") continue;
+    line.selling += order.price ?? 0;
+    line.provider += costOf(order.result) ?? 0;
+  }
+  return hours;
+}
+
 /** A day as the ledger keeps it, figures updated as its orders finish: the report, its deposits, the balance last seen. */
+/** The orders sent in one hour of a day (in the shop's time zone), whatever their outcome so far. */
+export interface HourLine {
+  /** 0 to 23. */
+  hour: number;
+  count: number;
+  /** The selling price of those orders that succeeded, and what the provider charged for them. */
+  selling: number;
+  provider: number;
+}
+
 export interface DayFigures extends DayReport {
+  /**
+   * The 24 hours of the day, orders counted by the hour they were sent (all zero when only the
+   * day's totals were read).
+   */
+  byHour: HourLine[];
   /** Deposits less corrections credited that day. */
   deposits: number;
   /** The provider balance last seen that day (its end-of-day balance, once the day is over). */
@@ -174,6 +207,7 @@ export function figuresOf(
   const byProduct: ReportLine[] = [];
   const byUser: ReportLine[] = [];
   const byReseller: ResellerLine[] = [];
+  const byHour: HourLine[] = Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0, selling: 0, provider: 0 }));
   for (const [head, line] of lines) {
     const [kind, id] = [head.slice(0, 1), head.slice(2)];
     if (kind === "p" && num(line, "n") > 0) {
@@ -194,6 +228,13 @@ export function figuresOf(
         provider: num(line, "v"),
         unpriced: num(line, "u"),
       });
+    } else if (kind === "h") {
+      const hour = byHour[Number(id)];
+      if (hour !== undefined) {
+        hour.count = num(line, "n");
+        hour.selling = num(line, "s");
+        hour.provider = num(line, "v");
+      }
     } else if (kind === "r") {
       byReseller.push({
         userId: Number(id),
@@ -219,6 +260,7 @@ export function figuresOf(
     byProduct: byProduct.sort(bySelling),
     byUser: byUser.sort(bySelling),
     byReseller: byReseller.sort((a, b) => b.sales - a.sales || b.deposits - a.deposits || a.userId - b.userId),
+    byHour,
     deposits: n(totals, "dep"),
     ...(balance === undefined ? {} : { balance }),
   };

@@ -1,5 +1,5 @@
 import { dayPlus, daysOf, monthDays, periodOf, type Period, type PeriodKind } from "../calendar.js";
-import type { DayFigures } from "../orders/report.js";
+import type { DayFigures, HourLine } from "../orders/report.js";
 import {
   countsOf,
   marginOf,
@@ -49,6 +49,21 @@ export interface MonthCompare {
   /** The change in percent (rounded), or null when last month had nothing to compare with. */
   change: { sales: number | null; selling: number | null; margin: number | null };
 }
+
+/** When in the day orders come over a day, a week or a month: each hour's orders added up. */
+export interface HoursReport {
+  period: Period;
+  totals: PeriodTotals;
+  /** The 24 hours of the day in the shop's time zone, 0 to 23. */
+  hours: HourLine[];
+  /** The busiest hours first (those with orders only, at most BUSY_HOURS). */
+  busiest: HourLine[];
+  before: string;
+  after?: string;
+}
+
+/** How many of the busiest hours the hours report names. */
+export const BUSY_HOURS = 3;
 
 /** How many lines a top list shows. */
 export const TOP_LINES = 5;
@@ -111,6 +126,17 @@ function addUp<T extends { count: number }>(
 const percent = (now: number, before: number): number | null =>
   before === 0 ? null : Math.round(((now - before) / Math.abs(before)) * 100);
 
+/** The period of `kind` that `day` is in (today's when not given or in the future), its days so far, and its neighbours. */
+function periodAsked(kind: PeriodKind, day: string | undefined, today: string) {
+  const period = periodOf(kind, day !== undefined && day < today ? day : today);
+  const after = dayPlus(period.to, 1);
+  return {
+    period,
+    days: daysOf(period, today),
+    paging: { before: dayPlus(period.from, -1), ...(after <= today ? { after } : {}) },
+  };
+}
+
 export function createQuestions(deps: QuestionsDeps) {
   return {
     /**
@@ -118,9 +144,7 @@ export function createQuestions(deps: QuestionsDeps) {
      * given), by revenue, TOP_LINES of each.
      */
     async top(kind: PeriodKind, day?: string): Promise<TopReport> {
-      const today = deps.today();
-      const period = periodOf(kind, day !== undefined && day < today ? day : today);
-      const days = daysOf(period, today);
+      const { period, days, paging } = periodAsked(kind, day, deps.today());
       const figures = await deps.daysDetail(days);
       const products = addUp(
         figures.map((f) => f.byProduct),
@@ -143,7 +167,6 @@ export function createQuestions(deps: QuestionsDeps) {
           into.deposits += l.deposits;
         },
       );
-      const after = dayPlus(period.to, 1);
       return {
         period,
         totals: totalsOf(days, figures),
@@ -155,9 +178,29 @@ export function createQuestions(deps: QuestionsDeps) {
           .map(resellerMoneyLine)
           .sort((a, b) => b.sales - a.sales || b.count - a.count || a.userId - b.userId)
           .slice(0, TOP_LINES),
-        before: dayPlus(period.from, -1),
-        ...(after <= today ? { after } : {}),
+        ...paging,
       };
+    },
+
+    /** When orders come in the day, week or month that `day` is in (today's when not given). */
+    async hours(kind: PeriodKind, day?: string): Promise<HoursReport> {
+      const { period, days, paging } = periodAsked(kind, day, deps.today());
+      const figures = await deps.daysDetail(days);
+      const hours: HourLine[] = Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0, selling: 0, provider: 0 }));
+      for (const f of figures) {
+        for (const line of f.byHour) {
+          const into = hours[line.hour];
+          if (into === undefined) continue;
+          into.count += line.count;
+          into.selling += line.selling;
+          into.provider += line.provider;
+        }
+      }
+      const busiest = hours
+        .filter((h) => h.count > 0)
+        .sort((a, b) => b.count - a.count || b.selling - a.selling || a.hour - b.hour)
+        .slice(0, BUSY_HOURS);
+      return { period, totals: totalsOf(days, figures), hours, busiest, ...paging };
     },
 
     /**

@@ -1,7 +1,7 @@
 import { dayRange } from "../../src/calendar.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/orders/ledger.js";
-import { buildReport, type DayFigures } from "../../src/orders/report.js";
+import { buildReport, hoursOf, type DayFigures } from "../../src/orders/report.js";
 import { draft } from "./fixtures.js";
 import { ledgerViews, seedShop } from "./ledger-views.js";
 import { replay, type FullLedgerFactory } from "./wallets.contract.js";
@@ -18,7 +18,11 @@ async function recount(ledger: Ledger, day: string): Promise<Omit<DayFigures, "b
   const range = dayRange(day, TZ)!;
   const orders = await ledger.orders.submittedBetween(range.fromMs, range.toMs);
   const deposits = await ledger.wallets.depositsBetween(range.fromMs, range.toMs);
-  return { ...buildReport(orders, deposits), deposits: deposits.reduce((sum, d) => sum + d.amount, 0) };
+  return {
+    ...buildReport(orders, deposits),
+    byHour: hoursOf(orders, TZ),
+    deposits: deposits.reduce((sum, d) => sum + d.amount, 0),
+  };
 }
 
 /**

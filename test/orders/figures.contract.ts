@@ -2,7 +2,7 @@ import { dayIn, dayRange } from "../../src/calendar.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/orders/ledger.js";
 import type { FinalState, OrderRecord } from "../../src/orders/order.js";
-import { buildReport, type DayFigures } from "../../src/orders/report.js";
+import { buildReport, hoursOf, type DayFigures } from "../../src/orders/report.js";
 import type { Deposit } from "../../src/orders/wallet.js";
 import { draft } from "./fixtures.js";
 
@@ -29,7 +29,11 @@ async function recount(ledger: Ledger, day: string): Promise<Omit<DayFigures, "b
   const range = dayRange(day, TZ)!;
   const orders = await ledger.orders.submittedBetween(range.fromMs, range.toMs);
   const deposits = await ledger.wallets.depositsBetween(range.fromMs, range.toMs);
-  return { ...buildReport(orders, deposits), deposits: deposits.reduce((sum, d) => sum + d.amount, 0) };
+  return {
+    ...buildReport(orders, deposits),
+    byHour: hoursOf(orders, TZ),
+    deposits: deposits.reduce((sum, d) => sum + d.amount, 0),
+  };
 }
 
 /**
