@@ -21,7 +21,7 @@ help-language = /language: English or Bahasa Indonesia
 help-help = /help: how ordering works
 help-admin-heading = <b>Admin</b>
 help-report = /report [yesterday|YYYY-MM-DD]: a day's sales (◀ ▶ for the days around it), CSV
-help-insights = /top [today|week|month]: the best-selling products and resellers · /compare: this month against last month
+help-insights = /top [today|week|month]: the best-selling products and resellers · /compare: this month against last month · /hours: when in the day orders come
 help-export = /export [YYYY-MM]: this month's orders (or that month's) as a CSV file
 help-pending = /pending: orders with an unknown result, /settle
 help-users = /users, /allow ID [reseller], /deny ID: who may order
@@ -156,6 +156,7 @@ command-language = Language / Bahasa
 command-report = Sales report of a day
 command-top = Best sellers of a day, week or month
 command-compare = This month against last month
+command-hours = When in the day orders come
 command-export = This month's orders as a CSV file
 command-pending = Orders with an unknown result
 command-users = Who may order
@@ -257,7 +258,7 @@ report-day-before = ◀ { $date }
 report-day-after = { $date } ▶
 
 
-## /top and /compare: the owner's questions
+## /top, /hours and /compare: the owner's questions
 top-usage = Use /top for this month, or <code>/top today</code>, <code>/top week</code>, <code>/top month</code> (also <code>hari ini</code>, <code>minggu</code>, <code>bulan</code>).
 top-title-day = <b>Top sellers of { $date }</b>
 top-title-week = <b>Top sellers of the week { $from } – { $to }</b>
@@ -290,6 +291,21 @@ compare-down = ▼ { $percent } %
 compare-same = = 0 %
 compare-none = (nothing to compare with)
 compare-unpriced = Margins leave out sales at an unknown provider price.
+hours-usage = Use /hours for this month, or <code>/hours today</code>, <code>/hours week</code>, <code>/hours month</code> (also <code>hari ini</code>, <code>minggu</code>, <code>bulan</code>).
+hours-title-day = <b>When orders came on { $date }</b>
+hours-title-week = <b>When orders came in the week { $from } – { $to }</b>
+hours-title-month = <b>When orders came in { $month }</b>
+hours-none = No orders in this period.
+hours-totals = { $count ->
+    [one] 1 order sent
+   *[other] { $count } orders sent
+} (shop's time zone)
+hours-busiest = <b>Busiest hours</b>
+hours-busy-line = { $from }–{ $to }: { $count ->
+    [one] 1 order
+   *[other] { $count } orders
+} · { $provider } at the provider
+hours-advice = Keep the provider deposit full before { $hour }.
 
 ## /export
 export-usage = Use /export for this month, <code>/export last month</code>, or /export YYYY-MM, e.g. <code>/export 2026-03</code>: that month's orders (in the shop's time zone) as a CSV file.

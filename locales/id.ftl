@@ -21,7 +21,7 @@ help-language = /language: English atau Bahasa Indonesia
 help-help = /help: cara memesan
 help-admin-heading = <b>Admin</b>
 help-report = /report [kemarin|YYYY-MM-DD]: penjualan sehari (◀ ▶ untuk hari sebelum dan sesudahnya), CSV
-help-insights = /top [hari ini|minggu|bulan]: produk dan reseller terlaris · /compare: bulan ini dibanding bulan lalu
+help-insights = /top [hari ini|minggu|bulan]: produk dan reseller terlaris · /compare: bulan ini dibanding bulan lalu · /hours: jam pesanan masuk
 help-export = /export [YYYY-MM]: pesanan bulan ini (atau bulan itu) sebagai file CSV
 help-pending = /pending: pesanan yang hasilnya belum diketahui, /settle
 help-users = /users, /allow ID [reseller], /deny ID: siapa yang boleh memesan
@@ -156,6 +156,7 @@ command-language = Bahasa / Language
 command-report = Laporan penjualan harian
 command-top = Terlaris hari, minggu atau bulan ini
 command-compare = Bulan ini dibanding bulan lalu
+command-hours = Jam pesanan masuk
 command-export = Pesanan bulan ini sebagai file CSV
 command-pending = Pesanan dengan hasil belum diketahui
 command-users = Siapa yang boleh memesan
@@ -248,7 +249,7 @@ report-day-before = ◀ { $date }
 report-day-after = { $date } ▶
 
 
-## /top and /compare: the owner's questions
+## /top, /hours and /compare: the owner's questions
 top-usage = Gunakan /top untuk bulan ini, atau <code>/top hari ini</code>, <code>/top minggu</code>, <code>/top bulan</code> (juga <code>today</code>, <code>week</code>, <code>month</code>).
 top-title-day = <b>Terlaris { $date }</b>
 top-title-week = <b>Terlaris minggu { $from } – { $to }</b>
@@ -275,6 +276,15 @@ compare-down = ▼ { $percent } %
 compare-same = = 0 %
 compare-none = (tidak ada pembanding)
 compare-unpriced = Margin tidak menghitung penjualan dengan harga provider yang tidak diketahui.
+hours-usage = Gunakan /hours untuk bulan ini, atau <code>/hours hari ini</code>, <code>/hours minggu</code>, <code>/hours bulan</code> (juga <code>today</code>, <code>week</code>, <code>month</code>).
+hours-title-day = <b>Jam pesanan masuk { $date }</b>
+hours-title-week = <b>Jam pesanan masuk minggu { $from } – { $to }</b>
+hours-title-month = <b>Jam pesanan masuk { $month }</b>
+hours-none = Tidak ada pesanan pada periode ini.
+hours-totals = { $count } pesanan dikirim (zona waktu toko)
+hours-busiest = <b>Jam tersibuk</b>
+hours-busy-line = { $from }–{ $to }: { $count } pesanan · { $provider } di provider
+hours-advice = Isi penuh deposit provider sebelum pukul { $hour }.
 
 ## /export
 export-usage = Gunakan /export untuk bulan ini, <code>/export bulan lalu</code>, atau /export YYYY-MM, mis. <code>/export 2026-03</code>: pesanan bulan itu (zona waktu toko) sebagai file CSV.

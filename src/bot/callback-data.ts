@@ -31,6 +31,19 @@ const REF_ID = /^[A-Za-z0-9._-]{1,56}$/;
 const CODE = /^[A-Za-z0-9._-]{1,32}$/;
 const refId = (rest: string) => (REF_ID.test(rest) ? rest : undefined);
 
+/** A day, week or month, named by one of its days (`YYYY-MM-DD`): `d:2026-03-12`. */
+function periodKind(prefix: string) {
+  return kind<{ kind: "day" | "week" | "month"; day: string }>(
+    prefix,
+    (d) => `${d.kind[0]}:${d.day}`,
+    (rest) => {
+      const m = /^([dwm]):([0-9]{4}-[0-9]{2}-[0-9]{2})$/.exec(rest);
+      if (m === null) return undefined;
+      return { kind: m[1] === "d" ? "day" : m[1] === "w" ? "week" : "month", day: m[2]! };
+    },
+  );
+}
+
 export const Callback = {
   /** The products of one game (its index in the catalogue). */
   game: kind<number>("g", String, (rest) => (/^(?:0|[1-9][0-9]{0,2})$/.test(rest) ? Number(rest) : undefined)),
@@ -69,15 +82,9 @@ export const Callback = {
     (rest) => (/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(rest) ? rest : undefined),
   ),
   /** /top of the day, week or month that a day (`YYYY-MM-DD`) is in. */
-  top: kind<{ kind: "day" | "week" | "month"; day: string }>(
-    "tp",
-    (d) => `${d.kind[0]}:${d.day}`,
-    (rest) => {
-      const m = /^([dwm]):([0-9]{4}-[0-9]{2}-[0-9]{2})$/.exec(rest);
-      if (m === null) return undefined;
-      return { kind: m[1] === "d" ? "day" : m[1] === "w" ? "week" : "month", day: m[2]! };
-    },
-  ),
+  top: periodKind("tp"),
+  /** /hours of the day, week or month that a day (`YYYY-MM-DD`) is in. */
+  hours: periodKind("hr"),
   /** A month's export (`YYYY-MM`), offered under /export's answer. */
   exportMonth: kind<string>(
     "em",

@@ -6,7 +6,7 @@ const RESELLER: FakeUser = { id: 5005, first_name: "Budi", language_code: "id" }
 const ADMIN_ID: FakeUser = { id: 1003, first_name: "Wati", language_code: "id" };
 
 /** The owner's questions in the chat: the best sellers of a day, week or month, and this month against last. */
-describe("the owner's questions: /top and /compare", () => {
+describe("the owner's questions: /top, /hours and /compare", () => {
   let world: World;
   beforeEach(async () => (world = await createWorld({ initialBalance: 1_000_000 })));
   afterEach(() => world.cleanup());
@@ -14,9 +14,13 @@ describe("the owner's questions: /top and /compare", () => {
   const labels = (m: SentMessage) =>
     (m.reply_markup?.inline_keyboard ?? []).map((row: Array<{ text: string }>) => row.map((b) => b.text));
 
+  /** The shop's clock: set by the test, so each order is sent at the hour the test says. */
+  let shift = 0;
+  const setClock = (iso: string) => (shift = Date.parse(iso) - Date.now());
+
   /** A day of sales, on Thursday 12 March 2026 at noon in Jakarta: no midnight comes during the test. */
   async function aDayOfSales() {
-    const shift = Date.parse("2026-03-12T05:00:00Z") - Date.now();
+    setClock("2026-03-12T05:00:00Z");
     await world.run(
       {
         ADMIN_IDS: `${ADMIN.id},${ADMIN_ID.id}`,
@@ -85,6 +89,30 @@ describe("the owner's questions: /top and /compare", () => {
     await world.waitText(ADMIN_ID, /Gunakan \/top untuk bulan ini/);
   });
 
+  it("when orders come at noon and in the afternoon, then /hours names the busiest hour, its provider cost and a bar per hour, and pages to the week", async () => {
+    await aDayOfSales();
+    setClock("2026-03-12T08:30:00Z"); // 15:30 in Jakarta
+    await world.order(STAFF, "ML86", "12345670(1234)");
+    world.fake.sendText(ADMIN, "/hours today");
+    const hours = await world.waitText(ADMIN, /When orders came on 2026-03-12/);
+    expect(hours.text).toContain("5 orders sent");
+    // Four at noon (96,500 of provider cost: revenue 98,200 less the margin 1,700), one at 15:30.
+    expect(hours.text).toMatch(/12:00–13:00: 4 orders · Rp 96,500 at the provider\n15:00–16:00: 1 order · Rp 19,500/);
+    expect(hours.text).toContain("Keep the provider deposit full before 12:00.");
+    expect(hours.text).toMatch(/12 ▇{12} 4\n13\n14\n15 ▇{3} 1/);
+    world.fake.tapButton(ADMIN, hours, button(hours, /^Week$/));
+    await world.fake.waitFor(() =>
+      world.fake
+        .messagesTo(ADMIN.id)
+        .some((m) => m.message_id === hours.message_id && /the week 2026-03-09/.test(m.text)),
+    );
+
+    world.fake.sendText(ADMIN_ID, "/hours minggu");
+    const id = await world.waitText(ADMIN_ID, /Jam pesanan masuk minggu 2026-03-09 – 2026-03-15/);
+    expect(id.text).toContain("12:00–13:00: 4 pesanan · Rp 96.500 di provider");
+    expect(id.text).toContain("Isi penuh deposit provider sebelum pukul 12:00.");
+  });
+
   it("when a staff member or a reseller asks, then they are refused and see no figures", async () => {
     await aDayOfSales();
     for (const user of [STAFF, RESELLER]) {
@@ -93,8 +121,12 @@ describe("the owner's questions: /top and /compare", () => {
       await world.fake.waitFor(() => world.fake.messagesTo(user.id).length > before);
       world.fake.sendText(user, "/compare");
       await world.fake.waitFor(() => world.fake.messagesTo(user.id).length > before + 1);
+      world.fake.sendText(user, "/hours");
+      await world.fake.waitFor(() => world.fake.messagesTo(user.id).length > before + 2);
       const answers = world.fake.messagesTo(user.id).slice(before);
-      expect(answers.map((m) => m.text).join("\n")).not.toMatch(/Rp 98|Terlaris|Top sellers|Penjualan:/);
+      expect(answers.map((m) => m.text).join("\n")).not.toMatch(
+        /Rp 98|Terlaris|Top sellers|Penjualan:|orders sent|pesanan dikirim/,
+      );
     }
   });
 });

@@ -1,9 +1,9 @@
 import { InlineKeyboard } from "grammy";
 import { isDay, type PeriodKind } from "../../calendar.js";
-import type { MonthCompare, TopReport } from "../../reports/questions.js";
+import type { HoursReport, MonthCompare, TopReport } from "../../reports/questions.js";
 import { adminOnly } from "../admin.js";
 import { answerQuery } from "../answer.js";
-import { Callback, onCallback } from "../callback-data.js";
+import { Callback, onCallback, type CallbackKind } from "../callback-data.js";
 import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { formatMonth, formatNumber, formatRupiah } from "../format.js";
@@ -27,11 +27,29 @@ const PERIOD_WORDS = new Map<string, PeriodKind>([
 
 type Ctx = FeatureContext<"reports">;
 
-function topTitle(ctx: Ctx, top: TopReport): string {
-  const { kind, from, to } = top.period;
-  if (kind === "day") return ctx.tr("top-title-day", { date: from });
-  if (kind === "week") return ctx.tr("top-title-week", { from, to });
-  return ctx.tr("top-title-month", { month: formatMonth(from.slice(0, 7), ctx.lang) });
+/** A period's title under a heading (`top`, `hours`): "… of 2026-03-12", "… of the week …", "… of March 2026". */
+function periodTitle(ctx: Ctx, heading: "top" | "hours", period: TopReport["period"]): string {
+  const { kind, from, to } = period;
+  if (kind === "day") return ctx.tr(`${heading}-title-day`, { date: from });
+  if (kind === "week") return ctx.tr(`${heading}-title-week`, { from, to });
+  return ctx.tr(`${heading}-title-month`, { month: formatMonth(from.slice(0, 7), ctx.lang) });
+}
+
+type PeriodCallback = CallbackKind<{ kind: PeriodKind; day: string }>;
+
+/** Buttons to switch between day, week and month, and to page to the period before and after. */
+function periodKeyboard(ctx: Ctx, callback: PeriodCallback, report: Pick<TopReport, "period" | "before" | "after">) {
+  const t = ctx.tr;
+  const day = report.period.from;
+  const keyboard = new InlineKeyboard();
+  for (const kind of ["day", "week", "month"] as const) {
+    const label = t(`top-button-${kind}`);
+    keyboard.text(kind === report.period.kind ? `· ${label} ·` : label, callback.encode({ kind, day }));
+  }
+  keyboard.row().text(t("top-button-before"), callback.encode({ kind: report.period.kind, day: report.before }));
+  if (report.after !== undefined)
+    keyboard.text(t("top-button-after"), callback.encode({ kind: report.period.kind, day: report.after }));
+  return keyboard;
 }
 
 /** The top lists as text, and buttons to switch between day, week and month and to page through them. */
@@ -39,7 +57,7 @@ function renderTop(ctx: Ctx, top: TopReport) {
   const t = ctx.tr;
   const rp = (n: number) => formatRupiah(n, ctx.lang);
   const { totals } = top;
-  const lines = [topTitle(ctx, top)];
+  const lines = [periodTitle(ctx, "top", top.period)];
   if (totals.orders.success === 0) lines.push(t("top-none"));
   else {
     lines.push(
@@ -74,16 +92,46 @@ function renderTop(ctx: Ctx, top: TopReport) {
       ),
     );
   }
-  const day = top.period.from;
-  const keyboard = new InlineKeyboard();
-  for (const kind of ["day", "week", "month"] as const) {
-    const label = t(`top-button-${kind}`);
-    keyboard.text(kind === top.period.kind ? `· ${label} ·` : label, Callback.top.encode({ kind, day }));
+  return { text: lines.join("\n"), keyboard: periodKeyboard(ctx, Callback.top, top) };
+}
+
+/** The widest bar of the hours chart, in blocks. */
+const BAR = 12;
+
+const hourName = (hour: number) => `${String(hour).padStart(2, "0")}:00`;
+
+/**
+ * When orders came, as text: the busiest hours, what they cost at the provider, and a bar per
+ * hour from the first hour with orders to the last.
+ */
+function renderHours(ctx: Ctx, report: HoursReport) {
+  const t = ctx.tr;
+  const rp = (n: number) => formatRupiah(n, ctx.lang);
+  const lines = [periodTitle(ctx, "hours", report.period)];
+  const sent = report.hours.reduce((sum, h) => sum + h.count, 0);
+  if (sent === 0) lines.push(t("hours-none"));
+  else {
+    lines.push(t("hours-totals", { count: sent }), "", t("hours-busiest"));
+    for (const h of report.busiest)
+      lines.push(
+        t("hours-busy-line", {
+          from: hourName(h.hour),
+          to: hourName((h.hour + 1) % 24),
+          count: h.count,
+          provider: rp(h.provider),
+        }),
+      );
+    lines.push("", t("hours-advice", { hour: hourName(report.busiest[0]!.hour) }));
+    const used = report.hours.filter((h) => h.count > 0);
+    const most = Math.max(...used.map((h) => h.count));
+    const chart = report.hours
+      .slice(used[0]!.hour, used.at(-1)!.hour + 1)
+      .map((h) =>
+        `${String(h.hour).padStart(2, "0")} ${"▇".repeat(Math.ceil((h.count / most) * BAR))} ${h.count || ""}`.trimEnd(),
+      );
+    lines.push("", `<pre>${chart.join("\n")}</pre>`);
   }
-  keyboard.row().text(t("top-button-before"), Callback.top.encode({ kind: top.period.kind, day: top.before }));
-  if (top.after !== undefined)
-    keyboard.text(t("top-button-after"), Callback.top.encode({ kind: top.period.kind, day: top.after }));
-  return { text: lines.join("\n"), keyboard };
+  return { text: lines.join("\n"), keyboard: periodKeyboard(ctx, Callback.hours, report) };
 }
 
 function renderCompare(ctx: Ctx, compare: MonthCompare): string {
@@ -118,8 +166,9 @@ function renderCompare(ctx: Ctx, compare: MonthCompare): string {
 
 /**
  * The owner's questions in the chat: /top, the best-selling products and resellers of a day, a
- * week or a month (buttons switch and page through them, in the same message), and /compare, this
- * month so far against the same days of last month. The reports room adds them up from the
+ * week or a month (buttons switch and page through them, in the same message); /hours, the hours
+ * of the day when orders come, so the owner knows when to keep the provider deposit full; and
+ * /compare, this month so far against the same days of last month. The reports room adds them up from the
  * figures kept per day; this only renders them.
  */
 export const insightsFeature = defineFeature({
@@ -128,29 +177,42 @@ export const insightsFeature = defineFeature({
   commands: [
     { name: "top", menu: ["admin"], money: true, help: [{ key: "help-insights", for: ["admin"] }] },
     { name: "compare", menu: ["admin"], money: true },
+    { name: "hours", menu: ["admin"], money: true },
   ],
   setup(at) {
     const composer = at("buyers");
-    composer.command("top", adminOnly, async (ctx) => {
-      const kind = PERIOD_WORDS.get(ctx.match.trim().toLowerCase().replace(/\s+/g, " "));
-      if (kind === undefined) return void (await ctx.reply(ctx.tr("top-usage")));
-      const { text, keyboard } = renderTop(ctx, await ctx.services.reports.questions.top(kind));
-      await ctx.reply(text, { reply_markup: keyboard });
-    });
-
-    onCallback(
-      composer,
-      Callback.top,
-      async (ctx, asked) => {
-        if (!isDay(asked.day)) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
-        await answerQuery(ctx);
-        const { text, keyboard } = renderTop(ctx, await ctx.services.reports.questions.top(asked.kind, asked.day));
-        // "message is not modified" after a double tap is harmless.
-        await ctx
-          .editMessageText(text, { reply_markup: keyboard })
-          .catch((err: unknown) => ctx.log.debug({ err }, "top not edited"));
-      },
-      adminOnly,
+    // /top and /hours: a period asked by name, then switched and paged with buttons in the same message.
+    const periodQuestion = (
+      command: "top" | "hours",
+      callback: PeriodCallback,
+      answer: (ctx: Ctx, kind: PeriodKind, day?: string) => Promise<{ text: string; keyboard: InlineKeyboard }>,
+    ) => {
+      composer.command(command, adminOnly, async (ctx) => {
+        const kind = PERIOD_WORDS.get(ctx.match.trim().toLowerCase().replace(/\s+/g, " "));
+        if (kind === undefined) return void (await ctx.reply(ctx.tr(`${command}-usage`)));
+        const { text, keyboard } = await answer(ctx, kind);
+        await ctx.reply(text, { reply_markup: keyboard });
+      });
+      onCallback(
+        composer,
+        callback,
+        async (ctx, asked) => {
+          if (!isDay(asked.day)) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
+          await answerQuery(ctx);
+          const { text, keyboard } = await answer(ctx, asked.kind, asked.day);
+          // "message is not modified" after a double tap is harmless.
+          await ctx
+            .editMessageText(text, { reply_markup: keyboard })
+            .catch((err: unknown) => ctx.log.debug({ err }, `${command} not edited`));
+        },
+        adminOnly,
+      );
+    };
+    periodQuestion("top", Callback.top, async (ctx, kind, day) =>
+      renderTop(ctx, await ctx.services.reports.questions.top(kind, day)),
+    );
+    periodQuestion("hours", Callback.hours, async (ctx, kind, day) =>
+      renderHours(ctx, await ctx.services.reports.questions.hours(kind, day)),
     );
 
     composer.command("compare", adminOnly, async (ctx) => {
