@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /**
- * Everything the bot reads from the environment, parsed once at start.
- * The contract is bot-contract.md section 1; README and .env.example list the same variables.
+ * Everything the bot reads from the environment, parsed once at start. The README and
+ * .env.example list the same variables with their defaults.
  */
 export interface Config {
   botToken: string;
@@ -15,7 +15,7 @@ export interface Config {
   redisKeyPrefix: string;
   adminIds: number[];
   allowedUserIds: number[];
-  /** Prepaid resellers (contract section 7). */
+  /** Prepaid resellers: who buys from their saldo, at their tier's price. */
   resellerIds: number[];
   catalogFile: string;
   refIdPrefix: string;

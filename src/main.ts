@@ -11,7 +11,7 @@ function fail(title: string, lines: string[]): never {
   process.exit(1);
 }
 
-/** How long a stop may take before the process exits anyway (the contract says 10 s). */
+/** How long a stop may take before the process exits anyway (10 s: an orchestrator's usual grace period before it kills). */
 const STOP_LIMIT_MS = 10_000;
 
 /** Reads the environment, builds the app, starts it, and stops it once on SIGTERM/SIGINT. */

@@ -28,7 +28,7 @@ export function createAudience(deps: {
       recorded.add(userId);
     },
     /**
-     * Everyone who may order and has started the bot, as the contract says: the admin who writes
+     * Everyone who may order and has started the bot: the admin who writes
      * included (they get it as every user does, in their own chat).
      */
     async recipients(): Promise<number[]> {

@@ -3,14 +3,14 @@ import { z } from "zod";
 
 /**
  * A product the operator sells. `price` is the selling price in whole rupiah, when the operator
- * set one; `prices` the prices per reseller tier (contract section 7).
+ * set one; `prices` the prices per reseller tier.
  */
 export interface Product {
   code: string;
   name: string;
   price: number | undefined;
   prices: Readonly<Record<string, number>>;
-  /** Hidden: not offered, cannot be ordered (contract section 8). */
+  /** Hidden: not offered, cannot be ordered. */
   disabled: boolean;
 }
 
@@ -473,7 +473,7 @@ export function findOffered(catalog: Catalog, code: string, buyer: Buyer): Offer
   return match === undefined || price === undefined ? undefined : { ...match, price };
 }
 
-/** Finds a product by code, case-insensitively, as the contract promises. */
+/** Finds a product by code, case-insensitively: `ml86` is ML86. */
 export function findProduct(catalog: Catalog, code: string): ProductMatch | undefined {
   const wanted = code.trim().toUpperCase();
   for (const [gameIndex, game] of catalog.games.entries()) {

@@ -63,8 +63,8 @@ const methodNotAllowed = (c: Context) => c.json({ error: "method not allowed" },
  * reaches the intake: a wrong secret (401), a stopping bot (503), a body over 1 MB (413), a body
  * that is not an update (400).
  *
- * /healthz keeps the answer it always had (`status` "ok" with 200, "unavailable" with 503 when
- * Redis does not answer) and adds `serving`: what this process does among the others.
+ * /healthz answers `status` "ok" with 200 ("unavailable" with 503 when Redis does not answer)
+ * and `serving`: what this process does among the others.
  * - 200 `{"status":"ok","redis":"up","serving":"ready"}`: it takes updates;
  *   `"serving":"standby"`: long polling, another process polls (healthy: it takes over when the
  *   poller dies, and it handles updates too).

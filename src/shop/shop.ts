@@ -3,7 +3,7 @@ import { createInvalidation } from "../storage/invalidation.js";
 import { luaScript } from "../storage/redis.js";
 import type { Storage } from "../storage/storage.js";
 
-/** Orders are paused by an admin (contract section 8): nobody starts or confirms one. */
+/** Orders are paused by an admin: nobody starts or confirms one. */
 export interface Pause {
   reason: string;
   by: number;

@@ -18,10 +18,10 @@ import { connectionName, type Storage } from "./storage.js";
  * - Redis restarted less than 5 s ago (every process is reconnecting; `INFO server` uptime): no
  *   takeover yet.
  * - A machine that vanished without closing its sockets stays in the list until the server drops
- *   them: its holds run out by their time, as before.
+ *   them: its holds run out by their time.
  * - Redis refuses CLIENT SETNAME or CLIENT LIST (an ACL, a managed service), or the list does not
  *   show this process's own connection (a proxy in between): takeovers wait for the time to run
- *   out, as before, and the log says so once.
+ *   out, and the log says so once.
  *
  * Only a list fetched after the holder was read counts (a process that took something a moment
  * ago is in it). Callers read the holder, then ask: the checks of one moment share one

@@ -113,8 +113,8 @@ export function revisionedStorageAdapter<T>(storage: Storage, name: string, ttlM
       if (match === null) {
         // Written by keyv before revisions: {"value": <packed or plain JSON>, "expires": …}.
         remember(k, 0);
-        const legacy = JSON.parse(stored) as { value?: unknown };
-        return typeof legacy.value === "string" ? unpackJson<T>(legacy.value) : (legacy.value as T | undefined);
+        const plain = JSON.parse(stored) as { value?: unknown };
+        return typeof plain.value === "string" ? unpackJson<T>(plain.value) : (plain.value as T | undefined);
       }
       remember(k, Number(match[1]));
       const packed = stored.slice(match[0].length);

@@ -3,7 +3,7 @@ import { isPrivate } from "../chats.js";
 import { defineFeature } from "../feature.js";
 
 /**
- * /app for admins and resellers: a button that opens the shop's Mini App (contract section 11) in
+ * /app for admins and resellers: a button that opens the shop's Mini App in
  * the chat, when WEBAPP_URL is set. Telegram opens such a button only in a private chat; in a group
  * the member is sent there. Admins also get it as the chat's menu button (commands.ts).
  */

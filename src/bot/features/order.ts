@@ -7,7 +7,7 @@ import { ORDER_DIALOGUE, orderDialogue } from "../order/dialogue.js";
 import { menuButtons } from "../order/menu.js";
 
 /**
- * The order (contract section 5), top to bottom in bot/order/: /order (a dialogue, or one line
+ * The order, top to bottom in bot/order/: /order (a dialogue, or one line
  * straight to the summary), the product menu, the summary's Confirm and Cancel, /cancel.
  */
 export const orderFeature = defineFeature({

@@ -19,8 +19,8 @@ export function gamesKeyboard(catalog: Catalog, buyer: Buyer, owner?: number): I
 }
 
 /**
- * The products of a game this buyer may order; each button shows its code and name, as the
- * contract asks; a way back to the games.
+ * The products of a game this buyer may order; each button shows its code and name (the code
+ * is what /order and the price list use); a way back to the games.
  */
 export function productsKeyboard(
   catalog: Catalog,
