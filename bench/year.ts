@@ -564,6 +564,27 @@ async function chatQuestions(
     return { ms: r.ms, bytes: Buffer.byteLength(r.message.document?.content ?? "") };
   });
   await add(
+    "the top products and resellers of the month",
+    "/top month",
+    command(who.admin, "/top month", (m) => /Top sellers of/.test(m.text) && /Resellers/.test(m.text)),
+  );
+  await add("the top products and resellers of last week", "/top week, ◀ Before", async () => {
+    const week = (await command(who.admin, "/top week", (m) => /the week/.test(m.text))()).message;
+    const r = await tap(who.admin, week, fake.buttonData(week, /Before/), edited(week));
+    if (!/\d+ sales? ·/.test(r.message.text)) throw new Error(`chat /top: last week has no sales: ${r.message.text}`);
+    return { ms: r.ms, bytes: Buffer.byteLength(r.message.text) };
+  });
+  await add(
+    "when in the day orders come, this month",
+    "/hours month",
+    command(who.admin, "/hours month", (m) => /When orders came/.test(m.text)),
+  );
+  await add(
+    "this month against the same days of last month",
+    "/compare",
+    command(who.admin, "/compare", (m) => /so far against/.test(m.text)),
+  );
+  await add(
     "the newest orders, everyone's",
     "/history all",
     command(who.admin, "/history all", (m) => /All orders/.test(m.text)),
