@@ -158,6 +158,8 @@ export interface UpgradeResult {
   tallied: { orders: number; deposits: number };
   /** Orders and drafts rewritten into this layout. */
   orders: number;
+  /** Days whose figures by the hour orders were sent were counted from their orders. */
+  hours: number;
 }
 
 /** The orders and the resellers' wallets: one store, because money moves in the orders' own steps. */
