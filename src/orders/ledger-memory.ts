@@ -366,6 +366,7 @@ export function createMemoryLedger(opts: { now?: () => number; timeZone?: string
 
     dayFigures: async (day) => figuresOf(days.get(day) ?? {}, dayDetails.get(day) ?? {}),
     daysFigures: async (list) => list.map((day) => figuresOf(days.get(day) ?? {}, {})),
+    daysDetail: async (list) => list.map((day) => figuresOf(days.get(day) ?? {}, dayDetails.get(day) ?? {})),
   };
 
   const wallets: Wallets = {

@@ -133,6 +133,11 @@ export interface OrderLedger {
   dayFigures(day: string): Promise<DayFigures>;
   /** Several days' figures, their totals only (the breakdowns by product, user and reseller empty). */
   daysFigures(days: readonly string[]): Promise<DayFigures[]>;
+  /**
+   * Several days' figures with their breakdowns (by product, user, reseller and hour), in the order
+   * asked for: a week's or a month's detail read at once (one round trip to Redis), not a day at a time.
+   */
+  daysDetail(days: readonly string[]): Promise<DayFigures[]>;
 }
 
 /** What one compaction pass may compact, and when to stop early (the lease was lost, the bot stops). */
