@@ -1,3 +1,4 @@
+import { dayIn, hourIn } from "../calendar.js";
 import type { Ledger, OrderLedger } from "./ledger.js";
 import { compactElement, orderTexts, unpackOrder } from "./order-codec.js";
 import {
@@ -20,9 +21,12 @@ import { emptyWallet, type Deposit, type Movement, type MovementKind, type Walle
 /** The one-letter state codes of the day figures (as in ledger-redis.ts). */
 const STATE_CODE: Partial<Record<OrderState, string>> = { submitting: "p", success: "s", failed: "f", unknown: "u" };
 
-export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: string) => string } = {}): Ledger {
+export function createMemoryLedger(opts: { now?: () => number; timeZone?: string } = {}): Ledger {
   const now = opts.now ?? Date.now;
-  const dayOf = opts.dayOf ?? ((iso: string) => iso.slice(0, 10));
+  /** The shop's time zone decides the day and the hour an order counts in (UTC unless given). */
+  const timeZone = opts.timeZone ?? "UTC";
+  const dayOf = (iso: string) => dayIn(timeZone, new Date(iso));
+  const hourOf = (iso: string) => `h:${String(hourIn(timeZone, Date.parse(iso))).padStart(2, "0")}:`;
   const orders = new Map<string, { order: OrderRecord; expiresAt: number | undefined }>();
   const openDrafts = new Map<string, { refId: string; expiresAt: number }>();
   const byTime = new Map<string, number>();
@@ -113,7 +117,11 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
     const day = submitDay.get(o.refId);
     if (day === undefined) return;
     const t = hashOf(days, day);
+    const detail = hashOf(dayDetails, day);
+    const when = o.submittedAt ?? "";
+    const hour = hourOf(when);
     if (from !== undefined) incr(t, `c:${STATE_CODE[from]}`, -1);
+    else incr(detail, `${hour}n`, 1);
     incr(t, `c:${STATE_CODE[to]}`, 1);
     if (to !== "success") return;
     const sell = o.price ?? 0;
@@ -123,8 +131,9 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
       incr(t, "sellu", sell);
       incr(t, "nu", 1);
     } else incr(t, "cost", cost);
-    const detail = hashOf(dayDetails, day);
-    const when = o.submittedAt ?? "";
+    // An hour's provider money counts a cost nobody knows as 0 (its selling price still counts).
+    incr(detail, `${hour}s`, sell);
+    incr(detail, `${hour}v`, cost ?? 0);
     const line = (head: string, name: string, tier?: string) => {
       incr(detail, `${head}n`, 1);
       incr(detail, `${head}s`, sell);
@@ -357,6 +366,7 @@ export function createMemoryLedger(opts: { now?: () => number; dayOf?: (iso: str
 
     dayFigures: async (day) => figuresOf(days.get(day) ?? {}, dayDetails.get(day) ?? {}),
     daysFigures: async (list) => list.map((day) => figuresOf(days.get(day) ?? {}, {})),
+    daysDetail: async (list) => list.map((day) => figuresOf(days.get(day) ?? {}, dayDetails.get(day) ?? {})),
   };
 
   const wallets: Wallets = {

@@ -280,22 +280,30 @@ end
 `;
 
 /**
- * Lua that moves an order in its day's figures (see the layout above): from one state's count to
- * another's; a success adds its money, by product, by user and, for a reseller's order, by
- * reseller. `pre` is the key prefix, `day` the order's submit day, `draft` its fields (price,
- * productCode, productName, userName, role, tier), `user` its user id as stored, `from`/`to`
- * one-letter states ('' when it was not counted yet), `cost` the provider's price in whole rupiah,
- * `when` its submit time (the newest name wins).
+ * Lua that moves an order in its day's figures (see the layout in ledger-redis.ts): from one
+ * state's count to another's; a success adds its money, by product, by user, by the hour it was
+ * sent and, for a reseller's order, by reseller. `pre` is the key prefix, `day` the order's submit
+ * day, `draft` its fields (price, productCode, productName, userName, role, tier), `user` its user
+ * id as stored, `from`/`to` one-letter states ('' when it was not counted yet), `cost` the
+ * provider's price in whole rupiah, `when` its submit time (the newest name wins), `hour` the hour
+ * of that time in the shop's time zone ('00'..'23'; nil for an order that does not carry it, whose
+ * hours the layout upgrade counts from the orders instead).
  */
 export const TALLY = `
-local function tally(pre, day, draft, user, from, to, cost, when)
+local function tally(pre, day, draft, user, from, to, cost, when, hour)
   local totals = pre .. 'day:' .. day
   local detail = pre .. 'dayd:' .. day
   if from ~= '' then redis.call('HINCRBY', totals, 'c:' .. from, -1) end
   redis.call('HINCRBY', totals, 'c:' .. to, 1)
+  if from == '' and hour then redis.call('HINCRBY', detail, 'h:' .. hour .. ':n', 1) end
   if to ~= 's' then return end
   local sell = tonumber(draft.price) or 0
   redis.call('HINCRBY', totals, 'sell', sell)
+  if hour then
+    -- An hour's provider money counts a cost nobody knows as 0 (its selling price still counts).
+    redis.call('HINCRBY', detail, 'h:' .. hour .. ':s', sell)
+    redis.call('HINCRBY', detail, 'h:' .. hour .. ':v', cost or 0)
+  end
   -- A success whose provider price nobody knows (cost nil): its selling price is counted apart
   -- (sellu, nu; a line's u), so that the margin leaves it out instead of counting a cost of 0.
   if cost then

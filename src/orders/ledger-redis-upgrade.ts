@@ -1,11 +1,16 @@
+import { dayIn, dayRange, hourIn, isDay } from "../calendar.js";
 import { luaScript, type RedisClient } from "../storage/redis.js";
 import type { UpgradeResult } from "./ledger.js";
 import { LUA_BASICS, LUA_CHUNKS, LUA_LINEAR_HASH, LUA_TIME_INDEX, TALLY, type LedgerKeys } from "./ledger-redis-lua.js";
 import { draftFields, msKey, orderFromHash, resultFields } from "./order-codec.js";
 import { costOf, type OrderRecord } from "./order.js";
+import { hoursOf } from "./report.js";
 
-/** The layout this code writes (ledger-version): 2 kept per-day figures, 3 compact orders and indexes. */
-export const LEDGER_VERSION = 3;
+/**
+ * The layout this code writes (ledger-version): 2 kept per-day figures, 3 compact orders and
+ * indexes, 4 the day figures by the hour orders were sent.
+ */
+export const LEDGER_VERSION = 4;
 
 /*
  * Layout 2, as the bot before this one left it (the keys this upgrade reads and removes):
@@ -106,6 +111,36 @@ redis.call('DEL', KEYS[1])
 return 0
 `);
 
+/** The fields of a day's totals that every order's step changes: unchanged, no order of the day moved. */
+const HOUR_GUARD = ["c:p", "c:s", "c:f", "c:u", "sell", "cost"] as const;
+
+/**
+ * A day's figures by hour, counted from its orders, replace whatever hours it had, and the open
+ * orders among them (sent, or unknown) learn their hour (`hr`), which their outcome's step adds to.
+ * Only while the day's counts are still those read before its orders were: an order that moved
+ * meanwhile (another process) changes nothing here, and the caller counts the day again.
+ * KEYS: day totals, day detail; ARGV: the counts as read, key prefix, how many open orders, their
+ * ref ids and hours in pairs, then the hour fields and values
+ */
+const RECOUNT_HOURS = luaScript(`
+local seen = redis.call('HMGET', KEYS[1], ${HOUR_GUARD.map((f) => `'${f}'`).join(", ")})
+local now = {}
+for i = 1, #seen do now[i] = seen[i] or '' end
+if table.concat(now, ',') ~= ARGV[1] then return 0 end
+local old = {}
+for _, field in ipairs(redis.call('HKEYS', KEYS[2])) do
+  if string.sub(field, 1, 2) == 'h:' then old[#old + 1] = field end
+end
+if #old > 0 then redis.call('HDEL', KEYS[2], unpack(old)) end
+local open = tonumber(ARGV[3])
+for i = 4, 3 + 2 * open, 2 do
+  local key = ARGV[2] .. 'o:' .. ARGV[i]
+  if redis.call('EXISTS', key) == 1 then redis.call('HSET', key, 'hr', ARGV[i + 1]) end
+end
+if #ARGV > 3 + 2 * open then redis.call('HSET', KEYS[2], unpack(ARGV, 4 + 2 * open)) end
+return 1
+`);
+
 /** The hash of layout 3 for an order read from layout 2 (or any order: this is its whole record). */
 function orderHashFields(order: OrderRecord, extra: { hold?: number; day?: string }): string[] {
   const fields: string[] = [...Object.entries(draftFields(order)).flat(), "s", order.state];
@@ -125,14 +160,18 @@ function orderHashFields(order: OrderRecord, extra: { hold?: number; day?: strin
 interface Context {
   redis: RedisClient;
   keys: LedgerKeys;
-  dayOf: (iso: string) => string;
+  /** The shop's time zone: the day and hour an order counts in. */
+  timeZone: string;
+  /** The ledger's own read of the orders submitted in [fromMs, toMs]. */
+  submittedBetween: (fromMs: number, toMs: number) => Promise<OrderRecord[]>;
 }
 
 const BATCH = 500;
 
 /** Layout 1 → 2: every order and deposit gets its day figures (as the bot before this one did). */
 async function tallyOldOrders(ctx: Context): Promise<{ orders: number; deposits: number }> {
-  const { redis, keys, dayOf } = ctx;
+  const { redis, keys } = ctx;
+  const dayOf = (iso: string) => dayIn(ctx.timeZone, new Date(iso));
   const byTime = `${keys.prefix}orders-by-time`;
   let orders = 0;
   let deposits = 0;
@@ -208,8 +247,43 @@ async function compactLayout(ctx: Context, onProgress?: (done: number) => void):
   return done;
 }
 
+/** How many times a day is counted again when its orders keep moving while it is counted. */
+const RECOUNT_TRIES = 5;
+
 /**
- * Brings a Redis written by an older bot up to layout 3, in place, once; resumable after a crash
+ * Layout 3 → 4: every day that has figures gets them by the hour its orders were sent, counted
+ * from its orders (replacing any it had: counting twice gives the same). How many days.
+ */
+async function recountHours(ctx: Context): Promise<number> {
+  const { redis, keys, timeZone } = ctx;
+  const head = `${keys.prefix}day:`;
+  const days = new Set<string>();
+  for await (const batch of redis.scanIterator({ MATCH: `${head}*`, COUNT: 1000 })) {
+    for (const key of batch) if (isDay(key.slice(head.length))) days.add(key.slice(head.length));
+  }
+  for (const day of days) {
+    for (let tries = 1; ; tries++) {
+      const seen = (await redis.hmGet(`${head}${day}`, [...HOUR_GUARD])).map((v) => v ?? "").join(",");
+      const range = dayRange(day, timeZone)!;
+      const orders = await ctx.submittedBetween(range.fromMs, range.toMs);
+      const hh = (hour: number) => String(hour).padStart(2, "0");
+      const open = orders
+        .filter((o) => (o.state === "submitting" || o.state === "unknown") && o.submittedAt !== undefined)
+        .flatMap((o) => [o.refId, hh(hourIn(timeZone, Date.parse(o.submittedAt!)))]);
+      const fields = hoursOf(orders, timeZone)
+        .filter((line) => line.count > 0)
+        .flatMap((l) => [`h:${hh(l.hour)}:n`, l.count, `h:${hh(l.hour)}:s`, l.selling, `h:${hh(l.hour)}:v`, l.provider])
+        .map(String);
+      const args = [seen, keys.prefix, String(open.length / 2), ...open, ...fields];
+      if (Number(await RECOUNT_HOURS(redis, [`${head}${day}`, `${keys.prefix}dayd:${day}`], args)) === 1) break;
+      if (tries >= RECOUNT_TRIES) throw new Error(`ledger upgrade: the orders of ${day} kept changing while counted`);
+    }
+  }
+  return days.size;
+}
+
+/**
+ * Brings a Redis written by an older bot up to layout 4, in place, once; resumable after a crash
  * at any point (each order is rewritten by one atomic step that also takes it off the old index).
  */
 export async function upgradeRedisLedger(
@@ -232,7 +306,12 @@ export async function upgradeRedisLedger(
     tallied = await tallyOldOrders(ctx);
     await redis.set(keys.version, "2");
   }
-  const orders = await compactLayout(ctx, opts.onProgress);
+  let orders = 0;
+  if (from < 3) {
+    orders = await compactLayout(ctx, opts.onProgress);
+    await redis.set(keys.version, "3");
+  }
+  const hours = await recountHours(ctx);
   await redis.set(keys.version, String(LEDGER_VERSION));
-  return { from, to: LEDGER_VERSION, tallied, orders };
+  return { from, to: LEDGER_VERSION, tallied, orders, hours };
 }

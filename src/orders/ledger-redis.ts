@@ -1,3 +1,4 @@
+import { dayIn, hourIn } from "../calendar.js";
 import { luaScript, type LuaScript, type RedisClient } from "../storage/redis.js";
 import type { CancelResult, ClaimResult, FinishResult, Ledger, OrderLedger, SettleResult } from "./ledger.js";
 import { COMPACTION_SCRIPTS, compactRedisLedger, STATEMENT_CHUNK } from "./ledger-redis-compact.js";
@@ -40,13 +41,14 @@ import { figuresOf } from "./report.js";
 import type { Deposit, DepositConfirmResult, Wallet, Wallets } from "./wallet.js";
 
 /*
- * Layout 3 (every key starts with the prefix; ledger-version says which layout a Redis holds):
+ * Layout 4 (every key starts with the prefix; ledger-version says which layout a Redis holds):
  *
  * Orders
  *   o:REF            an order while it is a draft, open, or recent: a hash of short fields
  *                    (order-codec.ts: draftFields, resultFields; sk = submit time in 9 base-36
- *                    digits, dy = its day in the shop's time zone, h = what a reseller's order holds,
- *                    ws = the reseller's saldo after its last movement). Finished orders older than
+ *                    digits, dy = its day in the shop's time zone, hr = the hour of that day it was
+ *                    sent (00-23), h = what a reseller's order holds, ws = the reseller's saldo
+ *                    after its last movement). Finished orders older than
  *                    LEDGER_HOT_DAYS leave it for their element in the time index (compaction).
  *   open-draft:CHAT:USER   the ref id of the draft shown in that chat (expires with the draft)
  *   t:DAY, t-days, u:USER, p:N, p-meta, pp:…   the time, user and player indexes (ledger-redis-lua.ts),
@@ -84,8 +86,10 @@ import type { Deposit, DepositConfirmResult, Wallet, Wallets } from "./wallet.js
  *                    corrections credited, bal/balAt = the provider balance last seen that day
  *   dayd:DAY         hash: the same day by product (p:CODE:n/s/v/m/w = count, selling, cost, name,
  *                    seen at, u = selling at an unknown provider price), by user (u:ID:n/s/v/u/m/w)
- *                    and by reseller (r:ID:n/s/v/u/d/m/t/w, d = deposits, t = tier)
- *   ledger-version   3 (who is compacting now is the lease `lease:compact`, storage/leases.ts)
+ *                    by reseller (r:ID:n/s/v/u/d/m/t/w, d = deposits, t = tier) and by the
+ *                    hour orders were sent (h:HH:n/s/v, HH = 00-23: orders sent, whatever their
+ *                    outcome; selling and provider price of the successes, an unknown cost as 0)
+ *   ledger-version   4 (who is compacting now is the lease `lease:compact`, storage/leases.ts)
  *
  * The figures move with the order's state in the same script that changes it (claim, outcome,
  * settlement, deposit), so they always equal a recount of the orders. The scripts name other keys
@@ -142,7 +146,8 @@ return 0
 // A reseller's order holds its price from the saldo in this same step, or is not claimed at all.
 // The order enters the time, user and player indexes here, with its counts.
 // KEYS: order, inflight, wallet, statement, wallets, wallet totals
-// ARGV: user, at, submit time (9 digits), ref, message id, codes for sale, submit day, key prefix, at packed
+// ARGV: user, at, submit time (9 digits), ref, message id, codes for sale, submit day, key prefix, at packed,
+//       submit hour (00-23, in the shop's time zone)
 const CLAIM = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}${LUA_LINEAR_HASH}${LUA_CHUNKS}${MOVEMENT}
 local f = redis.call('HMGET', KEYS[1], 's', 'u', 'h', 'k', 'y')
 if not f[1] then return {'not-found'} end
@@ -165,13 +170,14 @@ if hold > 0 then
   movement(KEYS[4], ARGV[9], 'h', ARGV[4], -hold, saldo, held)
   redis.call('HSET', KEYS[1], 'ws', saldo)
 end
-redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2], 'sk', ARGV[3], 'dy', ARGV[7])
+redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2], 'sk', ARGV[3], 'dy', ARGV[7], 'hr', ARGV[10])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'm', ARGV[5]) end
 -- The provider price last seen for the product, as the order is sent: its cost if it ends unknown
 -- and an admin settles it as a success.
 local seenCost = redis.call('HGET', pre .. 'pcost', f[4] or '')
 if seenCost then redis.call('HSET', KEYS[1], 'lc', seenCost) end
 redis.call('HINCRBY', pre .. 'day:' .. ARGV[7], 'c:p', 1)
+redis.call('HINCRBY', pre .. 'dayd:' .. ARGV[7], 'h:' .. ARGV[10] .. ':n', 1)
 local day = dayOfKey(ARGV[3])
 tinsert(pre .. 't:' .. day, ARGV[3] .. ARGV[4])
 redis.call('ZADD', pre .. 't-days', day, day)
@@ -243,8 +249,8 @@ end
 // ARGV: state, at, ref, balance entry, balance, threshold, accept late, user, provider cost,
 //       day of the outcome (for the balance), key prefix, at packed, '1' when the provider said its
 //       deposit is empty, then the result's fields
-const FINISH = luaScript(`${LUA_BASICS}${MOVEMENT}${SETTLE_HOLD}${TALLY}${DROP_RESULT}${DRAFT_OF(8)}
-local f = redis.call('HMGET', KEYS[1], 's', 'sb', 'h', 'u', 'dy', 'sa', 'sk', ${DRAFT_HMGET})
+const FINISH = luaScript(`${LUA_BASICS}${MOVEMENT}${SETTLE_HOLD}${TALLY}${DROP_RESULT}${DRAFT_OF(9)}
+local f = redis.call('HMGET', KEYS[1], 's', 'sb', 'h', 'u', 'dy', 'sa', 'sk', 'hr', ${DRAFT_HMGET})
 if not f[1] then return {'not-found'} end
 if f[4] ~= ARGV[8] then return redis.error_reply('finish: the order belongs to another user') end
 local late = f[1] == 'unknown' and ARGV[7] == '1' and not f[2]
@@ -253,7 +259,7 @@ local pre = ARGV[11]
 dropResult(KEYS[1])
 redis.call('HSET', KEYS[1], 's', ARGV[1], 'fa', ARGV[2], unpack(ARGV, 14))
 if ARGV[1] ~= 'unknown' then redis.call('HDEL', KEYS[1], 'lc') end
-if ARGV[1] == 'success' and ARGV[9] ~= '' and f[9] then redis.call('HSET', pre .. 'pcost', f[9], ARGV[9]) end
+if ARGV[1] == 'success' and ARGV[9] ~= '' and f[10] then redis.call('HSET', pre .. 'pcost', f[10], ARGV[9]) end
 if late then redis.call('HDEL', KEYS[1], 'na') else redis.call('SREM', KEYS[2], ARGV[3]) end
 if ARGV[1] == 'unknown' then
   redis.call('SADD', KEYS[3], ARGV[3])
@@ -262,7 +268,7 @@ elseif late then
 end
 settleHold(KEYS[1], KEYS[6], KEYS[7], ARGV[1], tonumber(f[3] or '0'), ARGV[12], ARGV[3], KEYS[8])
 if f[5] then
-  tally(pre, f[5], draftOf(f), f[4], STATE_CODE[f[1]], STATE_CODE[ARGV[1]], tonumber(ARGV[9]), f[6] or '')
+  tally(pre, f[5], draftOf(f), f[4], STATE_CODE[f[1]], STATE_CODE[ARGV[1]], tonumber(ARGV[9]), f[6] or '', f[8])
 end
 if ARGV[1] ~= 'unknown' and f[7] then redis.call('HINCRBY', pre .. 'fh', dayOfKey(f[7]), 1) end
 local low = 0
@@ -290,8 +296,8 @@ return {'finished', low, empty, ${HGETALL}}
 
 // KEYS: order, unknown, wallet, statement, wallet totals
 // ARGV: state, at, admin, ref, user, provider cost, key prefix, at packed, then the result's fields
-const SETTLE = luaScript(`${LUA_BASICS}${MOVEMENT}${SETTLE_HOLD}${TALLY}${DROP_RESULT}${DRAFT_OF(7)}
-local f = redis.call('HMGET', KEYS[1], 's', 'h', 'u', 'dy', 'sa', 'sk', ${DRAFT_HMGET})
+const SETTLE = luaScript(`${LUA_BASICS}${MOVEMENT}${SETTLE_HOLD}${TALLY}${DROP_RESULT}${DRAFT_OF(8)}
+local f = redis.call('HMGET', KEYS[1], 's', 'h', 'u', 'dy', 'sa', 'sk', 'hr', ${DRAFT_HMGET})
 if not f[1] then return {'not-found'} end
 if f[3] ~= ARGV[5] then return redis.error_reply('settle: the order belongs to another user') end
 if f[1] ~= 'unknown' then return {'not-pending', ${HGETALL}} end
@@ -301,7 +307,7 @@ redis.call('HSET', KEYS[1], 's', ARGV[1], 'st', ARGV[2], 'sb', ARGV[3], unpack(A
 redis.call('HDEL', KEYS[1], 'na', 'lc')
 redis.call('SREM', KEYS[2], ARGV[4])
 settleHold(KEYS[1], KEYS[3], KEYS[4], ARGV[1], tonumber(f[2] or '0'), ARGV[8], ARGV[4], KEYS[5])
-if f[4] then tally(pre, f[4], draftOf(f), f[3], 'u', STATE_CODE[ARGV[1]], tonumber(ARGV[6]), f[5] or '') end
+if f[4] then tally(pre, f[4], draftOf(f), f[3], 'u', STATE_CODE[ARGV[1]], tonumber(ARGV[6]), f[5] or '', f[7]) end
 if f[6] then redis.call('HINCRBY', pre .. 'fh', dayOfKey(f[6]), 1) end
 return {'settled', ${HGETALL}}
 `);
@@ -584,8 +590,13 @@ const SCRIPTS: readonly LuaScript[] = [
 /** Reads over 10,000 orders at once are split in scripts of this many (a day's CSV is one or two). */
 const SCAN_BATCH = 5_000;
 
-export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (iso: string) => string): Ledger {
+/**
+ * The ledger on Redis under a key prefix: every state change a Lua script (see the layout above).
+ * `timeZone` is the shop's: it decides the day and the hour each order counts in.
+ */
+export function createRedisLedger(redis: RedisClient, prefix: string, timeZone: string): Ledger {
   const keys = ledgerKeys(prefix);
+  const dayOf = (iso: string) => dayIn(timeZone, new Date(iso));
   const texts = createTextDictionary(redis, keys);
 
   /** The order a hash or an element holds (the ref id for a hash: it is the key's). */
@@ -746,6 +757,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
             dayOf(by.at),
             prefix,
             packMovementTime(by.at, refId),
+            String(hourIn(timeZone, ms)).padStart(2, "0"),
           ],
         ),
         refId,
@@ -964,6 +976,15 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
       const totals = await Promise.all(days.map((day) => redis.hGetAll(`${prefix}day:${day}`)));
       return totals.map((t) => figuresOf(t, {}));
     },
+
+    async daysDetail(days) {
+      if (days.length === 0) return [];
+      // Both hashes of every day in one transaction: one round trip, and no step lands in between.
+      const batch = redis.multi();
+      for (const day of days) batch.hGetAll(`${prefix}day:${day}`).hGetAll(`${prefix}dayd:${day}`);
+      const replies = (await batch.exec()) as unknown as Array<Record<string, string>>;
+      return days.map((_, i) => figuresOf(replies[2 * i]!, replies[2 * i + 1]!));
+    },
   };
 
   /** A statement's movements newest first from `start`, `count` of them, and how many it has. */
@@ -1082,7 +1103,10 @@ export function createRedisLedger(redis: RedisClient, prefix: string, dayOf: (is
     async upgrade(opts) {
       // At start: the scripts go into Redis's cache now, a cost of the start, not of the first orders.
       await Promise.all(SCRIPTS.map((script) => script.load(redis)));
-      return upgradeRedisLedger({ redis, keys, dayOf }, opts);
+      return upgradeRedisLedger(
+        { redis, keys, timeZone, submittedBetween: (from, to) => orders.submittedBetween(from, to) },
+        opts,
+      );
     },
     compact: (opts) => compactRedisLedger({ redis, keys, texts }, opts),
   };

@@ -133,6 +133,11 @@ export interface OrderLedger {
   dayFigures(day: string): Promise<DayFigures>;
   /** Several days' figures, their totals only (the breakdowns by product, user and reseller empty). */
   daysFigures(days: readonly string[]): Promise<DayFigures[]>;
+  /**
+   * Several days' figures with their breakdowns (by product, user, reseller and hour), in the order
+   * asked for: a week's or a month's detail read at once (one round trip to Redis), not a day at a time.
+   */
+  daysDetail(days: readonly string[]): Promise<DayFigures[]>;
 }
 
 /** What one compaction pass may compact, and when to stop early (the lease was lost, the bot stops). */
@@ -158,6 +163,8 @@ export interface UpgradeResult {
   tallied: { orders: number; deposits: number };
   /** Orders and drafts rewritten into this layout. */
   orders: number;
+  /** Days whose figures by the hour orders were sent were counted from their orders. */
+  hours: number;
 }
 
 /** The orders and the resellers' wallets: one store, because money moves in the orders' own steps. */

@@ -3,7 +3,6 @@ import type { People } from "../access/people.js";
 import { dayIn, dayRange, daysUpTo } from "../calendar.js";
 import type { OrderLedger } from "../orders/ledger.js";
 import type { BalanceSeen } from "../orders/order.js";
-import type { DayFigures } from "../orders/report.js";
 import type { Wallets } from "../orders/wallet.js";
 import type { Shop } from "../shop/shop.js";
 import { reportCsv } from "./csv.js";
@@ -71,6 +70,7 @@ export interface ReportsDeps {
     | "lastProviderPrices"
     | "dayFigures"
     | "daysFigures"
+    | "daysDetail"
   >;
   wallets: Pick<Wallets, "get" | "all" | "totals" | "statement" | "statementPage">;
   access: Pick<Access, "list">;
@@ -85,8 +85,6 @@ export interface ReportsDeps {
 export function createReports(deps: ReportsDeps): Reports {
   const { ledger, timeZone } = deps;
   const today = () => dayIn(timeZone, deps.now());
-  const daysDetail = (days: readonly string[]): Promise<DayFigures[]> =>
-    Promise.all(days.map((day) => ledger.dayFigures(day)));
   return {
     async today() {
       const day = today();
@@ -125,6 +123,10 @@ export function createReports(deps: ReportsDeps): Reports {
     providerPrices: () => ledger.lastProviderPrices(),
     orders: createOrderReports(deps),
     resellers: createResellerReports(deps),
-    questions: createQuestions({ daysDetail, daysTotals: (days) => ledger.daysFigures(days), today }),
+    questions: createQuestions({
+      daysDetail: (days) => ledger.daysDetail(days),
+      daysTotals: (days) => ledger.daysFigures(days),
+      today,
+    }),
   };
 }

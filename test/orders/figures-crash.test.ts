@@ -7,7 +7,7 @@ import type { OrderEvents } from "../../src/orders/events.js";
 import type { Ledger, OrderLedger } from "../../src/orders/ledger.js";
 import { createMemoryLedger } from "../../src/orders/ledger-memory.js";
 import { createOrderService } from "../../src/orders/order-service.js";
-import { buildReport } from "../../src/orders/report.js";
+import { buildReport, hoursOf } from "../../src/orders/report.js";
 import { walletBalances, type Wallets } from "../../src/orders/wallet.js";
 import { createShop } from "../../src/shop/shop.js";
 import { createOrigins } from "../../src/storage/origins.js";
@@ -170,7 +170,11 @@ async function expectBooksAgree(ledger: Ledger) {
   const orders = await ledger.orders.submittedBetween(range.fromMs, range.toMs);
   const deposits = await ledger.wallets.depositsBetween(range.fromMs, range.toMs);
   const { balance: _balance, ...kept } = await ledger.orders.dayFigures(day);
-  expect(kept).toEqual({ ...buildReport(orders, deposits), deposits: deposits.reduce((s, d) => s + d.amount, 0) });
+  expect(kept).toEqual({
+    ...buildReport(orders, deposits),
+    byHour: hoursOf(orders, TZ),
+    deposits: deposits.reduce((s, d) => s + d.amount, 0),
+  });
   expect(orders.filter((o) => o.state === "submitting")).toEqual([]);
   for (const w of await ledger.wallets.all()) {
     expect(walletBalances(w)).toBe(true);
@@ -198,7 +202,7 @@ describe("the day figures when the process dies at any step of the ledger's call
         const storage = await createStorage({ redisUrl: undefined, prefix: "m:" });
         return {
           storage,
-          ledger: createMemoryLedger({ dayOf: (iso) => dayIn(TZ, new Date(iso)) }),
+          ledger: createMemoryLedger({ timeZone: TZ }),
           cleanup: () => storage.close(),
         };
       },

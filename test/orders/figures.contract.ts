@@ -186,6 +186,26 @@ export function describeFiguresContract(name: string, factory: FiguresLedgerFact
       });
     });
 
+    it("when several days' detail is read at once, then each day reads as it does alone, in the order asked for", async () => {
+      const detail = { name: "86 Diamonds", code: "ML86", price: 19500, rate: 1, priceRp: 19500, status: "SUKSES" };
+      for (const [at, userId] of [
+        ["2026-03-10T03:00:00.000Z", 501],
+        ["2026-03-10T09:30:00.000Z", 502],
+        ["2026-03-11T01:00:00.000Z", 501],
+      ] as const) {
+        const o = draft({ userId, chatId: userId });
+        await ledger.orders.saveDraft(o, HOUR);
+        await ledger.orders.claim(o.refId, { userId, at });
+        await ledger.orders.finish(o, { state: "success", at, result: { sn: "1", productDetail: detail } });
+      }
+      const days = ["2026-03-11", "2026-03-09", "2026-03-10"];
+      const alone = await Promise.all(days.map((day) => ledger.orders.dayFigures(day)));
+      expect(alone.map((f) => f.total)).toEqual([1, 0, 2]);
+      expect(alone[2]!.byHour.filter((h) => h.count > 0).map((h) => h.hour)).toEqual([10, 16]);
+      expect(await ledger.orders.daysDetail(days)).toEqual(alone);
+      expect(await ledger.orders.daysDetail([])).toEqual([]);
+    });
+
     it("when sales report balances, then a day keeps the last balance seen that day", async () => {
       const at1 = "2026-03-10T03:00:00.000Z";
       const at2 = "2026-03-10T05:00:00.000Z";

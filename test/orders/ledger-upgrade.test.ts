@@ -1,13 +1,15 @@
-import { dayIn } from "../../src/calendar.js";
+import { dayIn, dayRange } from "../../src/calendar.js";
 import { describe, expect, it } from "vitest";
 import { createLedger } from "../../src/orders/create-ledger.js";
+import { hoursOf } from "../../src/orders/report.js";
 import { redisStorage } from "../helpers/redis.js";
 import { draft } from "./fixtures.js";
 import { createRedisLedgerV2 } from "./fixtures/ledger-v2.js";
-import { ledgerViews, seedShop } from "./ledger-views.js";
+import { ledgerViews, seedShop, withHoursCounted } from "./ledger-views.js";
 import { replay } from "./wallets.contract.js";
 
 const TZ = "Asia/Jakarta";
+const DAY = 86_400_000;
 const dayOf = (iso: string) => dayIn(TZ, new Date(iso));
 
 /** A Redis of its own prefix, written by the bot before this one (layout 2), and this bot's ledger on it. */
@@ -43,19 +45,26 @@ describe("the ledger upgraded from the layout the bot before wrote (Redis)", () 
         `${prefix}orders-by-player:${success.playerId}`,
       ]);
 
-      expect(await ledger.upgrade()).toEqual({ from: 0, to: 3, tallied: { orders: 2, deposits: 0 }, orders: 2 });
-      expect(await ledger.orders.dayFigures("2026-03-10")).toEqual(expected);
+      expect(await ledger.upgrade()).toEqual({
+        from: 0,
+        to: 4,
+        tallied: { orders: 2, deposits: 0 },
+        orders: 2,
+        hours: 1,
+      });
+      // Both sent at 10:00 in Jakarta: that hour counts them, and the money of the one sold.
+      const hours = Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0, selling: 0, provider: 0 }));
+      hours[10] = { hour: 10, count: 2, selling: 20000, provider: 19500 };
+      expect(await ledger.orders.dayFigures("2026-03-10")).toEqual({ ...expected, byHour: hours });
       const byPlayer = await ledger.orders.findOrders({ playerId: success.playerId, page: 0, pageSize: 10 });
       expect(byPlayer.orders.map((o) => o.refId).sort()).toEqual([success.refId, unknown.refId].sort());
       // Once: a second start finds nothing to do, and a settlement now moves the figures.
       expect(await ledger.upgrade()).toBeUndefined();
       await ledger.orders.settle(unknown, { state: "success", at, adminId: 1, result: { sn: "2" } });
-      expect((await ledger.orders.dayFigures("2026-03-10")).byState).toEqual({
-        success: 2,
-        failed: 0,
-        unknown: 0,
-        submitting: 0,
-      });
+      const settled = await ledger.orders.dayFigures("2026-03-10");
+      expect(settled.byState).toEqual({ success: 2, failed: 0, unknown: 0, submitting: 0 });
+      // Its hour takes the settled sale too (a cost nobody knows adds nothing to the provider's).
+      expect(settled.byHour[10]).toEqual({ hour: 10, count: 2, selling: 40000, provider: 19500 });
     } finally {
       await cleanup();
     }
@@ -75,8 +84,8 @@ describe("the ledger upgraded from the layout the bot before wrote (Redis)", () 
       expect(before.orders.length).toBeGreaterThan(150);
 
       const upgraded = await ledger.upgrade();
-      expect(upgraded).toMatchObject({ from: 2, to: 3, orders: seeded.refIds.length + 2 });
-      expect(await ledgerViews(ledger, seeded)).toEqual(before);
+      expect(upgraded).toMatchObject({ from: 2, to: 4, orders: seeded.refIds.length + 2 });
+      expect(await ledgerViews(ledger, seeded)).toEqual(withHoursCounted(before));
       // Nothing of the old layout is left behind.
       expect(await redis.exists([`${prefix}orders-by-time`, `${prefix}balances`])).toBe(0);
       expect(await redis.hExists(`${prefix}o:${seeded.refIds[0]!}`, "d")).toBeFalsy();
@@ -117,7 +126,50 @@ describe("the ledger upgraded from the layout the bot before wrote (Redis)", () 
 
       const upgraded = await ledger.upgrade();
       expect(upgraded?.orders).toBe(seeded.refIds.length - 500);
-      expect(await ledgerViews(ledger, seeded, { pageSize: 100 })).toEqual(before);
+      expect(await ledgerViews(ledger, seeded, { pageSize: 100 })).toEqual(withHoursCounted(before));
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("when a Redis holds days recorded without their hours, then the upgrade counts them from the orders, and orders still open add to their hour when they end", async () => {
+    const { storage, prefix, cleanup } = await redisStorage("upgrade-hours");
+    try {
+      if (storage.kind !== "redis") throw new Error("redis expected");
+      const redis = storage.redis;
+      const ledger = createLedger(storage, { timeZone: TZ });
+      await ledger.upgrade();
+      const start = Date.parse("2026-03-08T01:00:00Z");
+      const seeded = await seedShop(ledger, { start, count: 120 });
+      await ledger.compact({ before: new Date(start + 60 * DAY), now: new Date(start + 60 * DAY) });
+      // As the layout before hours left them: no hour fields, no hour on the open orders.
+      for (const day of seeded.days) {
+        const fields = (await redis.hKeys(`${prefix}dayd:${day}`)).filter((f) => f.startsWith("h:"));
+        if (fields.length > 0) await redis.hDel(`${prefix}dayd:${day}`, fields);
+      }
+      for (const o of [...seeded.open, ...seeded.unknown]) await redis.hDel(`${prefix}o:${o.refId}`, "hr");
+      await redis.set(`${prefix}ledger-version`, "3");
+      expect((await ledger.orders.dayFigures(seeded.days[0]!)).byHour.every((h) => h.count === 0)).toBe(true);
+
+      const upgraded = await ledger.upgrade();
+      expect(upgraded).toMatchObject({ from: 3, to: 4, orders: 0, hours: seeded.days.length });
+      const hoursAgree = async () => {
+        for (const day of seeded.days) {
+          const range = dayRange(day, TZ)!;
+          const orders = await ledger.orders.submittedBetween(range.fromMs, range.toMs);
+          expect((await ledger.orders.dayFigures(day)).byHour).toEqual(hoursOf(orders, TZ));
+        }
+      };
+      await hoursAgree();
+      expect(seeded.open.length + seeded.unknown.length).toBeGreaterThan(0);
+      const at = new Date(start + 30 * DAY).toISOString();
+      const detail = { name: "x", code: "ML86", price: 1, rate: 1, priceRp: 17000, status: "SUKSES" };
+      for (const o of seeded.open)
+        await ledger.orders.finish(o, { state: "success", at, result: { sn: "9", productDetail: detail } });
+      for (const o of seeded.unknown)
+        await ledger.orders.settle(o, { state: "success", at, adminId: 1, result: { sn: "8", providerPrice: 9000 } });
+      await hoursAgree();
+      expect(await ledger.upgrade()).toBeUndefined();
     } finally {
       await cleanup();
     }

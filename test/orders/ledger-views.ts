@@ -1,6 +1,7 @@
 import { dayIn, dayRange } from "../../src/calendar.js";
 import type { OrderLedger } from "../../src/orders/ledger.js";
 import type { FinalState, OrderRecord } from "../../src/orders/order.js";
+import { hoursOf } from "../../src/orders/report.js";
 import type { Deposit, Wallets } from "../../src/orders/wallet.js";
 import { draft } from "./fixtures.js";
 
@@ -241,5 +242,16 @@ export async function ledgerViews(
     ),
     wallets: await ledger.wallets.all(),
     totals: await ledger.wallets.totals(),
+  };
+}
+
+/**
+ * The views of a ledger that kept no figures by hour (the layout before them), each day's hours
+ * filled in as a recount of its orders says: what the same views read once the upgrade counted them.
+ */
+export function withHoursCounted<V extends Awaited<ReturnType<typeof ledgerViews>>>(views: V): V {
+  return {
+    ...views,
+    days: views.days.map((d) => ({ ...d, figures: { ...d.figures, byHour: hoursOf(d.orders, TZ) } })),
   };
 }

@@ -1,4 +1,3 @@
-import { dayIn } from "../../src/calendar.js";
 import { createMemoryLedger } from "../../src/orders/ledger-memory.js";
 import { createLedger } from "../../src/orders/create-ledger.js";
 import { redisStorage } from "../helpers/redis.js";
@@ -27,7 +26,7 @@ describeFiguresContract("Redis (Lua scripts on the real Redis)", async (timeZone
   return { ledger: createLedger(storage, { timeZone }), cleanup };
 });
 describeFiguresContract("memory", async (timeZone) => ({
-  ledger: createMemoryLedger({ dayOf: (iso) => dayIn(timeZone, new Date(iso)) }),
+  ledger: createMemoryLedger({ timeZone }),
   cleanup: async () => {},
 }));
 
@@ -36,6 +35,6 @@ describeCompactionContract("Redis (Lua scripts on the real Redis)", async () => 
   return { ledger: createLedger(storage, { timeZone: "Asia/Jakarta" }), cleanup };
 });
 describeCompactionContract("memory", async () => ({
-  ledger: createMemoryLedger({ dayOf: (iso) => dayIn("Asia/Jakarta", new Date(iso)) }),
+  ledger: createMemoryLedger({ timeZone: "Asia/Jakarta" }),
   cleanup: async () => {},
 }));
