@@ -1,13 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { parseAmount } from "../../amounts.js";
-import type {
-  CatalogChange,
-  CatalogFile,
-  CatalogProduct,
-  CatalogView,
-  CatalogWarning,
-} from "../../server/mini-app/api-types.js";
-import { ApiFailure } from "../api.js";
+import type { CatalogFile, CatalogProduct, CatalogView } from "../../server/mini-app/views.js";
+import { ApiFailure, type AnswerOf } from "../client.js";
 import type { Words } from "../i18n.js";
 import {
   Field,
@@ -23,6 +17,11 @@ import {
   useMainAction,
 } from "../ui.js";
 import { rebaseEdit, type Conflict } from "./rebase.js";
+
+/** A change a new catalogue makes, as the check call answers it. */
+type CatalogChange = AnswerOf<"checkCatalog">["changes"][number];
+/** A price change that needs a second look, as the check call answers it. */
+type CatalogWarning = AnswerOf<"checkCatalog">["warnings"][number];
 
 /**
  * What the admin typed in a price box, read as the chat's /price reads it (`21.500`, `Rp21.500`,

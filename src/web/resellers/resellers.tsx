@@ -1,7 +1,7 @@
 import { useRef, useState } from "preact/hooks";
 import { parseAmount } from "../../amounts.js";
-import type { DepositView, Movement, ResellerRow } from "../../server/mini-app/api-types.js";
-import { ApiFailure } from "../api.js";
+import type { DepositView } from "../../server/mini-app/views.js";
+import { ApiFailure, type AnswerOf } from "../client.js";
 import type { Words } from "../i18n.js";
 import {
   Empty,
@@ -19,6 +19,11 @@ import {
   useLoad,
   useMainAction,
 } from "../ui.js";
+
+/** A line of a reseller's statement, as the statement call answers it. */
+type Movement = AnswerOf<"reseller">["movements"][number];
+/** A reseller of the list, as the resellers call answers it. */
+type ResellerRow = AnswerOf<"resellers">["resellers"][number];
 
 /** One line of a statement: when, what, how much, the saldo after it. */
 export function MovementRow(props: { m: Movement; words: Words }) {

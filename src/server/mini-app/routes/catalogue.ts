@@ -33,7 +33,7 @@ export function catalogueRoutes(deps: Pick<MiniAppDeps, "shop" | "reports" | "lo
   }
 
   return new Hono<MiniAppEnv>()
-    .get("/", async (c) => c.json(catalogView(await shop.state())))
+    .get("/", async (c) => c.json(catalogView(await shop.state()), 200))
     .post("/check", jsonBody(catalogBody), async (c) => {
       const sent = c.req.valid("json");
       const parsed = parseCatalog(sent.catalog, "catalog");
@@ -42,7 +42,7 @@ export function catalogueRoutes(deps: Pick<MiniAppDeps, "shop" | "reports" | "lo
       if (current !== undefined) return c.json({ error: "stale" as const, current }, 409);
       const changes = diffCatalogs(state.catalog, parsed.catalog);
       // A price below the provider's last one, or far from the old one, is shown with why before Confirm.
-      return c.json({ changes, warnings: changeWarnings(changes, await reports.providerPrices()) });
+      return c.json({ changes, warnings: changeWarnings(changes, await reports.providerPrices()) }, 200);
     })
     .post("/apply", jsonBody(applyBody), async (c) => {
       const sent = c.req.valid("json");
@@ -56,6 +56,6 @@ export function catalogueRoutes(deps: Pick<MiniAppDeps, "shop" | "reports" | "lo
       const view = catalogView(await shop.state());
       if (outcome === "stale") return c.json({ error: "stale" as const, current: view }, 409);
       if (outcome === "applied") deps.logger.info({ by, version: view.version }, "catalogue replaced in the mini app");
-      return c.json({ outcome, view });
+      return c.json({ outcome, view }, 200);
     });
 }

@@ -19,7 +19,10 @@ export function depositsRoutes(deps: Pick<MiniAppDeps, "deposits">) {
       const r = await deposits.confirm(c.req.valid("param").id, c.get("viewer").userId);
       switch (r.kind) {
         case "done":
-          return c.json({ deposit: depositView(r.deposit, r.wallet.saldo - r.deposit.amount), saldo: r.wallet.saldo });
+          return c.json(
+            { deposit: depositView(r.deposit, r.wallet.saldo - r.deposit.amount), saldo: r.wallet.saldo },
+            200,
+          );
         case "taken": {
           const before = (r.deposit.saldoAfter ?? 0) - r.deposit.amount;
           return c.json({ error: "taken" as const, deposit: depositView(r.deposit, before) }, 409);
@@ -34,6 +37,6 @@ export function depositsRoutes(deps: Pick<MiniAppDeps, "deposits">) {
       const r = await deposits.cancel(c.req.valid("param").id);
       if (r.kind === "not-found") return notFound(c);
       if (r.kind === "taken") return c.json({ error: "taken" as const, deposit: depositView(r.deposit, 0) }, 409);
-      return c.json({ deposit: depositView(r.deposit, 0) });
+      return c.json({ deposit: depositView(r.deposit, 0) }, 200);
     });
 }

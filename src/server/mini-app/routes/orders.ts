@@ -46,7 +46,7 @@ export function ordersRoutes(deps: Pick<MiniAppDeps, "reports" | "timeZone">) {
         page: q.page,
         pageSize: PAGE_SIZE,
       });
-      return c.json({ orders: found.orders.map((o) => orderView(o, true)), page: q.page, hasMore: found.hasMore });
+      return c.json({ orders: found.orders.map((o) => orderView(o, true)), page: q.page, hasMore: found.hasMore }, 200);
     })
     .get("/orders.csv", queryOf(z.object({ day: z.string().optional() })), async (c) => {
       const day = c.req.valid("query").day ?? "";

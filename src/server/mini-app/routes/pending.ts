@@ -39,7 +39,7 @@ const settleBody = z.discriminatedUnion(
 export function pendingRoutes(deps: Pick<MiniAppDeps, "orders" | "reports">) {
   const { orders, reports } = deps;
   return new Hono<MiniAppEnv>()
-    .get("/", async (c) => c.json({ orders: (await reports.orders.pending()).map((o) => orderView(o, true)) }))
+    .get("/", async (c) => c.json({ orders: (await reports.orders.pending()).map((o) => orderView(o, true)) }, 200))
     .post(
       "/:refId/settle",
       // The body first: a bad verdict is a 422 whatever the id.
@@ -59,7 +59,7 @@ export function pendingRoutes(deps: Pick<MiniAppDeps, "orders" | "reports">) {
         });
         switch (r.kind) {
           case "settled":
-            return c.json({ order: orderView(r.order, true) });
+            return c.json({ order: orderView(r.order, true) }, 200);
           case "not-pending":
             return c.json({ error: "not-pending" as const, order: orderView(r.order, true) }, 409);
           case "not-found":

@@ -27,11 +27,11 @@ export function questionsRoutes(deps: Pick<MiniAppDeps, "reports">) {
   return new Hono<MiniAppEnv>()
     .get("/top", periodQuery, async (c) => {
       const { period, day } = c.req.valid("query");
-      return c.json(await questions.top(period, day));
+      return c.json(await questions.top(period, day), 200);
     })
-    .get("/compare", async (c) => c.json(await questions.compareMonth()))
+    .get("/compare", async (c) => c.json(await questions.compareMonth(), 200))
     .get("/hours", periodQuery, async (c) => {
       const { period, day } = c.req.valid("query");
-      return c.json(await questions.hours(period, day));
+      return c.json(await questions.hours(period, day), 200);
     });
 }

@@ -37,7 +37,7 @@ export function resellerRoutes(deps: Pick<MiniAppDeps, "wallets" | "reports" | "
   return new Hono<MiniAppEnv>()
     .get("/wallet", async (c) => {
       const w = await wallets.get(me(c));
-      return c.json({ saldo: w.saldo, held: w.held, tier: tierOf(c) });
+      return c.json({ saldo: w.saldo, held: w.held, tier: tierOf(c) }, 200);
     })
     .get("/statement", pageQuery, async (c) => {
       const { page } = c.req.valid("query");
@@ -49,26 +49,32 @@ export function resellerRoutes(deps: Pick<MiniAppDeps, "wallets" | "reports" | "
         total: 0,
         pageSize: PAGE_SIZE,
       };
-      return c.json({ ...statement, reseller: { ...statement.reseller, tier: tierOf(c), source: "env" as const } });
+      return c.json(
+        { ...statement, reseller: { ...statement.reseller, tier: tierOf(c), source: "env" as const } },
+        200,
+      );
     })
     .get("/orders", pageQuery, async (c) => {
       const { page } = c.req.valid("query");
       const found = await reports.orders.search({ userId: me(c), page, pageSize: PAGE_SIZE });
-      return c.json({ orders: found.orders.map((o) => orderView(o, false)), page, hasMore: found.hasMore });
+      return c.json({ orders: found.orders.map((o) => orderView(o, false)), page, hasMore: found.hasMore }, 200);
     })
     .get("/prices", async (c) => {
       const buyer = { role: "reseller" as const, tier: tierOf(c) };
       const catalog = await shop.catalog();
-      return c.json({
-        tier: buyer.tier,
-        games: catalog.games
-          .map((g) => ({
-            name: g.name,
-            products: g.products
-              .filter((p) => offeredTo(p, buyer))
-              .map((p) => ({ code: p.code, name: p.name, price: priceFor(p, buyer) ?? 0 })),
-          }))
-          .filter((g) => g.products.length > 0),
-      });
+      return c.json(
+        {
+          tier: buyer.tier,
+          games: catalog.games
+            .map((g) => ({
+              name: g.name,
+              products: g.products
+                .filter((p) => offeredTo(p, buyer))
+                .map((p) => ({ code: p.code, name: p.name, price: priceFor(p, buyer) ?? 0 })),
+            }))
+            .filter((g) => g.products.length > 0),
+        },
+        200,
+      );
     });
 }

@@ -42,7 +42,7 @@ const requestOrigin = (userId: number, requestId: string) => `r:${userId}:${requ
 export function resellersRoutes(deps: Pick<MiniAppDeps, "reports" | "deposits" | "access" | "shop">) {
   const { reports, deposits, access, shop } = deps;
   return new Hono<MiniAppEnv>()
-    .get("/", async (c) => c.json(await reports.resellers.list()))
+    .get("/", async (c) => c.json(await reports.resellers.list(), 200))
     .get("/:id", resellerId, queryOf(statementQuery), async (c) => {
       const statement = await reports.resellers.statementPage(
         c.req.valid("param").id,
@@ -50,7 +50,7 @@ export function resellersRoutes(deps: Pick<MiniAppDeps, "reports" | "deposits" |
         STATEMENT_PAGE,
       );
       if (statement === undefined) return notFound(c);
-      return c.json(statement);
+      return c.json(statement, 200);
     })
     .post("/:id/deposits", jsonBody(depositBody), resellerId, async (c) => {
       const sent = c.req.valid("json");
@@ -62,7 +62,7 @@ export function resellersRoutes(deps: Pick<MiniAppDeps, "reports" | "deposits" |
       );
       switch (r.kind) {
         case "prepared":
-          return c.json(depositView(r.deposit, r.saldoBefore));
+          return c.json(depositView(r.deposit, r.saldoBefore), 200);
         case "bad-amount":
           return invalid(c, [{ path: "amount", message: `must be 1 to ${MAX_DEPOSIT} rupiah, either way` }]);
         case "bad-note":
@@ -79,6 +79,6 @@ export function resellersRoutes(deps: Pick<MiniAppDeps, "reports" | "deposits" |
       const r = await access.setTier(c.req.valid("param").id, tier, tiers);
       if (r.kind === "unknown-tier") return invalid(c, [{ path: "tier", message: `one of ${[...tiers].join(", ")}` }]);
       if (r.kind === "not-reseller") return c.json({ error: "not-reseller" as const }, 404);
-      return c.json({ old: r.old, tier });
+      return c.json({ old: r.old, tier }, 200);
     });
 }

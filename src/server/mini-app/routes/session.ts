@@ -18,6 +18,6 @@ export function sessionRoutes(deps: Pick<MiniAppDeps, "languageOf" | "shopName" 
       timeZone: deps.timeZone,
       today: deps.today(),
     };
-    return c.json(session);
+    return c.json(session, 200);
   });
 }
