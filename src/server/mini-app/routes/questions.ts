@@ -23,15 +23,15 @@ const periodQuery = zValidator(
  * adds them up from the per-day figures): /admin/top, /admin/compare, /admin/hours.
  */
 export function questionsRoutes(deps: Pick<MiniAppDeps, "reports">) {
-  const { questions } = deps.reports;
+  const { reports } = deps;
   return new Hono<MiniAppEnv>()
     .get("/top", periodQuery, async (c) => {
       const { period, day } = c.req.valid("query");
-      return c.json(await questions.top(period, day), 200);
+      return c.json(await reports.questions.top(period, day), 200);
     })
-    .get("/compare", async (c) => c.json(await questions.compareMonth(), 200))
+    .get("/compare", async (c) => c.json(await reports.questions.compareMonth(), 200))
     .get("/hours", periodQuery, async (c) => {
       const { period, day } = c.req.valid("query");
-      return c.json(await questions.hours(period, day), 200);
+      return c.json(await reports.questions.hours(period, day), 200);
     });
 }
