@@ -14,6 +14,9 @@ function periodName(words: Words, p: Paged["period"]): string {
   return words.month(p.from);
 }
 
+/** Rupiah that never break between `Rp` and the number, for amounts inside a sentence. */
+const unbroken = (money: string) => money.replace(" ", "\u00a0");
+
 /** Which period a card shows: its kind, and a day in it (none: the current one). */
 function usePeriod() {
   const [asked, setAsked] = useState<{ kind: Period; day?: string }>({ kind: "day" });
@@ -102,7 +105,11 @@ function TopLists(props: { top: AnswerOf<"top"> }) {
   return (
     <div data-testid="top-lists">
       <p class="question-totals" data-testid="top-totals">
-        {t("page-top-totals", { count: totals.orders.success, selling: rp(totals.selling), margin: rp(totals.margin) })}
+        {t("page-top-totals", {
+          count: totals.orders.success,
+          selling: unbroken(rp(totals.selling)),
+          margin: unbroken(rp(totals.margin)),
+        })}
       </p>
       <h3>{t("page-top-products")}</h3>
       {products.map((line) => (
