@@ -687,6 +687,53 @@ page-today-unpriced = { $count ->
         [one] 1 sale
        *[other] { $count } sales
     } at an unknown provider price left out
+page-top-title = Top sellers
+page-period-day = Day
+page-period-week = Week
+page-period-month = Month
+page-period-before = Earlier
+page-period-after = Later
+page-period-week-span = { $from } – { $to }
+page-top-totals = { $count ->
+        [one] 1 sale
+       *[other] { $count } sales
+    } · { $selling } · margin { $margin }
+page-top-products = Products, by revenue
+page-top-resellers = Resellers, by sales at their price
+page-top-product-hint = { $count ->
+        [one] 1 sold
+       *[other] { $count } sold
+    } · margin { $margin }
+page-top-reseller-hint = { $count ->
+        [one] 1 order
+       *[other] { $count } orders
+    } · profit { $profit }
+page-top-none = No sales in this period.
+page-top-no-resellers = No reseller sales in this period.
+page-compare-title = This month vs last month
+page-compare-days = { $month } against { $before }, { $days ->
+        [one] day 1 of each
+       *[other] days 1 to { $days } of each
+    }
+page-compare-sales = Sales
+page-compare-revenue = Revenue
+page-compare-margin = Margin
+page-compare-last = last month { $value }
+page-compare-up = ▲ { $percent } %
+page-compare-down = ▼ { $percent } %
+page-compare-same = = 0 %
+page-compare-none = nothing to compare with
+page-hours-title = Hours
+page-hours-busiest = Busiest: { $hours }
+page-hours-busy-hour = { $hour }:00 ({ $count ->
+        [one] 1 order
+       *[other] { $count } orders
+    })
+page-hours-bar = { $hour }:00: { $count ->
+        [one] 1 order
+       *[other] { $count } orders
+    }, { $selling }
+page-hours-none = No orders in this period.
 page-chart-margin = Margin
 page-chart-sales = Sales
 page-chart-balance = Provider balance

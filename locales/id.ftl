@@ -636,6 +636,38 @@ page-today-no-sales = Belum ada penjualan hari ini.
 page-today-product-hint = { $count } terjual · margin { $margin }
 page-today-product-hint-unpriced = { $count } terjual · margin { $margin } (sebagian dengan harga provider tidak diketahui, tidak dihitung)
 page-today-unpriced = { $count } penjualan dengan harga provider tidak diketahui tidak dihitung
+page-top-title = Terlaris
+page-period-day = Hari
+page-period-week = Minggu
+page-period-month = Bulan
+page-period-before = Sebelumnya
+page-period-after = Berikutnya
+page-period-week-span = { $from } – { $to }
+page-top-totals = { $count } penjualan · { $selling } · margin { $margin }
+page-top-products = Produk, menurut omzet
+page-top-resellers = Reseller, menurut penjualan dengan harga mereka
+page-top-product-hint = { $count } terjual · margin { $margin }
+page-top-reseller-hint = { $count } pesanan · laba { $profit }
+page-top-none = Tidak ada penjualan pada periode ini.
+page-top-no-resellers = Tidak ada penjualan reseller pada periode ini.
+page-compare-title = Bulan ini vs bulan lalu
+page-compare-days = { $month } dibanding { $before }, { $days ->
+        [one] tanggal 1 masing-masing
+       *[other] tanggal 1 sampai { $days } masing-masing
+    }
+page-compare-sales = Penjualan
+page-compare-revenue = Omzet
+page-compare-margin = Margin
+page-compare-last = bulan lalu { $value }
+page-compare-up = ▲ { $percent } %
+page-compare-down = ▼ { $percent } %
+page-compare-same = = 0 %
+page-compare-none = tidak ada pembanding
+page-hours-title = Jam pesanan
+page-hours-busiest = Paling ramai: { $hours }
+page-hours-busy-hour = { $hour }.00 ({ $count } pesanan)
+page-hours-bar = { $hour }.00: { $count } pesanan, { $selling }
+page-hours-none = Tidak ada pesanan pada periode ini.
 page-chart-margin = Margin
 page-chart-sales = Penjualan
 page-chart-balance = Saldo provider

@@ -21,6 +21,8 @@ export interface Words {
   time: (iso: string) => string;
   /** A day `YYYY-MM-DD` as `24 Nov`. */
   day: (day: string) => string;
+  /** The month a day `YYYY-MM-DD` is in, as `November 2026`. */
+  month: (day: string) => string;
 }
 
 const LOCALE: Record<Lang, string> = { en: "en-US", id: "id-ID" };
@@ -46,6 +48,7 @@ export async function loadWords(lang: Lang, timeZone: string): Promise<Words> {
     hourCycle: "h23",
   });
   const days = new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", month: "short", day: "numeric" });
+  const months = new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", month: "long", year: "numeric" });
   const rp = (amount: number) => `Rp ${num.format(amount)}`;
   return {
     lang,
@@ -55,5 +58,6 @@ export async function loadWords(lang: Lang, timeZone: string): Promise<Words> {
     number: (n) => num.format(n),
     time: (iso) => times.format(new Date(iso)),
     day: (day) => days.format(new Date(`${day}T00:00:00Z`)),
+    month: (day) => months.format(new Date(`${day}T00:00:00Z`)),
   };
 }

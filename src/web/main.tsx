@@ -1,5 +1,5 @@
 import { render } from "preact";
-import { ApiFailure, createApi } from "./api.js";
+import { ApiFailure, createApi } from "./client.js";
 import { AppShell } from "./app-shell.js";
 import { loadWords, type Lang } from "./i18n.js";
 import "./styles.css";

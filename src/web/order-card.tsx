@@ -1,4 +1,4 @@
-import type { OrderView } from "../server/mini-app/api-types.js";
+import type { OrderView } from "../server/mini-app/views.js";
 import type { Words } from "./i18n.js";
 
 /** One order as a card: what, for whom, how it ended; for an admin also who ordered and the provider's side. */

@@ -1,8 +1,8 @@
 import type { ComponentChildren } from "preact";
 import { createContext } from "preact";
 import { useCallback, useContext, useEffect, useRef, useState } from "preact/hooks";
-import type { Session } from "../server/mini-app/api-types.js";
-import { ApiFailure, type Api } from "./api.js";
+import type { Session } from "../server/mini-app/views.js";
+import { ApiFailure, type Api } from "./client.js";
 import type { Words } from "./i18n.js";
 import { insideTelegram, on, setBackButton, setMainButton } from "./telegram.js";
 

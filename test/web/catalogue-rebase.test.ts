@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CatalogFile } from "../../src/server/mini-app/api-types.js";
+import type { CatalogFile } from "../../src/server/mini-app/views.js";
 import { rebaseEdit } from "../../src/web/catalogue/rebase.js";
 
 const base: CatalogFile = {

@@ -3,33 +3,39 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
-import type { ApiError, Session } from "./api-types.js";
+import { secureHeaders } from "hono/secure-headers";
+import { miniAppApi } from "./api.js";
+import { initDataAuth, type MiniAppEnv } from "./auth.js";
 import type { MiniAppDeps } from "./deps.js";
-import { initDataAuth, onlyFor, type MiniAppEnv } from "./auth.js";
-import { adminRoutes } from "./routes-admin.js";
-import { resellerRoutes } from "./routes-reseller.js";
+import type { ApiError } from "./errors.js";
 
 /** The page as `npm run build` bundles it (src/web → dist/web), and the texts it shares with the chat. */
 const WEB_DIR = fileURLToPath(new URL("../../../dist/web", import.meta.url));
 const LOCALES_DIR = fileURLToPath(new URL("../../../locales", import.meta.url));
 
 /**
- * Only what the page itself loads: scripts, styles, data and pictures of the bot's own address,
- * nothing from another host, no framing by other sites than Telegram's web client.
+ * Hono's security headers, with a content security policy for the page: only what the page itself
+ * loads (scripts, styles, data and pictures of the bot's own address), nothing from another host, no
+ * framing by other sites than Telegram's web client. X-Frame-Options is left out: it knows only
+ * SAMEORIGIN or DENY, and would keep web.telegram.org from showing the page in its frame.
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org",
-].join("; ");
+const securityHeaders = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", "data:"],
+    connectSrc: ["'self'"],
+    baseUri: ["'none'"],
+    formAction: ["'none'"],
+    frameAncestors: ["'self'", "https://web.telegram.org", "https://*.telegram.org"],
+  },
+  xFrameOptions: false,
+  referrerPolicy: "no-referrer",
+});
 
 /**
- * The shop's Mini App (contract section 11), mounted at /app: the page (index.html, its hashed
+ * The shop's Mini App, mounted at /app: the page (index.html, its hashed
  * assets, the two locales) and its JSON interface under /app/api/, where every call must carry
  * valid Telegram init data (401 before anything else, unknown paths too), admins reach the admin
  * calls, resellers their own (403 for anyone else). No CORS: the page and its API share one origin.
@@ -39,6 +45,7 @@ export function createMiniApp(deps: MiniAppDeps): Hono {
   const webDir = deps.webDir ?? WEB_DIR;
   const localesDir = deps.localesDir ?? LOCALES_DIR;
 
+  app.use("*", securityHeaders);
   app.use(
     "/api/*",
     initDataAuth({ botToken: deps.botToken, buyerOf: (id) => deps.access.buyerOf(id), logger: deps.logger }),
@@ -48,25 +55,7 @@ export function createMiniApp(deps: MiniAppDeps): Hono {
     c.header("cache-control", "no-store");
   });
 
-  app.get("/api/session", onlyFor("admin", "reseller"), async (c) => {
-    const viewer = c.get("viewer");
-    const buyer = viewer.buyer!;
-    const session: Session = {
-      userId: viewer.userId,
-      firstName: viewer.firstName,
-      role: buyer.role === "reseller" ? "reseller" : "admin",
-      ...(buyer.role === "reseller" ? { tier: buyer.tier } : {}),
-      lang: await deps.languageOf(viewer.userId, viewer.languageCode),
-      shopName: deps.shopName(),
-      timeZone: deps.timeZone,
-      today: deps.today(),
-    };
-    return c.json(session);
-  });
-  app.use("/api/admin/*", onlyFor("admin"));
-  app.route("/api/admin", adminRoutes(deps));
-  app.use("/api/reseller/*", onlyFor("reseller"));
-  app.route("/api/reseller", resellerRoutes(deps));
+  app.route("/api", miniAppApi(deps));
   app.all("/api/*", (c) => c.json({ error: "not-found" }, 404));
   // A body that is not JSON (the validators' HTTPException): a bad request, said as the page reads it.
   app.onError((err, c) => {
@@ -100,12 +89,6 @@ export function createMiniApp(deps: MiniAppDeps): Hono {
       c.header("cache-control", /\/assets\//.test(path) ? "public, max-age=31536000, immutable" : "no-cache");
     },
   });
-  app.use("*", async (c, next) => {
-    await next();
-    c.header("content-security-policy", CONTENT_SECURITY_POLICY);
-    c.header("x-content-type-options", "nosniff");
-    c.header("referrer-policy", "no-referrer");
-  });
   // /app without its slash: the page's own addresses (assets/, api/) are relative to /app/.
   app.get(
     "/",
@@ -116,5 +99,6 @@ export function createMiniApp(deps: MiniAppDeps): Hono {
     page,
   );
   app.get("/assets/*", page);
+  // The HTTP server only mounts it; the routes' own types are `MiniAppApi` (api.ts), the page's contract.
   return app as unknown as Hono;
 }

@@ -1,7 +1,108 @@
 import { tiersOf, toCatalogJson } from "../../catalog/catalog.js";
 import type { OrderRecord } from "../../orders/order.js";
 import type { ShopState } from "../../shop/shop.js";
-import type { CatalogFile, CatalogView, OrderView } from "./api-types.js";
+import type { Deposit } from "../../orders/wallet.js";
+
+/**
+ * What the Mini App's routes answer, as the page reads it: money is whole rupiah, times are ISO
+ * strings, days are `YYYY-MM-DD` in the shop's time zone. The page takes these types from here (and
+ * the rest from the routes through Hono's client), never a copy of its own.
+ */
+
+/** Who opened the page: an admin or a reseller (anyone else gets 403 from every call). */
+export interface Session {
+  userId: number;
+  firstName: string;
+  role: "admin" | "reseller";
+  /** A reseller's price tier. */
+  tier?: string;
+  /** The language of the chat: their /language choice, else Telegram's. */
+  lang: "en" | "id";
+  shopName: string;
+  timeZone: string;
+  /** Today in the shop's time zone. */
+  today: string;
+}
+
+/** A product as the catalogue file holds it. */
+export interface CatalogProduct {
+  code: string;
+  name: string;
+  price?: number;
+  prices?: Record<string, number>;
+  disabled?: boolean;
+}
+
+/** A game of the catalogue file, with the rule its player ids follow. */
+export interface CatalogGame {
+  name: string;
+  destination?: { pattern: string; example: string };
+  products: CatalogProduct[];
+}
+
+/** The catalogue as its file holds it: what the page edits. */
+export interface CatalogFile {
+  games: CatalogGame[];
+}
+
+/** The catalogue in use and which version it is (to edit against). */
+export interface CatalogView {
+  /** 0: the file CATALOG_FILE; N: the Nth edit in the chat or the page. */
+  version: number;
+  editedBy?: number;
+  editedAt?: string;
+  catalog: CatalogFile;
+  tiers: string[];
+}
+
+/** An order as the page shows it (no provider trx id or balance for a reseller). */
+export interface OrderView {
+  refId: string;
+  state: "draft" | "cancelled" | "submitting" | "success" | "failed" | "unknown";
+  createdAt: string;
+  submittedAt?: string;
+  finishedAt?: string;
+  gameName: string;
+  productCode: string;
+  productName: string;
+  playerId: string;
+  playerName?: string;
+  sn?: string;
+  price: number | null;
+  /** For admins: who ordered, and the provider's side. */
+  userId?: number;
+  userName?: string;
+  role?: "admin" | "staff" | "reseller";
+  trxId?: string;
+  providerPrice?: number;
+  /** Why it failed or is unknown, as the provider said or as the bot saw it. */
+  reason?: string;
+  errorCode?: string;
+  errorMessage?: string;
+  settledBy?: number;
+}
+
+/** A deposit or correction prepared for Confirm, with the saldo before and after it. */
+export interface DepositView {
+  id: string;
+  resellerId: number;
+  amount: number;
+  note: string;
+  state: "draft" | "done" | "cancelled";
+  saldoBefore: number;
+  saldoAfter: number;
+}
+
+/** A deposit for the page, given the reseller's saldo before it. */
+export const depositView = (d: Deposit, saldoBefore: number): DepositView => ({
+  id: d.id,
+  resellerId: d.resellerId,
+  amount: d.amount,
+  note: d.note,
+  state: d.state,
+  saldoBefore,
+  saldoAfter: d.saldoAfter ?? saldoBefore + d.amount,
+});
 
 /** An order for the page: the provider's side (trx id, its price) and who ordered only for an admin. */
 export function orderView(o: OrderRecord, forAdmin: boolean): OrderView {

@@ -1,13 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { ComponentChildren } from "preact";
 import { parseAmount } from "../../amounts.js";
-import type {
-  CatalogChange,
-  CatalogFile,
-  CatalogProduct,
-  CatalogView,
-  CatalogWarning,
-} from "../../server/mini-app/api-types.js";
-import { ApiFailure } from "../api.js";
+import type { CatalogFile, CatalogProduct, CatalogView } from "../../server/mini-app/views.js";
+import { ApiFailure, type AnswerOf } from "../client.js";
 import type { Words } from "../i18n.js";
 import {
   Field,
@@ -23,6 +18,11 @@ import {
   useMainAction,
 } from "../ui.js";
 import { rebaseEdit, type Conflict } from "./rebase.js";
+
+/** A change a new catalogue makes, as the check call answers it. */
+type CatalogChange = AnswerOf<"checkCatalog">["changes"][number];
+/** A price change that needs a second look, as the check call answers it. */
+type CatalogWarning = AnswerOf<"checkCatalog">["warnings"][number];
 
 /**
  * What the admin typed in a price box, read as the chat's /price reads it (`21.500`, `Rp21.500`,
@@ -266,51 +266,14 @@ function Editor(props: { view: CatalogView }) {
         : undefined,
   );
 
-  const said =
-    notice === undefined ? null : (
-      <Notice kind={notice.kind}>
-        {notice.text}
-        {notice.lines === undefined || notice.lines.length === 0 ? null : (
-          <ul class="notice-lines" data-testid="catalogue-notice-lines">
-            {notice.lines.map((line, i) => (
-              <li key={i}>{line}</li>
-            ))}
-          </ul>
-        )}
-      </Notice>
-    );
+  const said = notice === undefined ? null : <SaidNotice said={notice} />;
 
-  if (step.kind === "review") {
-    const looks = step.changes.filter((c) => warningsOf(step.warnings, c).length > 0).length;
+  if (step.kind === "review")
     return (
       <div ref={top}>
-        <h1>{t("page-catalogue-review-title")}</h1>
-        {said}
-        {looks === 0 ? null : <Notice kind="warning">{t("page-catalogue-warnings", { count: looks })}</Notice>}
-        {step.changes.length === 0 ? (
-          <p class="state empty">{t("page-catalogue-no-changes")}</p>
-        ) : (
-          <ul class="diff" data-testid="catalogue-diff">
-            {step.changes.map((c, i) => {
-              const warnings = warningsOf(step.warnings, c);
-              const testid = c.kind !== "price" ? "" : c.tier === undefined ? c.code : `${c.code}-${c.tier}`;
-              return (
-                <li key={i} class={`diff-${c.kind} ${warnings.length === 0 ? "" : "needs-look"}`}>
-                  {changeText(words, c)}
-                  {warnings.map((w, j) => (
-                    <span key={j} class="diff-warning" data-testid={`warning-${testid}`}>
-                      {warningText(words, w)}
-                    </span>
-                  ))}
-                </li>
-              );
-            })}
-          </ul>
-        )}
-        <p class="hint">{t("page-catalogue-confirm-hint")}</p>
+        <Review changes={step.changes} warnings={step.warnings} said={said} />
       </div>
     );
-  }
 
   return (
     <div ref={top}>
@@ -330,89 +293,151 @@ function Editor(props: { view: CatalogView }) {
         <section class="section" key={g}>
           <h2>{game.name}</h2>
           <div class="card">
-            {game.products.map((product, p) => {
-              const path = `games[${g}].products[${p}]`;
-              const issue = (field: string) => issues[`${path}.${field}`];
-              return (
-                <div
-                  class={`product ${product.disabled === true ? "hidden" : ""}`}
-                  key={product.code}
-                  data-testid={`product-${product.code}`}
-                >
-                  <div class="product-head">
-                    <code>{product.code}</code>
-                    <input
-                      class={`product-name ${issue("name") === undefined ? "" : "invalid"}`}
-                      type="text"
-                      aria-label={t("page-catalogue-name")}
-                      value={product.name}
-                      maxLength={80}
-                      onInput={(e) => {
-                        const name = e.currentTarget.value;
-                        change(g, p, (pr) => ({ ...pr, name }));
-                      }}
-                    />
-                    <label
-                      class="switch"
-                      title={product.disabled === true ? t("page-catalogue-hidden") : t("page-catalogue-offered")}
-                    >
-                      <input
-                        type="checkbox"
-                        checked={product.disabled !== true}
-                        onChange={(e) => {
-                          const offered = e.currentTarget.checked;
-                          change(g, p, ({ disabled: _d, ...rest }) => (offered ? rest : { ...rest, disabled: true }));
-                        }}
-                        data-testid={`offered-${product.code}`}
-                      />
-                      <span>
-                        {product.disabled === true ? t("page-catalogue-hidden") : t("page-catalogue-offered")}
-                      </span>
-                    </label>
-                  </div>
-                  {issue("name") === undefined ? null : (
-                    <span class="field-error" role="alert">
-                      {issue("name")}
-                    </span>
-                  )}
-                  <div class="prices">
-                    <PriceInput
-                      label={t("page-catalogue-price")}
-                      error={issue("price") ?? issues[`${path}`]}
-                      value={product.price}
-                      onPrice={(price) =>
-                        change(g, p, ({ price: _p, ...rest }) =>
-                          price === undefined ? rest : { ...rest, price: price as number },
-                        )
-                      }
-                      testid={`price-${product.code}`}
-                    />
-                    {base.tiers.map((tier) => (
-                      <PriceInput
-                        key={tier}
-                        label={t("page-catalogue-tier-price", { tier })}
-                        error={issue(`prices.${tier}`) ?? issue("prices")}
-                        value={product.prices?.[tier]}
-                        onPrice={(price) =>
-                          change(g, p, (pr) => {
-                            const prices = { ...(pr.prices ?? {}) };
-                            if (price === undefined) delete prices[tier];
-                            else prices[tier] = price as number;
-                            const { prices: _old, ...rest } = pr;
-                            return Object.keys(prices).length === 0 ? rest : { ...rest, prices };
-                          })
-                        }
-                        testid={`price-${product.code}-${tier}`}
-                      />
-                    ))}
-                  </div>
-                </div>
-              );
-            })}
+            {game.products.map((product, p) => (
+              <ProductEditor
+                key={product.code}
+                product={product}
+                path={`games[${g}].products[${p}]`}
+                issues={issues}
+                tiers={base.tiers}
+                change={(update) => change(g, p, update)}
+              />
+            ))}
           </div>
         </section>
       ))}
       {dirty ? null : <p class="hint">{t("page-catalogue-how")}</p>}
+    </div>
+  );
+}
+
+/** What the page says about the last save, with its problems or conflicts one by one. */
+function SaidNotice(props: { said: Said }) {
+  const { said } = props;
+  return (
+    <Notice kind={said.kind}>
+      {said.text}
+      {said.lines === undefined || said.lines.length === 0 ? null : (
+        <ul class="notice-lines" data-testid="catalogue-notice-lines">
+          {said.lines.map((line, i) => (
+            <li key={i}>{line}</li>
+          ))}
+        </ul>
+      )}
+    </Notice>
+  );
+}
+
+/** The changes a save would make, as a diff, each price that needs a second look with why. */
+function Review(props: { changes: CatalogChange[]; warnings: CatalogWarning[]; said: ComponentChildren }) {
+  const { words } = useApp();
+  const { t } = words;
+  const looks = props.changes.filter((c) => warningsOf(props.warnings, c).length > 0).length;
+  return (
+    <>
+      <h1>{t("page-catalogue-review-title")}</h1>
+      {props.said}
+      {looks === 0 ? null : <Notice kind="warning">{t("page-catalogue-warnings", { count: looks })}</Notice>}
+      {props.changes.length === 0 ? (
+        <p class="state empty">{t("page-catalogue-no-changes")}</p>
+      ) : (
+        <ul class="diff" data-testid="catalogue-diff">
+          {props.changes.map((c, i) => {
+            const warnings = warningsOf(props.warnings, c);
+            const testid = c.kind !== "price" ? "" : c.tier === undefined ? c.code : `${c.code}-${c.tier}`;
+            return (
+              <li key={i} class={`diff-${c.kind} ${warnings.length === 0 ? "" : "needs-look"}`}>
+                {changeText(words, c)}
+                {warnings.map((w, j) => (
+                  <span key={j} class="diff-warning" data-testid={`warning-${testid}`}>
+                    {warningText(words, w)}
+                  </span>
+                ))}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <p class="hint">{t("page-catalogue-confirm-hint")}</p>
+    </>
+  );
+}
+
+/** One product's name, offered switch, price and tier prices, each with the problem found at it. */
+function ProductEditor(props: {
+  product: CatalogProduct;
+  /** Where the product is in the catalogue file, as the bot names its problems. */
+  path: string;
+  issues: Record<string, string>;
+  tiers: string[];
+  change: (update: (product: CatalogProduct) => CatalogProduct) => void;
+}) {
+  const { t } = useApp().words;
+  const { product, path, issues, change } = props;
+  const issue = (field: string) => issues[`${path}.${field}`];
+  const shownAs = product.disabled === true ? t("page-catalogue-hidden") : t("page-catalogue-offered");
+  return (
+    <div class={`product ${product.disabled === true ? "hidden" : ""}`} data-testid={`product-${product.code}`}>
+      <div class="product-head">
+        <code>{product.code}</code>
+        <input
+          class={`product-name ${issue("name") === undefined ? "" : "invalid"}`}
+          type="text"
+          aria-label={t("page-catalogue-name")}
+          value={product.name}
+          maxLength={80}
+          onInput={(e) => {
+            const name = e.currentTarget.value;
+            change((pr) => ({ ...pr, name }));
+          }}
+        />
+        <label class="switch" title={shownAs}>
+          <input
+            type="checkbox"
+            checked={product.disabled !== true}
+            onChange={(e) => {
+              const offered = e.currentTarget.checked;
+              change(({ disabled: _d, ...rest }) => (offered ? rest : { ...rest, disabled: true }));
+            }}
+            data-testid={`offered-${product.code}`}
+          />
+          <span>{shownAs}</span>
+        </label>
+      </div>
+      {issue("name") === undefined ? null : (
+        <span class="field-error" role="alert">
+          {issue("name")}
+        </span>
+      )}
+      <div class="prices">
+        <PriceInput
+          label={t("page-catalogue-price")}
+          error={issue("price") ?? issues[path]}
+          value={product.price}
+          onPrice={(price) =>
+            change(({ price: _p, ...rest }) => (price === undefined ? rest : { ...rest, price: price as number }))
+          }
+          testid={`price-${product.code}`}
+        />
+        {props.tiers.map((tier) => (
+          <PriceInput
+            key={tier}
+            label={t("page-catalogue-tier-price", { tier })}
+            error={issue(`prices.${tier}`) ?? issue("prices")}
+            value={product.prices?.[tier]}
+            onPrice={(price) =>
+              change((pr) => {
+                const prices = { ...(pr.prices ?? {}) };
+                if (price === undefined) delete prices[tier];
+                else prices[tier] = price as number;
+                const { prices: _old, ...rest } = pr;
+                return Object.keys(prices).length === 0 ? rest : { ...rest, prices };
+              })
+            }
+            testid={`price-${product.code}-${tier}`}
+          />
+        ))}
+      </div>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { CatalogFile, CatalogProduct } from "../../server/mini-app/api-types.js";
+import type { CatalogFile, CatalogProduct } from "../../server/mini-app/views.js";
 
 /** A field of a product that the Catalogue page edits: its name, its price, a tier's price, hidden or not. */
 export type ProductField = { kind: "name" } | { kind: "price"; tier?: string } | { kind: "disabled" };

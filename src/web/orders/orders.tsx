@@ -3,7 +3,7 @@ import { Icon } from "../icons.js";
 import { OrderCard } from "../order-card.js";
 import { Pager } from "../resellers/resellers.js";
 import { Empty, Field, Loaded, Notice, failureText, useApp, useLoad } from "../ui.js";
-import { ApiFailure } from "../api.js";
+import { ApiFailure } from "../client.js";
 
 interface Filter {
   q: string;

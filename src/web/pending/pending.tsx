@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
-import type { OrderView } from "../../server/mini-app/api-types.js";
-import { ApiFailure } from "../api.js";
+import type { OrderView } from "../../server/mini-app/views.js";
+import { ApiFailure } from "../client.js";
 import { OrderCard } from "../order-card.js";
 import { Empty, Field, Loaded, Notice, failureText, useApp, useBack, useBusy, useLoad, useMainAction } from "../ui.js";
 

@@ -1,7 +1,7 @@
 import { useRef, useState } from "preact/hooks";
 import { parseAmount } from "../../amounts.js";
-import type { DepositView, Movement, ResellerRow } from "../../server/mini-app/api-types.js";
-import { ApiFailure } from "../api.js";
+import type { DepositView } from "../../server/mini-app/views.js";
+import { ApiFailure, type AnswerOf } from "../client.js";
 import type { Words } from "../i18n.js";
 import {
   Empty,
@@ -19,6 +19,11 @@ import {
   useLoad,
   useMainAction,
 } from "../ui.js";
+
+/** A line of a reseller's statement, as the statement call answers it. */
+type Movement = AnswerOf<"reseller">["movements"][number];
+/** A reseller of the list, as the resellers call answers it. */
+type ResellerRow = AnswerOf<"resellers">["resellers"][number];
 
 /** One line of a statement: when, what, how much, the saldo after it. */
 export function MovementRow(props: { m: Movement; words: Words }) {
@@ -242,56 +247,16 @@ function ResellerDetail(props: { userId: number }) {
               </button>
             ) : deposit.kind === "form" ? (
               <div ref={depositForm}>
-                <Section title={t("page-deposit-title")} class="deposit-form">
-                  <Field label={t("page-deposit-amount")} error={errors.amount}>
-                    <input
-                      type="text"
-                      value={deposit.amount}
-                      placeholder="50.000"
-                      onInput={(e) => setDeposit({ ...deposit, amount: e.currentTarget.value })}
-                      data-testid="deposit-amount"
-                    />
-                  </Field>
-                  <Field label={t("page-deposit-note")} error={errors.note}>
-                    <input
-                      type="text"
-                      value={deposit.note}
-                      maxLength={200}
-                      onInput={(e) => setDeposit({ ...deposit, note: e.currentTarget.value })}
-                      data-testid="deposit-note"
-                    />
-                  </Field>
-                  <p class="hint">{t("page-deposit-hint")}</p>
-                  <button type="button" class="link-button" onClick={() => setDeposit({ kind: "closed" })}>
-                    {t("page-cancel")}
-                  </button>
-                </Section>
+                <DepositForm step={deposit} errors={errors} set={setDeposit} />
               </div>
             ) : (
-              <Section
-                title={t(deposit.deposit.amount >= 0 ? "page-deposit-review-title" : "page-correction-review-title")}
-                class="deposit-review"
-              >
-                <Row label={t("page-deposit-amount-short")} value={words.signed(deposit.deposit.amount)} />
-                <Row label={t("page-deposit-before")} value={rp(deposit.deposit.saldoBefore)} />
-                <Row
-                  label={t("page-deposit-after")}
-                  value={<b data-testid="deposit-after">{rp(deposit.deposit.saldoAfter)}</b>}
-                />
-                {deposit.deposit.note === "" ? null : (
-                  <Row label={t("page-deposit-note")} value={deposit.deposit.note} />
-                )}
-                <button
-                  type="button"
-                  class="link-button"
-                  onClick={() => {
-                    void api.cancelDeposit(deposit.deposit.id).catch(() => undefined);
-                    setDeposit({ kind: "form", amount: deposit.amount, note: deposit.note });
-                  }}
-                >
-                  {t("page-deposit-change")}
-                </button>
-              </Section>
+              <DepositReview
+                deposit={deposit.deposit}
+                change={() => {
+                  void api.cancelDeposit(deposit.deposit.id).catch(() => undefined);
+                  setDeposit({ kind: "form", amount: deposit.amount, note: deposit.note });
+                }}
+              />
             )}
             <Section title={t("page-statement-title")}>
               {d.movements.length === 0 ? (
@@ -305,6 +270,63 @@ function ResellerDetail(props: { userId: number }) {
         )}
       </Loaded>
     </>
+  );
+}
+
+/** A deposit (or, negative, a correction) being typed: the amount as people write it, and a note. */
+function DepositForm(props: {
+  step: Extract<DepositStep, { kind: "form" }>;
+  errors: Record<string, string>;
+  set: (step: DepositStep) => void;
+}) {
+  const { t } = useApp().words;
+  const { step, errors, set } = props;
+  return (
+    <Section title={t("page-deposit-title")} class="deposit-form">
+      <Field label={t("page-deposit-amount")} error={errors.amount}>
+        <input
+          type="text"
+          value={step.amount}
+          placeholder="50.000"
+          onInput={(e) => set({ ...step, amount: e.currentTarget.value })}
+          data-testid="deposit-amount"
+        />
+      </Field>
+      <Field label={t("page-deposit-note")} error={errors.note}>
+        <input
+          type="text"
+          value={step.note}
+          maxLength={200}
+          onInput={(e) => set({ ...step, note: e.currentTarget.value })}
+          data-testid="deposit-note"
+        />
+      </Field>
+      <p class="hint">{t("page-deposit-hint")}</p>
+      <button type="button" class="link-button" onClick={() => set({ kind: "closed" })}>
+        {t("page-cancel")}
+      </button>
+    </Section>
+  );
+}
+
+/** A prepared deposit before Confirm: the amount, the saldo before and after it, the note; or back to change it. */
+function DepositReview(props: { deposit: DepositView; change: () => void }) {
+  const { words } = useApp();
+  const { t, rp } = words;
+  const d = props.deposit;
+  return (
+    <Section
+      title={t(d.amount >= 0 ? "page-deposit-review-title" : "page-correction-review-title")}
+      class="deposit-review"
+    >
+      <Row label={t("page-deposit-amount-short")} value={words.signed(d.amount)} />
+      <Row label={t("page-deposit-before")} value={rp(d.saldoBefore)} />
+      <Row label={t("page-deposit-after")} value={<b data-testid="deposit-after">{rp(d.saldoAfter)}</b>} />
+      {d.note === "" ? null : <Row label={t("page-deposit-note")} value={d.note} />}
+      <button type="button" class="link-button" onClick={props.change}>
+        {t("page-deposit-change")}
+      </button>
+    </Section>
   );
 }
 

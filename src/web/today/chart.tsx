@@ -1,7 +1,10 @@
 import { useEffect, useRef } from "preact/hooks";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import type { DayPoint } from "../../server/mini-app/api-types.js";
+import type { AnswerOf } from "../client.js";
+
+/** A day of the series Today draws. */
+type DayPoint = AnswerOf<"today">["days"][number];
 import type { Words } from "../i18n.js";
 
 /** A colour of the Telegram theme (a CSS variable the page set), or a fallback. */

@@ -1,7 +1,11 @@
 import { BalanceChart, DaysChart } from "./chart.js";
+import { CompareCard, HoursCard, TopCard } from "./questions.js";
 import { Empty, Loaded, Row, Section, useApp, useLoad } from "../ui.js";
 
-/** Today for an admin: the day's sales and margin, the balance, what the shop owes, and 30 days. */
+/**
+ * Today for an admin: the day's sales and margin, the balance, what the shop owes, 30 days, and the
+ * owner's questions (top sellers, this month against last, the hours orders come).
+ */
 export function TodayPage() {
   const { api, words } = useApp();
   const { t, rp, number, time, day } = words;
@@ -82,6 +86,9 @@ export function TodayPage() {
               ))
             )}
           </Section>
+          <TopCard />
+          <CompareCard />
+          <HoursCard />
         </>
       )}
     </Loaded>

@@ -1,0 +1,96 @@
+import { hc } from "hono/client";
+import type { MiniAppApi } from "../server/mini-app/api.js";
+import type { ApiError } from "../server/mini-app/errors.js";
+import type { CatalogFile } from "../server/mini-app/views.js";
+
+/** A call that did not give what was asked: the HTTP status and what the bot said (or a network failure). */
+export class ApiFailure extends Error {
+  override name = "ApiFailure";
+  constructor(
+    readonly status: number,
+    readonly body: ApiError & Record<string, unknown>,
+  ) {
+    super(`${status} ${body.error}`);
+  }
+}
+
+/** What a route answers when it does what was asked (its 2xx answers), as the route's type says. */
+type Answer<R> = R extends { ok: true; json(): Promise<infer T> } ? T : never;
+
+/** A call's answer when it succeeded; anything else (a refusal, no network) as an ApiFailure. */
+async function answer<R extends { ok: boolean; status: number; json(): Promise<unknown> }>(
+  call: Promise<R>,
+): Promise<Answer<R>> {
+  let res: R;
+  try {
+    res = await call;
+  } catch {
+    throw new ApiFailure(0, { error: "internal" });
+  }
+  const body = await res.json().catch(() => ({ error: "internal" }));
+  if (!res.ok) throw new ApiFailure(res.status, body as ApiError & Record<string, unknown>);
+  return body as Answer<R>;
+}
+
+/** `?page=` as the routes read it (none for the first page). */
+const pageOf = (page: number) => (page === 0 ? {} : { page: String(page) });
+
+/**
+ * The page's one way to the bot: Hono's typed client of the routes (`MiniAppApi`), so a call the
+ * routes do not answer, or an answer read wrongly, does not compile. Paths are `api/…` relative to
+ * the page (it works behind a proxy that serves the bot under a path), every call carrying
+ * Telegram's init data as it came.
+ */
+export function createApi(initData: string) {
+  const headers = { authorization: `tma ${initData}` };
+  const api = hc<MiniAppApi>("api", { headers });
+  const { admin, reseller } = api;
+  const id = (value: string | number) => ({ param: { id: encodeURIComponent(String(value)) } });
+  return {
+    session: () => answer(api.session.$get()),
+    today: () => answer(admin.today.$get()),
+    top: (period: Period, day?: string) => answer(admin.top.$get({ query: { period, ...(day ? { day } : {}) } })),
+    compare: () => answer(admin.compare.$get()),
+    hours: (period: Period, day?: string) => answer(admin.hours.$get({ query: { period, ...(day ? { day } : {}) } })),
+    catalog: () => answer(admin.catalog.$get()),
+    checkCatalog: (base: number, catalog: CatalogFile) =>
+      answer(admin.catalog.check.$post({ json: { base, catalog } })),
+    applyCatalog: (base: number, catalog: CatalogFile, requestId: string) =>
+      answer(admin.catalog.apply.$post({ json: { base, catalog, requestId } })),
+    pending: () => answer(admin.pending.$get()),
+    settle: (refId: string, verdict: { outcome: "success"; sn: string } | { outcome: "failed"; reason: string }) =>
+      answer(admin.pending[":refId"].settle.$post({ param: { refId: encodeURIComponent(refId) }, json: verdict })),
+    resellers: () => answer(admin.resellers.$get()),
+    reseller: (userId: number, page = 0) => answer(admin.resellers[":id"].$get({ ...id(userId), query: pageOf(page) })),
+    prepareDeposit: (userId: number, amount: number, note: string, requestId: string) =>
+      answer(admin.resellers[":id"].deposits.$post({ ...id(userId), json: { amount, note, requestId } })),
+    confirmDeposit: (depositId: string) => answer(admin.deposits[":id"].confirm.$post(id(depositId))),
+    cancelDeposit: (depositId: string) => answer(admin.deposits[":id"].cancel.$post(id(depositId))),
+    setTier: (userId: number, tier: string) =>
+      answer(admin.resellers[":id"].tier.$post({ ...id(userId), json: { tier } })),
+    orders: (filter: { q?: string; day?: string; user?: string; state?: string; page?: number }) => {
+      const query: Record<string, string> = {};
+      for (const [k, v] of Object.entries(filter)) if (v !== undefined && v !== "") query[k] = String(v);
+      return answer(admin.orders.$get({ query }));
+    },
+    /** The day's CSV as a file the browser saves (fetched with the init data, then handed over). */
+    async ordersCsv(day: string): Promise<Blob> {
+      const res = await admin["orders.csv"].$get({ query: { day } });
+      if (!res.ok) throw new ApiFailure(res.status, { error: "internal" });
+      return res.blob();
+    },
+    wallet: () => answer(reseller.wallet.$get()),
+    statement: (page = 0) => answer(reseller.statement.$get({ query: pageOf(page) })),
+    myOrders: (page = 0) => answer(reseller.orders.$get({ query: pageOf(page) })),
+    prices: () => answer(reseller.prices.$get()),
+  };
+}
+
+/** The periods the owner's questions are asked for. */
+export type Period = "day" | "week" | "month";
+
+/** The page's calls. */
+export type Api = ReturnType<typeof createApi>;
+
+/** What a call of the page's API answers when it succeeds. */
+export type AnswerOf<K extends keyof Api> = Awaited<ReturnType<Api[K]>>;
