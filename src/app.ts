@@ -48,7 +48,12 @@ import type { TopupClient } from "./topup/types.js";
 import { createTaskTracker } from "./tasks.js";
 import { createDirectIntake } from "./updates/direct.js";
 import { createUpdatePipeline, type ReplicaTimings, type UpdatePipeline } from "./updates/pipeline.js";
-import { forgetWebhookRegistration, registerWebhookOnce, webhookSecretFor } from "./updates/webhook-setup.js";
+import {
+  forgetWebhookRegistration,
+  freshWebhookSecret,
+  registerWebhookOnce,
+  sharedWebhookSecret,
+} from "./updates/webhook-setup.js";
 
 /** A start-up failure an operator can fix: a title and one line per problem, never a stack trace. */
 export class StartupError extends Error {
@@ -346,7 +351,12 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
 
   const webhook = config.webhook;
   // Without WEBHOOK_SECRET: with Redis one shared by every process (kept there), in memory a fresh one per start.
-  const webhookSecret = webhook === undefined ? "" : await webhookSecretFor(storage, webhook.secret);
+  const webhookSecret =
+    webhook === undefined
+      ? ""
+      : storage.kind === "redis"
+        ? await sharedWebhookSecret(storage, webhook.secret)
+        : (webhook.secret ?? freshWebhookSecret());
   /** An update handled in this process: the bot's first middleware tracks it (shutdown waits for it). */
   const handle = (update: Update, info?: { attempt: number }) => {
     if ((info?.attempt ?? 1) > 1) handledAgain.add(update);
@@ -608,17 +618,21 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
       // Updates stored by any process before this one started are handled from here on.
       await pipeline?.start();
       if (webhook !== undefined) {
-        const registered = await registerWebhookOnce({
-          storage,
-          owner,
-          parts: [webhook.url, webhookSecret, ALLOWED_UPDATES.join(",")],
-          liveness,
-          register: async () =>
-            void (await bot.api.setWebhook(webhook.url, {
-              secret_token: webhookSecret,
-              allowed_updates: ALLOWED_UPDATES,
-            })),
-        });
+        const register = async () =>
+          void (await bot.api.setWebhook(webhook.url, {
+            secret_token: webhookSecret,
+            allowed_updates: ALLOWED_UPDATES,
+          }));
+        const registered =
+          storage.kind === "redis"
+            ? await registerWebhookOnce({
+                storage,
+                owner,
+                parts: [webhook.url, webhookSecret, ALLOWED_UPDATES.join(",")],
+                liveness,
+                register,
+              })
+            : await register().then(() => "registered");
         if (registered === "already") logger.info("webhook already registered by another process");
         logger.info({ ...started, mode: "webhook" }, "bot started (webhook)");
       } else if (pipeline !== undefined) {

@@ -1,5 +1,6 @@
 import type { Update } from "grammy/types";
 import type { Logger } from "../logger.js";
+import { retry } from "../retry.js";
 import type { Liveness } from "../storage/liveness.js";
 import type { RedisClient } from "../storage/redis.js";
 import { createSleeper, createTaskTracker } from "../tasks.js";
@@ -160,18 +161,18 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
     );
   }
 
-  /** The done step, tried again while the store does not answer (a few times only once stopping). */
-  async function finish(lane: string, entry: HeadEntry, failed: boolean): Promise<Head> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await stream.doneAndNext(lane, entry, consumer, lockMs, { release: stopping, failed });
-      } catch (err) {
+  /**
+   * The done step, tried again while the store does not answer: its waits are not cut short by a
+   * stop, which allows it a few attempts only before the lane is given up (another process takes it).
+   */
+  function finish(lane: string, entry: HeadEntry, failed: boolean): Promise<Head> {
+    return retry(() => stream.doneAndNext(lane, entry, consumer, lockMs, { release: stopping, failed }), {
+      delayMs: (attempt) => (stopping && attempt >= 3 ? undefined : Math.min(2000, 100 * 2 ** attempt)),
+      onRetry: (err, { attempt }) => {
         if (attempt === 1)
           logger.error({ err, updateId: entry.update.update_id }, "updates: done step failed; retrying");
-        if (stopping && attempt >= 3) throw err;
-        await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** attempt)));
-      }
-    }
+      },
+    });
   }
 
   /** Lock and head; a lane held by a process that is gone is taken from it. */
