@@ -29,8 +29,9 @@ export interface RetryOptions<T> {
   /** Told about each failure that is tried again, before the wait (the place for a log line). */
   onRetry?: (err: unknown, info: { attempt: number; delayMs: number }) => void;
   /**
-   * A stop: no attempt starts once it is aborted, and a wait under way ends at once; the helper
-   * then throws the signal's reason (an attempt under way is the caller's to cut short).
+   * A stop: once it is aborted, an attempt that failed (or asked `again`) is not tried again, and
+   * a wait under way ends at once; the helper then throws the signal's reason. An attempt under
+   * way, or the first one, is the caller's to cut short or to skip.
    */
   signal?: AbortSignal;
   /** How to wait (tests pass one that does not touch the clock). Default: `sleep`. */
@@ -44,8 +45,8 @@ export interface RetryOptions<T> {
  */
 export async function retry<T>(attempt: (n: number) => Promise<T>, options: RetryOptions<T>): Promise<T> {
   const wait = options.sleep ?? sleep;
+  const { signal } = options;
   for (let n = 1; ; n++) {
-    options.signal?.throwIfAborted();
     let value: T;
     try {
       value = await attempt(n);
@@ -54,12 +55,16 @@ export async function retry<T>(attempt: (n: number) => Promise<T>, options: Retr
       const delay = options.delayMs(n);
       if (delay === undefined) throw err;
       options.onRetry?.(err, { attempt: n, delayMs: delay });
-      await wait(delay, options.signal);
+      signal?.throwIfAborted();
+      await wait(delay, signal);
+      signal?.throwIfAborted();
       continue;
     }
     if (options.again === undefined || !options.again(value, n)) return value;
     const delay = options.delayMs(n);
     if (delay === undefined) return value;
-    await wait(delay, options.signal);
+    signal?.throwIfAborted();
+    await wait(delay, signal);
+    signal?.throwIfAborted();
   }
 }

@@ -107,12 +107,37 @@ describe("one retry helper for every retry loop", () => {
     expect(clock.waits).toEqual([1]);
   });
 
-  it("when the stop signal is already given, then no attempt starts and its reason is thrown", async () => {
+  it("when an attempt fails after the stop signal, then it is not tried again and the signal's reason is thrown", async () => {
+    const clock = recordingSleep();
+    const stop = new AbortController();
+    const told: number[] = [];
+    const calls: number[] = [];
+    await expect(
+      retry(
+        async (n) => {
+          calls.push(n);
+          stop.abort(new Error("stopping"));
+          throw new Error("store down");
+        },
+        {
+          delayMs: () => 10,
+          onRetry: (_err, { attempt }) => told.push(attempt),
+          signal: stop.signal,
+          sleep: clock.sleep,
+        },
+      ),
+    ).rejects.toThrow("stopping");
+    expect(calls).toEqual([1]);
+    expect(told).toEqual([1]);
+    expect(clock.waits).toEqual([]);
+  });
+
+  it("when the stop signal is given before the first attempt, then that attempt still runs (the caller decides)", async () => {
     const stop = new AbortController();
     stop.abort(new Error("stopping"));
     const work = flaky(0);
-    await expect(retry(work.attempt, { delayMs: () => 10, signal: stop.signal })).rejects.toThrow("stopping");
-    expect(work.calls).toEqual([]);
+    await expect(retry(work.attempt, { delayMs: () => 10, signal: stop.signal })).resolves.toBe("done");
+    expect(work.calls).toEqual([1]);
   });
 
   it("when the stop signal comes during a wait, then no further attempt starts", async () => {

@@ -74,7 +74,7 @@ export function createPoller(opts: PollerOptions): Poller {
       return await retry(
         async (attempt) => {
           const fence = opts.lease.fence();
-          if (fence === undefined) return "fenced";
+          if (fence === undefined || stopping()) return fence === undefined ? "fenced" : "stopped";
           const r = await stream.intake(
             updates.map((update) => ({ update })),
             { fence, offset },
