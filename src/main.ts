@@ -1,5 +1,6 @@
 import { config as loadDotenv } from "dotenv";
-import { buildApp, StartupError } from "./app.js";
+import { buildApp } from "./app.js";
+import { StartupError } from "./app/startup.js";
 import { parseConfig } from "./config.js";
 import { watchLauncher } from "./launcher.js";
 import { createLogger } from "./logger.js";

@@ -12,7 +12,7 @@ import { outcomeText, renderState, renderSummaryAfter } from "./order/messages.j
 import { resultKeyboard } from "./order/receipt.js";
 import { createTaskTracker } from "../tasks.js";
 import type { UserPrefs } from "./user-prefs.js";
-import type { People } from "../access/people.js";
+import type { People, Person } from "../access/people.js";
 import { nameBefore } from "./people.js";
 import type { PendingMessages } from "./pending-messages.js";
 import { adminChatTopic, type AdminChat } from "./chats.js";
@@ -45,46 +45,103 @@ export interface Notifier extends OrderEvents, DepositEvents {
 const PROCESSING_NOTICE_MS = 1000;
 
 /**
- * Says what the order and deposit services report, in Telegram: the outcome to the user who
- * ordered (a reply to the summary, which is brought up to date), every outcome to the admins (with
- * a low-balance alert when a sale took the balance below the threshold: in ADMIN_CHAT_ID when it is
- * set, else in each admin's private chat), a credited deposit to its reseller. The services decide
- * what is due and record that it was said; this only says it.
+ * Sends to one chat. A chat that never started the bot or blocked it (403/400) is logged and
+ * skipped, and says which; anything else failed for now.
  */
-export function createNotifier(deps: NotifierDeps): Notifier {
-  const { api, logger } = deps;
-  const tFor = (lang: Lang): Translate => translator(deps.texts, lang);
-  const tasks = createTaskTracker();
-  /** Summaries that will say "processing" if their order's call is slow; the edit once it was started. */
-  const processing = new Map<string, { timer: NodeJS.Timeout; shown: Promise<void> }>();
+async function deliver(api: Api, logger: Logger, chatId: number, text: string): Promise<Delivery> {
+  try {
+    await api.sendMessage(chatId, text);
+    return "told";
+  } catch (err) {
+    logger.warn(
+      {
+        chatId,
+        code: err instanceof GrammyError ? err.error_code : undefined,
+        err: err instanceof GrammyError ? err.description : err,
+      },
+      "notice not delivered",
+    );
+    if (!(err instanceof GrammyError)) return "failed";
+    if (err.error_code === 403 && /blocked/i.test(err.description)) return "blocked";
+    return err.error_code === 403 || (err.error_code === 400 && /chat not found/i.test(err.description))
+      ? "not-started"
+      : "failed";
+  }
+}
 
-  const track = <T>(work: Promise<T>): Promise<T> => tasks.track(work);
-
-  /**
-   * Sends to one chat. A chat that never started the bot or blocked it (403/400) is logged and
-   * skipped, and says which; anything else failed for now.
-   */
-  async function deliver(chatId: number, text: string): Promise<Delivery> {
-    try {
-      await api.sendMessage(chatId, text);
-      return "told";
-    } catch (err) {
-      logger.warn(
-        {
-          chatId,
-          code: err instanceof GrammyError ? err.error_code : undefined,
-          err: err instanceof GrammyError ? err.description : err,
-        },
-        "notice not delivered",
-      );
-      if (!(err instanceof GrammyError)) return "failed";
-      if (err.error_code === 403 && /blocked/i.test(err.description)) return "blocked";
-      return err.error_code === 403 || (err.error_code === 400 && /chat not found/i.test(err.description))
-        ? "not-started"
-        : "failed";
+/** What the admins read about a finished order: its outcome, why it failed, the reseller's price and margin, who settled it. */
+function orderNoticeText(t: Translate, lang: Lang, order: OrderRecord, settler: Person | undefined): string {
+  const r = order.result ?? {};
+  const heading = t(
+    `notice-heading-${order.state === "success" ? "success" : order.state === "failed" ? "failed" : "unknown"}`,
+    {
+      user: order.userName,
+      userId: String(order.userId),
+    },
+  );
+  let text = `${heading}\n${t("notice-order", {
+    code: order.productCode,
+    product: order.productName,
+    playerName: r.destinationName ?? t("value-none"),
+    playerId: order.playerId,
+    price: order.price === null ? t("order-price-none") : formatRupiah(order.price, lang),
+    outcome: renderState(t, order),
+    sn: r.sn ?? t("value-none"),
+    balance: r.lastBalance === undefined ? t("value-none") : formatRupiah(r.lastBalance, lang),
+    refId: order.refId,
+  })}`;
+  // Why it failed, as the user is told: the provider's code and message (or the admin's reason).
+  if (order.state === "failed") {
+    if (r.reason === "settled") text += `\n${t("line-reason", { reason: r.errorMsg ?? t("value-none") })}`;
+    else if (r.reason === "not-sent") text += `\n${t("notice-not-sent")}`;
+    else {
+      text += `\n${t("line-error-code", { errorCode: r.errorCode ?? t("value-none") })}`;
+      text += `\n${t("line-error-msg", { errorMsg: r.errorMsg ?? t("order-failed-no-message") })}`;
     }
   }
-  const sendTo = async (chatId: number, text: string) => (await deliver(chatId, text)) === "told";
+  if (paidFromSaldo(order)) {
+    // The reseller's price and what became of it; on a sale, what the shop made on it (once
+    // the provider price is known).
+    const sale = saleMargin(order);
+    const key =
+      order.state === "failed"
+        ? "notice-reseller-released"
+        : order.state === "unknown"
+          ? "notice-reseller-held"
+          : sale === undefined
+            ? "notice-reseller"
+            : "notice-reseller-margin";
+    text += `\n${t(key, {
+      tier: order.tier ?? "",
+      price: formatRupiah(order.price!, lang),
+      cost: sale === undefined ? "" : formatRupiah(sale.cost, lang),
+      margin: sale === undefined ? "" : formatRupiah(sale.margin, lang),
+    })}`;
+  }
+  if (order.settledBy !== undefined)
+    text += `\n${t("notice-settled", { adminId: String(order.settledBy), adminName: nameBefore(settler) })}`;
+  return text;
+}
+
+/** What the notices share: the deps, a translator per language, the sandbox's line, sending to one chat. */
+function noticeBasics(deps: NotifierDeps) {
+  const tFor = (lang: Lang): Translate => translator(deps.texts, lang);
+  return {
+    tFor,
+    /** The line that says a result came from the built-in sandbox (a trial, nothing topped up). */
+    sandboxLine: (t: Translate) => (deps.sandbox === true ? `\n\n${t("sandbox-note")}` : ""),
+    deliver: (chatId: number, text: string) => deliver(deps.api, deps.logger, chatId, text),
+    sendTo: async (chatId: number, text: string) => (await deliver(deps.api, deps.logger, chatId, text)) === "told",
+  };
+}
+
+/**
+ * The admins' notices of finished orders and the alerts (low balance, the provider's deposit run
+ * out); a settled order's /pending messages lose their buttons.
+ */
+function createAdminNotices(deps: NotifierDeps) {
+  const { api, logger } = deps;
+  const { tFor, sandboxLine, sendTo } = noticeBasics(deps);
 
   /**
    * A notice for the admins: once to ADMIN_CHAT_ID (in its topic) when it is set, in the language
@@ -118,8 +175,81 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     }
   }
 
-  /** The line that says a result came from the built-in sandbox (a trial, nothing topped up). */
-  const sandboxLine = (t: Translate) => (deps.sandbox === true ? `\n\n${t("sandbox-note")}` : "");
+  async function noticeAdmins(order: OrderRecord): Promise<void> {
+    // Sales by someone else: an admin's own order is told to them once, as its result (unless the
+    // notices go to the admin room, which keeps the shop's record of every sale).
+    const except = deps.adminIds.includes(order.userId) ? order.userId : undefined;
+    const settler =
+      order.settledBy === undefined ? undefined : (await deps.people?.get([order.settledBy]))?.get(order.settledBy);
+    await toAdmins(
+      (lang) => {
+        const t = tFor(lang);
+        return `${orderNoticeText(t, lang, order, settler)}${sandboxLine(t)}`;
+      },
+      except === undefined ? {} : { except },
+    );
+  }
+
+  /** The shop's own deposit with the provider ran out: an order was refused for it (once per crossing). */
+  async function alertProviderEmpty(order: OrderRecord): Promise<void> {
+    const r = order.result ?? {};
+    await toAdmins((lang) =>
+      tFor(lang)("provider-empty-alert", {
+        errorCode: r.errorCode ?? tFor(lang)("value-none"),
+        errorMsg: r.errorMsg ?? tFor(lang)("order-failed-no-message"),
+        refId: order.refId,
+      }),
+    );
+  }
+
+  async function alertLowBalance(order: OrderRecord): Promise<void> {
+    const balance = order.result?.lastBalance;
+    const threshold = deps.lowBalanceThreshold;
+    if (balance === undefined || threshold === undefined) return;
+    await toAdmins((lang) =>
+      tFor(lang)("low-balance-alert", {
+        balance: formatRupiah(balance, lang),
+        refId: order.refId,
+        threshold: formatRupiah(threshold, lang),
+      }),
+    );
+  }
+
+  /** A settled order's /pending messages lose their buttons (a tap there would only be refused). */
+  async function retirePendingButtons(order: OrderRecord): Promise<void> {
+    for (const at of (await deps.pendingMessages?.take(order.refId)) ?? []) {
+      await api
+        .editMessageReplyMarkup(at.chatId, at.messageId)
+        .catch((err: unknown) => logger.debug({ err, refId: order.refId }, "pending buttons not removed"));
+    }
+  }
+
+  /** What follows a finished order: the pending buttons (settled), the admins' notice, the alerts it crossed. */
+  return async function finished(
+    order: OrderRecord,
+    how: FinishedHow,
+    facts: { lowBalance: boolean; providerEmpty?: boolean },
+  ): Promise<void> {
+    if (how === "settled")
+      await retirePendingButtons(order).catch((err: unknown) =>
+        logger.warn({ err, refId: order.refId }, "pending messages not brought up to date"),
+      );
+    await noticeAdmins(order);
+    if (facts.lowBalance) await alertLowBalance(order);
+    if (facts.providerEmpty === true) await alertProviderEmpty(order);
+  };
+}
+
+/**
+ * The user's side of an outcome: the summary says "processing" while a slow call runs, then the
+ * outcome replies to the summary (or, in a group, to the member's message) and the summary is
+ * brought up to date.
+ */
+function createOutcomeTelling(deps: NotifierDeps) {
+  const { api, logger } = deps;
+  const { tFor, sandboxLine } = noticeBasics(deps);
+  /** Summaries that will say "processing" if their order's call is slow; the edit once it was started. */
+  const processing = new Map<string, { timer: NodeJS.Timeout; shown: Promise<void> }>();
 
   /** The summary says the order is being processed, if the call takes longer than a moment. */
   function claimed(order: OrderRecord): void {
@@ -168,117 +298,22 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     }
   }
 
-  async function noticeAdmins(order: OrderRecord): Promise<void> {
-    // Sales by someone else: an admin's own order is told to them once, as its result (unless the
-    // notices go to the admin room, which keeps the shop's record of every sale).
-    const except = deps.adminIds.includes(order.userId) ? order.userId : undefined;
-    const settler =
-      order.settledBy === undefined ? undefined : (await deps.people?.get([order.settledBy]))?.get(order.settledBy);
-    await toAdmins(
-      (lang) => {
-        const t = tFor(lang);
-        const r = order.result ?? {};
-        const heading = t(
-          `notice-heading-${order.state === "success" ? "success" : order.state === "failed" ? "failed" : "unknown"}`,
-          {
-            user: order.userName,
-            userId: String(order.userId),
-          },
-        );
-        let text = `${heading}\n${t("notice-order", {
-          code: order.productCode,
-          product: order.productName,
-          playerName: r.destinationName ?? t("value-none"),
-          playerId: order.playerId,
-          price: order.price === null ? t("order-price-none") : formatRupiah(order.price, lang),
-          outcome: renderState(t, order),
-          sn: r.sn ?? t("value-none"),
-          balance: r.lastBalance === undefined ? t("value-none") : formatRupiah(r.lastBalance, lang),
-          refId: order.refId,
-        })}`;
-        // Why it failed, as the user is told: the provider's code and message (or the admin's reason).
-        if (order.state === "failed") {
-          if (r.reason === "settled") text += `\n${t("line-reason", { reason: r.errorMsg ?? t("value-none") })}`;
-          else if (r.reason === "not-sent") text += `\n${t("notice-not-sent")}`;
-          else {
-            text += `\n${t("line-error-code", { errorCode: r.errorCode ?? t("value-none") })}`;
-            text += `\n${t("line-error-msg", { errorMsg: r.errorMsg ?? t("order-failed-no-message") })}`;
-          }
-        }
-        if (paidFromSaldo(order)) {
-          // The reseller's price and what became of it; on a sale, what the shop made on it (once
-          // the provider price is known).
-          const sale = saleMargin(order);
-          const key =
-            order.state === "failed"
-              ? "notice-reseller-released"
-              : order.state === "unknown"
-                ? "notice-reseller-held"
-                : sale === undefined
-                  ? "notice-reseller"
-                  : "notice-reseller-margin";
-          text += `\n${t(key, {
-            tier: order.tier ?? "",
-            price: formatRupiah(order.price!, lang),
-            cost: sale === undefined ? "" : formatRupiah(sale.cost, lang),
-            margin: sale === undefined ? "" : formatRupiah(sale.margin, lang),
-          })}`;
-        }
-        if (order.settledBy !== undefined)
-          text += `\n${t("notice-settled", { adminId: String(order.settledBy), adminName: nameBefore(settler) })}`;
-        return `${text}${sandboxLine(t)}`;
-      },
-      except === undefined ? {} : { except },
-    );
-  }
+  return { claimed, tellOutcome };
+}
 
-  /** The shop's own deposit with the provider ran out: an order was refused for it (once per crossing). */
-  async function alertProviderEmpty(order: OrderRecord): Promise<void> {
-    const r = order.result ?? {};
-    await toAdmins((lang) =>
-      tFor(lang)("provider-empty-alert", {
-        errorCode: r.errorCode ?? tFor(lang)("value-none"),
-        errorMsg: r.errorMsg ?? tFor(lang)("order-failed-no-message"),
-        refId: order.refId,
-      }),
-    );
-  }
-
-  async function alertLowBalance(order: OrderRecord): Promise<void> {
-    const balance = order.result?.lastBalance;
-    const threshold = deps.lowBalanceThreshold;
-    if (balance === undefined || threshold === undefined) return;
-    await toAdmins((lang) =>
-      tFor(lang)("low-balance-alert", {
-        balance: formatRupiah(balance, lang),
-        refId: order.refId,
-        threshold: formatRupiah(threshold, lang),
-      }),
-    );
-  }
-
-  /** A settled order's /pending messages lose their buttons (a tap there would only be refused). */
-  async function retirePendingButtons(order: OrderRecord): Promise<void> {
-    for (const at of (await deps.pendingMessages?.take(order.refId)) ?? []) {
-      await api
-        .editMessageReplyMarkup(at.chatId, at.messageId)
-        .catch((err: unknown) => logger.debug({ err, refId: order.refId }, "pending buttons not removed"));
-    }
-  }
-
-  async function finished(
-    order: OrderRecord,
-    how: FinishedHow,
-    facts: { lowBalance: boolean; providerEmpty?: boolean },
-  ): Promise<void> {
-    if (how === "settled")
-      await retirePendingButtons(order).catch((err: unknown) =>
-        logger.warn({ err, refId: order.refId }, "pending messages not brought up to date"),
-      );
-    await noticeAdmins(order);
-    if (facts.lowBalance) await alertLowBalance(order);
-    if (facts.providerEmpty === true) await alertProviderEmpty(order);
-  }
+/**
+ * Says what the order and deposit services report, in Telegram: the outcome to the user who
+ * ordered (a reply to the summary, which is brought up to date), every outcome to the admins (with
+ * a low-balance alert when a sale took the balance below the threshold: in ADMIN_CHAT_ID when it is
+ * set, else in each admin's private chat), a credited deposit to its reseller. The services decide
+ * what is due and record that it was said; this only says it.
+ */
+export function createNotifier(deps: NotifierDeps): Notifier {
+  const { tFor, deliver, sendTo } = noticeBasics(deps);
+  const tasks = createTaskTracker();
+  const track = <T>(work: Promise<T>): Promise<T> => tasks.track(work);
+  const { claimed, tellOutcome } = createOutcomeTelling(deps);
+  const finished = createAdminNotices(deps);
 
   return {
     claimed,

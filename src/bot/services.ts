@@ -17,7 +17,7 @@ import type { PendingMessages } from "./pending-messages.js";
 import type { UserPrefs } from "./user-prefs.js";
 
 /**
- * Everything the bot's handlers work with, built once by app.ts and handed to every update as
+ * Everything the bot's handlers work with, built once by app/services.ts and handed to every update as
  * `ctx.services` (one middleware, first in the chain). A feature names the services it needs
  * (`defineFeature({ needs: [...] })`) and its handlers see only those. The rules live in the
  * services; the handlers ask them and render the answer.

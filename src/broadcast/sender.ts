@@ -1,8 +1,8 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Api, GrammyError } from "grammy";
 import type { Logger } from "../logger.js";
+import { retry, sleep } from "../retry.js";
 import { whileHeld, type Lease } from "../storage/leases.js";
-import { createSleeper } from "../tasks.js";
 import type { Broadcast, BroadcastStore, RecipientOutcome } from "./broadcast-store.js";
 
 /**
@@ -51,6 +51,7 @@ export interface BroadcastTexts {
   report(b: Broadcast): Promise<string>;
 }
 
+/** What a store step throws once stop() came: the broadcast ends quietly, to go on at the next resume(). */
 class Stopping extends Error {}
 
 export interface BroadcasterDeps {
@@ -74,6 +75,56 @@ export interface BroadcasterDeps {
   lease?: (id: string) => Lease;
 }
 
+/** Sends one recipient their message: its outcome, or "again" when Telegram asked to wait (nothing sent). */
+async function sendOne(deps: BroadcasterDeps, b: Broadcast, userId: number): Promise<SendResult> {
+  const { logger } = deps;
+  const text = await deps.texts.message(userId, b);
+  try {
+    await deps.sendApi.sendMessage(userId, text, { parse_mode: "HTML" });
+    return { kind: "outcome", outcome: "delivered" };
+  } catch (err) {
+    if (err instanceof GrammyError && err.error_code === 429) {
+      // Refused before sending (auto-retry gave up on a long wait): not sent, so safe to try again.
+      return { kind: "again", waitMs: Math.max(1, err.parameters.retry_after ?? 1) * 1000 };
+    }
+    const blocked = err instanceof GrammyError && err.error_code === 403;
+    logger.info(
+      {
+        broadcast: b.id,
+        userId,
+        code: err instanceof GrammyError ? err.error_code : undefined,
+        err: err instanceof GrammyError ? err.description : err,
+      },
+      blocked ? "broadcast: blocked by the user" : "broadcast: not delivered",
+    );
+    return { kind: "outcome", outcome: blocked ? "blocked" : "failed" };
+  }
+}
+
+/** Brings the admin's preview up to date. Cosmetic: a failure is only logged. */
+async function showStatus(deps: BroadcasterDeps, b: Broadcast): Promise<void> {
+  if (b.previewMessageId === undefined) return;
+  await deps.api
+    .editMessageText(b.chatId, b.previewMessageId, await deps.texts.preview(b))
+    .catch((err: unknown) => deps.logger.debug({ err, broadcast: b.id }, "broadcast preview not edited"));
+}
+
+/** The final count to the admin, then recorded (a restart before that sends it again). */
+async function report(deps: BroadcasterDeps, b: Broadcast, now: () => Date): Promise<void> {
+  const { logger } = deps;
+  await showStatus(deps, b);
+  const text = await deps.texts.report(b);
+  try {
+    await deps.api.sendMessage(b.chatId, text);
+  } catch (err) {
+    logger.warn({ err, broadcast: b.id }, "broadcast count not sent to the admin");
+    // A network error: the next start tries again. Telegram's refusal would not change.
+    if (!(err instanceof GrammyError)) return;
+  }
+  await deps.store.markReported(b.id, now().toISOString());
+  logger.info({ broadcast: b.id, total: b.total, ...b.counts }, "broadcast finished");
+}
+
 /**
  * Sends confirmed broadcasts, one recipient after the other at a steady pace. Each recipient is
  * claimed in the store before their message goes out and their outcome recorded after, so a
@@ -85,14 +136,15 @@ export function createBroadcaster(deps: BroadcasterDeps) {
   const intervalMs = deps.intervalMs ?? DEFAULT_BROADCAST_INTERVAL_MS;
   const progressEvery = deps.progressEvery ?? PROGRESS_EVERY;
   const running = new Map<string, Promise<void>>();
-  let stopping = false;
-  const sleeper = createSleeper(() => stopping);
+  /** Aborted by stop(): waits end, and a store step that fails is not tried again. */
+  const halt = new AbortController();
+  const stopping = () => halt.signal.aborted;
   /** When the next message may go out: one pace for all the broadcasts of this process. */
   let nextSendAt = 0;
 
   /** Waits, unless stop() comes first. */
   function pause(ms: number): Promise<void> {
-    return ms <= 0 ? Promise.resolve() : sleeper.pause(ms);
+    return ms <= 0 ? Promise.resolve() : sleep(ms, halt.signal);
   }
 
   /** Waits for this message's turn: messages `intervalMs` apart, however many broadcasts run. */
@@ -103,65 +155,13 @@ export function createBroadcaster(deps: BroadcasterDeps) {
     return pause(at - t);
   }
 
-  /** A store step, tried again (every 2 s) while the store does not answer, until stop(). */
-  async function retrying<T>(what: string, id: string, step: () => Promise<T>): Promise<T> {
-    for (;;) {
-      try {
-        return await step();
-      } catch (err) {
-        logger.warn({ err, broadcast: id }, `broadcast: ${what} failed; trying again`);
-        if (stopping) throw new Stopping();
-        await pause(STORE_RETRY_MS);
-        if (stopping) throw new Stopping();
-      }
-    }
-  }
-
-  async function sendOne(b: Broadcast, userId: number): Promise<SendResult> {
-    const text = await deps.texts.message(userId, b);
-    try {
-      await deps.sendApi.sendMessage(userId, text, { parse_mode: "HTML" });
-      return { kind: "outcome", outcome: "delivered" };
-    } catch (err) {
-      if (err instanceof GrammyError && err.error_code === 429) {
-        // Refused before sending (auto-retry gave up on a long wait): not sent, so safe to try again.
-        return { kind: "again", waitMs: Math.max(1, err.parameters.retry_after ?? 1) * 1000 };
-      }
-      const blocked = err instanceof GrammyError && err.error_code === 403;
-      logger.info(
-        {
-          broadcast: b.id,
-          userId,
-          code: err instanceof GrammyError ? err.error_code : undefined,
-          err: err instanceof GrammyError ? err.description : err,
-        },
-        blocked ? "broadcast: blocked by the user" : "broadcast: not delivered",
-      );
-      return { kind: "outcome", outcome: blocked ? "blocked" : "failed" };
-    }
-  }
-
-  /** Brings the admin's preview up to date. Cosmetic: a failure is only logged. */
-  async function showStatus(b: Broadcast): Promise<void> {
-    if (b.previewMessageId === undefined) return;
-    await deps.api
-      .editMessageText(b.chatId, b.previewMessageId, await deps.texts.preview(b))
-      .catch((err: unknown) => logger.debug({ err, broadcast: b.id }, "broadcast preview not edited"));
-  }
-
-  /** The final count to the admin, then recorded (a restart before that sends it again). */
-  async function report(b: Broadcast): Promise<void> {
-    await showStatus(b);
-    const text = await deps.texts.report(b);
-    try {
-      await deps.api.sendMessage(b.chatId, text);
-    } catch (err) {
-      logger.warn({ err, broadcast: b.id }, "broadcast count not sent to the admin");
-      // A network error: the next start tries again. Telegram's refusal would not change.
-      if (!(err instanceof GrammyError)) return;
-    }
-    await store.markReported(b.id, now().toISOString());
-    logger.info({ broadcast: b.id, total: b.total, ...b.counts }, "broadcast finished");
+  /** A store step, tried again (every 2 s) while the store does not answer, until stop() (then Stopping). */
+  function retrying<T>(what: string, id: string, step: () => Promise<T>): Promise<T> {
+    return retry(step, {
+      delayMs: () => STORE_RETRY_MS,
+      onRetry: (err) => logger.warn({ err, broadcast: id }, `broadcast: ${what} failed; trying again`),
+      signal: halt.signal,
+    });
   }
 
   /** Sends a broadcast while this process holds its lease (renewed as it goes); nothing if another holds it. */
@@ -186,15 +186,15 @@ export function createBroadcaster(deps: BroadcasterDeps) {
     }
     const b = await retrying("read", id, () => store.get(id));
     if (b === undefined) return;
-    if (b.state === "done") return b.reportedAt === undefined ? report(b) : undefined;
+    if (b.state === "done") return b.reportedAt === undefined ? report(deps, b, now) : undefined;
     for (;;) {
       // The wait comes before the claim: a stop during it leaves nobody claimed and unsent.
       await pace();
-      if (stopping || !held()) return;
+      if (stopping() || !held()) return;
       const claim = await retrying("claim", id, () => store.claimNext(id, now().toISOString()));
       if (claim.kind === "over" || claim.kind === "wait") return;
-      if (claim.kind === "finished") return report(claim.broadcast);
-      const result = await sendOne(b, claim.userId);
+      if (claim.kind === "finished") return report(deps, claim.broadcast, now);
+      const result = await sendOne(deps, b, claim.userId);
       if (result.kind === "again") {
         await retrying("release", id, () => store.release(id, claim.userId));
         logger.warn({ broadcast: id, waitMs: result.waitMs }, "broadcast: Telegram asks to slow down");
@@ -205,12 +205,12 @@ export function createBroadcaster(deps: BroadcasterDeps) {
       const after = await retrying("record", id, () => store.record(id, claim.userId, result.outcome));
       if (after === undefined) return;
       const processed = processedOf(after);
-      if (processed % progressEvery === 0 && processed < after.total) await showStatus(after);
+      if (processed % progressEvery === 0 && processed < after.total) await showStatus(deps, after);
     }
   }
 
   function launch(id: string, recover: boolean): void {
-    if (stopping || running.has(id)) return;
+    if (stopping() || running.has(id)) return;
     const work = runLeased(id, recover)
       .catch((err: unknown) => {
         if (!(err instanceof Stopping)) logger.error({ err, broadcast: id }, "broadcast stopped by an error");
@@ -234,8 +234,7 @@ export function createBroadcaster(deps: BroadcasterDeps) {
     },
     /** Ends every loop after the message in flight; resolves once they have stopped. */
     async stop(): Promise<void> {
-      stopping = true;
-      sleeper.wakeAll();
+      halt.abort(new Stopping());
       while (running.size > 0) await Promise.allSettled([...running.values()]);
     },
     /** Resolves when no broadcast is being sent by this process (for tests). */

@@ -1,5 +1,6 @@
 import { codesForSale } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
+import { retry } from "../retry.js";
 import type { Pause, Shop } from "../shop/shop.js";
 import type { TopupClient } from "../topup/types.js";
 import type { OrderEvents } from "./events.js";
@@ -73,19 +74,18 @@ export function createSubmission(deps: {
       ...(balance === undefined ? {} : { balance }),
       ...(deps.lowBalanceThreshold === undefined ? {} : { lowBalanceThreshold: deps.lowBalanceThreshold }),
     };
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await ledger.finish(order, outcome, opts);
-      } catch (err) {
-        if (attempt >= 3) {
-          logger.error(
-            { err, order, outcome },
-            "could not record the outcome of an order; it stays in flight and recovery reports it as unknown",
-          );
-          throw err;
-        }
-        await new Promise((resolve) => setTimeout(resolve, (deps.recordRetryMs ?? 200) * attempt));
-      }
+    // Only the ledger step is tried again: the provider was called once, before this, and never again.
+    const base = deps.recordRetryMs ?? 200;
+    try {
+      return await retry(() => ledger.finish(order, outcome, opts), {
+        delayMs: (attempt) => (attempt < 3 ? base * attempt : undefined),
+      });
+    } catch (err) {
+      logger.error(
+        { err, order, outcome },
+        "could not record the outcome of an order; it stays in flight and recovery reports it as unknown",
+      );
+      throw err;
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Update } from "grammy/types";
 import type { Logger } from "../logger.js";
+import { retry } from "../retry.js";
 import type { Liveness } from "../storage/liveness.js";
 import type { RedisClient } from "../storage/redis.js";
 import { createSleeper, createTaskTracker } from "../tasks.js";
@@ -67,72 +68,66 @@ export const DEFAULTS = {
   maxAttempts: 5,
 } as const;
 
-/**
- * The handling side of the update stream in one process: reads the entries delivered to it,
- * claims those a dead (or stopping) process left, and for each lane they name, drains the lane if
- * no other process does: lock, head, handle, done and next, until the lane is empty. A lane found
- * locked by another process is left to it (it drains every entry of the lane, whichever process
- * they were delivered to). See update-stream.ts for the steps in Redis.
- *
- * What may happen twice: a process killed after an update was handled and before its "done" step
- * (a few milliseconds) leaves it to be handled again by another process; so does a Redis outage
- * longer than a lock while an update is being finished. Everything that must happen once (an
- * order's submit, money) has its own guard in the ledger; an update is never lost.
- */
-export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
-  const { stream, consumer, logger } = opts;
-  const lockMs = opts.lockMs ?? DEFAULTS.lockMs;
-  const claimIdleMs = opts.claimIdleMs ?? DEFAULTS.claimIdleMs;
-  const claimEveryMs = opts.claimEveryMs ?? DEFAULTS.claimEveryMs;
-  const readBlockMs = opts.readBlockMs ?? DEFAULTS.readBlockMs;
-  const maxLanes = opts.maxLanes ?? DEFAULTS.maxLanes;
-  const maxAttempts = opts.maxAttempts ?? DEFAULTS.maxAttempts;
+/** The consumer's settings, each its option or its default. */
+function settingsOf(opts: ConsumerOptions) {
+  return {
+    lockMs: opts.lockMs ?? DEFAULTS.lockMs,
+    claimIdleMs: opts.claimIdleMs ?? DEFAULTS.claimIdleMs,
+    claimEveryMs: opts.claimEveryMs ?? DEFAULTS.claimEveryMs,
+    readBlockMs: opts.readBlockMs ?? DEFAULTS.readBlockMs,
+    maxLanes: opts.maxLanes ?? DEFAULTS.maxLanes,
+    maxAttempts: opts.maxAttempts ?? DEFAULTS.maxAttempts,
+  };
+}
 
-  /** Lanes being drained here; `again`: woken while draining, look once more when done. */
-  const draining = new Map<string, { again: boolean }>();
+/** What the lanes and the loops of one consumer share. */
+interface Shared {
+  opts: ConsumerOptions;
+  settings: ReturnType<typeof settingsOf>;
+  /** `stopping`: no new reads, claims or handlings; `closed`: the drains are over, the renewals end too. */
+  phase: { stopping: boolean; closed: boolean };
   /** Lanes whose lock this process holds (renewed). */
-  const holding = new Set<string>();
-  /** Lanes waiting for a free slot (maxLanes). */
-  const waiting = new Set<string>();
+  holding: Set<string>;
   /**
    * Lanes found locked by another process lately, and by whom: if that process turns out to be
    * gone, they are looked at again at once (their entries wait in this process's pending list).
    * Older than the claim idle time, the idle claims take care of them anyway.
    */
-  const leftTo = new Map<string, { holder: string; at: number }>();
-  const drains = createTaskTracker();
-  let reader: RedisClient | undefined;
-  let stopping = false;
-  /** Set once the drains are over: the lock renewals end too. */
-  let closed = false;
-  let stopped: Promise<void> | undefined;
-  let loops: Promise<unknown>[] = [];
-  /** The read and claim loops' waits, none once stopping; the lock renewals' go on until closed. */
-  const pauses = createSleeper(() => stopping);
-  const renewals = createSleeper(() => closed);
-  const pause = pauses.pause;
-  const wakeSleepers = () => {
-    pauses.wakeAll();
-    renewals.wakeAll();
-  };
+  leftTo: Map<string, { holder: string; at: number }>;
+}
 
-  /** One line per streak of store errors, not one per attempt. */
-  const trouble = (what: string) => {
-    let failing = false;
-    return {
-      failed(err: unknown) {
-        if (!failing) logger.error({ err }, `updates: ${what} failed; trying again`);
-        failing = true;
-      },
-      ok() {
-        if (failing) logger.info(`updates: ${what} works again`);
-        failing = false;
-      },
-    };
+/** One line per streak of store errors, not one per attempt. */
+function trouble(logger: Logger, what: string) {
+  let failing = false;
+  return {
+    failed(err: unknown) {
+      if (!failing) logger.error({ err }, `updates: ${what} failed; trying again`);
+      failing = true;
+    },
+    ok() {
+      if (failing) logger.info(`updates: ${what} works again`);
+      failing = false;
+    },
   };
+}
+
+/**
+ * The lanes drained in this process: `wake(lane)` starts a drain (or tells the one under way to
+ * look again, or queues the lane while `maxLanes` are drained); a drain locks the lane, handles its
+ * entries in order and marks each done, until the lane is empty or another process holds it.
+ */
+function createLanes(shared: Shared) {
+  const { opts, phase, holding, leftTo } = shared;
+  const { stream, consumer, logger } = opts;
+  const { lockMs, maxLanes, maxAttempts } = shared.settings;
+  /** Lanes being drained here; `again`: woken while draining, look once more when done. */
+  const draining = new Map<string, { again: boolean }>();
+  /** Lanes waiting for a free slot (maxLanes). */
+  const waiting = new Set<string>();
+  const drains = createTaskTracker();
 
   function wake(lane: string): void {
-    if (stopping) return;
+    if (phase.stopping) return;
     const state = draining.get(lane);
     if (state !== undefined) {
       state.again = true;
@@ -160,18 +155,18 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
     );
   }
 
-  /** The done step, tried again while the store does not answer (a few times only once stopping). */
-  async function finish(lane: string, entry: HeadEntry, failed: boolean): Promise<Head> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await stream.doneAndNext(lane, entry, consumer, lockMs, { release: stopping, failed });
-      } catch (err) {
+  /**
+   * The done step, tried again while the store does not answer: its waits are not cut short by a
+   * stop, which allows it a few attempts only before the lane is given up (another process takes it).
+   */
+  function finish(lane: string, entry: HeadEntry, failed: boolean): Promise<Head> {
+    return retry(() => stream.doneAndNext(lane, entry, consumer, lockMs, { release: phase.stopping, failed }), {
+      delayMs: (attempt) => (phase.stopping && attempt >= 3 ? undefined : Math.min(2000, 100 * 2 ** attempt)),
+      onRetry: (err, { attempt }) => {
         if (attempt === 1)
           logger.error({ err, updateId: entry.update.update_id }, "updates: done step failed; retrying");
-        if (stopping && attempt >= 3) throw err;
-        await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** attempt)));
-      }
-    }
+      },
+    });
   }
 
   /** Lock and head; a lane held by a process that is gone is taken from it. */
@@ -207,7 +202,7 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
       holding.add(lane);
       const entry: HeadEntry = head;
       const updateId = entry.update.update_id;
-      if (stopping) {
+      if (phase.stopping) {
         // Not started: released, and the entry handed to whoever claims first.
         await stream.release(lane, entry, consumer).catch(() => undefined);
         return;
@@ -236,11 +231,40 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
     if (head.kind === "lost") logger.warn({ lane }, "updates: a lane's lock was lost while it was worked on");
   }
 
+  return {
+    wake,
+    /** The drains under way (a stop waits for them). */
+    idle: () => drains.idle(),
+    /** Forgets the lanes waiting for a slot (at stop: their entries are handed back). */
+    forgetWaiting: () => waiting.clear(),
+    active: () => draining.size,
+  };
+}
+
+type Lanes = ReturnType<typeof createLanes>;
+
+/**
+ * The three loops of a consumer: reading what is delivered to it, claiming what processes gone (or
+ * stopping) left, and renewing the locks of the lanes it drains. `pause` ends at a stop; `renewal`
+ * only once the drains are over.
+ */
+function createLoops(
+  shared: Shared,
+  lanes: Lanes,
+  waits: { pause: (ms: number) => Promise<void>; renewal: (ms: number) => Promise<void> },
+  reader: () => RedisClient | undefined,
+) {
+  const { opts, phase, holding, leftTo } = shared;
+  const { stream, consumer, logger } = opts;
+  const { lockMs, claimIdleMs, claimEveryMs, readBlockMs } = shared.settings;
+  const { pause } = waits;
+  const wake = lanes.wake;
+
   async function readLoop(): Promise<void> {
-    const state = trouble("reading the update stream");
-    while (!stopping) {
+    const state = trouble(logger, "reading the update stream");
+    while (!phase.stopping) {
       try {
-        const r = reader;
+        const r = reader();
         if (r === undefined || !r.isReady) {
           await pause(200);
           continue;
@@ -249,7 +273,7 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
         state.ok();
         for (const d of delivered) wake(d.lane);
       } catch (err) {
-        if (stopping) return;
+        if (phase.stopping) return;
         state.failed(err);
         await pause(500);
       }
@@ -282,9 +306,9 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
   }
 
   async function claimLoop(): Promise<void> {
-    const state = trouble("claiming idle updates");
+    const state = trouble(logger, "claiming idle updates");
     // The first look at once: a restarted process takes what its previous run left without waiting.
-    while (!stopping) {
+    while (!phase.stopping) {
       try {
         if (opts.liveness !== undefined) await rescue(opts.liveness);
         for (const d of await stream.claimIdle(consumer, claimIdleMs, 100)) wake(d.lane);
@@ -297,10 +321,10 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
   }
 
   async function renewLoop(): Promise<void> {
-    const state = trouble("renewing lane locks");
-    while (!closed) {
-      await renewals.pause(Math.floor(lockMs / 3));
-      if (closed || holding.size === 0) continue;
+    const state = trouble(logger, "renewing lane locks");
+    while (!phase.closed) {
+      await waits.renewal(Math.floor(lockMs / 3));
+      if (phase.closed || holding.size === 0) continue;
       try {
         const lost = await stream.renewLocks([...holding], consumer, lockMs);
         // A lane released by its drain at the same moment looks the same here; the drain itself
@@ -312,6 +336,49 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
       }
     }
   }
+
+  return { readLoop, claimLoop, renewLoop };
+}
+
+/**
+ * The handling side of the update stream in one process: reads the entries delivered to it,
+ * claims those a dead (or stopping) process left, and for each lane they name, drains the lane if
+ * no other process does: lock, head, handle, done and next, until the lane is empty. A lane found
+ * locked by another process is left to it (it drains every entry of the lane, whichever process
+ * they were delivered to). See update-stream.ts for the steps in Redis.
+ *
+ * What may happen twice: a process killed after an update was handled and before its "done" step
+ * (a few milliseconds) leaves it to be handled again by another process; so does a Redis outage
+ * longer than a lock while an update is being finished. Everything that must happen once (an
+ * order's submit, money) has its own guard in the ledger; an update is never lost.
+ */
+export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
+  const { stream, consumer, logger } = opts;
+  const shared: Shared = {
+    opts,
+    settings: settingsOf(opts),
+    phase: { stopping: false, closed: false },
+    holding: new Set(),
+    leftTo: new Map(),
+  };
+  const { phase } = shared;
+  let reader: RedisClient | undefined;
+  let stopped: Promise<void> | undefined;
+  let loops: Promise<unknown>[] = [];
+  /** The read and claim loops' waits, none once stopping; the lock renewals' go on until closed. */
+  const pauses = createSleeper(() => phase.stopping);
+  const renewals = createSleeper(() => phase.closed);
+  const wakeSleepers = () => {
+    pauses.wakeAll();
+    renewals.wakeAll();
+  };
+  const lanes = createLanes(shared);
+  const { readLoop, claimLoop, renewLoop } = createLoops(
+    shared,
+    lanes,
+    { pause: pauses.pause, renewal: renewals.pause },
+    () => reader,
+  );
 
   return {
     async start() {
@@ -325,13 +392,13 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
 
     stop() {
       stopped ??= (async () => {
-        stopping = true;
+        phase.stopping = true;
         wakeSleepers();
         // A blocked XREADGROUP is cut short: whatever it was handed stays pending, handed back below.
         reader?.destroy();
-        waiting.clear();
-        await drains.idle();
-        closed = true;
+        lanes.forgetWaiting();
+        await lanes.idle();
+        phase.closed = true;
         wakeSleepers();
         await Promise.allSettled(loops);
         try {
@@ -344,6 +411,6 @@ export function createUpdateConsumer(opts: ConsumerOptions): UpdateConsumer {
       return stopped;
     },
 
-    active: () => draining.size,
+    active: () => lanes.active(),
   };
 }

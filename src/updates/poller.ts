@@ -2,7 +2,7 @@ import { GrammyError, type Api } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "../logger.js";
 import { keepLease, type Lease, type LeaseKeeper } from "../storage/leases.js";
-import { createSleeper } from "../tasks.js";
+import { retry, sleep } from "../retry.js";
 import type { UpdateStream } from "./update-stream.js";
 
 export interface PollerOptions {
@@ -53,42 +53,52 @@ const ERROR_RETRY_MS = 1_000;
 export function createPoller(opts: PollerOptions): Poller {
   const { api, stream, logger } = opts;
   const timeout = opts.timeoutS ?? 30;
-  let stopping = false;
+  /** Aborted at stop(): every wait ends, and no new attempt to store a batch starts. */
+  const halt = new AbortController();
+  const stopping = () => halt.signal.aborted;
   let keeper: LeaseKeeper | undefined;
   let current: AbortController | undefined;
   let loop: Promise<void> = Promise.resolve();
   /** How many times the lease was taken (each hold counted once). */
   let holds = 0;
-  const sleeper = createSleeper(() => stopping);
-  const pause = sleeper.pause;
+  const pause = (ms: number) => sleep(ms, halt.signal);
 
-  const holding = () => keeper?.held() === true && !stopping;
+  const holding = () => keeper?.held() === true && !stopping();
 
   /**
    * Stores a batch; "fenced" when the lease moved on (or ran out here while Redis did not answer);
    * tried again while Redis does not answer, waiting longer each time (no getUpdates meanwhile).
    */
   async function store(updates: Update[], offset: number): Promise<"stored" | "fenced" | "stopped"> {
-    for (let attempt = 1; ; attempt++) {
-      const fence = opts.lease.fence();
-      if (fence === undefined || stopping) return fence === undefined ? "fenced" : "stopped";
-      try {
-        const r = await stream.intake(
-          updates.map((update) => ({ update })),
-          { fence, offset },
-        );
-        if (attempt > 1) logger.info({ attempts: attempt }, "polling: updates stored again");
-        return r.kind;
-      } catch (err) {
-        // Not stored, so not confirmed: Telegram keeps them until a poller stores them.
-        if (attempt === 1) {
-          logger.error({ err }, "polling: updates not stored (Redis); trying again, they stay with Telegram");
-          opts.onNotStored?.(updates);
-        } else {
-          logger.debug({ attempt, updates: updates.length }, "polling: updates still not stored; trying again");
-        }
-        await pause(Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_MS * 2 ** (attempt - 1)));
-      }
+    try {
+      return await retry(
+        async (attempt) => {
+          const fence = opts.lease.fence();
+          if (fence === undefined || stopping()) return fence === undefined ? "fenced" : "stopped";
+          const r = await stream.intake(
+            updates.map((update) => ({ update })),
+            { fence, offset },
+          );
+          if (attempt > 1) logger.info({ attempts: attempt }, "polling: updates stored again");
+          return r.kind;
+        },
+        {
+          delayMs: (attempt) => Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_MS * 2 ** (attempt - 1)),
+          onRetry: (err, { attempt }) => {
+            // Not stored, so not confirmed: Telegram keeps them until a poller stores them.
+            if (attempt === 1) {
+              logger.error({ err }, "polling: updates not stored (Redis); trying again, they stay with Telegram");
+              opts.onNotStored?.(updates);
+            } else {
+              logger.debug({ attempt, updates: updates.length }, "polling: updates still not stored; trying again");
+            }
+          },
+          signal: halt.signal,
+        },
+      );
+    } catch (err) {
+      if (!halt.signal.aborted) throw err;
+      return opts.lease.fence() === undefined ? "fenced" : "stopped";
     }
   }
 
@@ -96,9 +106,9 @@ export function createPoller(opts: PollerOptions): Poller {
     /** The hold onTakeOver was called for (once per hold, not at every pass of this loop). */
     let tookOver = 0;
     let offsetFailing = false;
-    while (!stopping) {
+    while (!stopping()) {
       await keeper!.whenHeld();
-      if (stopping) return;
+      if (stopping()) return;
       if (tookOver !== holds) {
         tookOver = holds;
         await opts.onTakeOver?.().catch((err: unknown) => logger.warn({ err }, "polling: deleteWebhook failed"));
@@ -129,7 +139,7 @@ export function createPoller(opts: PollerOptions): Poller {
             controller.signal as unknown as Parameters<Api["getUpdates"]>[1],
           );
         } catch (err) {
-          if (controller.signal.aborted || stopping) break;
+          if (controller.signal.aborted || stopping()) break;
           const conflict = err instanceof GrammyError && err.error_code === 409;
           logger.warn(
             { err: err instanceof GrammyError ? err.description : err },
@@ -175,8 +185,7 @@ export function createPoller(opts: PollerOptions): Poller {
     },
     polling: () => holding(),
     async stop() {
-      stopping = true;
-      sleeper.wakeAll();
+      halt.abort();
       current?.abort();
       const k = keeper;
       // whenHeld() resolves at stop, so the loop ends.

@@ -298,15 +298,23 @@ function toHead(raw: unknown): Head {
 
 const isNoGroup = (err: unknown) => String((err as Error)?.message).startsWith("NOGROUP");
 
-export function createUpdateStream(redis: RedisClient, prefix: string): UpdateStream {
-  const stream = `${prefix}upd:stream`;
-  const offsetKey = `${prefix}upd:offset`;
-  const tries = `${prefix}upd:tries`;
-  const pollerLease = `${prefix}lease:poller`;
-  const seenKey = (updateId: number) => `${prefix}upd:seen:${Math.floor(updateId / SEEN_BUCKET)}`;
-  const laneKey = (lane: string) => `${prefix}upd:lane:${lane}`;
-  const lockKey = (lane: string) => `${prefix}upd:lock:${lane}`;
+/** The keys of one bot's update stream, all under its prefix. */
+function streamKeys(prefix: string) {
+  return {
+    stream: `${prefix}upd:stream`,
+    offset: `${prefix}upd:offset`,
+    tries: `${prefix}upd:tries`,
+    pollerLease: `${prefix}lease:poller`,
+    seen: (updateId: number) => `${prefix}upd:seen:${Math.floor(updateId / SEEN_BUCKET)}`,
+    lane: (lane: string) => `${prefix}upd:lane:${lane}`,
+    lock: (lane: string) => `${prefix}upd:lock:${lane}`,
+  };
+}
 
+type StreamKeys = ReturnType<typeof streamKeys>;
+
+/** The consumer group: made when missing, and made again for a command that found it lost (a Redis restart without data). */
+function consumerGroup(redis: RedisClient, stream: string) {
   async function ensureGroup(): Promise<void> {
     try {
       await redis.sendCommand(["XGROUP", "CREATE", stream, GROUP, "0", "MKSTREAM"]);
@@ -314,8 +322,6 @@ export function createUpdateStream(redis: RedisClient, prefix: string): UpdateSt
       if (!String((err as Error).message).startsWith("BUSYGROUP")) throw err;
     }
   }
-
-  /** A stream command that needs the group: the group is made again if Redis lost it (a restart without data). */
   async function withGroup<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
@@ -325,26 +331,19 @@ export function createUpdateStream(redis: RedisClient, prefix: string): UpdateSt
       return run();
     }
   }
+  return { ensureGroup, withGroup };
+}
 
+type Group = ReturnType<typeof consumerGroup>;
+
+/** Reading the group: what is delivered to a consumer, what sits idle, who the consumers are. */
+function groupReads(
+  redis: RedisClient,
+  keys: StreamKeys,
+  { withGroup }: Group,
+): Pick<UpdateStream, "read" | "claimIdle" | "handBack" | "consumers" | "forgetConsumers" | "backlog"> {
+  const { stream } = keys;
   return {
-    async intake(updates, opts = {}) {
-      const keys = [stream, offsetKey, pollerLease];
-      const args: Array<string | number> = [opts.fence ?? "", opts.offset ?? "", SEEN_MS];
-      for (const { update, json } of updates) {
-        const lane = laneOf(update);
-        keys.push(seenKey(update.update_id), laneKey(lane));
-        args.push(update.update_id, lane, json ?? JSON.stringify(update));
-      }
-      const added = Number(await INTAKE(redis, keys, args));
-      return added < 0 ? { kind: "fenced" } : { kind: "stored", added };
-    },
-
-    async offset() {
-      return Number((await redis.get(offsetKey)) ?? 0);
-    },
-
-    ensureGroup,
-
     async read(reader, consumer, count, blockMs) {
       const reply = await withGroup(() =>
         reader.sendCommand<Array<[string, RawEntry[]]> | null>([
@@ -386,6 +385,59 @@ export function createUpdateStream(redis: RedisClient, prefix: string): UpdateSt
       return out;
     },
 
+    async handBack(consumer) {
+      try {
+        return Number(await HAND_BACK(redis, [stream], [GROUP, consumer, LONG_IDLE_MS]));
+      } catch (err) {
+        if (isNoGroup(err)) return 0;
+        throw err;
+      }
+    },
+
+    async consumers() {
+      let reply: unknown[][];
+      try {
+        reply = await redis.sendCommand<unknown[][]>(["XINFO", "CONSUMERS", stream, GROUP]);
+      } catch (err) {
+        if (isNoGroup(err) || /no such key/i.test(String((err as Error).message))) return [];
+        throw err;
+      }
+      return reply.map((c) => {
+        const info: Record<string, unknown> = {};
+        for (let i = 0; i + 1 < c.length; i += 2) info[String(c[i])] = c[i + 1];
+        return { name: String(info.name), pending: Number(info.pending) };
+      });
+    },
+
+    async forgetConsumers(idleMs) {
+      return Number(await FORGET_CONSUMERS(redis, [stream], [GROUP, idleMs]));
+    },
+
+    async backlog() {
+      const length = Number(await redis.sendCommand(["XLEN", stream]));
+      let pending = 0;
+      try {
+        const summary = await redis.sendCommand<[number | string, ...unknown[]]>(["XPENDING", stream, GROUP]);
+        pending = Number(summary[0]);
+      } catch (err) {
+        if (!isNoGroup(err)) throw err;
+      }
+      return { length, pending };
+    },
+  };
+}
+
+/** The steps on one lane, each one Lua script: lock and head, done and next, give back, release, renew. */
+function laneSteps(
+  redis: RedisClient,
+  keys: StreamKeys,
+  { withGroup }: Group,
+): Pick<UpdateStream, "lockAndHead" | "doneAndNext" | "giveBack" | "release" | "renewLocks"> {
+  const { stream, tries } = keys;
+  const laneKey = keys.lane;
+  const lockKey = keys.lock;
+  const seenKey = keys.seen;
+  return {
     async lockAndHead(lane, consumer, lockMs, replacing) {
       return toHead(
         await LOCK_AND_HEAD(redis, [lockKey(lane), laneKey(lane), stream, tries], [consumer, lockMs, replacing ?? ""]),
@@ -424,50 +476,41 @@ export function createUpdateStream(redis: RedisClient, prefix: string): UpdateSt
       const lost = (await RENEW_LOCKS(redis, lanes.map(lockKey), [consumer, lockMs])) as number[];
       return lost.map((i) => lanes[i - 1]!);
     },
+  };
+}
 
-    async handBack(consumer) {
-      try {
-        return Number(await HAND_BACK(redis, [stream], [GROUP, consumer, LONG_IDLE_MS]));
-      } catch (err) {
-        if (isNoGroup(err)) return 0;
-        throw err;
+/**
+ * The update stream of one bot (its key prefix) on Redis: intake (with the poller's offset and
+ * fence), the consumer group's reads and claims, the steps on a lane, and what tells an update's fate.
+ */
+export function createUpdateStream(redis: RedisClient, prefix: string): UpdateStream {
+  const keys = streamKeys(prefix);
+  const group = consumerGroup(redis, keys.stream);
+
+  return {
+    async intake(updates, opts = {}) {
+      const touched = [keys.stream, keys.offset, keys.pollerLease];
+      const args: Array<string | number> = [opts.fence ?? "", opts.offset ?? "", SEEN_MS];
+      for (const { update, json } of updates) {
+        const lane = laneOf(update);
+        touched.push(keys.seen(update.update_id), keys.lane(lane));
+        args.push(update.update_id, lane, json ?? JSON.stringify(update));
       }
+      const added = Number(await INTAKE(redis, touched, args));
+      return added < 0 ? { kind: "fenced" } : { kind: "stored", added };
     },
 
-    async consumers() {
-      let reply: unknown[][];
-      try {
-        reply = await redis.sendCommand<unknown[][]>(["XINFO", "CONSUMERS", stream, GROUP]);
-      } catch (err) {
-        if (isNoGroup(err) || /no such key/i.test(String((err as Error).message))) return [];
-        throw err;
-      }
-      return reply.map((c) => {
-        const info: Record<string, unknown> = {};
-        for (let i = 0; i + 1 < c.length; i += 2) info[String(c[i])] = c[i + 1];
-        return { name: String(info.name), pending: Number(info.pending) };
-      });
+    async offset() {
+      return Number((await redis.get(keys.offset)) ?? 0);
     },
 
-    async forgetConsumers(idleMs) {
-      return Number(await FORGET_CONSUMERS(redis, [stream], [GROUP, idleMs]));
-    },
+    ensureGroup: group.ensureGroup,
+    ...groupReads(redis, keys, group),
+    ...laneSteps(redis, keys, group),
 
     async status(updateId) {
-      const mark = await redis.hGet(seenKey(updateId), String(updateId));
+      const mark = await redis.hGet(keys.seen(updateId), String(updateId));
       return mark === "q" ? "queued" : mark === "d" ? "done" : mark === "x" ? "failed" : undefined;
-    },
-
-    async backlog() {
-      const length = Number(await redis.sendCommand(["XLEN", stream]));
-      let pending = 0;
-      try {
-        const summary = await redis.sendCommand<[number | string, ...unknown[]]>(["XPENDING", stream, GROUP]);
-        pending = Number(summary[0]);
-      } catch (err) {
-        if (!isNoGroup(err)) throw err;
-      }
-      return { length, pending };
     },
   };
 }

@@ -1,0 +1,69 @@
+import type { Access } from "../access/access.js";
+import type { People } from "../access/people.js";
+import { dayIn } from "../calendar.js";
+import type { Bot } from "grammy";
+import type { BotContext } from "../bot/context.js";
+import type { UserPrefs } from "../bot/user-prefs.js";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import type { Deposits } from "../orders/deposits.js";
+import type { OrderService } from "../orders/order-service.js";
+import type { Wallets } from "../orders/wallet.js";
+import type { Reports } from "../reports/reports.js";
+import { createHttpServer, type HttpServer } from "../server/http-server.js";
+import type { Shop } from "../shop/shop.js";
+import type { Storage } from "../storage/storage.js";
+import type { Intake } from "./intake.js";
+
+/** What the HTTP server serves: /healthz, the webhook of the intake, the Mini App's API. */
+export interface AppHttpDeps {
+  config: Config;
+  storage: Storage;
+  intake: Intake;
+  bot: Bot<BotContext>;
+  orders: OrderService;
+  reports: Reports;
+  shop: Shop;
+  access: Access;
+  people: People;
+  wallets: Wallets;
+  deposits: Deposits;
+  prefs: UserPrefs;
+  now: () => Date;
+  logger: Logger;
+}
+
+/**
+ * The bot's HTTP server when PORT is set or the intake takes Telegram's POSTs: /healthz, the
+ * webhook, and the Mini App's API when WEBAPP_URL is set (its code, and its init data checks, are
+ * loaded only then). Undefined when there is nothing to serve.
+ */
+export async function createAppHttp(deps: AppHttpDeps): Promise<HttpServer | undefined> {
+  const { config, intake, bot, prefs, now, logger } = deps;
+  if (intake.webhook === undefined && config.port === undefined) return undefined;
+  const miniApp =
+    config.webApp === undefined
+      ? undefined
+      : (await import("../server/mini-app/mini-app.js")).createMiniApp({
+          botToken: config.botToken,
+          orders: deps.orders,
+          reports: deps.reports,
+          shop: deps.shop,
+          access: deps.access,
+          people: deps.people,
+          wallets: deps.wallets,
+          deposits: deps.deposits,
+          languageOf: (userId, telegramCode) => prefs.languageFor(userId, telegramCode),
+          timeZone: config.timeZone,
+          today: () => dayIn(config.timeZone, now()),
+          shopName: () => config.shopName ?? bot.botInfo.first_name,
+          logger,
+        });
+  return createHttpServer({
+    health: () => deps.storage.ping(),
+    serving: () => intake.serving(),
+    logger,
+    routes: miniApp === undefined ? [] : [{ path: "/app", app: miniApp }],
+    ...(intake.webhook === undefined ? {} : { webhook: intake.webhook }),
+  });
+}

@@ -1,0 +1,196 @@
+import type { Bot } from "grammy";
+import type { Update } from "grammy/types";
+import { createAccess } from "../access/access.js";
+import { createPeople, type People } from "../access/people.js";
+import { createUserList } from "../access/user-list.js";
+import { createAudience } from "../broadcast/audience.js";
+import { createBroadcastStore } from "../broadcast/broadcast-store.js";
+import { createBroadcastApi, createBroadcaster } from "../broadcast/sender.js";
+import { FEATURES } from "../bot/all-features.js";
+import { broadcastTexts } from "../bot/broadcast-texts.js";
+import { chatPolicy } from "../bot/chats.js";
+import { commandMenus } from "../bot/commands.js";
+import type { BotContext } from "../bot/context.js";
+import { DIALOGUE_STATE } from "../bot/create-bot.js";
+import type { Feature } from "../bot/feature.js";
+import { createDownloader } from "../bot/files.js";
+import { loadTexts } from "../bot/i18n.js";
+import { createNotifier } from "../bot/notifier.js";
+import { createPendingMessages } from "../bot/pending-messages.js";
+import type { Services } from "../bot/services.js";
+import { createUserPrefs } from "../bot/user-prefs.js";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import { COMPACTION_LEASE_MS, createCompaction } from "../orders/compaction.js";
+import { createLedger } from "../orders/create-ledger.js";
+import { createDeposits } from "../orders/deposits.js";
+import { createOrderService } from "../orders/order-service.js";
+import { createReports } from "../reports/reports.js";
+import type { Shop } from "../shop/shop.js";
+import { createCatalogUploads, createPriceChanges } from "../shop/uploads.js";
+import { createChatState } from "../storage/chat-state.js";
+import { createClaims } from "../storage/claims.js";
+import { createLease, type Lease } from "../storage/leases.js";
+import type { Liveness } from "../storage/liveness.js";
+import { createOrigins } from "../storage/origins.js";
+import type { Storage } from "../storage/storage.js";
+import type { TopupClient } from "../topup/types.js";
+
+/** What the services are built from: the store, the shop, the provider, the bot's Api. */
+export interface ServiceDeps {
+  config: Config;
+  storage: Storage;
+  owner: string;
+  liveness: Liveness;
+  logger: Logger;
+  now: () => Date;
+  shop: Shop;
+  topup: TopupClient;
+  bot: Bot<BotContext>;
+  /** The bot's features before the configuration's filter (default: all of bot/all-features.ts). */
+  features: readonly Feature[] | undefined;
+  /** A lease per broadcast when another process could send it too (the runtime's). */
+  broadcastLease: ((id: string) => Lease) | undefined;
+  /** Whether the update stream handed this update out again (its handling was cut short before). */
+  handledAgain: (update: Update) => boolean;
+}
+
+/**
+ * The books and who may use them: the ledger with its compaction, the order service, roles,
+ * reports and deposits. `events` hears what orders and deposits do (the notifier).
+ */
+function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>, people: People) {
+  const { config, storage, owner, liveness, logger, now, shop } = deps;
+  const books = createLedger(storage, { timeZone: config.timeZone });
+  const { orders: ledger, wallets } = books;
+  const origins = createOrigins(storage);
+  const compaction = createCompaction({
+    ledger: books,
+    lease: createLease(storage, "compact", { ttlMs: COMPACTION_LEASE_MS, owner, liveness }),
+    hotDays: config.ledger.hotDays,
+    everyMs: config.ledger.compactEveryMs,
+    logger,
+    now,
+  });
+  const orders = createOrderService({
+    ledger,
+    shop,
+    wallets,
+    origins,
+    topup: deps.topup,
+    refIdPrefix: config.refIdPrefix,
+    timeoutMs: config.topupTimeoutMs,
+    lowBalanceThreshold: config.lowBalanceThreshold,
+    logger,
+    events,
+    now,
+  });
+  const access = createAccess({
+    users: createUserList(storage),
+    adminIds: config.adminIds,
+    allowedUserIds: config.allowedUserIds,
+    resellerIds: config.resellerIds,
+    now,
+  });
+  const reports = createReports({
+    ledger,
+    wallets,
+    access,
+    people,
+    shop,
+    timeZone: config.timeZone,
+    refIdPrefix: config.refIdPrefix,
+    now,
+  });
+  const deposits = createDeposits({
+    wallets,
+    buyerOf: (userId) => access.buyerOf(userId),
+    logger,
+    events,
+    origins,
+    claims: createClaims(storage, "deposit-notice", { owner, liveness }),
+    undeliveredOnce: createClaims(storage, "deposit-undelivered"),
+    now,
+  });
+  return { books, ledger, wallets, origins, compaction, orders, access, reports, deposits };
+}
+
+/**
+ * Everything the bot's handlers work with (`ctx.services`), and the parts the app starts and stops
+ * beside them: the notifier, the compaction, the broadcaster, the preferences.
+ */
+export function buildServices(deps: ServiceDeps) {
+  const { config, storage, logger, now, bot } = deps;
+  const texts = loadTexts();
+  const prefs = createUserPrefs(storage, (err) => logger.warn({ err }, "preferences not read"));
+  const people = createPeople(storage);
+  const pendingMessages = createPendingMessages(storage);
+  const notifier = createNotifier({
+    api: bot.api,
+    texts,
+    prefs,
+    adminIds: config.adminIds,
+    adminChat: config.adminChat,
+    logger,
+    lowBalanceThreshold: config.lowBalanceThreshold,
+    sandbox: config.topup === undefined,
+    people,
+    pendingMessages,
+  });
+  const b = buildBooks(deps, notifier, people);
+  const features = (deps.features ?? FEATURES).filter((f) => f.availableWith(config));
+  const miniAppUrl = config.webApp?.url;
+  const menus = commandMenus(
+    bot.api,
+    texts,
+    logger,
+    features,
+    miniAppUrl === undefined ? undefined : { url: miniAppUrl, languageOf: (userId) => prefs.languageFor(userId) },
+  );
+  const broadcastStore = createBroadcastStore(storage);
+  const broadcaster = createBroadcaster({
+    store: broadcastStore,
+    api: bot.api,
+    sendApi: createBroadcastApi(config.botToken, config.botApiRoot),
+    texts: broadcastTexts(texts, prefs),
+    logger,
+    intervalMs: config.broadcastIntervalMs,
+    now,
+    ...(deps.broadcastLease === undefined ? {} : { lease: deps.broadcastLease }),
+  });
+  const services: Services = {
+    orders: b.orders,
+    reports: b.reports,
+    shop: deps.shop,
+    access: b.access,
+    people,
+    wallets: b.wallets,
+    deposits: b.deposits,
+    uploads: createCatalogUploads(storage),
+    priceChanges: createPriceChanges(storage),
+    pendingMessages,
+    origins: b.origins,
+    broadcasts: {
+      store: broadcastStore,
+      audience: createAudience({ store: broadcastStore, access: b.access }),
+      start: (id) => broadcaster.start(id),
+    },
+    prefs,
+    texts,
+    menus,
+    download: createDownloader({ api: bot.api, apiRoot: config.botApiRoot, token: config.botToken }),
+    chats: chatPolicy(config.adminChat),
+    chatState: createChatState(storage, [DIALOGUE_STATE]),
+    telegram: bot.api,
+    place: { timeZone: config.timeZone, shopName: config.shopName },
+    miniApp: config.webApp,
+    clock: now,
+    handledAgain: deps.handledAgain,
+  };
+  /** Sets the command menus of admins, resellers and the admin chat. */
+  const setMenus = async () => {
+    const resellers = (await b.access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
+    await menus.setAll({ admins: config.adminIds, resellers, adminChat: config.adminChat?.chatId });
+  };
+  return { ...b, people, services, features, texts, prefs, notifier, broadcaster, setMenus };
+}
