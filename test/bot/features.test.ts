@@ -53,7 +53,15 @@ describe("features describe themselves: menus, the command list and the group ru
     const installed = FEATURES.filter((f) => f.availableWith(parsed.config));
     expect(menuCommands(installed, "admin")).not.toContain("app");
     expect(menuCommands(installed, "reseller")).toEqual([...everyone, "saldo"]);
-    expect([...moneyCommands(FEATURES)].sort()).toEqual(["balance", "compare", "export", "hours", "report", "saldo", "top"]);
+    expect([...moneyCommands(FEATURES)].sort()).toEqual([
+      "balance",
+      "compare",
+      "export",
+      "hours",
+      "report",
+      "saldo",
+      "top",
+    ]);
   });
 
   it("when the command list is derived, then each role reads its own lines and a stranger only what anyone may use", () => {
