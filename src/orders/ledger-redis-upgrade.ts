@@ -19,7 +19,7 @@ export const LEDGER_VERSION = 4;
  *   orders-by-time, orders-by-user:USER, orders-by-player:PLAYER_ID
  *                    sorted sets of submitted ref ids, scored by submit time
  *   balances         list of the balances seen (JSON), newest first
- *   statement:USER   lines of JSON (still read as they are: order-codec.ts movementFromLine)
+ *   statement:USER   lines of JSON (still read as they are: statement-codec.ts movementFromLine)
  * Layout 1 had no day figures (day:DAY, dayd:DAY, wallet-totals); upgrading it to 2 builds them.
  */
 
