@@ -12,7 +12,7 @@ import {
 import { figuresOf } from "./report.js";
 import { emptyWallet, type Deposit, type Movement, type MovementKind, type Wallet, type Wallets } from "./wallet.js";
 
-/** The one-letter state codes of the day figures (as in ledger-redis.ts). */
+/** The one-letter state codes of the day figures (as STATE_CODE in ledger-redis-lua.ts). */
 const STATE_CODE: Partial<Record<OrderState, string>> = { submitting: "p", success: "s", failed: "f", unknown: "u" };
 
 /** What the memory ledger holds, shared by its parts: the records, their indexes, and how to read them. */

@@ -1,7 +1,8 @@
 /*
- * Lua shared by the Redis ledger's scripts (ledger-redis.ts, ledger-redis-compact.ts,
- * ledger-redis-upgrade.ts): the indexes that find orders by time, by user and by player id, kept in
- * the same atomic step as the order they index. Plain text functions, prepended to a script.
+ * Lua shared by the Redis ledger's scripts (ledger-redis-orders.ts, ledger-redis-find.ts,
+ * ledger-redis-wallets.ts, ledger-redis-compact.ts, ledger-redis-upgrade.ts): the indexes that find
+ * orders by time, by user and by player id, kept in the same atomic step as the order they index,
+ * the day figures and the statement lines. Plain text functions, prepended to a script.
  *
  * Strings are compared byte by byte (`before`), never with Lua's `<`: that one follows the server's
  * collation locale, and an index must not depend on how a Redis was started.

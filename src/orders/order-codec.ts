@@ -129,10 +129,11 @@ export function fillMessage(template: string, order: OrderRecord): string {
  * Field names of the order hash (layout version 4): c chatId, u userId, n userName, l lang,
  * g gameName, k productCode, pn productName, p price (absent: null), y playerId, a createdAt,
  * o role, t tier, q requestMessageId, s state, h the held price, sa/sk submitted at (ISO, 9 digits),
- * dy the submit day, hr the hour of it it was sent (00-23), m summary message, fa finished, na notified, st/sb settled at/by, ws saldo
- * after, lc the provider price last seen for the product when it was sent (while it is unknown).
- * Lua reads some of them by name (ledger-redis.ts). Every field of the provider's result
- * starts with "r" and no other field does, so a later answer can replace a result whole.
+ * dy the submit day, hr the hour of that day it was sent (00-23), m summary message, fa finished,
+ * na notified, st/sb settled at/by, ws saldo after, lc the provider price last seen for the
+ * product when it was sent (while it is unknown). Lua reads some of them by name
+ * (ledger-redis-orders.ts). Every field of the provider's result starts with "r" and no other field
+ * does, so a later answer can replace a result whole.
  */
 
 /** The result's fields, each under a name of its own; productDetail's under "rp" + its own. */
