@@ -1,6 +1,6 @@
 import { dayIn, hourIn } from "../calendar.js";
 import type { Ledger, OrderLedger } from "./ledger.js";
-import { compactElement, orderTexts, unpackOrder } from "./order-codec.js";
+import { compactElement, orderTexts, unpackOrder } from "./packed-order-codec.js";
 import {
   costOf,
   paidFromSaldo,
@@ -12,144 +12,161 @@ import {
 import { figuresOf } from "./report.js";
 import { emptyWallet, type Deposit, type Movement, type MovementKind, type Wallet, type Wallets } from "./wallet.js";
 
-/**
- * The ledger in process memory (no REDIS_URL: lost at restart, for trying the bot out). Every
- * method does its whole change synchronously, between two awaits, so it is as atomic in one
- * process as a Lua script is in Redis. Records are copied in and out: a caller never holds the
- * stored object.
- */
-/** The one-letter state codes of the day figures (as in ledger-redis.ts). */
+/** The one-letter state codes of the day figures (as STATE_CODE in ledger-redis-lua.ts). */
 const STATE_CODE: Partial<Record<OrderState, string>> = { submitting: "p", success: "s", failed: "f", unknown: "u" };
 
-export function createMemoryLedger(opts: { now?: () => number; timeZone?: string } = {}): Ledger {
+/** What the memory ledger holds, shared by its parts: the records, their indexes, and how to read them. */
+type Store = ReturnType<typeof memoryStore>;
+
+/** The memory ledger's records and indexes, read through `live` (a draft past its time is gone). */
+function memoryStore(opts: { now?: () => number; timeZone?: string }) {
   const now = opts.now ?? Date.now;
   /** The shop's time zone decides the day and the hour an order counts in (UTC unless given). */
   const timeZone = opts.timeZone ?? "UTC";
-  const dayOf = (iso: string) => dayIn(timeZone, new Date(iso));
-  const hourOf = (iso: string) => `h:${String(hourIn(timeZone, Date.parse(iso))).padStart(2, "0")}:`;
   const orders = new Map<string, { order: OrderRecord; expiresAt: number | undefined }>();
   const openDrafts = new Map<string, { refId: string; expiresAt: number }>();
-  const byTime = new Map<string, number>();
-  const inflight = new Set<string>();
-  const unknown = new Set<string>();
-  /** The provider price last seen for each product (code as the catalogue writes it). */
-  const lastCosts = new Map<string, number>();
-  const balances: BalanceSeen[] = [];
-  let lowBalanceAlerted = false;
-  let providerEmptyAlerted = false;
-  const walletOf = new Map<number, Wallet>();
-  const statements = new Map<number, Movement[]>();
   const deposits = new Map<string, { deposit: Deposit; expiresAt: number | undefined }>();
-  const depositTimes = new Map<string, number>();
-  const untold = new Set<string>();
-  /** The day figures, field for field as the Redis ledger keeps them (figuresOf reads both). */
+  /** Compacted orders: their packed element (packed-order-codec.ts), and the texts they share by number. */
+  const compacted = new Map<string, string>();
+  const textOf = new Map<string, string>();
+  let writes = 0;
+  const store = {
+    now,
+    dayOf: (iso: string) => dayIn(timeZone, new Date(iso)),
+    /** The head of an hour's fields in the day figures (`h:HH:`). */
+    hourOf: (iso: string) => `h:${String(hourIn(timeZone, Date.parse(iso))).padStart(2, "0")}:`,
+    orders,
+    openDrafts,
+    /** Submitted orders: ref id → submit time (ms). */
+    byTime: new Map<string, number>(),
+    inflight: new Set<string>(),
+    unknown: new Set<string>(),
+    /** The provider price last seen for each product (code as the catalogue writes it). */
+    lastCosts: new Map<string, number>(),
+    deposits,
+    /** Credited deposits: id → the time credited (ms). */
+    depositTimes: new Map<string, number>(),
+    untold: new Set<string>(),
+    compacted,
+    textIds: new Map<string, string>(),
+    textOf,
+    copy: <T>(o: T): T => structuredClone(o),
+    draftKey: (chatId: number, userId: number) => `${chatId}:${userId}`,
+    live: (refId: string): OrderRecord | undefined => {
+      const entry = orders.get(refId);
+      if (entry === undefined) {
+        const element = compacted.get(refId);
+        return element === undefined ? undefined : unpackOrder(element, (id) => textOf.get(id)!);
+      }
+      if (entry.expiresAt !== undefined && entry.expiresAt <= now()) {
+        orders.delete(refId);
+        return undefined;
+      }
+      return entry.order;
+    },
+    liveDeposit: (id: string): Deposit | undefined => {
+      const entry = deposits.get(id);
+      if (entry === undefined) return undefined;
+      if (entry.expiresAt !== undefined && entry.expiresAt <= now()) {
+        deposits.delete(id);
+        return undefined;
+      }
+      return entry.deposit;
+    },
+    /** Counts a new record; every thousandth sweeps out the expired ones. */
+    wrote: () => {
+      if (++writes % 1000 !== 0) return;
+      // Expired drafts go when new ones come, so an idle bot holds nothing it no longer needs.
+      const t = now();
+      for (const [refId, e] of orders) if (e.expiresAt !== undefined && e.expiresAt <= t) orders.delete(refId);
+      for (const [k, e] of openDrafts) if (e.expiresAt <= t) openDrafts.delete(k);
+      for (const [id, e] of deposits) if (e.expiresAt !== undefined && e.expiresAt <= t) deposits.delete(id);
+    },
+  };
+  return store;
+}
+
+/** The day figures, field for field as the Redis ledger keeps them (figuresOf reads both maps). */
+function memoryFigures(store: Store) {
   const days = new Map<string, Record<string, string>>();
   const dayDetails = new Map<string, Record<string, string>>();
   /** Each claimed order's submit day. */
   const submitDay = new Map<string, string>();
-  const totals = { saldo: 0, held: 0 };
-
-  const copy = <T>(o: T): T => structuredClone(o);
-  /** Compacted orders: their packed element (order-codec.ts), and the texts they share by number. */
-  const compacted = new Map<string, string>();
-  const textIds = new Map<string, string>();
-  const textOf = new Map<string, string>();
-  const idOf = (text: string) => {
-    let id = textIds.get(text);
-    if (id === undefined) {
-      id = (textIds.size + 1).toString(36);
-      textIds.set(text, id);
-      textOf.set(id, text);
-    }
-    return id;
-  };
-  const live = (refId: string): OrderRecord | undefined => {
-    const entry = orders.get(refId);
-    if (entry === undefined) {
-      const element = compacted.get(refId);
-      return element === undefined ? undefined : unpackOrder(element, (id) => textOf.get(id)!);
-    }
-    if (entry.expiresAt !== undefined && entry.expiresAt <= now()) {
-      orders.delete(refId);
-      return undefined;
-    }
-    return entry.order;
-  };
-  const liveDeposit = (id: string): Deposit | undefined => {
-    const entry = deposits.get(id);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt !== undefined && entry.expiresAt <= now()) {
-      deposits.delete(id);
-      return undefined;
-    }
-    return entry.deposit;
-  };
-  const draftKey = (chatId: number, userId: number) => `${chatId}:${userId}`;
-  const sweep = () => {
-    // Expired drafts go when new ones come, so an idle bot holds nothing it no longer needs.
-    const t = now();
-    for (const [refId, e] of orders) if (e.expiresAt !== undefined && e.expiresAt <= t) orders.delete(refId);
-    for (const [k, e] of openDrafts) if (e.expiresAt <= t) openDrafts.delete(k);
-    for (const [id, e] of deposits) if (e.expiresAt !== undefined && e.expiresAt <= t) deposits.delete(id);
-  };
-  let writes = 0;
-  const getMany = (refIds: readonly string[]) =>
-    refIds
-      .map(live)
-      .filter((o): o is OrderRecord => o !== undefined)
-      .map(copy);
-  const submitted = (filter: (o: OrderRecord) => boolean) =>
-    [...byTime]
-      .sort(([a, ta], [b, tb]) => ta - tb || (a < b ? -1 : 1))
-      .map(([refId]) => live(refId))
-      .filter((o): o is OrderRecord => o !== undefined && filter(o));
-
-  const hashOf = (store: Map<string, Record<string, string>>, day: string) => {
-    let h = store.get(day);
-    if (h === undefined) store.set(day, (h = {}));
+  const hashOf = (map: Map<string, Record<string, string>>, day: string) => {
+    let h = map.get(day);
+    if (h === undefined) map.set(day, (h = {}));
     return h;
   };
   const incr = (h: Record<string, string>, field: string, by: number) => {
     h[field] = String(Number(h[field] ?? 0) + by);
   };
-  /** Moves an order in its day's figures (see TALLY in ledger-redis.ts). */
-  const tally = (o: OrderRecord, from: OrderState | undefined, to: OrderState) => {
-    const day = submitDay.get(o.refId);
-    if (day === undefined) return;
-    const t = hashOf(days, day);
-    const detail = hashOf(dayDetails, day);
-    const when = o.submittedAt ?? "";
-    const hour = hourOf(when);
-    if (from !== undefined) incr(t, `c:${STATE_CODE[from]}`, -1);
-    else incr(detail, `${hour}n`, 1);
-    incr(t, `c:${STATE_CODE[to]}`, 1);
-    if (to !== "success") return;
-    const sell = o.price ?? 0;
-    const cost = costOf(o.result);
-    incr(t, "sell", sell);
-    if (cost === undefined) {
-      incr(t, "sellu", sell);
-      incr(t, "nu", 1);
-    } else incr(t, "cost", cost);
-    // An hour's provider money counts a cost nobody knows as 0 (its selling price still counts).
-    incr(detail, `${hour}s`, sell);
-    incr(detail, `${hour}v`, cost ?? 0);
-    const line = (head: string, name: string, tier?: string) => {
-      incr(detail, `${head}n`, 1);
-      incr(detail, `${head}s`, sell);
-      if (cost === undefined) incr(detail, `${head}u`, sell);
-      else incr(detail, `${head}v`, cost);
-      if ((detail[`${head}w`] ?? "") <= when) {
-        detail[`${head}w`] = when;
-        detail[`${head}m`] = name;
-        if (tier !== undefined) detail[`${head}t`] = tier;
-      }
-    };
-    line(`p:${o.productCode}:`, o.productName);
-    line(`u:${o.userId}:`, o.userName);
-    if (paidFromSaldo(o)) line(`r:${o.userId}:`, o.userName, o.tier ?? "");
+  const read: Pick<OrderLedger, "dayFigures" | "daysFigures" | "daysDetail"> = {
+    dayFigures: async (day) => figuresOf(days.get(day) ?? {}, dayDetails.get(day) ?? {}),
+    daysFigures: async (list) => list.map((day) => figuresOf(days.get(day) ?? {}, {})),
+    daysDetail: async (list) => list.map((day) => figuresOf(days.get(day) ?? {}, dayDetails.get(day) ?? {})),
   };
+  return {
+    read,
+    /** An order counts in the day it was submitted (its claim). */
+    submitted(refId: string, at: string) {
+      submitDay.set(refId, store.dayOf(at));
+    },
+    /** Moves an order in its day's figures (see TALLY in ledger-redis-lua.ts). */
+    tally(o: OrderRecord, from: OrderState | undefined, to: OrderState) {
+      const day = submitDay.get(o.refId);
+      if (day === undefined) return;
+      const t = hashOf(days, day);
+      const detail = hashOf(dayDetails, day);
+      const when = o.submittedAt ?? "";
+      const hour = store.hourOf(when);
+      if (from !== undefined) incr(t, `c:${STATE_CODE[from]}`, -1);
+      else incr(detail, `${hour}n`, 1);
+      incr(t, `c:${STATE_CODE[to]}`, 1);
+      if (to !== "success") return;
+      const sell = o.price ?? 0;
+      const cost = costOf(o.result);
+      incr(t, "sell", sell);
+      if (cost === undefined) {
+        incr(t, "sellu", sell);
+        incr(t, "nu", 1);
+      } else incr(t, "cost", cost);
+      // An hour's provider money counts a cost nobody knows as 0 (its selling price still counts).
+      incr(detail, `${hour}s`, sell);
+      incr(detail, `${hour}v`, cost ?? 0);
+      const line = (head: string, name: string, tier?: string) => {
+        incr(detail, `${head}n`, 1);
+        incr(detail, `${head}s`, sell);
+        if (cost === undefined) incr(detail, `${head}u`, sell);
+        else incr(detail, `${head}v`, cost);
+        if ((detail[`${head}w`] ?? "") <= when) {
+          detail[`${head}w`] = when;
+          detail[`${head}m`] = name;
+          if (tier !== undefined) detail[`${head}t`] = tier;
+        }
+      };
+      line(`p:${o.productCode}:`, o.productName);
+      line(`u:${o.userId}:`, o.userName);
+      if (paidFromSaldo(o)) line(`r:${o.userId}:`, o.userName, o.tier ?? "");
+    },
+    /** A deposit (or a correction) in the day it was credited. */
+    deposited(resellerId: number, amount: number, at: string) {
+      const day = store.dayOf(at);
+      incr(hashOf(days, day), "dep", amount);
+      incr(hashOf(dayDetails, day), `r:${resellerId}:d`, amount);
+    },
+    /** The provider balance a sale reported, as the day's last unless a later one was seen. */
+    balanceSeen(balance: number, at: string) {
+      const day = hashOf(days, store.dayOf(at));
+      if ((day.balAt ?? "") <= at) Object.assign(day, { bal: String(balance), balAt: at });
+    },
+  };
+}
 
+/** The resellers' money: wallets, statements, what the shop owes, and the holds of their orders. */
+function memoryMoney() {
+  const walletOf = new Map<number, Wallet>();
+  const statements = new Map<number, Movement[]>();
+  const totals = { saldo: 0, held: 0 };
   const wallet = (userId: number): Wallet => {
     let w = walletOf.get(userId);
     if (w === undefined) walletOf.set(userId, (w = emptyWallet(userId)));
@@ -161,43 +178,62 @@ export function createMemoryLedger(opts: { now?: () => number; timeZone?: string
     statements.set(userId, lines);
     lines.push({ at, kind, ref, amount, saldo: w.saldo, held: w.held });
   };
-  /** The held price of a reseller's order, once its fate is known (see ledger-redis.ts). */
-  const settleHold = (o: OrderRecord, state: OrderRecord["state"], at: string) => {
-    if (!paidFromSaldo(o) || state === "unknown") return;
-    const hold = o.price!;
-    const w = wallet(o.userId);
-    w.held -= hold;
-    totals.held -= hold;
-    if (state !== "success") totals.saldo += hold;
-    if (state === "success") {
-      w.spent += hold;
-      move(o.userId, at, "spend", o.refId, hold);
-    } else {
-      w.saldo += hold;
-      move(o.userId, at, "release", o.refId, hold);
-    }
-    o.saldoAfter = w.saldo;
+  return {
+    walletOf,
+    statements,
+    totals,
+    wallet,
+    move,
+    /** A reseller's order holds its price from the saldo (the caller checked it is there). */
+    hold(o: OrderRecord, at: string) {
+      const w = wallet(o.userId);
+      w.saldo -= o.price!;
+      w.held += o.price!;
+      totals.saldo -= o.price!;
+      totals.held += o.price!;
+      move(o.userId, at, "hold", o.refId, -o.price!);
+      o.saldoAfter = w.saldo;
+    },
+    /** The held price of a reseller's order, once its fate is known (see SETTLE_HOLD in ledger-redis-orders.ts). */
+    settleHold(o: OrderRecord, state: OrderRecord["state"], at: string) {
+      if (!paidFromSaldo(o) || state === "unknown") return;
+      const hold = o.price!;
+      const w = wallet(o.userId);
+      w.held -= hold;
+      totals.held -= hold;
+      if (state !== "success") totals.saldo += hold;
+      if (state === "success") {
+        w.spent += hold;
+        move(o.userId, at, "spend", o.refId, hold);
+      } else {
+        w.saldo += hold;
+        move(o.userId, at, "release", o.refId, hold);
+      }
+      o.saldoAfter = w.saldo;
+    },
   };
+}
 
-  const ledger: OrderLedger = {
+type Figures = ReturnType<typeof memoryFigures>;
+type Money = ReturnType<typeof memoryMoney>;
+
+/** A draft's steps: saved once per ref id, found again by its chat, claimed once or cancelled. */
+function memoryDrafts(
+  store: Store,
+  figures: Figures,
+  money: Money,
+): Pick<OrderLedger, "saveDraft" | "openDraftOf" | "openDraftsIn" | "claim" | "cancel"> {
+  const { live, copy, draftKey, openDrafts, now } = store;
+  return {
     async saveDraft(order, ttlMs) {
       const kept = live(order.refId);
       if (kept !== undefined) return copy(kept);
-      if (++writes % 1000 === 0) sweep();
+      store.wrote();
       const expiresAt = now() + ttlMs;
-      orders.set(order.refId, { order: copy(order), expiresAt });
+      store.orders.set(order.refId, { order: copy(order), expiresAt });
       openDrafts.set(draftKey(order.chatId, order.userId), { refId: order.refId, expiresAt });
       return copy(order);
     },
-
-    async get(refId) {
-      const o = live(refId);
-      return o === undefined ? undefined : copy(o);
-    },
-
-    getMany: async (refIds) => getMany(refIds),
-
-    lastProviderPrices: async () => new Map(lastCosts),
 
     async openDraftOf(chatId, userId) {
       const e = openDrafts.get(draftKey(chatId, userId));
@@ -219,25 +255,20 @@ export function createMemoryLedger(opts: { now?: () => number; timeZone?: string
       if (by.offered !== undefined && !by.offered.has(o.productCode.toUpperCase()))
         return { kind: "not-offered", order: copy(o) };
       if (paidFromSaldo(o)) {
-        const w = wallet(o.userId);
-        if (w.saldo < o.price!) return { kind: "short", saldo: w.saldo };
-        w.saldo -= o.price!;
-        w.held += o.price!;
-        totals.saldo -= o.price!;
-        totals.held += o.price!;
-        move(o.userId, by.at, "hold", refId, -o.price!);
-        o.saldoAfter = w.saldo;
+        const saldo = money.wallet(o.userId).saldo;
+        if (saldo < o.price!) return { kind: "short", saldo };
+        money.hold(o, by.at);
       }
       o.state = "submitting";
       o.submittedAt = by.at;
-      const seenCost = lastCosts.get(o.productCode);
+      const seenCost = store.lastCosts.get(o.productCode);
       if (seenCost !== undefined) o.lastProviderPrice = seenCost;
       if (by.summaryMessageId !== undefined) o.summaryMessageId = by.summaryMessageId;
-      orders.get(refId)!.expiresAt = undefined;
-      inflight.add(refId);
-      byTime.set(refId, Date.parse(by.at));
-      submitDay.set(refId, dayOf(by.at));
-      tally(o, undefined, "submitting");
+      store.orders.get(refId)!.expiresAt = undefined;
+      store.inflight.add(refId);
+      store.byTime.set(refId, Date.parse(by.at));
+      figures.submitted(refId, by.at);
+      figures.tally(o, undefined, "submitting");
       return { kind: "claimed", order: copy(o) };
     },
 
@@ -253,7 +284,20 @@ export function createMemoryLedger(opts: { now?: () => number; timeZone?: string
       }
       return o.state === "cancelled" ? { kind: "cancelled", order: copy(o) } : { kind: "taken", order: copy(o) };
     },
+  };
+}
 
+/** An order's end: the provider's outcome, an admin's settlement, the user told; what the sales saw last. */
+function memoryOutcomes(
+  store: Store,
+  figures: Figures,
+  money: Money,
+): Pick<OrderLedger, "finish" | "settle" | "markNotified" | "lastBalance" | "lastProviderPrices"> {
+  const { live, copy } = store;
+  const balances: BalanceSeen[] = [];
+  let lowBalanceAlerted = false;
+  let providerEmptyAlerted = false;
+  return {
     async finish(order, outcome, opts = {}) {
       const o = live(order.refId);
       if (o === undefined) return { kind: "not-found" };
@@ -266,19 +310,17 @@ export function createMemoryLedger(opts: { now?: () => number; timeZone?: string
       o.finishedAt = outcome.at;
       if (outcome.state !== "unknown") delete o.lastProviderPrice;
       const cost = outcome.state === "success" ? costOf(outcome.result) : undefined;
-      if (cost !== undefined) lastCosts.set(o.productCode, cost);
-      tally(o, from, outcome.state);
+      if (cost !== undefined) store.lastCosts.set(o.productCode, cost);
+      figures.tally(o, from, outcome.state);
       // A late answer replaces the unknown the user was told: they are to be told again.
       if (late) delete o.notifiedAt;
-      inflight.delete(order.refId);
-      if (outcome.state === "unknown") unknown.add(order.refId);
-      else unknown.delete(order.refId);
-      settleHold(o, outcome.state, outcome.at);
+      store.inflight.delete(order.refId);
+      if (outcome.state === "unknown") store.unknown.add(order.refId);
+      else store.unknown.delete(order.refId);
+      money.settleHold(o, outcome.state, outcome.at);
       let lowBalance = false;
       if (opts.balance !== undefined) {
-        const day = hashOf(days, dayOf(outcome.at));
-        if ((day.balAt ?? "") <= outcome.at)
-          Object.assign(day, { bal: String(opts.balance.balance), balAt: outcome.at });
+        figures.balanceSeen(opts.balance.balance, outcome.at);
         balances.push({ ...opts.balance });
         if (balances.length > 100) balances.shift();
         if (opts.lowBalanceThreshold !== undefined) {
@@ -310,9 +352,9 @@ export function createMemoryLedger(opts: { now?: () => number; timeZone?: string
       o.settledBy = outcome.adminId;
       delete o.notifiedAt;
       delete o.lastProviderPrice;
-      unknown.delete(order.refId);
-      settleHold(o, outcome.state, outcome.at);
-      tally(o, "unknown", outcome.state);
+      store.unknown.delete(order.refId);
+      money.settleHold(o, outcome.state, outcome.at);
+      figures.tally(o, "unknown", outcome.state);
       return { kind: "settled", order: copy(o) };
     },
 
@@ -320,6 +362,38 @@ export function createMemoryLedger(opts: { now?: () => number; timeZone?: string
       const o = live(refId);
       if (o !== undefined) o.notifiedAt = at;
     },
+
+    async lastBalance() {
+      const latest = balances.at(-1);
+      return latest === undefined ? undefined : { ...latest };
+    },
+
+    lastProviderPrices: async () => new Map(store.lastCosts),
+  };
+}
+
+/** Orders by ref id, pages of them newest first, the open and the unknown ones. */
+function memoryLookups(
+  store: Store,
+): Pick<OrderLedger, "get" | "getMany" | "findOrders" | "history" | "submittedBetween" | "inFlight" | "pending"> {
+  const { live, copy, byTime } = store;
+  const getMany = (refIds: readonly string[]) =>
+    refIds
+      .map(live)
+      .filter((o): o is OrderRecord => o !== undefined)
+      .map(copy);
+  const submitted = (filter: (o: OrderRecord) => boolean) =>
+    [...byTime]
+      .sort(([a, ta], [b, tb]) => ta - tb || (a < b ? -1 : 1))
+      .map(([refId]) => live(refId))
+      .filter((o): o is OrderRecord => o !== undefined && filter(o));
+  return {
+    async get(refId) {
+      const o = live(refId);
+      return o === undefined ? undefined : copy(o);
+    },
+
+    getMany: async (refIds) => getMany(refIds),
 
     async findOrders(q) {
       const all = submitted((o) => {
@@ -350,26 +424,22 @@ export function createMemoryLedger(opts: { now?: () => number; timeZone?: string
     },
 
     async inFlight() {
-      return getMany([...inflight]).filter((o) => o.state === "submitting");
+      return getMany([...store.inflight]).filter((o) => o.state === "submitting");
     },
 
     async pending() {
-      return getMany([...unknown])
+      return getMany([...store.unknown])
         .filter((o) => o.state === "unknown")
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     },
-
-    async lastBalance() {
-      const latest = balances.at(-1);
-      return latest === undefined ? undefined : { ...latest };
-    },
-
-    dayFigures: async (day) => figuresOf(days.get(day) ?? {}, dayDetails.get(day) ?? {}),
-    daysFigures: async (list) => list.map((day) => figuresOf(days.get(day) ?? {}, {})),
-    daysDetail: async (list) => list.map((day) => figuresOf(days.get(day) ?? {}, dayDetails.get(day) ?? {})),
   };
+}
 
-  const wallets: Wallets = {
+/** The wallets: saldo, deposits credited once, statements. */
+function memoryWallets(store: Store, figures: Figures, money: Money): Wallets {
+  const { copy, liveDeposit, deposits, depositTimes, untold } = store;
+  const { walletOf, statements, totals } = money;
+  return {
     get: async (userId) => copy(walletOf.get(userId) ?? emptyWallet(userId)),
     statement: async (userId, last = 10) => copy((statements.get(userId) ?? []).slice(-last)),
     async statementPage(userId, page, pageSize) {
@@ -382,8 +452,8 @@ export function createMemoryLedger(opts: { now?: () => number; timeZone?: string
     async saveDeposit(deposit, ttlMs) {
       const kept = liveDeposit(deposit.id);
       if (kept !== undefined) return copy(kept);
-      if (++writes % 1000 === 0) sweep();
-      deposits.set(deposit.id, { deposit: copy(deposit), expiresAt: now() + ttlMs });
+      store.wrote();
+      deposits.set(deposit.id, { deposit: copy(deposit), expiresAt: store.now() + ttlMs });
       return copy(deposit);
     },
     async getDeposit(id) {
@@ -394,16 +464,14 @@ export function createMemoryLedger(opts: { now?: () => number; timeZone?: string
       const d = liveDeposit(id);
       if (d === undefined) return { kind: "not-found" };
       if (d.state !== "draft") return { kind: "taken", deposit: copy(d) };
-      const w = wallet(d.resellerId);
+      const w = money.wallet(d.resellerId);
       if (w.saldo + d.amount < 0) return { kind: "short", deposit: copy(d), saldo: w.saldo };
       w.saldo += d.amount;
       totals.saldo += d.amount;
-      const day = dayOf(by.at);
-      incr(hashOf(days, day), "dep", d.amount);
-      incr(hashOf(dayDetails, day), `r:${d.resellerId}:d`, d.amount);
+      figures.deposited(d.resellerId, d.amount, by.at);
       if (d.amount >= 0) w.deposits += d.amount;
       else w.corrections += d.amount;
-      move(d.resellerId, by.at, d.amount >= 0 ? "deposit" : "correction", id, d.amount);
+      money.move(d.resellerId, by.at, d.amount >= 0 ? "deposit" : "correction", id, d.amount);
       d.state = "done";
       d.doneAt = by.at;
       d.doneBy = by.adminId;
@@ -443,39 +511,69 @@ export function createMemoryLedger(opts: { now?: () => number; timeZone?: string
         .map(copy);
     },
   };
+}
 
+/**
+ * The same orders as the Redis ledger compacts, packed the same way (so both are held to the same
+ * answers); statements stay as they are in memory.
+ */
+function memoryCompaction(store: Store): Ledger["compact"] {
+  const idOf = (text: string) => {
+    let id = store.textIds.get(text);
+    if (id === undefined) {
+      id = (store.textIds.size + 1).toString(36);
+      store.textIds.set(text, id);
+      store.textOf.set(id, text);
+    }
+    return id;
+  };
+  return async (opts) => {
+    const untoldBefore = new Date(opts.now.getTime() - 24 * 60 * 60 * 1000).toISOString();
+    let count = 0;
+    for (const [refId, submittedMs] of store.byTime) {
+      if (opts.shouldStop?.() === true) break;
+      const entry = store.orders.get(refId);
+      if (entry === undefined || submittedMs >= opts.before.getTime()) continue;
+      const o = entry.order;
+      if (o.state !== "success" && o.state !== "failed") continue;
+      const finished = o.settledAt ?? o.finishedAt;
+      if (o.notifiedAt === undefined && !(finished !== undefined && finished < untoldBefore)) continue;
+      const texts = orderTexts(o);
+      const ids = {
+        who: idOf(texts.who),
+        what: idOf(texts.what),
+        ...(texts.detail === undefined ? {} : { detail: idOf(texts.detail) }),
+        ...(texts.message === undefined ? {} : { message: idOf(texts.message) }),
+      };
+      store.compacted.set(refId, compactElement(o, ids, texts));
+      store.orders.delete(refId);
+      count += 1;
+    }
+    return { orders: count, movements: 0 };
+  };
+}
+
+/**
+ * The ledger in process memory (no REDIS_URL: lost at restart, for trying the bot out). Every
+ * method does its whole change synchronously, between two awaits, so it is as atomic in one
+ * process as a Lua script is in Redis. Records are copied in and out: a caller never holds the
+ * stored object. Composed like the Redis ledger: order steps, lookups, day figures, wallets,
+ * compaction, over one store. `timeZone` decides the day and the hour an order counts in.
+ */
+export function createMemoryLedger(opts: { now?: () => number; timeZone?: string } = {}): Ledger {
+  const store = memoryStore(opts);
+  const figures = memoryFigures(store);
+  const money = memoryMoney();
   return {
-    orders: ledger,
-    wallets,
+    orders: {
+      ...memoryDrafts(store, figures, money),
+      ...memoryOutcomes(store, figures, money),
+      ...memoryLookups(store),
+      ...figures.read,
+    },
+    wallets: memoryWallets(store, figures, money),
     // Nothing older to bring up to date: memory starts empty at every start.
     upgrade: async () => undefined,
-    /**
-     * The same orders as the Redis ledger compacts, packed the same way (so both are held to the
-     * same answers); statements stay as they are in memory.
-     */
-    async compact(opts) {
-      const untoldBefore = new Date(opts.now.getTime() - 24 * 60 * 60 * 1000).toISOString();
-      let count = 0;
-      for (const [refId, submittedMs] of byTime) {
-        if (opts.shouldStop?.() === true) break;
-        const entry = orders.get(refId);
-        if (entry === undefined || submittedMs >= opts.before.getTime()) continue;
-        const o = entry.order;
-        if (o.state !== "success" && o.state !== "failed") continue;
-        const finished = o.settledAt ?? o.finishedAt;
-        if (o.notifiedAt === undefined && !(finished !== undefined && finished < untoldBefore)) continue;
-        const texts = orderTexts(o);
-        const ids = {
-          who: idOf(texts.who),
-          what: idOf(texts.what),
-          ...(texts.detail === undefined ? {} : { detail: idOf(texts.detail) }),
-          ...(texts.message === undefined ? {} : { message: idOf(texts.message) }),
-        };
-        compacted.set(refId, compactElement(o, ids, texts));
-        orders.delete(refId);
-        count += 1;
-      }
-      return { orders: count, movements: 0 };
-    },
+    compact: memoryCompaction(store),
   };
 }

@@ -1,7 +1,8 @@
 /*
- * Lua shared by the Redis ledger's scripts (ledger-redis.ts, ledger-redis-compact.ts,
- * ledger-redis-upgrade.ts): the indexes that find orders by time, by user and by player id, kept in
- * the same atomic step as the order they index. Plain text functions, prepended to a script.
+ * Lua shared by the Redis ledger's scripts (ledger-redis-orders.ts, ledger-redis-find.ts,
+ * ledger-redis-wallets.ts, ledger-redis-compact.ts, ledger-redis-upgrade.ts): the indexes that find
+ * orders by time, by user and by player id, kept in the same atomic step as the order they index,
+ * the day figures and the statement lines. Plain text functions, prepended to a script.
  *
  * Strings are compared byte by byte (`before`), never with Lua's `<`: that one follows the server's
  * collation locale, and an index must not depend on how a Redis was started.
@@ -11,7 +12,7 @@
  *              orders submitted that day. An element starts with its header: the submit time in 9
  *              base-36 digits and the ref id; a recent order's element is only that (its hash o:REF
  *              holds it), a compacted order's goes on after a tab with the packed order
- *              (order-codec.ts).
+ *              (packed-order-codec.ts).
  *   t-days     sorted set of the days that have a list (score = DAY)
  *   u:USER     a user's orders: a list of chunks (at most 64 entries each), oldest first, each a run
  *              of 12-character entries in time order: the submit time (9) and the ref id's last 3
@@ -332,6 +333,31 @@ local function tally(pre, day, draft, user, from, to, cost, when, hour)
 end
 local STATE_CODE = { submitting = 'p', success = 's', failed = 'f', unknown = 'u' }
 `;
+
+/**
+ * Lua that appends one movement to a statement (statement-codec.ts: movementLine); `at` is packed
+ * (packMovementTime), `kind` its letter, the amounts whole rupiah written in base 36.
+ */
+export const LUA_MOVEMENT = `
+local DIGITS36 = '0123456789abcdefghijklmnopqrstuvwxyz'
+local function int36(n)
+  if n < 0 then return '-' .. int36(-n) end
+  local s = ''
+  repeat
+    local r = n % 36
+    s = string.sub(DIGITS36, r + 1, r + 1) .. s
+    n = math.floor(n / 36)
+  until n == 0
+  return s
+end
+local function movement(stmtKey, at, kind, ref, amount, saldo, held)
+  redis.call('RPUSH', stmtKey, at .. '\\t' .. kind .. '\\t' .. ref .. '\\t' .. int36(amount) .. '\\t' ..
+    int36(saldo) .. '\\t' .. int36(held))
+end
+`;
+
+/** Lua: the whole hash of KEYS[1], flat (a script's answer ends with the record it leaves). */
+export const LUA_HGETALL = "redis.call('HGETALL', KEYS[1])";
 
 /** A flat list of field, value, field, value… (HGETALL from a script) → an object. */
 export function pairs(hash: Record<string, string> | string[]): Record<string, string> {

@@ -13,14 +13,16 @@ import { hoursOf } from "./report.js";
 export const LEDGER_VERSION = 4;
 
 /*
- * Layout 2, as the bot before this one left it (the keys this upgrade reads and removes):
+ * Layout 2 (the keys the upgrade from it reads and removes):
  *   o:REF            hash: d = the draft's JSON, u, s, h, sa, fa, na, m, sb, st, ws, dy,
  *                    r = the result's JSON
  *   orders-by-time, orders-by-user:USER, orders-by-player:PLAYER_ID
  *                    sorted sets of submitted ref ids, scored by submit time
  *   balances         list of the balances seen (JSON), newest first
- *   statement:USER   lines of JSON (still read as they are: order-codec.ts movementFromLine)
+ *   statement:USER   lines of JSON (still read as they are: statement-codec.ts movementFromLine)
  * Layout 1 had no day figures (day:DAY, dayd:DAY, wallet-totals); upgrading it to 2 builds them.
+ * Layout 3 is layout 4 without the day figures by hour (dayd:DAY h:HH:…, an open order's hr);
+ * upgrading it to 4 counts them from the orders.
  */
 
 /**

@@ -1,19 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  compactElement,
+  draftFields,
   fillMessage,
   messageTemplate,
-  movementFromLine,
-  movementLine,
   orderFromHash,
-  orderTexts,
-  packMovements,
   resultFields,
-  draftFields,
-  unpackMovements,
-  unpackOrder,
 } from "../../src/orders/order-codec.js";
+import { compactElement, orderTexts, unpackOrder } from "../../src/orders/packed-order-codec.js";
+import { movementFromLine, movementLine, packMovements, unpackMovements } from "../../src/orders/statement-codec.js";
 import type { OrderRecord } from "../../src/orders/order.js";
 import { newRefId } from "../../src/orders/ref-id.js";
 import type { Movement } from "../../src/orders/wallet.js";

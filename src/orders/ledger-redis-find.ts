@@ -1,0 +1,387 @@
+import { luaScript, type LuaScript } from "../storage/redis.js";
+import type { OrderLedger } from "./ledger.js";
+import type { RedisLedgerContext } from "./ledger-redis-context.js";
+import { LUA_BASICS, LUA_LINEAR_HASH, LUA_RESOLVE, LUA_TIME_INDEX, pairs } from "./ledger-redis-lua.js";
+import { MissingText } from "./ledger-redis-texts.js";
+import { msKey, int36, escapeField, orderFromHash } from "./order-codec.js";
+import type { OrderRecord, OrderState } from "./order.js";
+import { elementHeader, STATE_LETTER, textIdsOf, unpackOrder } from "./packed-order-codec.js";
+
+/*
+ * Finding orders in the Redis ledger: one by ref id (its hash, or its element in the time index
+ * once compacted), and pages of them through the time, user and player indexes
+ * (ledger-redis-lua.ts), newest first.
+ */
+
+/**
+ * One order by ref id: its hash, or its element in the time index once compacted.
+ * KEYS: order; ARGV: key prefix, ref
+ */
+const FIND = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}${LUA_LINEAR_HASH}
+local h = redis.call('HGETALL', KEYS[1])
+if #h > 0 then return {'h', h} end
+local e = rfind(ARGV[1], ARGV[2])
+if e and #headerOf(e) < #e then return {'c', e} end
+return {'n'}
+`);
+
+/**
+ * Submitted orders newest first from the time index, each element followed by the order's hash
+ * (empty once compacted): headers below `upper` (exclusive; '' = no bound) and at or above `lower`
+ * ('' = none), the first `skip` left out, at most `take`. Without a filter the skipped ones are
+ * counted, not read; with one (a state, a user), only matching orders count and come back (a
+ * compacted order of the JSON form always comes back: the reader checks it).
+ * A player prefix keeps only orders whose player id starts with it (raw for a hash, escaped as a
+ * compacted element writes it).
+ * ARGV: key prefix, upper, lower, skip, take, state letter, state, user (base 36), user, player
+ *       prefix, player prefix escaped
+ */
+const TIME_SCAN = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}
+local pre, upper, lower = ARGV[1], ARGV[2], ARGV[3]
+local skip, take = tonumber(ARGV[4]), tonumber(ARGV[5])
+local letter, state, user36, user = ARGV[6], ARGV[7], ARGV[8], ARGV[9]
+local player, player7 = ARGV[10] or '', ARGV[11] or ''
+local filtered = letter ~= '' or user ~= '' or player ~= ''
+local function startsWith(text, start) return start == '' or string.sub(text or '', 1, #start) == start end
+local maxDay = '+inf'
+if upper ~= '' then maxDay = dayOfKey(upper) end
+local minDay = '-inf'
+if lower ~= '' then minDay = dayOfKey(lower) end
+local out, count = {}, 0
+if take <= 0 then return out end
+-- Whether an element's order passes the filter, and its hash when it has one.
+local function pass(e)
+  local t = string.find(e, '\\t', 1, true)
+  if not t then
+    local h = redis.call('HGETALL', pre .. 'o:' .. string.sub(e, 10))
+    local s, u, y
+    for i = 1, #h, 2 do
+      if h[i] == 's' then s = h[i + 1] elseif h[i] == 'u' then u = h[i + 1] elseif h[i] == 'y' then y = h[i + 1] end
+    end
+    return (state == '' or s == state) and (user == '' or u == user) and startsWith(y, player), h
+  end
+  local v, l, u, _c, _w, _h, y = string.match(e, '^([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)', t + 1)
+  if v ~= '1' then return true, {} end
+  return (letter == '' or l == letter) and (user36 == '' or u == user36) and startsWith(y, player7), {}
+end
+for _, day in ipairs(redis.call('ZRANGE', pre .. 't-days', maxDay, minDay, 'BYSCORE', 'REV')) do
+  local key = pre .. 't:' .. day
+  local n = redis.call('LLEN', key)
+  local hi, lo = n, 0
+  if upper ~= '' and day == maxDay then hi = firstAtOrAfter(key, upper, n) end
+  if lower ~= '' and day == minDay then lo = firstAtOrAfter(key, lower, n) end
+  if filtered then
+    local pos = hi - 1
+    while pos >= lo and count < take do
+      local from = math.max(lo, pos - 199)
+      local els = redis.call('LRANGE', key, from, pos)
+      for i = #els, 1, -1 do
+        local ok, h = pass(els[i])
+        if ok then
+          if skip > 0 then
+            skip = skip - 1
+          else
+            out[#out + 1] = els[i]
+            out[#out + 1] = h
+            count = count + 1
+            if count >= take then break end
+          end
+        end
+      end
+      pos = from - 1
+    end
+  elseif hi - lo > 0 then
+    local cnt = hi - lo
+    if skip >= cnt then
+      skip = skip - cnt
+    else
+      local from = hi - 1 - skip
+      skip = 0
+      local to = math.max(lo, from - (take - count) + 1)
+      local els = redis.call('LRANGE', key, to, from)
+      for i = #els, 1, -1 do
+        local e = els[i]
+        out[#out + 1] = e
+        if #headerOf(e) == #e then out[#out + 1] = redis.call('HGETALL', pre .. 'o:' .. string.sub(e, 10)) else out[#out + 1] = {} end
+        count = count + 1
+      end
+    end
+  end
+  if count >= take then break end
+end
+return out
+`);
+
+/**
+ * Orders of a user or a player id, newest first: their index entries below `upper` (exclusive)
+ * and at or above `lower`, `skip` of them left out, at most `take`, then each resolved to its
+ * element(s) and hash (LUA_RESOLVE). Source: 'l' = the list KEY (u:USER), 'p' = the player id KEY
+ * (its bucket, or its own list when it has many orders).
+ * ARGV: key prefix, source, key, upper, lower, skip, take
+ */
+const ENTRY_SCAN = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}${LUA_LINEAR_HASH}${LUA_RESOLVE}
+local pre, source, key = ARGV[1], ARGV[2], ARGV[3]
+local upper, lower = ARGV[4], ARGV[5]
+local skip, take = tonumber(ARGV[6]), tonumber(ARGV[7])
+local single
+if source == 'p' then
+  local h = redis.sha1hex(key)
+  local field = string.sub(h, 1, 9)
+  local v = redis.call('HGET', lhBucket(pre .. 'p:', lhMeta(pre .. 'p-meta'), h), field)
+  if not v then return {} end
+  if v == '+' then key = pre .. 'pp:' .. field else single = v end
+end
+local entries = {}
+local bounded = upper ~= '' or lower ~= ''
+local function walk(chunk)
+  if not bounded and skip >= #chunk / 12 then
+    skip = skip - #chunk / 12
+    return false
+  end
+  for j = #chunk - 11, 1, -12 do
+    local e = string.sub(chunk, j, j + 11)
+    if lower ~= '' and before(e, lower) then return true end
+    if upper == '' or before(e, upper) then
+      if skip > 0 then
+        skip = skip - 1
+      else
+        entries[#entries + 1] = e
+        if #entries >= take then return true end
+      end
+    end
+  end
+  return false
+end
+if take > 0 then
+  if single then
+    walk(single)
+  else
+    local i = redis.call('LLEN', key) - 1
+    local done = false
+    while i >= 0 and not done do
+      local batch = redis.call('LRANGE', key, math.max(0, i - 15), i)
+      for b = #batch, 1, -1 do
+        if walk(batch[b]) then done = true break end
+      end
+      i = i - 16
+    end
+  end
+end
+local out = {}
+for _, e in ipairs(entries) do resolve(pre, e, out) end
+return out
+`);
+
+/** The lookup scripts (loaded at start with the ledger's). */
+export const FIND_SCRIPTS: readonly LuaScript[] = [FIND, TIME_SCAN, ENTRY_SCAN];
+
+/** Reads over 10,000 orders at once are split in scripts of this many (a day's CSV is one or two). */
+const SCAN_BATCH = 5_000;
+
+/** The index a query reads, as a function of (upper, lower, skip, take) → orders newest first. */
+type Source = (upper: string, lower: string, skip: number, take: number) => Promise<OrderRecord[]>;
+
+/** How the ledger's other parts read orders: by ref id, and through each index. */
+export type OrderReader = ReturnType<typeof createOrderReader>;
+
+/** Reads orders, whichever form they are in (a hash, or a compacted element and the dictionary). */
+export function createOrderReader(ctx: RedisLedgerContext) {
+  const { redis, prefix, keys, texts } = ctx;
+  /** The order a hash or an element holds (the ref id for a hash: it is the key's). */
+  const decode = async (found: Array<{ element: string; hash: string[] }>): Promise<OrderRecord[]> => {
+    const missing = new Set<string>();
+    const one = (f: { element: string; hash: string[] }) => {
+      if (f.hash.length > 0) {
+        const tab = f.element.indexOf("\t");
+        return orderFromHash((tab < 0 ? f.element : f.element.slice(0, tab)).slice(9), pairs(f.hash));
+      }
+      try {
+        return unpackOrder(f.element, (id) => texts.text(id));
+      } catch (err) {
+        // A text not read yet from the dictionary: all of them are fetched at once, then read again.
+        if (!(err instanceof MissingText)) throw err;
+        for (const id of textIdsOf(f.element)) missing.add(id);
+        return null;
+      }
+    };
+    let orders = found.map(one);
+    if (missing.size > 0) {
+      await texts.load(missing);
+      orders = orders.map((o, i) => (o === null ? one(found[i]!) : o));
+    }
+    return orders.filter((o): o is OrderRecord => o !== undefined && o !== null);
+  };
+  /** A scan's flat answer (element, hash, element, hash…) → orders, each once. */
+  const ordersOf = async (raw: unknown): Promise<OrderRecord[]> => {
+    const list = raw as Array<string | string[]>;
+    const found: Array<{ element: string; hash: string[] }> = [];
+    for (let i = 0; i + 1 < list.length; i += 2)
+      found.push({ element: list[i] as string, hash: list[i + 1] as string[] });
+    const seen = new Set<string>();
+    return (await decode(found)).filter((o) => !seen.has(o.refId) && seen.add(o.refId));
+  };
+
+  async function get(refId: string): Promise<OrderRecord | undefined> {
+    const raw = (await FIND(redis, [keys.order(refId)], [prefix, refId])) as [string, (string | string[])?];
+    if (raw[0] === "h") return orderFromHash(refId, pairs(raw[1] as string[]));
+    if (raw[0] === "c") return (await decode([{ element: raw[1] as string, hash: [] }]))[0];
+    return undefined;
+  }
+
+  const getMany = async (refIds: readonly string[]) =>
+    (await Promise.all(refIds.map(get))).filter((o): o is OrderRecord => o !== undefined);
+
+  /** An order that has no hash any more (compacted): what a step on it finds. */
+  const compacted = async (refId: string) => {
+    const order = await get(refId);
+    return order?.state === "success" || order?.state === "failed" ? order : undefined;
+  };
+
+  /** The time index, optionally only the orders in a state and of a user (checked in the script). */
+  const timeScan =
+    (filter: { state?: OrderState; userId?: number; playerPrefix?: string } = {}): Source =>
+    async (upper, lower, skip, take) =>
+      ordersOf(
+        await TIME_SCAN(
+          redis,
+          [],
+          [
+            prefix,
+            upper,
+            lower,
+            skip,
+            take,
+            filter.state === undefined ? "" : STATE_LETTER[filter.state],
+            filter.state ?? "",
+            filter.userId === undefined ? "" : int36(filter.userId),
+            filter.userId === undefined ? "" : String(filter.userId),
+            filter.playerPrefix ?? "",
+            filter.playerPrefix === undefined ? "" : escapeField(filter.playerPrefix),
+          ],
+        ),
+      );
+  const byTime = timeScan();
+  const byEntries =
+    (source: "l" | "p", key: string, keep: (o: OrderRecord) => boolean): Source =>
+    async (upper, lower, skip, take) =>
+      (await ordersOf(await ENTRY_SCAN(redis, [], [prefix, source, key, upper, lower, skip, take]))).filter(keep);
+  const byUser = (userId: number) => byEntries("l", keys.user(userId), (o) => o.userId === userId);
+  const byPlayer = (playerId: string) => byEntries("p", playerId, (o) => o.playerId === playerId);
+  /** The cursor after an order: its index entry (user, player) or its header (time). */
+  const cursorOf = (source: "time" | "entry", o: OrderRecord) => {
+    const header = elementHeader(Date.parse(o.submittedAt ?? ""), o.refId);
+    return source === "time" ? header : header.slice(0, 9) + `___${o.refId}`.slice(-3);
+  };
+
+  return { get, getMany, compacted, timeScan, byTime, byUser, byPlayer, cursorOf };
+}
+
+/** The ledger's lookups: orders by ref id, pages through the indexes, the open and unknown ones. */
+export function createRedisLookups(
+  ctx: RedisLedgerContext,
+  read: OrderReader,
+): Pick<OrderLedger, "get" | "getMany" | "findOrders" | "history" | "submittedBetween" | "inFlight" | "pending"> {
+  const { redis, keys } = ctx;
+  const { get, getMany, timeScan, byTime, byUser, byPlayer, cursorOf } = read;
+  return {
+    get,
+    getMany,
+
+    async findOrders(q) {
+      if (q.state === "unknown" || q.state === "submitting") {
+        // Orders still open or unknown are few, and in a set of their own: no index need be read.
+        const ids = await redis.sMembers(q.state === "unknown" ? keys.unknown : keys.inflight);
+        const header = (o: OrderRecord) => elementHeader(Date.parse(o.submittedAt ?? ""), o.refId);
+        const all = (await getMany(ids))
+          .filter((o) => {
+            const at = Date.parse(o.submittedAt ?? "");
+            return (
+              o.state === q.state &&
+              (q.userId === undefined || o.userId === q.userId) &&
+              (q.playerId === undefined || o.playerId === q.playerId) &&
+              (q.fromMs === undefined || at >= q.fromMs) &&
+              (q.toMs === undefined || at <= q.toMs)
+            );
+          })
+          .sort((a, b) => (header(a) < header(b) ? 1 : -1));
+        const start = q.page * q.pageSize;
+        return { orders: all.slice(start, start + q.pageSize), hasMore: all.length > start + q.pageSize };
+      }
+      const upper = q.toMs === undefined ? "" : msKey(q.toMs + 1);
+      const lower = q.fromMs === undefined ? "" : msKey(q.fromMs);
+      const viaPlayer = q.playerId !== undefined;
+      // A few days are read whole, the script keeping only the state and user asked for; a user's
+      // orders over all time come from their own index.
+      const narrow = q.fromMs !== undefined && q.toMs !== undefined && q.toMs - q.fromMs <= 3 * 86_400_000;
+      let source: Source = byTime;
+      let kind: "time" | "entry" = "time";
+      if (q.playerPrefix !== undefined)
+        source = timeScan({
+          playerPrefix: q.playerPrefix,
+          ...(q.state === undefined ? {} : { state: q.state }),
+          ...(q.userId === undefined ? {} : { userId: q.userId }),
+        });
+      else if (q.playerId !== undefined) [source, kind] = [byPlayer(q.playerId), "entry"];
+      else if (q.userId !== undefined && !(narrow && q.state !== undefined))
+        [source, kind] = [byUser(q.userId), "entry"];
+      else if (q.state !== undefined)
+        source = timeScan({ state: q.state, ...(q.userId === undefined ? {} : { userId: q.userId }) });
+      const matches = (o: OrderRecord) =>
+        (q.state === undefined || o.state === q.state) &&
+        (q.userId === undefined || o.userId === q.userId) &&
+        (q.playerPrefix === undefined || o.playerId.startsWith(q.playerPrefix));
+      const filtered = q.state !== undefined || q.playerPrefix !== undefined || (viaPlayer && q.userId !== undefined);
+      if (!filtered) {
+        // One more than the page says whether there are more; nothing else is read.
+        const found = await source(upper, lower, q.page * q.pageSize, q.pageSize + 1);
+        return { orders: found.slice(0, q.pageSize), hasMore: found.length > q.pageSize };
+      }
+      // A filter no index answers: read the index in batches until the page (and one more) is found.
+      const found: OrderRecord[] = [];
+      const skip = q.page * q.pageSize;
+      let seen = 0;
+      const BATCH = 200;
+      let cursor = upper;
+      for (;;) {
+        const batch = await source(cursor, lower, 0, BATCH);
+        for (const o of batch) {
+          if (!matches(o)) continue;
+          if (seen++ >= skip) found.push(o);
+          if (found.length > q.pageSize) break;
+        }
+        if (found.length > q.pageSize || batch.length < BATCH) break;
+        cursor = cursorOf(kind, batch.at(-1)!);
+      }
+      return { orders: found.slice(0, q.pageSize), hasMore: found.length > q.pageSize };
+    },
+
+    async history(scope, page, pageSize) {
+      const [total, found] = await Promise.all([
+        scope === "all" ? redis.get(keys.ordersCount) : redis.hGet(keys.userCounts, String(scope)),
+        (scope === "all" ? byTime : byUser(scope))("", "", page * pageSize, pageSize),
+      ]);
+      return { orders: found, total: Number(total ?? 0) };
+    },
+
+    async submittedBetween(fromMs, toMs) {
+      const all: OrderRecord[] = [];
+      let cursor = msKey(toMs + 1);
+      for (;;) {
+        const batch = await byTime(cursor, msKey(fromMs), 0, SCAN_BATCH);
+        all.push(...batch);
+        if (batch.length < SCAN_BATCH) break;
+        cursor = cursorOf("time", batch.at(-1)!);
+      }
+      return all.reverse();
+    },
+
+    async inFlight() {
+      return (await getMany(await redis.sMembers(keys.inflight))).filter((o) => o.state === "submitting");
+    },
+
+    async pending() {
+      const found = await getMany(await redis.sMembers(keys.unknown));
+      return found.filter((o) => o.state === "unknown").sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    },
+  };
+}
