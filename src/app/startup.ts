@@ -145,7 +145,8 @@ export async function upgradeOnce(deps: {
     `ledger upgraded from layout ${upgraded.from} to ${upgraded.to}: ${upgraded.orders} orders rewritten` +
       (upgraded.from < 2
         ? `, per-day figures built for ${upgraded.tallied.orders} orders and ${upgraded.tallied.deposits} deposits`
-        : ""),
+        : "") +
+      (upgraded.hours > 0 ? `, orders by the hour counted for ${upgraded.hours} days` : ""),
   );
 }
 
