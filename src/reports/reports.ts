@@ -1,3 +1,7 @@
+/**
+ * The back office's read side: every figure and list the owner reads, in chat and in the Mini App,
+ * computed in one place from the ledger's per-day figures; screens only render them.
+ */
 import type { Access } from "../access/access.js";
 import type { People } from "../access/people.js";
 import { dayIn, dayRange, daysUpTo } from "../calendar.js";
