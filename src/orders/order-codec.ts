@@ -235,6 +235,10 @@ export function resultFields(result: OrderResult): string[] {
   return split;
 }
 
+/** The result's and productDetail's names by their field in the hash: a decode looks each up once. */
+const RESULT_NAME_OF = new Map<string, string>(Object.entries(RESULT_STRINGS).map(([name, field]) => [field, name]));
+const DETAIL_NAME_OF = new Map<string, string>(Object.entries(DETAIL_FIELDS).map(([name, field]) => [field, name]));
+
 function resultOf(h: Readonly<Record<string, string>>): OrderResult | undefined {
   let result: Record<string, unknown> | undefined;
   let detail: Record<string, unknown> | undefined;
@@ -242,12 +246,14 @@ function resultOf(h: Readonly<Record<string, string>>): OrderResult | undefined 
   // A long value's pieces, back together (resultFields).
   const whole = new Map<string, string>();
   const more: Array<[string, number, string]> = [];
-  for (const [field, value] of Object.entries(h)) {
-    if (!field.startsWith("r")) continue;
-    const m = /^(.+)#(\d+)$/.exec(field);
+  for (const field in h) {
+    if (field.charCodeAt(0) !== 114 /* r */) continue;
+    const value = h[field]!;
+    const m = field.includes("#") ? /^(.+)#(\d+)$/.exec(field) : null;
     if (m === null) whole.set(field, value);
     else more.push([m[1]!, Number(m[2]), value]);
   }
+  if (whole.size === 0 && more.length === 0) return undefined;
   more.sort((a, b) => a[1] - b[1]);
   for (const [field, , value] of more) whole.set(field, (whole.get(field) ?? "") + value);
   for (const [field, value] of whole) {
@@ -255,7 +261,7 @@ function resultOf(h: Readonly<Record<string, string>>): OrderResult | undefined 
     result ??= {};
     if (field.startsWith("rp")) {
       detail ??= {};
-      const name = Object.entries(DETAIL_FIELDS).find(([, f]) => f === field)?.[0];
+      const name = DETAIL_NAME_OF.get(field);
       if (name !== undefined)
         detail[name] = name === "name" || name === "code" || name === "status" ? value : Number(value);
       else if (field.startsWith("rp~")) detail[field.slice(3)] = JSON.parse(value);
@@ -266,7 +272,7 @@ function resultOf(h: Readonly<Record<string, string>>): OrderResult | undefined 
     else if (field === "rb") result.lastBalance = Number(value);
     else if (field.startsWith("r~")) result[field.slice(2)] = JSON.parse(value);
     else {
-      const name = Object.entries(RESULT_STRINGS).find(([, f]) => f === field)?.[0];
+      const name = RESULT_NAME_OF.get(field);
       if (name !== undefined) result[name] = value;
     }
   }
