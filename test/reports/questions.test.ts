@@ -183,6 +183,30 @@ describe("the owner's questions, from the figures kept per day", () => {
     expect(compare.change).toEqual({ sales: 250, selling: 264, margin: 190 });
   });
 
+  it("when the owner asks when orders come, then each order counts in the hour it was sent, failed ones too, and the busiest hours come first", async () => {
+    const today = await reports.questions.hours("day");
+    expect(today.hours).toHaveLength(24);
+    // 09:00 and 09:30 in one hour; the failed order at 11:00 was sent too, but sold nothing.
+    expect(today.hours.filter((h) => h.count > 0).map((h) => [h.hour, h.count, h.selling, h.provider])).toEqual([
+      [9, 2, 28_800, 27_000],
+      [10, 1, 9_800, 0],
+      [11, 1, 0, 0],
+    ]);
+    expect(today.busiest.map((h) => h.hour)).toEqual([9, 10, 11]);
+    expect(today.totals.orders.total).toBe(4);
+    const week = await reports.questions.hours("week");
+    // Monday's 00:10 sale and Tuesday's 13:00 join the week; the hours add up across its days.
+    expect(week.hours[0]!.count).toBe(1);
+    expect(week.hours[13]!.count).toBe(1);
+    expect(week.hours.reduce((n, h) => n + h.count, 0)).toBe(6);
+    const lastWeek = await reports.questions.hours("week", week.before);
+    // 23:30 on Sunday the 8th in Jakarta is 16:30 UTC: counted in the shop's hour 23.
+    expect(lastWeek.busiest.map((h) => [h.hour, h.count])).toEqual([
+      [8, 1],
+      [23, 1],
+    ]);
+  });
+
   it("when the back office reads what the shop owes and its resellers, then every screen gets the same totals", async () => {
     const list = await reports.resellers.list();
     const owed = await reports.resellers.owed();
