@@ -1,34 +1,22 @@
-import type { Access } from "../access/access.js";
-import type { People } from "../access/people.js";
 import { dayIn } from "../calendar.js";
 import type { Bot } from "grammy";
 import type { BotContext } from "../bot/context.js";
-import type { UserPrefs } from "../bot/user-prefs.js";
+import type { Services } from "../bot/services.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import type { Deposits } from "../orders/deposits.js";
-import type { OrderService } from "../orders/order-service.js";
-import type { Wallets } from "../orders/wallet.js";
-import type { Reports } from "../reports/reports.js";
 import { createHttpServer, type HttpServer } from "../server/http-server.js";
-import type { Shop } from "../shop/shop.js";
 import type { Storage } from "../storage/storage.js";
 import type { Intake } from "./intake.js";
 
 /** What the HTTP server serves: /healthz, the webhook of the intake, the Mini App's API. */
-export interface AppHttpDeps {
+export interface AppHttpDeps extends Pick<
+  Services,
+  "orders" | "reports" | "shop" | "access" | "people" | "wallets" | "deposits" | "prefs"
+> {
   config: Config;
   storage: Storage;
   intake: Intake;
   bot: Bot<BotContext>;
-  orders: OrderService;
-  reports: Reports;
-  shop: Shop;
-  access: Access;
-  people: People;
-  wallets: Wallets;
-  deposits: Deposits;
-  prefs: UserPrefs;
   now: () => Date;
   logger: Logger;
 }

@@ -17,16 +17,8 @@ export interface OrderCounts {
 }
 
 /** A product's or a buyer's sales: how many, what they sold for, what they cost, the margin. */
-export interface MoneyLine {
-  /** A product's code, a user's id. */
-  key: string;
-  name: string;
-  count: number;
-  selling: number;
-  /** What the successes cost at the provider, where that is known. */
-  provider: number;
-  /** The selling price of successes whose provider price nobody knows: not in `margin`. */
-  unpriced: number;
+export interface MoneyLine extends ReportLine {
+  /** Selling less provider cost, over the successes whose provider price is known (not `unpriced`). */
   margin: number;
 }
 
