@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "@keyv/redis";
 import type { Catalog } from "../src/catalog/catalog.js";
+import { dayIn, dayPlus } from "../src/calendar.js";
 import { createLedger } from "../src/orders/create-ledger.js";
 import type { CompactResult } from "../src/orders/ledger.js";
 import type { OrderRecord } from "../src/orders/order.js";
@@ -418,6 +419,8 @@ async function miniAppQuestions(
     reseller: signInitData(who.reseller, botToken),
   };
   const { day, oldRef, player } = seed.sample;
+  /** A day of last week (the seeded year ends yesterday: last week is always full). */
+  const lastWeek = dayPlus(dayIn(TIME_ZONE, new Date()), -7);
   /** One GET, timed from the request to the last byte of the answer; `check` says the answer is the one asked for. */
   const get = (as: "admin" | "reseller", path: string, check: (body: string) => boolean) => async () => {
     const t0 = performance.now();
@@ -471,6 +474,20 @@ async function miniAppQuestions(
     ["a staff member's orders, first page", "admin", `admin/orders?user=${who.staff.id}`, (b) => orders(b) === 20],
     ["a staff member's orders, page 50", "admin", `admin/orders?user=${who.staff.id}&page=49`, (b) => orders(b) > 0],
     ["a day's orders as CSV", "admin", `admin/orders.csv?day=${day}`, (b) => b.split("\n").length > seed.perDay],
+    [
+      "the top products and resellers of the month",
+      "admin",
+      "admin/top?period=month",
+      (b) => b.includes('"products"') && b.includes('"resellers"'),
+    ],
+    [
+      "the top products and resellers of last week",
+      "admin",
+      `admin/top?period=week&day=${lastWeek}`,
+      (b) => b.includes('"products"'),
+    ],
+    ["when in the day orders come, this month", "admin", "admin/hours?period=month", (b) => b.includes('"busiest"')],
+    ["this month against the same days of last month", "admin", "admin/compare", (b) => b.includes('"change"')],
     [
       "orders still unknown, the whole year (no day)",
       "admin",
