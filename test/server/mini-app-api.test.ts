@@ -238,6 +238,23 @@ describe("the Mini App's API: who may see what, and every change through the cha
     expect((await call("/admin/resellers", { user: ADMIN })).json.totals).toEqual({ saldo: 0, held: 0, total: 0 });
   });
 
+  it("when the page and its API answer, then a browser is told to load nothing from elsewhere, and only Telegram may frame the page", async () => {
+    await world.run();
+    const origin = base.replace(/\/app\/api$/, "");
+    for (const url of [`${origin}/app/`, `${base}/session`]) {
+      const res = await request(url);
+      await res.body.dump();
+      const csp = String(res.headers["content-security-policy"]);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toMatch(/frame-ancestors 'self' https:\/\/web\.telegram\.org/);
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(res.headers["referrer-policy"]).toBe("no-referrer");
+      // X-Frame-Options would keep web.telegram.org from showing the page in its frame.
+      expect(res.headers["x-frame-options"]).toBeUndefined();
+    }
+  });
+
   it("when another site's page asks, then no CORS header lets it read the answer", async () => {
     await world.run();
     const preflight = await request(`${base}/admin/today`, {
