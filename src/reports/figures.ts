@@ -23,18 +23,9 @@ export interface MoneyLine extends ReportLine {
 }
 
 /** A reseller's sales at their price, the shop's profit on them, and the money they deposited. */
-export interface ResellerMoneyLine {
-  userId: number;
-  name: string;
-  tier: string;
-  count: number;
-  sales: number;
-  provider: number;
-  unpriced: number;
+export interface ResellerMoneyLine extends ResellerLine {
   /** The shop's margin on their sales whose provider price is known. */
   profit: number;
-  /** Deposits less corrections credited. */
-  deposits: number;
 }
 
 /** Sales whose provider price nobody knows (settled without one): how many and what they sold for. */
