@@ -1,6 +1,7 @@
 import { dayIn, hourIn } from "../calendar.js";
 import type { Ledger, OrderLedger } from "./ledger.js";
 import { compactElement, orderTexts, unpackOrder } from "./packed-order-codec.js";
+import { orderLine } from "./order-line.js";
 import {
   costOf,
   paidFromSaldo,
@@ -375,7 +376,10 @@ function memoryOutcomes(
 /** Orders by ref id, pages of them newest first, the open and the unknown ones. */
 function memoryLookups(
   store: Store,
-): Pick<OrderLedger, "get" | "getMany" | "findOrders" | "history" | "submittedBetween" | "inFlight" | "pending"> {
+): Pick<
+  OrderLedger,
+  "get" | "getMany" | "findOrders" | "history" | "submittedBetween" | "submittedLinesBetween" | "inFlight" | "pending"
+> {
   const { live, copy, byTime } = store;
   const getMany = (refIds: readonly string[]) =>
     refIds
@@ -421,6 +425,13 @@ function memoryLookups(
         const t = byTime.get(o.refId)!;
         return t >= fromMs && t <= toMs;
       }).map(copy);
+    },
+
+    async submittedLinesBetween(fromMs, toMs) {
+      return submitted((o) => {
+        const t = byTime.get(o.refId)!;
+        return t >= fromMs && t <= toMs;
+      }).map(orderLine);
     },
 
     async inFlight() {

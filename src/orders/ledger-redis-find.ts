@@ -5,7 +5,8 @@ import { LUA_BASICS, LUA_LINEAR_HASH, LUA_RESOLVE, LUA_TIME_INDEX, pairs } from 
 import { MissingText } from "./ledger-redis-texts.js";
 import { msKey, int36, escapeField, orderFromHash } from "./order-codec.js";
 import type { OrderRecord, OrderState } from "./order.js";
-import { elementHeader, STATE_LETTER, textIdsOf, unpackOrder } from "./packed-order-codec.js";
+import { orderLine, type OrderLine } from "./order-line.js";
+import { elementHeader, lineOfElement, STATE_LETTER, textIdsOf, unpackOrder } from "./packed-order-codec.js";
 
 /*
  * Finding orders in the Redis ledger: one by ref id (its hash, or its element in the time index
@@ -187,16 +188,35 @@ export type OrderReader = ReturnType<typeof createOrderReader>;
 /** Reads orders, whichever form they are in (a hash, or a compacted element and the dictionary). */
 export function createOrderReader(ctx: RedisLedgerContext) {
   const { redis, prefix, keys, texts } = ctx;
-  /** The order a hash or an element holds (the ref id for a hash: it is the key's). */
-  const decode = async (found: Array<{ element: string; hash: string[] }>): Promise<OrderRecord[]> => {
+  /** How an order is read: whole, or as the line a list prints. */
+  interface Form<T> {
+    ofHash(refId: string, hash: Record<string, string>): T | undefined;
+    ofElement(element: string, text: (id: string) => string): T | undefined;
+  }
+  const whole: Form<OrderRecord> = { ofHash: orderFromHash, ofElement: unpackOrder };
+  const asLine: Form<OrderLine> = {
+    ofHash: (refId, hash) => {
+      const order = orderFromHash(refId, hash);
+      return order === undefined ? undefined : orderLine(order);
+    },
+    ofElement: lineOfElement,
+  };
+  /** The order a hash or an element holds (the ref id for a hash: it is the key's), in a form. */
+  async function decode(found: Array<{ element: string; hash: string[] }>): Promise<OrderRecord[]>;
+  async function decode<T>(found: Array<{ element: string; hash: string[] }>, form: Form<T>): Promise<T[]>;
+  async function decode<T>(
+    found: Array<{ element: string; hash: string[] }>,
+    form: Form<T> = whole as unknown as Form<T>,
+  ): Promise<T[]> {
     const missing = new Set<string>();
+    const text = (id: string) => texts.text(id);
     const one = (f: { element: string; hash: string[] }) => {
       if (f.hash.length > 0) {
         const tab = f.element.indexOf("\t");
-        return orderFromHash((tab < 0 ? f.element : f.element.slice(0, tab)).slice(9), pairs(f.hash));
+        return form.ofHash((tab < 0 ? f.element : f.element.slice(0, tab)).slice(9), pairs(f.hash));
       }
       try {
-        return unpackOrder(f.element, (id) => texts.text(id));
+        return form.ofElement(f.element, text);
       } catch (err) {
         // A text not read yet from the dictionary: all of them are fetched at once, then read again.
         if (!(err instanceof MissingText)) throw err;
@@ -209,17 +229,20 @@ export function createOrderReader(ctx: RedisLedgerContext) {
       await texts.load(missing);
       orders = orders.map((o, i) => (o === null ? one(found[i]!) : o));
     }
-    return orders.filter((o): o is OrderRecord => o !== undefined && o !== null);
-  };
-  /** A scan's flat answer (element, hash, element, hash…) → orders, each once. */
-  const ordersOf = async (raw: unknown): Promise<OrderRecord[]> => {
+    return orders.filter((o): o is T => o !== undefined && o !== null);
+  }
+  /** A scan's flat answer (element, hash, element, hash…) → orders (or lines), each once. */
+  async function ordersOf(raw: unknown): Promise<OrderRecord[]>;
+  async function ordersOf<T extends { refId: string }>(raw: unknown, form: Form<T>): Promise<T[]>;
+  async function ordersOf<T extends { refId: string }>(raw: unknown, form?: Form<T>): Promise<T[]> {
     const list = raw as Array<string | string[]>;
     const found: Array<{ element: string; hash: string[] }> = [];
     for (let i = 0; i + 1 < list.length; i += 2)
       found.push({ element: list[i] as string, hash: list[i + 1] as string[] });
     const seen = new Set<string>();
-    return (await decode(found)).filter((o) => !seen.has(o.refId) && seen.add(o.refId));
-  };
+    const decoded = form === undefined ? ((await decode(found)) as unknown as T[]) : await decode(found, form);
+    return decoded.filter((o) => !seen.has(o.refId) && seen.add(o.refId));
+  }
 
   async function get(refId: string): Promise<OrderRecord | undefined> {
     const raw = (await FIND(redis, [keys.order(refId)], [prefix, refId])) as [string, (string | string[])?];
@@ -261,6 +284,9 @@ export function createOrderReader(ctx: RedisLedgerContext) {
         ),
       );
   const byTime = timeScan();
+  /** The time index's orders as lines (no filter), newest first. */
+  const linesByTime = async (upper: string, lower: string, take: number) =>
+    ordersOf(await TIME_SCAN(redis, [], [prefix, upper, lower, 0, take, "", "", "", "", "", ""]), asLine);
   const byEntries =
     (source: "l" | "p", key: string, keep: (o: OrderRecord) => boolean): Source =>
     async (upper, lower, skip, take) =>
@@ -273,16 +299,19 @@ export function createOrderReader(ctx: RedisLedgerContext) {
     return source === "time" ? header : header.slice(0, 9) + `___${o.refId}`.slice(-3);
   };
 
-  return { get, getMany, compacted, timeScan, byTime, byUser, byPlayer, cursorOf };
+  return { get, getMany, compacted, timeScan, byTime, linesByTime, byUser, byPlayer, cursorOf };
 }
 
 /** The ledger's lookups: orders by ref id, pages through the indexes, the open and unknown ones. */
 export function createRedisLookups(
   ctx: RedisLedgerContext,
   read: OrderReader,
-): Pick<OrderLedger, "get" | "getMany" | "findOrders" | "history" | "submittedBetween" | "inFlight" | "pending"> {
+): Pick<
+  OrderLedger,
+  "get" | "getMany" | "findOrders" | "history" | "submittedBetween" | "submittedLinesBetween" | "inFlight" | "pending"
+> {
   const { redis, keys } = ctx;
-  const { get, getMany, timeScan, byTime, byUser, byPlayer, cursorOf } = read;
+  const { get, getMany, timeScan, byTime, linesByTime, byUser, byPlayer, cursorOf } = read;
   return {
     get,
     getMany,
@@ -371,6 +400,18 @@ export function createRedisLookups(
         all.push(...batch);
         if (batch.length < SCAN_BATCH) break;
         cursor = cursorOf("time", batch.at(-1)!);
+      }
+      return all.reverse();
+    },
+
+    async submittedLinesBetween(fromMs, toMs) {
+      const all: OrderLine[] = [];
+      let cursor = msKey(toMs + 1);
+      for (;;) {
+        const batch = await linesByTime(cursor, msKey(fromMs), SCAN_BATCH);
+        for (const line of batch) all.push(line);
+        if (batch.length < SCAN_BATCH) break;
+        cursor = elementHeader(batch.at(-1)!.submittedMs, batch.at(-1)!.refId);
       }
       return all.reverse();
     },

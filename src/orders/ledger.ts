@@ -1,5 +1,6 @@
 import type { Wallets } from "./wallet.js";
 import type { BalanceSeen, FinalState, OrderRecord, OrderResult, OrderState } from "./order.js";
+import type { OrderLine } from "./order-line.js";
 import type { DayFigures } from "./report.js";
 
 /** What findOrders looks for (all given conditions together). */
@@ -118,6 +119,8 @@ export interface OrderLedger {
   history(scope: number | "all", page: number, pageSize: number): Promise<{ orders: OrderRecord[]; total: number }>;
   /** Orders submitted in [fromMs, toMs], oldest first. */
   submittedBetween(fromMs: number, toMs: number): Promise<OrderRecord[]>;
+  /** The same orders as the lines a list prints (orderLine), read without making each whole order. */
+  submittedLinesBetween(fromMs: number, toMs: number): Promise<OrderLine[]>;
   /** Orders sent to the provider whose outcome is not recorded. */
   inFlight(): Promise<OrderRecord[]>;
   /** Orders whose result is unknown, oldest first. */

@@ -86,7 +86,12 @@ export interface OrderRecord extends DraftFields {
  * product before the order was sent); undefined when nobody knows it (never counted as 0).
  */
 export function costOf(result: OrderResult | undefined): number | undefined {
-  const cost = result?.productDetail?.priceRp ?? result?.providerPrice;
+  return costFrom(result?.productDetail?.priceRp, result?.providerPrice);
+}
+
+/** costOf from the two prices it reads: the provider's answer's, else the settlement's. */
+export function costFrom(priceRp: unknown, providerPrice: unknown): number | undefined {
+  const cost = priceRp ?? providerPrice;
   return typeof cost === "number" && Number.isFinite(cost) ? Math.round(cost) : undefined;
 }
 

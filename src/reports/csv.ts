@@ -1,5 +1,6 @@
 import { wallOffsetMs } from "../calendar.js";
-import { costOf, paidFromSaldo, type OrderRecord } from "../orders/order.js";
+import { costFrom, paidFromSaldo } from "../orders/order.js";
+import type { OrderLine } from "../orders/order-line.js";
 
 /**
  * The orders of a day (or a month) as a spreadsheet reads them: one row per submitted order, the
@@ -50,8 +51,10 @@ function cell(value: string | number | undefined | null): string {
 }
 
 /** The day's orders as CSV (UTF-8, a header row, times in the shop's time zone). */
-export function reportCsv(orders: OrderRecord[], timeZone: string): string {
-  return [CSV_HEADER.join(","), ...csvRows(orders, timeZone)].join("\r\n") + "\r\n";
+export function reportCsv(orders: readonly OrderLine[], timeZone: string): string {
+  let csv = `${CSV_HEADER.join(",")}\r\n`;
+  for (const row of csvRows(orders, timeZone)) csv += `${row}\r\n`;
+  return csv;
 }
 
 /**
@@ -83,43 +86,30 @@ function wallClock(timeZone: string): (ms: number) => string {
  * Where a success's provider price comes from: the provider's answer, the admin who settled it, or
  * the last price seen for the product before it was sent; empty when nobody knows it.
  */
-function providerPriceFrom(o: OrderRecord): string | undefined {
+function providerPriceFrom(o: OrderLine): string | undefined {
   if (o.state !== "success") return undefined;
-  if (o.result?.productDetail?.priceRp !== undefined) return "provider";
-  return costOf(o.result) === undefined ? undefined : o.result?.providerPriceFrom;
+  if (o.priceRp !== undefined) return "provider";
+  return costFrom(o.priceRp, o.providerPrice) === undefined ? undefined : o.providerPriceFrom;
 }
 
 /** The CSV rows of submitted orders (no header), in the order given. */
-export function csvRows(orders: readonly OrderRecord[], timeZone: string): string[] {
+export function csvRows(orders: readonly OrderLine[], timeZone: string): string[] {
   const clock = wallClock(timeZone);
-  return orders
-    .filter((o) => o.state !== "draft" && o.state !== "cancelled")
-    .map((o) =>
-      [
-        clock(Date.parse(o.submittedAt ?? o.createdAt)),
-        o.refId,
-        o.state,
-        o.userId,
-        o.userName,
-        o.productCode,
-        o.productName,
-        o.playerId,
-        o.result?.destinationName,
-        o.role ?? "staff",
-        o.tier,
-        o.price,
+  const rows: string[] = [];
+  for (const o of orders) {
+    if (o.state === "draft" || o.state === "cancelled") continue;
+    const success = o.state === "success";
+    rows.push(
+      `${clock(o.submittedMs)},${cell(o.refId)},${o.state},${o.userId},${cell(o.userName)},` +
+        `${cell(o.productCode)},${cell(o.productName)},${cell(o.playerId)},${cell(o.destinationName)},` +
+        `${cell(o.role ?? "staff")},${cell(o.tier)},${cell(o.price)},` +
         // What the buyer paid from their saldo: a reseller's successful order (a held or released
         // price was not paid).
-        paidFromSaldo(o) && o.state === "success" ? o.price : undefined,
-        o.state === "success" ? costOf(o.result) : o.result?.productDetail?.priceRp,
-        o.result?.sn,
-        o.result?.trxId,
-        o.result?.lastBalance,
-        o.result?.errorCode,
-        o.result?.errorMsg,
-        providerPriceFrom(o),
-      ]
-        .map(cell)
-        .join(","),
+        `${cell(paidFromSaldo(o) && success ? o.price : undefined)},` +
+        `${cell(success ? costFrom(o.priceRp, o.providerPrice) : o.priceRp)},` +
+        `${cell(o.sn)},${cell(o.trxId)},${cell(o.lastBalance)},${cell(o.errorCode)},${cell(o.errorMsg)},` +
+        cell(providerPriceFrom(o)),
     );
+  }
+  return rows;
 }

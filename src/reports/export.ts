@@ -32,7 +32,7 @@ export type MonthExport =
  * time as the upload reads it, so a month of 100,000 orders never sits in memory whole.
  */
 export async function exportMonth(
-  deps: { orders: Pick<OrderLedger, "submittedBetween" | "daysFigures">; timeZone: string },
+  deps: { orders: Pick<OrderLedger, "submittedLinesBetween" | "daysFigures">; timeZone: string },
   month: string,
 ): Promise<MonthExport> {
   const days = monthDays(month);
@@ -45,7 +45,7 @@ export async function exportMonth(
     yield Buffer.from(`${CSV_HEADER.join(",")}\r\n`, "utf8");
     for (const day of days!) {
       const range = dayRange(day, deps.timeZone)!;
-      const rows = csvRows(await deps.orders.submittedBetween(range.fromMs, range.toMs), deps.timeZone);
+      const rows = csvRows(await deps.orders.submittedLinesBetween(range.fromMs, range.toMs), deps.timeZone);
       if (rows.length > 0) yield Buffer.from(`${rows.join("\r\n")}\r\n`, "utf8");
     }
   }

@@ -70,6 +70,7 @@ export interface ReportsDeps {
     | "history"
     | "pending"
     | "submittedBetween"
+    | "submittedLinesBetween"
     | "lastBalance"
     | "lastProviderPrices"
     | "dayFigures"
@@ -117,7 +118,7 @@ export function createReports(deps: ReportsDeps): Reports {
     async dayCsv(day) {
       const range = dayRange(day, timeZone);
       if (range === undefined) return undefined;
-      const orders = (await ledger.submittedBetween(range.fromMs, range.toMs)).filter(
+      const orders = (await ledger.submittedLinesBetween(range.fromMs, range.toMs)).filter(
         (o) => o.state !== "draft" && o.state !== "cancelled",
       );
       return { csv: reportCsv(orders, timeZone), count: orders.length };

@@ -210,6 +210,7 @@ export async function ledgerViews(
       return {
         day,
         orders: await o.submittedBetween(range.fromMs, range.toMs),
+        lines: await o.submittedLinesBetween(range.fromMs, range.toMs),
         found: await find({ fromMs: range.fromMs, toMs: range.toMs }),
         failed: await find({ fromMs: range.fromMs, toMs: range.toMs, state: "failed" }),
         oneUsersSales: await find({ fromMs: range.fromMs, toMs: range.toMs, state: "success", userId: s.users[2]! }),

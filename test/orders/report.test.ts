@@ -1,6 +1,7 @@
 import { dayIn, dayPlus, dayRange, monthBefore } from "../../src/calendar.js";
 import { describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../src/orders/order.js";
+import { orderLine } from "../../src/orders/order-line.js";
 import { buildReport } from "../../src/orders/report.js";
 import { CSV_HEADER, reportCsv } from "../../src/reports/csv.js";
 
@@ -92,7 +93,7 @@ describe("reports", () => {
       [
         order({ userName: 'Sari "the boss", Jr.', playerId: "=HYPERLINK(1)" }),
         order({ refId: "G", state: "cancelled" }),
-      ],
+      ].map(orderLine),
       "Asia/Jakarta",
     );
     const rows = csv.trimEnd().split("\r\n");

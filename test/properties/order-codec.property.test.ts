@@ -7,7 +7,8 @@ import {
   orderFromHash,
   resultFields,
 } from "../../src/orders/order-codec.js";
-import { compactElement, orderTexts, unpackOrder } from "../../src/orders/packed-order-codec.js";
+import { compactElement, lineOfElement, orderTexts, unpackOrder } from "../../src/orders/packed-order-codec.js";
+import { orderLine } from "../../src/orders/order-line.js";
 import { movementFromLine, movementLine, packMovements, unpackMovements } from "../../src/orders/statement-codec.js";
 import type { OrderRecord } from "../../src/orders/order.js";
 import { newRefId } from "../../src/orders/ref-id.js";
@@ -158,6 +159,8 @@ describe("the ledger's codecs give back exactly what they were given", () => {
         const element = compactElement(o, given, texts);
         if (!element.includes("\tJ\t")) packed += 1;
         expect(plain(unpackOrder(element, (i) => ids.get(i)!))).toEqual(o);
+        // The line a list prints reads the same from the element as from the whole order.
+        expect(plain(lineOfElement(element, (i) => ids.get(i)!))).toEqual(plain(orderLine(o)));
       }),
       { numRuns: 500 },
     );

@@ -7,9 +7,9 @@ import type { DayFigures } from "../../src/orders/report.js";
 /** A month big enough to go out gzipped, whose orders are read as `read` says, day by day. */
 function bigMonth(read: (day: number) => Promise<never[]>) {
   let day = 0;
-  const orders: Pick<OrderLedger, "submittedBetween" | "daysFigures"> = {
+  const orders: Pick<OrderLedger, "submittedLinesBetween" | "daysFigures"> = {
     daysFigures: async (days) => days.map(() => ({ total: Math.ceil((GZIP_OVER + 1) / days.length) }) as DayFigures),
-    submittedBetween: () => read(++day),
+    submittedLinesBetween: () => read(++day),
   };
   return exportMonth({ orders, timeZone: "Asia/Jakarta" }, "2026-03");
 }

@@ -1,0 +1,64 @@
+import type { OrderRecord, OrderState } from "./order.js";
+import type { Role } from "../access/access.js";
+
+/**
+ * What a list of submitted orders shows of each one (a day's CSV, a month's export): the order's
+ * own facts, flat, without the parts no list prints (creation and notice times, the provider's
+ * message, the whole product detail). A day's CSV reads thousands of orders; reading each as a
+ * line instead of a whole order makes it cheaper to build and to collect.
+ */
+export interface OrderLine {
+  refId: string;
+  state: OrderState;
+  /** When it was sent, in milliseconds (when it was made, for an order that was never sent). */
+  submittedMs: number;
+  userId: number;
+  userName: string;
+  productCode: string;
+  productName: string;
+  playerId: string;
+  /** What the buyer pays (null when the catalogue had no selling price). */
+  price: number | null;
+  role?: Role;
+  tier?: string;
+  // The provider's result, as the order keeps it.
+  trxId?: string;
+  destinationName?: string;
+  sn?: string;
+  lastBalance?: number;
+  errorCode?: string;
+  errorMsg?: string;
+  /** The price the provider's answer named (its product detail's priceRp). */
+  priceRp?: number;
+  providerPrice?: number;
+  providerPriceFrom?: "admin" | "last-seen";
+}
+
+/** The line of a whole order. */
+export function orderLine(o: OrderRecord): OrderLine {
+  const line: OrderLine = {
+    refId: o.refId,
+    state: o.state,
+    submittedMs: Date.parse(o.submittedAt ?? o.createdAt),
+    userId: o.userId,
+    userName: o.userName,
+    productCode: o.productCode,
+    productName: o.productName,
+    playerId: o.playerId,
+    price: o.price,
+  };
+  if (o.role !== undefined) line.role = o.role;
+  if (o.tier !== undefined) line.tier = o.tier;
+  const r = o.result;
+  if (r === undefined) return line;
+  if (r.trxId !== undefined) line.trxId = r.trxId;
+  if (r.destinationName !== undefined) line.destinationName = r.destinationName;
+  if (r.sn !== undefined) line.sn = r.sn;
+  if (r.lastBalance !== undefined) line.lastBalance = r.lastBalance;
+  if (r.errorCode !== undefined) line.errorCode = r.errorCode;
+  if (r.errorMsg !== undefined) line.errorMsg = r.errorMsg;
+  if (r.productDetail?.priceRp !== undefined) line.priceRp = r.productDetail.priceRp;
+  if (r.providerPrice !== undefined) line.providerPrice = r.providerPrice;
+  if (r.providerPriceFrom !== undefined) line.providerPriceFrom = r.providerPriceFrom;
+  return line;
+}
