@@ -3,7 +3,7 @@ import type { People, Person } from "../access/people.js";
 import { tiersOf } from "../catalog/catalog.js";
 import type { OrderLedger } from "../orders/ledger.js";
 import { heldRefs, statementLines, type StatementLine } from "../orders/statement.js";
-import type { Wallet, Wallets } from "../orders/wallet.js";
+import type { Movement, Wallet, Wallets } from "../orders/wallet.js";
 import type { Shop } from "../shop/shop.js";
 
 /** What the shop owes its resellers: their saldo and what is held for orders in doubt. */
@@ -84,6 +84,17 @@ export function createResellerReports(deps: ResellerReportsDeps) {
     return statementLines(movements, (ref) => states.get(ref));
   }
 
+  /** The newest movements (oldest first) that make a reseller's `last` newest lines: see recent. */
+  async function newestWithLines(userId: number, last: number): Promise<Movement[]> {
+    for (let read = last; ; read *= 4) {
+      const movements = await wallets.statement(userId, read);
+      let from = movements.length;
+      let found = 0;
+      while (from > 0 && found < last) if (movements[--from]!.kind !== "spend") found += 1;
+      if (found >= last || movements.length < read) return movements.slice(from);
+    }
+  }
+
   /** The reseller (or former one, with money left) and their access entry, named. */
   async function row(userId: number, wallet?: Wallet): Promise<{ row: ResellerRow; entry?: AccessEntry }> {
     const [entry, known, named] = await Promise.all([
@@ -136,9 +147,14 @@ export function createResellerReports(deps: ResellerReportsDeps) {
       return { reseller, movements: await lines(statement.movements), page, total: statement.total, pageSize };
     },
 
-    /** A reseller's saldo and their `last` newest movements as lines, oldest first. */
+    /**
+     * A reseller's saldo and their `last` newest statement lines, oldest first. An order's spend
+     * makes no line of its own (statementLines), so the newest `last` movements may hold fewer
+     * lines, or none (spends of orders held earlier, e.g. unknowns an admin settled): more
+     * movements are read, each time in one read, until there are `last` lines or no more movements.
+     */
     async recent(userId: number, last: number): Promise<RecentStatement> {
-      const [{ row: reseller }, movements] = await Promise.all([row(userId), wallets.statement(userId, last)]);
+      const [{ row: reseller }, movements] = await Promise.all([row(userId), newestWithLines(userId, last)]);
       return { reseller, lines: await lines(movements) };
     },
   };
