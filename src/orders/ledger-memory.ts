@@ -378,7 +378,7 @@ function memoryLookups(
   store: Store,
 ): Pick<
   OrderLedger,
-  "get" | "getMany" | "findOrders" | "history" | "submittedBetween" | "submittedLinesBetween" | "inFlight" | "pending"
+  "get" | "getMany" | "findOrders" | "history" | "submittedBetween" | "eachSubmittedLine" | "inFlight" | "pending"
 > {
   const { live, copy, byTime } = store;
   const getMany = (refIds: readonly string[]) =>
@@ -427,11 +427,12 @@ function memoryLookups(
       }).map(copy);
     },
 
-    async submittedLinesBetween(fromMs, toMs) {
-      return submitted((o) => {
+    async eachSubmittedLine(fromMs, toMs, each) {
+      for (const o of submitted((o) => {
         const t = byTime.get(o.refId)!;
         return t >= fromMs && t <= toMs;
-      }).map(orderLine);
+      }))
+        each(orderLine(o));
     },
 
     async inFlight() {

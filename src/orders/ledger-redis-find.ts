@@ -188,35 +188,21 @@ export type OrderReader = ReturnType<typeof createOrderReader>;
 /** Reads orders, whichever form they are in (a hash, or a compacted element and the dictionary). */
 export function createOrderReader(ctx: RedisLedgerContext) {
   const { redis, prefix, keys, texts } = ctx;
-  /** How an order is read: whole, or as the line a list prints. */
-  interface Form<T> {
-    ofHash(refId: string, hash: Record<string, string>): T | undefined;
-    ofElement(element: string, text: (id: string) => string): T | undefined;
-  }
-  const whole: Form<OrderRecord> = { ofHash: orderFromHash, ofElement: unpackOrder };
-  const asLine: Form<OrderLine> = {
-    ofHash: (refId, hash) => {
-      const order = orderFromHash(refId, hash);
-      return order === undefined ? undefined : orderLine(order);
-    },
-    ofElement: lineOfElement,
+  const text = (id: string) => texts.text(id);
+  /** An element's header: the submit time's 9 digits and the ref id. */
+  const headerOf = (element: string) => {
+    const tab = element.indexOf("\t");
+    return tab < 0 ? element : element.slice(0, tab);
   };
-  /** The order a hash or an element holds (the ref id for a hash: it is the key's), in a form. */
-  async function decode(found: Array<{ element: string; hash: string[] }>): Promise<OrderRecord[]>;
-  async function decode<T>(found: Array<{ element: string; hash: string[] }>, form: Form<T>): Promise<T[]>;
-  async function decode<T>(
-    found: Array<{ element: string; hash: string[] }>,
-    form: Form<T> = whole as unknown as Form<T>,
-  ): Promise<T[]> {
+  /** The ref id of an element (its header after the 9 digits). */
+  const refOf = (element: string) => headerOf(element).slice(9);
+  /** The order a hash or an element holds (the ref id for a hash: it is the key's). */
+  const decode = async (found: Array<{ element: string; hash: string[] }>): Promise<OrderRecord[]> => {
     const missing = new Set<string>();
-    const text = (id: string) => texts.text(id);
     const one = (f: { element: string; hash: string[] }) => {
-      if (f.hash.length > 0) {
-        const tab = f.element.indexOf("\t");
-        return form.ofHash((tab < 0 ? f.element : f.element.slice(0, tab)).slice(9), pairs(f.hash));
-      }
+      if (f.hash.length > 0) return orderFromHash(refOf(f.element), pairs(f.hash));
       try {
-        return form.ofElement(f.element, text);
+        return unpackOrder(f.element, text);
       } catch (err) {
         // A text not read yet from the dictionary: all of them are fetched at once, then read again.
         if (!(err instanceof MissingText)) throw err;
@@ -229,19 +215,64 @@ export function createOrderReader(ctx: RedisLedgerContext) {
       await texts.load(missing);
       orders = orders.map((o, i) => (o === null ? one(found[i]!) : o));
     }
-    return orders.filter((o): o is T => o !== undefined && o !== null);
-  }
-  /** A scan's flat answer (element, hash, element, hash…) → orders (or lines), each once. */
-  async function ordersOf(raw: unknown): Promise<OrderRecord[]>;
-  async function ordersOf<T extends { refId: string }>(raw: unknown, form: Form<T>): Promise<T[]>;
-  async function ordersOf<T extends { refId: string }>(raw: unknown, form?: Form<T>): Promise<T[]> {
+    return orders.filter((o): o is OrderRecord => o !== undefined && o !== null);
+  };
+  /** A scan's flat answer (element, hash, element, hash…) → orders, each once. */
+  const ordersOf = async (raw: unknown): Promise<OrderRecord[]> => {
     const list = raw as Array<string | string[]>;
     const found: Array<{ element: string; hash: string[] }> = [];
     for (let i = 0; i + 1 < list.length; i += 2)
       found.push({ element: list[i] as string, hash: list[i + 1] as string[] });
     const seen = new Set<string>();
-    const decoded = form === undefined ? ((await decode(found)) as unknown as T[]) : await decode(found, form);
-    return decoded.filter((o) => !seen.has(o.refId) && seen.add(o.refId));
+    return (await decode(found)).filter((o) => !seen.has(o.refId) && seen.add(o.refId));
+  };
+
+  /**
+   * The orders submitted in [fromMs, toMs] as lines, oldest first, each given to `each` as it is
+   * decoded: read from the time index in scripts of SCAN_BATCH orders (newest first), then walked
+   * from the oldest. Only the scripts' answers are kept meanwhile, never the orders.
+   */
+  async function eachLineByTime(fromMs: number, toMs: number, each: (line: OrderLine) => void): Promise<void> {
+    const batches: Array<Array<string | string[]>> = [];
+    let cursor = msKey(toMs + 1);
+    for (;;) {
+      const args = [prefix, cursor, msKey(fromMs), 0, SCAN_BATCH, "", "", "", "", "", ""];
+      const list = (await TIME_SCAN(redis, [], args)) as Array<string | string[]>;
+      batches.push(list);
+      if (list.length / 2 < SCAN_BATCH) break;
+      cursor = headerOf(list[list.length - 2] as string);
+    }
+    const seen = new Set<string>();
+    let loaded = false;
+    for (let b = batches.length - 1; b >= 0; b--) {
+      const list = batches[b]!;
+      for (let i = list.length - 2; i >= 0; i -= 2) {
+        const element = list[i] as string;
+        const hash = list[i + 1] as string[];
+        let line: OrderLine | undefined;
+        if (hash.length > 0) {
+          const order = orderFromHash(refOf(element), pairs(hash));
+          line = order === undefined ? undefined : orderLine(order);
+        } else {
+          try {
+            line = lineOfElement(element, text);
+          } catch (err) {
+            if (!(err instanceof MissingText) || loaded) throw err;
+            // Texts not read yet from the dictionary: those of every order read are fetched at once.
+            const ids = new Set<string>();
+            for (const l of batches)
+              for (let j = 0; j < l.length; j += 2) for (const id of textIdsOf(l[j] as string)) ids.add(id);
+            await texts.load(ids);
+            loaded = true;
+            line = lineOfElement(element, text);
+          }
+        }
+        if (line !== undefined && !seen.has(line.refId)) {
+          seen.add(line.refId);
+          each(line);
+        }
+      }
+    }
   }
 
   async function get(refId: string): Promise<OrderRecord | undefined> {
@@ -284,9 +315,6 @@ export function createOrderReader(ctx: RedisLedgerContext) {
         ),
       );
   const byTime = timeScan();
-  /** The time index's orders as lines (no filter), newest first. */
-  const linesByTime = async (upper: string, lower: string, take: number) =>
-    ordersOf(await TIME_SCAN(redis, [], [prefix, upper, lower, 0, take, "", "", "", "", "", ""]), asLine);
   const byEntries =
     (source: "l" | "p", key: string, keep: (o: OrderRecord) => boolean): Source =>
     async (upper, lower, skip, take) =>
@@ -299,7 +327,7 @@ export function createOrderReader(ctx: RedisLedgerContext) {
     return source === "time" ? header : header.slice(0, 9) + `___${o.refId}`.slice(-3);
   };
 
-  return { get, getMany, compacted, timeScan, byTime, linesByTime, byUser, byPlayer, cursorOf };
+  return { get, getMany, compacted, timeScan, byTime, eachLineByTime, byUser, byPlayer, cursorOf };
 }
 
 /** The ledger's lookups: orders by ref id, pages through the indexes, the open and unknown ones. */
@@ -308,10 +336,10 @@ export function createRedisLookups(
   read: OrderReader,
 ): Pick<
   OrderLedger,
-  "get" | "getMany" | "findOrders" | "history" | "submittedBetween" | "submittedLinesBetween" | "inFlight" | "pending"
+  "get" | "getMany" | "findOrders" | "history" | "submittedBetween" | "eachSubmittedLine" | "inFlight" | "pending"
 > {
   const { redis, keys } = ctx;
-  const { get, getMany, timeScan, byTime, linesByTime, byUser, byPlayer, cursorOf } = read;
+  const { get, getMany, timeScan, byTime, eachLineByTime, byUser, byPlayer, cursorOf } = read;
   return {
     get,
     getMany,
@@ -404,17 +432,7 @@ export function createRedisLookups(
       return all.reverse();
     },
 
-    async submittedLinesBetween(fromMs, toMs) {
-      const all: OrderLine[] = [];
-      let cursor = msKey(toMs + 1);
-      for (;;) {
-        const batch = await linesByTime(cursor, msKey(fromMs), SCAN_BATCH);
-        for (const line of batch) all.push(line);
-        if (batch.length < SCAN_BATCH) break;
-        cursor = elementHeader(batch.at(-1)!.submittedMs, batch.at(-1)!.refId);
-      }
-      return all.reverse();
-    },
+    eachSubmittedLine: eachLineByTime,
 
     async inFlight() {
       return (await getMany(await redis.sMembers(keys.inflight))).filter((o) => o.state === "submitting");

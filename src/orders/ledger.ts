@@ -119,8 +119,11 @@ export interface OrderLedger {
   history(scope: number | "all", page: number, pageSize: number): Promise<{ orders: OrderRecord[]; total: number }>;
   /** Orders submitted in [fromMs, toMs], oldest first. */
   submittedBetween(fromMs: number, toMs: number): Promise<OrderRecord[]>;
-  /** The same orders as the lines a list prints (orderLine), read without making each whole order. */
-  submittedLinesBetween(fromMs: number, toMs: number): Promise<OrderLine[]>;
+  /**
+   * The same orders as the lines a list prints (orderLine), oldest first, each given to `each` as
+   * it is read: no whole order is made and none is kept (a day's CSV reads thousands).
+   */
+  eachSubmittedLine(fromMs: number, toMs: number, each: (line: OrderLine) => void): Promise<void>;
   /** Orders sent to the provider whose outcome is not recorded. */
   inFlight(): Promise<OrderRecord[]>;
   /** Orders whose result is unknown, oldest first. */

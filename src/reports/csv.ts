@@ -52,9 +52,46 @@ function cell(value: string | number | undefined | null): string {
 
 /** The day's orders as CSV (UTF-8, a header row, times in the shop's time zone). */
 export function reportCsv(orders: readonly OrderLine[], timeZone: string): string {
-  let csv = `${CSV_HEADER.join(",")}\r\n`;
-  for (const row of csvRows(orders, timeZone)) csv += `${row}\r\n`;
-  return csv;
+  const file = csvFile(timeZone, { header: true });
+  for (const o of orders) file.add(o);
+  return file.bytes().toString("utf8");
+}
+
+/**
+ * A CSV file written as its orders are read: each row goes into the file's bytes at once (UTF-8,
+ * CRLF), so that thousands of rows are never kept as strings until the end.
+ */
+export function csvFile(timeZone: string, opts: { header: boolean }) {
+  const rowOf = csvRowOf(timeZone);
+  let bytes: Buffer<ArrayBuffer> = Buffer.allocUnsafe(64 * 1024);
+  let length = 0;
+  let rows = 0;
+  const write = (text: string) => {
+    // At most 3 bytes of UTF-8 per UTF-16 unit.
+    if (length + text.length * 3 > bytes.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(bytes.length * 2, length + text.length * 3));
+      bytes.copy(bigger, 0, 0, length);
+      bytes = bigger;
+    }
+    length += bytes.write(text, length, "utf8");
+  };
+  if (opts.header) write(`${CSV_HEADER.join(",")}\r\n`);
+  return {
+    /** Adds an order's row (none for a draft or a cancelled order). */
+    add(o: OrderLine): void {
+      const row = rowOf(o);
+      if (row === undefined) return;
+      write(row);
+      write("\r\n");
+      rows += 1;
+    },
+    /** How many rows were added. */
+    get rows() {
+      return rows;
+    },
+    /** The file so far. */
+    bytes: (): Buffer<ArrayBuffer> => bytes.subarray(0, length),
+  };
 }
 
 /**
@@ -92,24 +129,36 @@ function providerPriceFrom(o: OrderLine): string | undefined {
   return costFrom(o.priceRp, o.providerPrice) === undefined ? undefined : o.providerPriceFrom;
 }
 
+/**
+ * The CSV row of a submitted order (no line break), in the shop's time zone; undefined for a draft
+ * or a cancelled one. Made once per file: it keeps the zone's offsets it has looked up.
+ */
+export function csvRowOf(timeZone: string): (o: OrderLine) => string | undefined {
+  const clock = wallClock(timeZone);
+  return (o) => {
+    if (o.state === "draft" || o.state === "cancelled") return undefined;
+    const success = o.state === "success";
+    return (
+      `${clock(o.submittedMs)},${cell(o.refId)},${o.state},${o.userId},${cell(o.userName)},` +
+      `${cell(o.productCode)},${cell(o.productName)},${cell(o.playerId)},${cell(o.destinationName)},` +
+      `${cell(o.role ?? "staff")},${cell(o.tier)},${cell(o.price)},` +
+      // What the buyer paid from their saldo: a reseller's successful order (a held or released
+      // price was not paid).
+      `${cell(paidFromSaldo(o) && success ? o.price : undefined)},` +
+      `${cell(success ? costFrom(o.priceRp, o.providerPrice) : o.priceRp)},` +
+      `${cell(o.sn)},${cell(o.trxId)},${cell(o.lastBalance)},${cell(o.errorCode)},${cell(o.errorMsg)},` +
+      cell(providerPriceFrom(o))
+    );
+  };
+}
+
 /** The CSV rows of submitted orders (no header), in the order given. */
 export function csvRows(orders: readonly OrderLine[], timeZone: string): string[] {
-  const clock = wallClock(timeZone);
+  const rowOf = csvRowOf(timeZone);
   const rows: string[] = [];
   for (const o of orders) {
-    if (o.state === "draft" || o.state === "cancelled") continue;
-    const success = o.state === "success";
-    rows.push(
-      `${clock(o.submittedMs)},${cell(o.refId)},${o.state},${o.userId},${cell(o.userName)},` +
-        `${cell(o.productCode)},${cell(o.productName)},${cell(o.playerId)},${cell(o.destinationName)},` +
-        `${cell(o.role ?? "staff")},${cell(o.tier)},${cell(o.price)},` +
-        // What the buyer paid from their saldo: a reseller's successful order (a held or released
-        // price was not paid).
-        `${cell(paidFromSaldo(o) && success ? o.price : undefined)},` +
-        `${cell(success ? costFrom(o.priceRp, o.providerPrice) : o.priceRp)},` +
-        `${cell(o.sn)},${cell(o.trxId)},${cell(o.lastBalance)},${cell(o.errorCode)},${cell(o.errorMsg)},` +
-        cell(providerPriceFrom(o)),
-    );
+    const row = rowOf(o);
+    if (row !== undefined) rows.push(row);
   }
   return rows;
 }

@@ -2,7 +2,7 @@ import { pipeline } from "node:stream";
 import { createGzip } from "node:zlib";
 import type { OrderLedger } from "../orders/ledger.js";
 import { dayRange, monthDays } from "../calendar.js";
-import { CSV_HEADER, csvRows } from "./csv.js";
+import { CSV_HEADER, csvFile } from "./csv.js";
 
 /** A month with more orders than this goes out gzipped (a CSV row is about 200 bytes: ~1 MB and up). */
 export const GZIP_OVER = 5_000;
@@ -32,7 +32,7 @@ export type MonthExport =
  * time as the upload reads it, so a month of 100,000 orders never sits in memory whole.
  */
 export async function exportMonth(
-  deps: { orders: Pick<OrderLedger, "submittedLinesBetween" | "daysFigures">; timeZone: string },
+  deps: { orders: Pick<OrderLedger, "eachSubmittedLine" | "daysFigures">; timeZone: string },
   month: string,
 ): Promise<MonthExport> {
   const days = monthDays(month);
@@ -45,8 +45,9 @@ export async function exportMonth(
     yield Buffer.from(`${CSV_HEADER.join(",")}\r\n`, "utf8");
     for (const day of days!) {
       const range = dayRange(day, deps.timeZone)!;
-      const rows = csvRows(await deps.orders.submittedLinesBetween(range.fromMs, range.toMs), deps.timeZone);
-      if (rows.length > 0) yield Buffer.from(`${rows.join("\r\n")}\r\n`, "utf8");
+      const file = csvFile(deps.timeZone, { header: false });
+      await deps.orders.eachSubmittedLine(range.fromMs, range.toMs, (line) => file.add(line));
+      if (file.rows > 0) yield file.bytes();
     }
   }
   return {

@@ -9,7 +9,7 @@ import type { OrderLedger } from "../orders/ledger.js";
 import type { BalanceSeen } from "../orders/order.js";
 import type { Wallets } from "../orders/wallet.js";
 import type { Shop } from "../shop/shop.js";
-import { reportCsv } from "./csv.js";
+import { csvFile } from "./csv.js";
 import { exportMonth, type MonthExport } from "./export.js";
 import { dayPoints, daySummary, moneyLine, type DayPoint, type DaySummary } from "./figures.js";
 import { createOrderReports, type OrderReports } from "./orders.js";
@@ -32,7 +32,8 @@ export interface TodayReport extends Omit<DaySummary, "byUser" | "byReseller"> {
 
 /** A day's orders as CSV, and how many orders it has. */
 export interface DayCsv {
-  csv: string;
+  /** The file's bytes (UTF-8). */
+  csv: Buffer<ArrayBuffer>;
   count: number;
 }
 
@@ -70,7 +71,7 @@ export interface ReportsDeps {
     | "history"
     | "pending"
     | "submittedBetween"
-    | "submittedLinesBetween"
+    | "eachSubmittedLine"
     | "lastBalance"
     | "lastProviderPrices"
     | "dayFigures"
@@ -118,10 +119,9 @@ export function createReports(deps: ReportsDeps): Reports {
     async dayCsv(day) {
       const range = dayRange(day, timeZone);
       if (range === undefined) return undefined;
-      const orders = (await ledger.submittedLinesBetween(range.fromMs, range.toMs)).filter(
-        (o) => o.state !== "draft" && o.state !== "cancelled",
-      );
-      return { csv: reportCsv(orders, timeZone), count: orders.length };
+      const file = csvFile(timeZone, { header: true });
+      await ledger.eachSubmittedLine(range.fromMs, range.toMs, (line) => file.add(line));
+      return { csv: file.bytes(), count: file.rows };
     },
     monthExport: (month) => exportMonth({ orders: ledger, timeZone }, month),
     providerBalance: () => ledger.lastBalance(),

@@ -5,6 +5,7 @@ import type { OrderRecord } from "../../src/orders/order.js";
 import { newRefId } from "../../src/orders/ref-id.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { ownRedis, redisStorage } from "../helpers/redis.js";
+import { linesBetween } from "./ledger-views.js";
 import { replay } from "./wallets.contract.js";
 
 const HOUR = 3_600_000;
@@ -83,6 +84,24 @@ describe("the Redis ledger's compact layout", () => {
       expect((await ledger.compact(LATER(t))).orders).toBe(8);
       expect(await ledger.orders.getMany([kept.refId, ahead.refId, plain.refId])).toEqual(before);
       expect(await ledger.orders.get(newRefId("TG", new Date(t)))).toBeUndefined();
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("when another process reads a compacted day's lines before it has read any of the dictionary, then they are the lines its orders had", async () => {
+    const { storage, cleanup } = await redisStorage("lines-fresh");
+    try {
+      const ledger = createLedger(storage);
+      const t = Date.parse("2026-06-10T05:00:00Z");
+      for (let i = 0; i < 6; i++) await sold(ledger, made(t + i * 1000), t + i * 60_000, i);
+      const range = { from: t - HOUR, to: t + HOUR };
+      const before = await linesBetween(ledger.orders, range.from, range.to);
+      expect(before.map((l) => l.sn)).toEqual([0, 1, 2, 3, 4, 5].map((i) => String(1_234_567_890_123_456 + i)));
+      expect((await ledger.compact(LATER(t))).orders).toBe(6);
+      // A second process: its own dictionary cache, empty.
+      const other = createLedger(storage);
+      expect(await linesBetween(other.orders, range.from, range.to)).toEqual(before);
     } finally {
       await cleanup();
     }

@@ -7,9 +7,11 @@ import type { DayFigures } from "../../src/orders/report.js";
 /** A month big enough to go out gzipped, whose orders are read as `read` says, day by day. */
 function bigMonth(read: (day: number) => Promise<never[]>) {
   let day = 0;
-  const orders: Pick<OrderLedger, "submittedLinesBetween" | "daysFigures"> = {
+  const orders: Pick<OrderLedger, "eachSubmittedLine" | "daysFigures"> = {
     daysFigures: async (days) => days.map(() => ({ total: Math.ceil((GZIP_OVER + 1) / days.length) }) as DayFigures),
-    submittedLinesBetween: () => read(++day),
+    eachSubmittedLine: async (_from, _to, each) => {
+      for (const line of await read(++day)) each(line);
+    },
   };
   return exportMonth({ orders, timeZone: "Asia/Jakarta" }, "2026-03");
 }

@@ -144,7 +144,7 @@ export const reportFeature = defineFeature({
         const file = await ctx.services.reports.dayCsv(day);
         if (file === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
         await answerQuery(ctx);
-        await ctx.replyWithDocument(new InputFile(Buffer.from(file.csv, "utf8"), `orders-${day}.csv`), {
+        await ctx.replyWithDocument(new InputFile(file.csv, `orders-${day}.csv`), {
           caption: ctx.tr("report-csv-caption", { date: day, count: String(file.count) }),
         });
       },
