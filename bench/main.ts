@@ -98,8 +98,8 @@ async function main() {
     const ours: RoundResult[] = [];
     const bare: RoundResult[] = [];
     for (let i = 0; i < REPEAT; i++) {
-      ours.push(await round(h, "ours", chats, r));
-      bare.push(await round(h, "bare", chats, r));
+      ours.push(await round(h, "ours", chats, r, i));
+      bare.push(await round(h, "bare", chats, r, i));
     }
     rounds.push({ ours: mergeRounds(ours), bare: mergeRounds(bare) });
   }

@@ -41,16 +41,18 @@ export interface RoundResult {
  * `chats` chats order at once, each waiting for every answer before its next step; the round
  * has at least MIN_ORDERS orders (a chat slot that is done starts the next order with a new user:
  * one user ordering non-stop would be stopped by the flood limit, which no person reaches). Each
- * round runs in a fresh process after a warm-up of WARM_CHATS whole orders, so VmHWM after it is
+ * round (and each repetition of it) runs in a fresh process after a warm-up of WARM_CHATS whole orders, so VmHWM after it is
  * the peak of that round (start-up and warm-up are smaller).
  */
-export async function round(h: Harness, kind: Kind, chats: number, r: number): Promise<RoundResult> {
+export async function round(h: Harness, kind: Kind, chats: number, r: number, repeat = 0): Promise<RoundResult> {
   const perSlot = Math.max(1, Math.ceil(MIN_ORDERS / chats));
   const first = 1_000_000 + r * 100_000;
   const users = userRange(first, chats * perSlot);
   const warm = userRange(first - 1000, WARM_CHATS);
   const flow = kind === "ours" ? orderFlow : bareFlow;
-  const run = await launch(h, kind, [...warm, ...users], `${RUN_PREFIX}r${r}:`, {
+  // Each repetition on keys of its own: its fake Telegram numbers messages from 1 again, and a
+  // message already seen under the same chat would be taken for a redelivered update.
+  const run = await launch(h, kind, [...warm, ...users], `${RUN_PREFIX}r${r}.${repeat}:`, {
     probe: true,
     profile: kind === "ours",
   });
