@@ -141,9 +141,11 @@ export const reportFeature = defineFeature({
       composer,
       Callback.reportCsv,
       async (ctx, day) => {
-        const file = await ctx.services.reports.dayCsv(day);
-        if (file === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
-        await answerQuery(ctx);
+        if (dayRange(day, ctx.services.place.timeZone) === undefined)
+          return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
+        // The tap is answered (its spinner stops) while the file is made.
+        const [file] = await Promise.all([ctx.services.reports.dayCsv(day), answerQuery(ctx)]);
+        if (file === undefined) return;
         await ctx.replyWithDocument(new InputFile(file.csv, `orders-${day}.csv`), {
           caption: ctx.tr("report-csv-caption", { date: day, count: String(file.count) }),
         });
