@@ -50,13 +50,6 @@ function cell(value: string | number | undefined | null): string {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The day's orders as CSV (UTF-8, a header row, times in the shop's time zone). */
-export function reportCsv(orders: readonly OrderLine[], timeZone: string): string {
-  const file = csvFile(timeZone, { header: true });
-  for (const o of orders) file.add(o);
-  return file.bytes().toString("utf8");
-}
-
 /**
  * A CSV file written as its orders are read: each row goes into the file's bytes at once (UTF-8,
  * CRLF), so that thousands of rows are never kept as strings until the end.
@@ -133,7 +126,7 @@ function providerPriceFrom(o: OrderLine): string | undefined {
  * The CSV row of a submitted order (no line break), in the shop's time zone; undefined for a draft
  * or a cancelled one. Made once per file: it keeps the zone's offsets it has looked up.
  */
-export function csvRowOf(timeZone: string): (o: OrderLine) => string | undefined {
+function csvRowOf(timeZone: string): (o: OrderLine) => string | undefined {
   const clock = wallClock(timeZone);
   return (o) => {
     if (o.state === "draft" || o.state === "cancelled") return undefined;
@@ -150,15 +143,4 @@ export function csvRowOf(timeZone: string): (o: OrderLine) => string | undefined
       cell(providerPriceFrom(o))
     );
   };
-}
-
-/** The CSV rows of submitted orders (no header), in the order given. */
-export function csvRows(orders: readonly OrderLine[], timeZone: string): string[] {
-  const rowOf = csvRowOf(timeZone);
-  const rows: string[] = [];
-  for (const o of orders) {
-    const row = rowOf(o);
-    if (row !== undefined) rows.push(row);
-  }
-  return rows;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../src/orders/order.js";
 import { orderLine } from "../../src/orders/order-line.js";
 import { buildReport } from "../../src/orders/report.js";
-import { CSV_HEADER, reportCsv } from "../../src/reports/csv.js";
+import { CSV_HEADER, csvFile } from "../../src/reports/csv.js";
 
 const order = (over: Partial<OrderRecord>): OrderRecord => ({
   refId: "TG1",
@@ -89,13 +89,13 @@ describe("reports", () => {
   });
 
   it("when the CSV is built, then it has the header, one row per order, quoting, and no spreadsheet formulas", () => {
-    const csv = reportCsv(
-      [
-        order({ userName: 'Sari "the boss", Jr.', playerId: "=HYPERLINK(1)" }),
-        order({ refId: "G", state: "cancelled" }),
-      ].map(orderLine),
-      "Asia/Jakarta",
-    );
+    const file = csvFile("Asia/Jakarta", { header: true });
+    for (const o of [
+      order({ userName: 'Sari "the boss", Jr.', playerId: "=HYPERLINK(1)" }),
+      order({ refId: "G", state: "cancelled" }),
+    ])
+      file.add(orderLine(o));
+    const csv = file.bytes().toString("utf8");
     const rows = csv.trimEnd().split("\r\n");
     expect(rows[0]).toBe(CSV_HEADER.join(","));
     expect(rows).toHaveLength(2);
