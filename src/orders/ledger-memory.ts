@@ -391,6 +391,12 @@ function memoryLookups(
       .sort(([a, ta], [b, tb]) => ta - tb || (a < b ? -1 : 1))
       .map(([refId]) => live(refId))
       .filter((o): o is OrderRecord => o !== undefined && filter(o));
+  /** Orders submitted in [fromMs, toMs], oldest first (the stored records: copy what leaves). */
+  const between = (fromMs: number, toMs: number) =>
+    submitted((o) => {
+      const t = byTime.get(o.refId)!;
+      return t >= fromMs && t <= toMs;
+    });
   return {
     async get(refId) {
       const o = live(refId);
@@ -421,18 +427,11 @@ function memoryLookups(
     },
 
     async submittedBetween(fromMs, toMs) {
-      return submitted((o) => {
-        const t = byTime.get(o.refId)!;
-        return t >= fromMs && t <= toMs;
-      }).map(copy);
+      return between(fromMs, toMs).map(copy);
     },
 
     async eachSubmittedLine(fromMs, toMs, each) {
-      for (const o of submitted((o) => {
-        const t = byTime.get(o.refId)!;
-        return t >= fromMs && t <= toMs;
-      }))
-        each(orderLine(o));
+      for (const o of between(fromMs, toMs)) each(orderLine(o));
     },
 
     async inFlight() {
