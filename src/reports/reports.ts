@@ -70,7 +70,6 @@ export interface ReportsDeps {
     | "findOrders"
     | "history"
     | "pending"
-    | "submittedBetween"
     | "eachSubmittedLine"
     | "lastBalance"
     | "lastProviderPrices"
