@@ -69,7 +69,7 @@ for i = 2, #ARGV, 4 do
       local at, e = tfind(tkey, h)
       if at and e == h then
         redis.call('LSET', tkey, at, element)
-        redis.call('DEL', key)
+        redis.call('DEL', key, pre .. 'tl:' .. day)
         if redis.call('HINCRBY', pre .. 'fh', day, -1) <= 0 then redis.call('HDEL', pre .. 'fh', day) end
         done = done + 1
       end

@@ -3,7 +3,7 @@ import type { OrderLedger } from "./ledger.js";
 import type { RedisLedgerContext } from "./ledger-redis-context.js";
 import { LUA_BASICS, LUA_LINEAR_HASH, LUA_RESOLVE, LUA_TIME_INDEX, pairs } from "./ledger-redis-lua.js";
 import { MissingText } from "./ledger-redis-texts.js";
-import { msKey, int36, escapeField, orderFromHash } from "./order-codec.js";
+import { msKey, int36, escapeField, lineOfKept, orderFromHash } from "./order-codec.js";
 import type { OrderRecord, OrderState } from "./order.js";
 import { orderLine, type OrderLine } from "./order-line.js";
 import { elementHeader, lineOfElement, STATE_LETTER, textIdsOf, unpackOrder } from "./packed-order-codec.js";
@@ -173,8 +173,65 @@ for _, e in ipairs(entries) do resolve(pre, e, out) end
 return out
 `);
 
+/**
+ * What a list of orders prints of each order submitted below `upper` (exclusive; '' = no bound)
+ * and at or above `lower` ('' = none), newest first, at most `take`: one text of one entry per
+ * order, joined by line breaks (a list of thousands of orders comes back as one string, not
+ * thousands), the number of entries, and the hashes of the orders that keep no line. An entry is
+ * 'c' and a compacted element; 'l', the 9 digits of the submit time and the day's kept line of the
+ * order (LUA_LINE: its ref id, byte 1, the line); or 'h' and the header of an order whose hash
+ * comes next in the hashes. Neither a compacted element (escapeField) nor a kept line holds a line
+ * break.
+ * ARGV: key prefix, upper, lower, take
+ */
+const DAY_LINES = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}
+local pre, upper, lower, take = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local maxDay = '+inf'
+if upper ~= '' then maxDay = dayOfKey(upper) end
+local minDay = '-inf'
+if lower ~= '' then minDay = dayOfKey(lower) end
+local entries, hashes, count = {}, {}, 0
+for _, day in ipairs(redis.call('ZRANGE', pre .. 't-days', maxDay, minDay, 'BYSCORE', 'REV')) do
+  if count >= take then break end
+  local key = pre .. 't:' .. day
+  local n = redis.call('LLEN', key)
+  local hi, lo = n, 0
+  if upper ~= '' and day == maxDay then hi = firstAtOrAfter(key, upper, n) end
+  if lower ~= '' and day == minDay then lo = firstAtOrAfter(key, lower, n) end
+  if hi > lo then
+    local els = redis.call('LRANGE', key, math.max(lo, hi - (take - count)), hi - 1)
+    local kept
+    for i = #els, 1, -1 do
+      local e = els[i]
+      if #headerOf(e) < #e then
+        entries[#entries + 1] = 'c' .. e
+      else
+        if not kept then
+          -- The day's kept lines by ref id, read once (a later line of a ref id replaces the earlier).
+          kept = {}
+          for _, line in ipairs(redis.call('LRANGE', pre .. 'tl:' .. day, 0, -1)) do
+            local cut = string.find(line, '\\1', 1, true)
+            if cut then kept[string.sub(line, 1, cut - 1)] = cut < #line and line end
+          end
+        end
+        local ref = string.sub(e, 10)
+        local line = kept[ref]
+        if line then
+          entries[#entries + 1] = 'l' .. string.sub(e, 1, 9) .. line
+        else
+          entries[#entries + 1] = 'h' .. e
+          hashes[#hashes + 1] = redis.call('HGETALL', pre .. 'o:' .. ref)
+        end
+      end
+      count = count + 1
+    end
+  end
+end
+return {table.concat(entries, '\\n'), count, hashes}
+`);
+
 /** The lookup scripts (loaded at start with the ledger's). */
-export const FIND_SCRIPTS: readonly LuaScript[] = [FIND, TIME_SCAN, ENTRY_SCAN];
+export const FIND_SCRIPTS: readonly LuaScript[] = [FIND, TIME_SCAN, ENTRY_SCAN, DAY_LINES];
 
 /** Reads over 10,000 orders at once are split in scripts of this many (a day's CSV is one or two). */
 const SCAN_BATCH = 5_000;
@@ -196,6 +253,12 @@ export function createOrderReader(ctx: RedisLedgerContext) {
   };
   /** The ref id of an element (its header after the 9 digits). */
   const refOf = (element: string) => headerOf(element).slice(9);
+  /** The header of an entry of DAY_LINES's answer. */
+  const entryHeader = (entry: string) => {
+    if (entry[0] === "c") return headerOf(entry.slice(1));
+    const cut = entry.indexOf("\x01");
+    return entry.slice(1, cut < 0 ? entry.length : cut);
+  };
   /** The order a hash or an element holds (the ref id for a hash: it is the key's). */
   const decode = async (found: Array<{ element: string; hash: string[] }>): Promise<OrderRecord[]> => {
     const missing = new Set<string>();
@@ -229,43 +292,54 @@ export function createOrderReader(ctx: RedisLedgerContext) {
 
   /**
    * The orders submitted in [fromMs, toMs] as lines, oldest first, each given to `each` as it is
-   * decoded: read from the time index in scripts of SCAN_BATCH orders (newest first), then walked
-   * from the oldest. Only the scripts' answers are kept meanwhile, never the orders.
+   * decoded: read from the time index in scripts of SCAN_BATCH orders (newest first, each answer
+   * one string of entries: DAY_LINES), then walked from the oldest. Only the scripts' answers are
+   * kept meanwhile, never the orders.
    */
   async function eachLineByTime(fromMs: number, toMs: number, each: (line: OrderLine) => void): Promise<void> {
-    const batches: Array<Array<string | string[]>> = [];
+    const batches: Array<{ entries: string[]; hashes: string[][] }> = [];
     let cursor = msKey(toMs + 1);
     for (;;) {
-      const args = [prefix, cursor, msKey(fromMs), 0, SCAN_BATCH, "", "", "", "", "", ""];
-      const list = (await TIME_SCAN(redis, [], args)) as Array<string | string[]>;
-      batches.push(list);
-      if (list.length / 2 < SCAN_BATCH) break;
-      cursor = headerOf(list[list.length - 2] as string);
+      const [packed, count, hashes] = (await DAY_LINES(redis, [], [prefix, cursor, msKey(fromMs), SCAN_BATCH])) as [
+        string,
+        number,
+        string[][],
+      ];
+      const entries = count === 0 ? [] : packed.split("\n");
+      if (entries.length !== count)
+        throw new Error(`orders of ${fromMs}-${toMs}: an answer that does not split in orders`);
+      batches.push({ entries, hashes });
+      if (count < SCAN_BATCH) break;
+      cursor = entryHeader(entries[count - 1]!);
     }
     const seen = new Set<string>();
     let loaded = false;
     for (let b = batches.length - 1; b >= 0; b--) {
-      const list = batches[b]!;
-      for (let i = list.length - 2; i >= 0; i -= 2) {
-        const element = list[i] as string;
-        const hash = list[i + 1] as string[];
+      const { entries, hashes } = batches[b]!;
+      let hash = hashes.length;
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const entry = entries[i]!;
         let line: OrderLine | undefined;
-        if (hash.length > 0) {
-          const order = orderFromHash(refOf(element), pairs(hash));
-          line = order === undefined ? undefined : orderLine(order);
-        } else {
+        if (entry[0] === "c") {
+          const element = entry.slice(1);
           try {
             line = lineOfElement(element, text);
           } catch (err) {
             if (!(err instanceof MissingText) || loaded) throw err;
             // Texts not read yet from the dictionary: those of every order read are fetched at once.
             const ids = new Set<string>();
-            for (const l of batches)
-              for (let j = 0; j < l.length; j += 2) for (const id of textIdsOf(l[j] as string)) ids.add(id);
+            for (const batch of batches)
+              for (const e of batch.entries) if (e[0] === "c") for (const id of textIdsOf(e.slice(1))) ids.add(id);
             await texts.load(ids);
             loaded = true;
             line = lineOfElement(element, text);
           }
+        } else if (entry[0] === "l") {
+          const cut = entry.indexOf("\x01");
+          line = lineOfKept(entry.slice(10, cut), entry.slice(cut + 1), parseInt(entry.slice(1, 10), 36));
+        } else {
+          const order = orderFromHash(entry.slice(10), pairs(hashes[--hash]!));
+          line = order === undefined ? undefined : orderLine(order);
         }
         if (line !== undefined && !seen.has(line.refId)) {
           seen.add(line.refId);

@@ -6,6 +6,7 @@ import {
   LUA_BASICS,
   LUA_CHUNKS,
   LUA_HGETALL,
+  LUA_LINE,
   LUA_LINEAR_HASH,
   LUA_MOVEMENT,
   LUA_TIME_INDEX,
@@ -148,7 +149,7 @@ end
 // ARGV: state, at, ref, balance entry, balance, threshold, accept late, user, provider cost,
 //       day of the outcome (for the balance), key prefix, at packed, '1' when the provider said its
 //       deposit is empty, then the result's fields
-const FINISH = luaScript(`${LUA_BASICS}${LUA_MOVEMENT}${SETTLE_HOLD}${TALLY}${DROP_RESULT}${DRAFT_OF(9)}
+const FINISH = luaScript(`${LUA_BASICS}${LUA_MOVEMENT}${LUA_LINE}${SETTLE_HOLD}${TALLY}${DROP_RESULT}${DRAFT_OF(9)}
 local f = redis.call('HMGET', KEYS[1], 's', 'sb', 'h', 'u', 'dy', 'sa', 'sk', 'hr', ${DRAFT_HMGET})
 if not f[1] then return {'not-found'} end
 if f[4] ~= ARGV[8] then return redis.error_reply('finish: the order belongs to another user') end
@@ -170,6 +171,7 @@ if f[5] then
   tally(pre, f[5], draftOf(f), f[4], STATE_CODE[f[1]], STATE_CODE[ARGV[1]], tonumber(ARGV[9]), f[6] or '', f[8])
 end
 if ARGV[1] ~= 'unknown' and f[7] then redis.call('HINCRBY', pre .. 'fh', dayOfKey(f[7]), 1) end
+keepLine(pre, KEYS[1], ARGV[3])
 local low = 0
 if ARGV[4] ~= '' then
   local balDay = pre .. 'day:' .. ARGV[10]
@@ -195,7 +197,7 @@ return {'finished', low, empty, ${LUA_HGETALL}}
 
 // KEYS: order, unknown, wallet, statement, wallet totals
 // ARGV: state, at, admin, ref, user, provider cost, key prefix, at packed, then the result's fields
-const SETTLE = luaScript(`${LUA_BASICS}${LUA_MOVEMENT}${SETTLE_HOLD}${TALLY}${DROP_RESULT}${DRAFT_OF(8)}
+const SETTLE = luaScript(`${LUA_BASICS}${LUA_MOVEMENT}${LUA_LINE}${SETTLE_HOLD}${TALLY}${DROP_RESULT}${DRAFT_OF(8)}
 local f = redis.call('HMGET', KEYS[1], 's', 'h', 'u', 'dy', 'sa', 'sk', 'hr', ${DRAFT_HMGET})
 if not f[1] then return {'not-found'} end
 if f[3] ~= ARGV[5] then return redis.error_reply('settle: the order belongs to another user') end
@@ -208,6 +210,7 @@ redis.call('SREM', KEYS[2], ARGV[4])
 settleHold(KEYS[1], KEYS[3], KEYS[4], ARGV[1], tonumber(f[2] or '0'), ARGV[8], ARGV[4], KEYS[5])
 if f[4] then tally(pre, f[4], draftOf(f), f[3], 'u', STATE_CODE[ARGV[1]], tonumber(ARGV[6]), f[5] or '', f[7]) end
 if f[6] then redis.call('HINCRBY', pre .. 'fh', dayOfKey(f[6]), 1) end
+keepLine(pre, KEYS[1], ARGV[4])
 return {'settled', ${LUA_HGETALL}}
 `);
 

@@ -21,6 +21,10 @@ import { createRedisWallets, WALLET_SCRIPTS } from "./ledger-redis-wallets.js";
  *                    sent (00-23), h = what a reseller's order holds, ws = the reseller's saldo
  *                    after its last movement). Finished orders older than
  *                    LEDGER_HOT_DAYS leave it for their element in the time index (compaction).
+ *   tl:DAY           list: the lines of that day's orders (DAY as in t:DAY), appended by the outcome's
+ *                    and the settlement's steps, the last one of a ref id counting (LUA_LINE in
+ *                    ledger-redis-lua.ts); what a day's CSV reads of a recent order. Deleted when the
+ *                    day is compacted; an order without a line is read from its hash
  *   open-draft:CHAT:USER   the ref id of the draft shown in that chat (expires with the draft)
  *   t:DAY, t-days, u:USER, p:N, p-meta, pp:…   the time, user and player indexes (ledger-redis-lua.ts),
  *                    written in the claim's step; a compacted order's element holds the order

@@ -1,4 +1,5 @@
 import type { DraftFields, OrderRecord, OrderResult, OrderState } from "./order.js";
+import type { OrderLine } from "./order-line.js";
 
 /*
  * How an open or recent order is written down in the Redis ledger (ledger-redis.ts): a hash of
@@ -323,4 +324,70 @@ export function orderFromHash(refId: string, h: Readonly<Record<string, string>>
   if (h.ws !== undefined) order.saldoAfter = Number(h.ws);
   if (h.lc !== undefined) order.lastProviderPrice = Number(h.lc);
   return order;
+}
+
+/** A kept line's value: byte 2 is a field the hash did not have; a b c d after byte 3 are bytes 1, 2, 3 and a line break. */
+const KEPT_ESCAPED: Readonly<Record<string, string>> = { a: "\x01", b: "\x02", c: "\x03", d: "\n" };
+function keptValue(text: string): string | undefined {
+  if (text === "\x02") return undefined;
+  if (!text.includes("\x03")) return text;
+  let out = "";
+  let from = 0;
+  for (let at = text.indexOf("\x03"); at >= 0; at = text.indexOf("\x03", from)) {
+    out += text.slice(from, at) + (KEPT_ESCAPED[text[at + 1] ?? ""] ?? "");
+    from = at + 2;
+  }
+  return out + text.slice(from);
+}
+
+const KEPT_STATES: Readonly<Record<string, OrderState>> = { s: "success", f: "failed", u: "unknown" };
+const KEPT_ROLES: Readonly<Record<string, NonNullable<OrderLine["role"]>>> = { s: "staff", r: "reseller", a: "admin" };
+
+/**
+ * The line an order's hash keeps once it has an outcome (ledger-redis-lua.ts: LUA_LINE), read as
+ * orderLine(orderFromHash(hash)) reads the whole hash: its state's letter, its submit time (empty:
+ * `indexMs`, the time of its element in the time index), its role's letter, then the raw values of
+ * the fields u, n, k, pn, y, p, rt, rn, rs, rb, rpi, t, rc, re, r~providerPrice and
+ * r~providerPriceFrom (those missing at the end left out).
+ */
+export function lineOfKept(refId: string, kept: string, indexMs: number): OrderLine {
+  const v = kept.split("\x01");
+  const state = KEPT_STATES[v[0]!];
+  const role = v[2] === "\x02" ? undefined : KEPT_ROLES[v[2]!];
+  if (state === undefined || v.length < 4 || v.length > 19 || (role === undefined && v[2] !== "\x02"))
+    throw new Error(`order ${refId}: its kept line is of an unknown form`);
+  const at = (i: number) => (i < v.length ? keptValue(v[i]!) : undefined);
+  const submitted = at(1);
+  const price = at(8);
+  const line: OrderLine = {
+    refId,
+    state,
+    submittedMs: submitted === "" ? indexMs : Date.parse(submitted ?? ""),
+    userId: Number(at(3)),
+    userName: at(4) ?? "",
+    productCode: at(5) ?? "",
+    productName: at(6) ?? "",
+    playerId: at(7) ?? "",
+    price: price === undefined ? null : Number(price),
+  };
+  if (role !== undefined) line.role = role;
+  const text = (i: number, key: "trxId" | "destinationName" | "sn" | "tier" | "errorCode" | "errorMsg") => {
+    const value = at(i);
+    if (value !== undefined) line[key] = value;
+  };
+  text(9, "trxId");
+  text(10, "destinationName");
+  text(11, "sn");
+  const balance = at(12);
+  if (balance !== undefined) line.lastBalance = Number(balance);
+  const priceRp = at(13);
+  if (priceRp !== undefined) line.priceRp = Number(priceRp);
+  text(14, "tier");
+  text(15, "errorCode");
+  text(16, "errorMsg");
+  const providerPrice = at(17);
+  if (providerPrice !== undefined) line.providerPrice = JSON.parse(providerPrice) as number;
+  const from = at(18);
+  if (from !== undefined) line.providerPriceFrom = JSON.parse(from) as OrderLine["providerPriceFrom"];
+  return line;
 }
