@@ -74,8 +74,7 @@ export function csvFile(timeZone: string, opts: { header: boolean }) {
     add(o: OrderLine): void {
       const row = rowOf(o);
       if (row === undefined) return;
-      write(row);
-      write("\r\n");
+      write(`${row}\r\n`);
       rows += 1;
     },
     /** How many rows were added. */
@@ -87,14 +86,26 @@ export function csvFile(timeZone: string, opts: { header: boolean }) {
   };
 }
 
+/** A time zone's offset by the hour since 1970 (undefined: it changes within that hour), as wallClock found it. */
+const hourOffsets = new Map<string, Map<number, number | undefined>>();
+/** Hours kept per time zone: about a year of days asked for, each read once from Intl. */
+const KEPT_HOURS = 10_000;
+
 /**
  * `YYYY-MM-DD HH:MM:SS` of instants in a time zone, as Intl's sv-SE format writes them: the zone's
  * offset asked once per hour (it changes on the hour everywhere: checked at both ends, else the
- * hour goes through Intl instant by instant). A day's CSV formats thousands of times.
+ * hour goes through Intl instant by instant), and kept for the next file. A day's CSV formats
+ * thousands of times.
  */
 function wallClock(timeZone: string): (ms: number) => string {
-  const exact = new Intl.DateTimeFormat("sv-SE", { timeZone, dateStyle: "short", timeStyle: "medium" });
-  const hours = new Map<number, number | undefined>();
+  let format: Intl.DateTimeFormat | undefined;
+  const exact = (ms: number) =>
+    (format ??= new Intl.DateTimeFormat("sv-SE", { timeZone, dateStyle: "short", timeStyle: "medium" })).format(
+      new Date(ms),
+    );
+  let hours = hourOffsets.get(timeZone);
+  if (hours === undefined || hours.size > KEPT_HOURS)
+    hourOffsets.set(timeZone, (hours = new Map<number, number | undefined>()));
   const two = (n: number) => (n < 10 ? `0${n}` : String(n));
   return (ms) => {
     const hour = Math.floor(ms / 3_600_000);
@@ -104,10 +115,10 @@ function wallClock(timeZone: string): (ms: number) => string {
       offset = start === wallOffsetMs(timeZone, hour * 3_600_000 + 3_599_999) ? start : undefined;
       hours.set(hour, offset);
     }
-    if (offset === undefined) return exact.format(new Date(ms));
+    if (offset === undefined) return exact(ms);
     const d = new Date(Math.floor(ms / 1000) * 1000 + offset);
     const year = d.getUTCFullYear();
-    if (year < 1000 || year > 9999) return exact.format(new Date(ms));
+    if (year < 1000 || year > 9999) return exact(ms);
     return `${year}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
   };
 }
