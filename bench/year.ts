@@ -421,6 +421,8 @@ async function miniAppQuestions(
   const { day, oldRef, player } = seed.sample;
   /** A day of last week (the seeded year ends yesterday: last week is always full). */
   const lastWeek = dayPlus(dayIn(TIME_ZONE, new Date()), -7);
+  /** Yesterday: the newest full day, its orders still recent (not compacted). */
+  const yesterday = dayPlus(dayIn(TIME_ZONE, new Date()), -1);
   /** One GET, timed from the request to the last byte of the answer; `check` says the answer is the one asked for. */
   const get = (as: "admin" | "reseller", path: string, check: (body: string) => boolean) => async () => {
     const t0 = performance.now();
@@ -474,6 +476,12 @@ async function miniAppQuestions(
     ["a staff member's orders, first page", "admin", `admin/orders?user=${who.staff.id}`, (b) => orders(b) === 20],
     ["a staff member's orders, page 50", "admin", `admin/orders?user=${who.staff.id}&page=49`, (b) => orders(b) > 0],
     ["a day's orders as CSV", "admin", `admin/orders.csv?day=${day}`, (b) => b.split("\n").length > seed.perDay],
+    [
+      "yesterday's orders as CSV (recent, not compacted)",
+      "admin",
+      `admin/orders.csv?day=${yesterday}`,
+      (b) => b.split("\n").length > seed.perDay,
+    ],
     [
       "the top products and resellers of the month",
       "admin",
@@ -563,23 +571,29 @@ async function chatQuestions(
   const add = (question: string, call: string, once: () => Promise<{ ms: number; bytes: number }>) =>
     ask(question, "chat", call, once);
 
-  const report = command(
-    who.admin,
-    `/report ${day}`,
-    (m) => /Sales report/.test(m.text) && /CSV/.test(JSON.stringify(m.reply_markup)),
-  );
-  await add("a day's sales figures", `/report ${day}`, report);
-  const reportMessage = (await report()).message;
-  const csvData = fake.buttonData(reportMessage, /CSV/);
-  await add("a day's orders as CSV", "/report's CSV button", async () => {
-    const after = newestId(who.admin.id);
-    const r = await tap(who.admin, reportMessage, csvData, () =>
-      fake.messagesTo(who.admin.id).find((m) => m.message_id > after && m.method === "sendDocument"),
+  const report = (of: string) =>
+    command(
+      who.admin,
+      `/report ${of}`,
+      (m) => /Sales report/.test(m.text) && /CSV/.test(JSON.stringify(m.reply_markup)),
     );
-    if (!new RegExp(`Orders of ${day}: ${seed.perDay}\\b`).test(r.message.text))
-      throw new Error(`chat CSV of ${day}: not the expected document: ${r.message.text}`);
-    return { ms: r.ms, bytes: Buffer.byteLength(r.message.document?.content ?? "") };
-  });
+  await add("a day's sales figures", `/report ${day}`, report(day));
+  /** The CSV button of a day's report, timed from the tap to the document. */
+  const csv = async (question: string, of: string) => {
+    const reportMessage = (await report(of)()).message;
+    const csvData = fake.buttonData(reportMessage, /CSV/);
+    await add(question, of === day ? "/report's CSV button" : `/report ${of}, CSV button`, async () => {
+      const after = newestId(who.admin.id);
+      const r = await tap(who.admin, reportMessage, csvData, () =>
+        fake.messagesTo(who.admin.id).find((m) => m.message_id > after && m.method === "sendDocument"),
+      );
+      if (!new RegExp(`Orders of ${of}: ${seed.perDay}\\b`).test(r.message.text))
+        throw new Error(`chat CSV of ${of}: not the expected document: ${r.message.text}`);
+      return { ms: r.ms, bytes: Buffer.byteLength(r.message.document?.content ?? "") };
+    });
+  };
+  await csv("a day's orders as CSV", day);
+  await csv("yesterday's orders as CSV (recent, not compacted)", dayPlus(dayIn(TIME_ZONE, new Date()), -1));
   await add(
     "the top products and resellers of the month",
     "/top month",
