@@ -147,6 +147,36 @@ describe("a day's lines, read from the lines kept when orders finish (Redis)", (
     );
   }, 120_000);
 
+  it("when a range holds more orders than one read takes (a compacted day, one with kept lines, one without), then each is read once, oldest first", async () => {
+    const first = Date.parse("2026-07-01T00:00:00Z");
+    // Three UTC days, 1,667 orders each: more than the 5,000 one script reads.
+    const orders = Array.from({ length: 5_001 }, (_, i) =>
+      made(first + Math.floor(i / 1_667) * DAY_MS + (i % 1_667) * 50_000, { userId: 5_000 + (i % 7) }),
+    );
+    const submittedAt = (i: number) => new Date(first + Math.floor(i / 1_667) * DAY_MS + (i % 1_667) * 50_000 + 1_000);
+    for (let i = 0; i < orders.length; i += 200)
+      await Promise.all(
+        orders.slice(i, i + 200).map(async (o, j) => {
+          const at = submittedAt(i + j);
+          await submit(o, at.toISOString());
+          const state = (i + j) % 10 === 3 ? "failed" : "success";
+          await ledger.orders.finish(o, {
+            state,
+            at: new Date(at.getTime() + 500).toISOString(),
+            result: state === "failed" ? { errorMsg: `no. ${i + j}` } : { sn: `SN${i + j}` },
+          });
+        }),
+      );
+    // The first day compacted, the third day's kept lines gone (read from the hashes).
+    await ledger.compact({ before: new Date(first + DAY_MS), now: new Date(first + 400 * DAY_MS) });
+    if (storage.kind !== "redis") throw new Error("redis expected");
+    await storage.redis.del(`${prefix}tl:${Math.floor(first / DAY_MS) + 2}`);
+    const lines = await linesBetween(ledger.orders, first, first + 3 * DAY_MS - 1);
+    expect(lines.map((l) => l.refId)).toEqual(orders.map((o) => o.refId));
+    const whole = await ledger.orders.getMany(orders.map((o) => o.refId));
+    expect(lines).toEqual(whole.map(orderLine));
+  }, 60_000);
+
   it("when a day's kept lines are deleted, then its lines read the same from the orders, and compaction leaves no kept line behind", async () => {
     const day = Date.parse("2026-06-02T00:00:00Z");
     const orders = [0, 1, 2, 3].map((i) => made(day + i * 60_000, { userId: 900 + i, chatId: 900 + i }));
