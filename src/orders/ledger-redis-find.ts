@@ -236,6 +236,82 @@ export const FIND_SCRIPTS: readonly LuaScript[] = [FIND, TIME_SCAN, ENTRY_SCAN, 
 /** Reads over 10,000 orders at once are split in scripts of this many (a day's CSV is one or two). */
 const SCAN_BATCH = 5_000;
 
+/** The header of an entry of DAY_LINES's answer (for a compacted element, what precedes its first tab). */
+function entryHeader(entry: string): string {
+  if (entry[0] === "c") {
+    const tab = entry.indexOf("\t");
+    return entry.slice(1, tab < 0 ? entry.length : tab);
+  }
+  const cut = entry.indexOf("\x01");
+  return entry.slice(1, cut < 0 ? entry.length : cut);
+}
+
+/**
+ * The orders submitted in [fromMs, toMs] as lines, oldest first, each given to `each` as it is
+ * decoded: read from the time index in scripts of SCAN_BATCH orders (newest first, each answer
+ * one string of entries: DAY_LINES), then walked from the oldest. Only the scripts' answers are
+ * kept meanwhile, never the orders.
+ */
+async function eachLineByTime(
+  ctx: RedisLedgerContext,
+  fromMs: number,
+  toMs: number,
+  each: (line: OrderLine) => void,
+): Promise<void> {
+  const { redis, prefix, texts } = ctx;
+  const text = (id: string) => texts.text(id);
+  const batches: Array<{ entries: string[]; hashes: string[][] }> = [];
+  let cursor = msKey(toMs + 1);
+  for (;;) {
+    const [packed, count, hashes] = (await DAY_LINES(redis, [], [prefix, cursor, msKey(fromMs), SCAN_BATCH])) as [
+      string,
+      number,
+      string[][],
+    ];
+    const entries = count === 0 ? [] : packed.split("\n");
+    if (entries.length !== count)
+      throw new Error(`orders of ${fromMs}-${toMs}: an answer that does not split in orders`);
+    batches.push({ entries, hashes });
+    if (count < SCAN_BATCH) break;
+    cursor = entryHeader(entries[count - 1]!);
+  }
+  const seen = new Set<string>();
+  let loaded = false;
+  for (let b = batches.length - 1; b >= 0; b--) {
+    const { entries, hashes } = batches[b]!;
+    let hash = hashes.length;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = entries[i]!;
+      let line: OrderLine | undefined;
+      if (entry[0] === "c") {
+        const element = entry.slice(1);
+        try {
+          line = lineOfElement(element, text);
+        } catch (err) {
+          if (!(err instanceof MissingText) || loaded) throw err;
+          // Texts not read yet from the dictionary: those of every order read are fetched at once.
+          const ids = new Set<string>();
+          for (const batch of batches)
+            for (const e of batch.entries) if (e[0] === "c") for (const id of textIdsOf(e.slice(1))) ids.add(id);
+          await texts.load(ids);
+          loaded = true;
+          line = lineOfElement(element, text);
+        }
+      } else if (entry[0] === "l") {
+        const cut = entry.indexOf("\x01");
+        line = lineOfKept(entry.slice(10, cut), entry.slice(cut + 1), parseInt(entry.slice(1, 10), 36));
+      } else {
+        const order = orderFromHash(entry.slice(10), pairs(hashes[--hash]!));
+        line = order === undefined ? undefined : orderLine(order);
+      }
+      if (line !== undefined && !seen.has(line.refId)) {
+        seen.add(line.refId);
+        each(line);
+      }
+    }
+  }
+}
+
 /** The index a query reads, as a function of (upper, lower, skip, take) → orders newest first. */
 type Source = (upper: string, lower: string, skip: number, take: number) => Promise<OrderRecord[]>;
 
@@ -253,12 +329,6 @@ export function createOrderReader(ctx: RedisLedgerContext) {
   };
   /** The ref id of an element (its header after the 9 digits). */
   const refOf = (element: string) => headerOf(element).slice(9);
-  /** The header of an entry of DAY_LINES's answer. */
-  const entryHeader = (entry: string) => {
-    if (entry[0] === "c") return headerOf(entry.slice(1));
-    const cut = entry.indexOf("\x01");
-    return entry.slice(1, cut < 0 ? entry.length : cut);
-  };
   /** The order a hash or an element holds (the ref id for a hash: it is the key's). */
   const decode = async (found: Array<{ element: string; hash: string[] }>): Promise<OrderRecord[]> => {
     const missing = new Set<string>();
@@ -289,65 +359,6 @@ export function createOrderReader(ctx: RedisLedgerContext) {
     const seen = new Set<string>();
     return (await decode(found)).filter((o) => !seen.has(o.refId) && seen.add(o.refId));
   };
-
-  /**
-   * The orders submitted in [fromMs, toMs] as lines, oldest first, each given to `each` as it is
-   * decoded: read from the time index in scripts of SCAN_BATCH orders (newest first, each answer
-   * one string of entries: DAY_LINES), then walked from the oldest. Only the scripts' answers are
-   * kept meanwhile, never the orders.
-   */
-  async function eachLineByTime(fromMs: number, toMs: number, each: (line: OrderLine) => void): Promise<void> {
-    const batches: Array<{ entries: string[]; hashes: string[][] }> = [];
-    let cursor = msKey(toMs + 1);
-    for (;;) {
-      const [packed, count, hashes] = (await DAY_LINES(redis, [], [prefix, cursor, msKey(fromMs), SCAN_BATCH])) as [
-        string,
-        number,
-        string[][],
-      ];
-      const entries = count === 0 ? [] : packed.split("\n");
-      if (entries.length !== count)
-        throw new Error(`orders of ${fromMs}-${toMs}: an answer that does not split in orders`);
-      batches.push({ entries, hashes });
-      if (count < SCAN_BATCH) break;
-      cursor = entryHeader(entries[count - 1]!);
-    }
-    const seen = new Set<string>();
-    let loaded = false;
-    for (let b = batches.length - 1; b >= 0; b--) {
-      const { entries, hashes } = batches[b]!;
-      let hash = hashes.length;
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const entry = entries[i]!;
-        let line: OrderLine | undefined;
-        if (entry[0] === "c") {
-          const element = entry.slice(1);
-          try {
-            line = lineOfElement(element, text);
-          } catch (err) {
-            if (!(err instanceof MissingText) || loaded) throw err;
-            // Texts not read yet from the dictionary: those of every order read are fetched at once.
-            const ids = new Set<string>();
-            for (const batch of batches)
-              for (const e of batch.entries) if (e[0] === "c") for (const id of textIdsOf(e.slice(1))) ids.add(id);
-            await texts.load(ids);
-            loaded = true;
-            line = lineOfElement(element, text);
-          }
-        } else if (entry[0] === "l") {
-          const cut = entry.indexOf("\x01");
-          line = lineOfKept(entry.slice(10, cut), entry.slice(cut + 1), parseInt(entry.slice(1, 10), 36));
-        } else {
-          const order = orderFromHash(entry.slice(10), pairs(hashes[--hash]!));
-          line = order === undefined ? undefined : orderLine(order);
-        }
-        if (line !== undefined && !seen.has(line.refId)) {
-          seen.add(line.refId);
-          each(line);
-        }
-      }
-    }
-  }
 
   async function get(refId: string): Promise<OrderRecord | undefined> {
     const raw = (await FIND(redis, [keys.order(refId)], [prefix, refId])) as [string, (string | string[])?];
@@ -401,7 +412,18 @@ export function createOrderReader(ctx: RedisLedgerContext) {
     return source === "time" ? header : header.slice(0, 9) + `___${o.refId}`.slice(-3);
   };
 
-  return { get, getMany, compacted, timeScan, byTime, eachLineByTime, byUser, byPlayer, cursorOf };
+  return {
+    get,
+    getMany,
+    compacted,
+    timeScan,
+    byTime,
+    eachLineByTime: (fromMs: number, toMs: number, each: (line: OrderLine) => void) =>
+      eachLineByTime(ctx, fromMs, toMs, each),
+    byUser,
+    byPlayer,
+    cursorOf,
+  };
 }
 
 /** The ledger's lookups: orders by ref id, pages through the indexes, the open and unknown ones. */
