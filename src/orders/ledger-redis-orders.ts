@@ -171,7 +171,6 @@ if f[5] then
   tally(pre, f[5], draftOf(f), f[4], STATE_CODE[f[1]], STATE_CODE[ARGV[1]], tonumber(ARGV[9]), f[6] or '', f[8])
 end
 if ARGV[1] ~= 'unknown' and f[7] then redis.call('HINCRBY', pre .. 'fh', dayOfKey(f[7]), 1) end
-keepLine(pre, KEYS[1], ARGV[3])
 local low = 0
 if ARGV[4] ~= '' then
   local balDay = pre .. 'day:' .. ARGV[10]
@@ -192,6 +191,8 @@ if ARGV[1] == 'success' then
 elseif ARGV[13] == '1' and redis.call('SET', KEYS[9], ARGV[2], 'NX') then
   empty = 1
 end
+-- Last: the line is read from what the steps above wrote, and nothing above waits on it.
+keepLine(pre, KEYS[1], ARGV[3])
 return {'finished', low, empty, ${LUA_HGETALL}}
 `);
 
