@@ -1,3 +1,4 @@
+import { dayIn, dayPlus, dayRange } from "../../src/calendar.js";
 import { createLedger } from "../../src/orders/create-ledger.js";
 import type { OrderRecord } from "../../src/orders/order.js";
 import { createStorage } from "../../src/storage/storage.js";
@@ -10,7 +11,9 @@ export const RESELLER: FakeUser = { id: 5005, first_name: "Budi", language_code:
 export const RESELLER_ID: FakeUser = { id: 5006, first_name: "Dewi", language_code: "id" };
 export const ADMIN_ID: FakeUser = { id: 1003, first_name: "Rina", language_code: "id" };
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** The bot's default time zone (the scene's bot runs on it). */
+const TIME_ZONE = "Asia/Jakarta";
 
 /**
  * The last four weeks of a small shop, written through the ledger's own steps (draft, claim,
@@ -19,13 +22,17 @@ const DAY_MS = 86_400_000;
 async function pastSales(prefix: string, now: number): Promise<void> {
   const storage = await createStorage({ redisUrl: REDIS_URL, prefix });
   try {
-    const { orders } = createLedger(storage, { timeZone: "Asia/Jakarta" });
+    const { orders } = createLedger(storage, { timeZone: TIME_ZONE });
     let seq = 0;
     let balance = 2_400_000;
+    const today = dayIn(TIME_ZONE, new Date(now));
     for (let daysAgo = 28; daysAgo >= 1; daysAgo--) {
       const sales = 3 + ((daysAgo * 7) % 9);
+      // From 09:00 of that day in the shop's time zone, ten minutes apart: never on the day after,
+      // whatever the hour the test runs.
+      const opening = dayRange(dayPlus(today, -daysAgo), TIME_ZONE)!.fromMs + 9 * HOUR_MS;
       for (let i = 0; i < sales; i++) {
-        const at = new Date(now - daysAgo * DAY_MS + i * 600_000).toISOString();
+        const at = new Date(opening + i * 600_000).toISOString();
         const big = (i + daysAgo) % 3 === 0;
         const order: OrderRecord = {
           refId: `TGPAST${String(++seq).padStart(15, "0")}`,
