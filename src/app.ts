@@ -140,6 +140,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     logger,
     orders: parts.orders,
     deposits: parts.deposits,
+    depositRequests: parts.depositRequests,
     broadcaster: parts.broadcaster,
     setMenus: parts.setMenus,
     everyMs: options.recoveryIntervalMs ?? Math.max(1000, Math.min(config.topupTimeoutMs / 2, 30_000)),

@@ -37,6 +37,11 @@ export interface Config {
    * compacted (0: every finished order), by a pass at start and then every `compactEveryMs`.
    */
   ledger: { hotDays: number; compactEveryMs: number };
+  /**
+   * DEPOSIT_MIN, DEPOSIT_MAX (rupiah, inclusive): what a reseller may ask to deposit;
+   * DEPOSIT_REQUEST_HOURS: how long a request waits for its proof of transfer.
+   */
+  depositRequests: { min: number; max: number; hours: number };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -207,6 +212,13 @@ const schema = z.object({
       .transform(Number)
       .refine((n) => n <= 60_000, "must be at most 60000 milliseconds"),
   ),
+  DEPOSIT_MIN: optional(positiveInt("rupiah (no dots)")),
+  DEPOSIT_MAX: optional(
+    positiveInt("rupiah (no dots)").refine((n) => n <= 100_000_000, "must be at most 100000000 rupiah"),
+  ),
+  DEPOSIT_REQUEST_HOURS: optional(
+    positiveInt("hours").refine((n) => n <= 24 * 30, "must be at most 720 hours (30 days)"),
+  ),
 });
 
 const TELEGRAM_API_ROOT = "https://api.telegram.org";
@@ -303,6 +315,8 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   if (given("WEBAPP_URL") && !given("PORT")) {
     errors.push("PORT is required when WEBAPP_URL is set (the port the Mini App is served on)");
   }
+  if ((e.DEPOSIT_MIN ?? 10_000) > (e.DEPOSIT_MAX ?? 10_000_000))
+    errors.push("DEPOSIT_MIN must not be above DEPOSIT_MAX (the smallest and largest deposit a reseller may ask for)");
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, config: configOf(values as Env, apiRoot) };
 }
@@ -334,5 +348,10 @@ function configOf(e: Env, apiRoot: string): Config {
     shopName: e.SHOP_NAME,
     webApp: e.WEBAPP_URL === undefined ? undefined : { url: miniAppUrl(e.WEBAPP_URL) },
     ledger: { hotDays: e.LEDGER_HOT_DAYS ?? 35, compactEveryMs: e.LEDGER_COMPACT_EVERY_MS ?? 3_600_000 },
+    depositRequests: {
+      min: e.DEPOSIT_MIN ?? 10_000,
+      max: e.DEPOSIT_MAX ?? 10_000_000,
+      hours: e.DEPOSIT_REQUEST_HOURS ?? 24,
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from "../logger.js";
 import type { OrderRecord } from "../orders/order.js";
 import type { OrderService } from "../orders/order-service.js";
+import type { DepositRequests } from "../orders/deposit-request-service.js";
 import type { Deposits } from "../orders/deposits.js";
 import type { Broadcaster } from "../broadcast/sender.js";
 import type { Storage } from "../storage/storage.js";
@@ -18,6 +19,8 @@ const GONE_CONSUMER_MS = 60 * 60 * 1000;
 export interface BackgroundDeps {
   orders: Pick<OrderService, "recoverInterrupted" | "inFlight" | "tellInterrupted">;
   deposits: Pick<Deposits, "tellUntold">;
+  /** Resellers' deposit requests: expiry, approvals a stop left uncredited, closed ones to tell. */
+  depositRequests: Pick<DepositRequests, "sweep">;
   broadcaster: Pick<Broadcaster, "resume">;
   /** Sets the command menus of admins, resellers and the admin chat. */
   setMenus: () => Promise<void>;
@@ -39,11 +42,15 @@ export interface Background {
 
 /** Settles the orders whose call must be over; a failure is logged, the next round tries again. */
 function recoverer(deps: BackgroundDeps): () => Promise<void> {
-  return () =>
-    deps.orders.recoverInterrupted().then(
+  return async () => {
+    await deps.orders.recoverInterrupted().then(
       () => undefined,
       (err: unknown) => deps.logger.error({ err }, "recovery of interrupted orders failed"),
     );
+    await deps.depositRequests
+      .sweep()
+      .catch((err: unknown) => deps.logger.error({ err }, "deposit requests' look failed"));
+  };
 }
 
 /**

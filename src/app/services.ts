@@ -24,6 +24,14 @@ import type { Logger } from "../logger.js";
 import { COMPACTION_LEASE_MS, createCompaction } from "../orders/compaction.js";
 import { createLedger } from "../orders/create-ledger.js";
 import { createDeposits } from "../orders/deposits.js";
+import {
+  createDepositRequests,
+  type DepositRequestEvents,
+  type DepositRequests,
+} from "../orders/deposit-request-service.js";
+import { createDepositRequestStore } from "../orders/deposit-requests.js";
+import { createPayInfoStore, type PayInfoStore } from "../shop/pay-info.js";
+import { createDepositRequestNotices } from "../bot/deposit-request-notices.js";
 import { createOrderService } from "../orders/order-service.js";
 import { createReports } from "../reports/reports.js";
 import type { Shop } from "../shop/shop.js";
@@ -115,6 +123,30 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
   return { books, ledger, wallets, origins, compaction, orders, access, reports, deposits };
 }
 
+/** Resellers' deposit requests and the payment instructions they are shown. */
+function buildDepositRequests(
+  deps: ServiceDeps,
+  b: ReturnType<typeof buildBooks>,
+  events: DepositRequestEvents,
+): { depositRequests: DepositRequests; payInfo: PayInfoStore } {
+  const { config, storage, owner, liveness, logger, now } = deps;
+  const payInfo = createPayInfoStore(storage);
+  const depositRequests = createDepositRequests({
+    store: createDepositRequestStore(storage),
+    payInfo,
+    wallets: b.wallets,
+    deposits: b.deposits,
+    buyerOf: (userId) => b.access.buyerOf(userId),
+    origins: b.origins,
+    events,
+    logger,
+    limits: config.depositRequests,
+    claims: createClaims(storage, "request-notice", { owner, liveness }),
+    now,
+  });
+  return { depositRequests, payInfo };
+}
+
 /**
  * Everything the bot's handlers work with (`ctx.services`), and the parts the app starts and stops
  * beside them: the notifier, the compaction, the broadcaster, the preferences.
@@ -138,6 +170,20 @@ export function buildServices(deps: ServiceDeps) {
     pendingMessages,
   });
   const b = buildBooks(deps, notifier, people);
+  const { depositRequests, payInfo } = buildDepositRequests(
+    deps,
+    b,
+    createDepositRequestNotices({
+      api: bot.api,
+      texts,
+      prefs,
+      adminIds: config.adminIds,
+      adminChat: config.adminChat,
+      people,
+      logger,
+      now,
+    }),
+  );
   const features = (deps.features ?? FEATURES).filter((f) => f.availableWith(config));
   const miniAppUrl = config.webApp?.url;
   const menus = commandMenus(
@@ -166,6 +212,8 @@ export function buildServices(deps: ServiceDeps) {
     people,
     wallets: b.wallets,
     deposits: b.deposits,
+    depositRequests,
+    payInfo,
     uploads: createCatalogUploads(storage),
     priceChanges: createPriceChanges(storage),
     pendingMessages,
@@ -192,5 +240,5 @@ export function buildServices(deps: ServiceDeps) {
     const resellers = (await b.access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
     await menus.setAll({ admins: config.adminIds, resellers, adminChat: config.adminChat?.chatId });
   };
-  return { ...b, people, services, features, texts, prefs, notifier, broadcaster, setMenus };
+  return { ...b, depositRequests, people, services, features, texts, prefs, notifier, broadcaster, setMenus };
 }

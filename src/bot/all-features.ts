@@ -2,6 +2,7 @@ import type { Feature } from "./feature.js";
 import { balanceFeature } from "./features/balance.js";
 import { broadcastFeature, startedUsersFeature } from "./features/broadcast.js";
 import { catalogFeature } from "./features/catalog.js";
+import { depositRequestsFeature } from "./features/deposit-requests.js";
 import { exportFeature } from "./features/export.js";
 import { fallbackFeature } from "./features/fallback.js";
 import { helpFeature } from "./features/help.js";
@@ -43,6 +44,7 @@ export const FEATURES: readonly Feature[] = [
   pendingFeature,
   usersFeature,
   resellersFeature,
+  depositRequestsFeature,
   pricesFeature,
   catalogFeature,
   pauseFeature,

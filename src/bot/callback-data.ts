@@ -117,6 +117,20 @@ export const Callback = {
   /** Confirm and Cancel of a broadcast's preview, bound to its id. */
   broadcastConfirm: kind<string>("bc", (id) => id, refId),
   broadcastCancel: kind<string>("bx", (id) => id, refId),
+  /** A deposit request's buttons, bound to its id: Approve, Other amount, Reject (the admins'), Cancel (the reseller's). */
+  requestApprove: kind<string>("ra", (id) => id, refId),
+  requestOther: kind<string>("ro", (id) => id, refId),
+  requestReject: kind<string>("rj", (id) => id, refId),
+  requestCancel: kind<string>("rq", (id) => id, refId),
+  /** Confirm of another amount for a request (what the bank shows), bound to the request and the amount. */
+  requestOtherConfirm: kind<{ id: string; amount: number }>(
+    "rt",
+    (d) => `${d.id}:${d.amount}`,
+    (rest) => {
+      const m = /^([A-Za-z0-9]{1,40}):([1-9][0-9]{0,8})$/.exec(rest);
+      return m === null ? undefined : { id: m[1]!, amount: Number(m[2]) };
+    },
+  ),
 } as const;
 
 const KINDS: ReadonlyArray<CallbackKind<unknown>> = Object.values(Callback);

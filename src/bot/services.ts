@@ -4,7 +4,9 @@ import type { Access, Role } from "../access/access.js";
 import type { People } from "../access/people.js";
 import type { Audience } from "../broadcast/audience.js";
 import type { BroadcastStore } from "../broadcast/broadcast-store.js";
+import type { DepositRequests } from "../orders/deposit-request-service.js";
 import type { Deposits } from "../orders/deposits.js";
+import type { PayInfoStore } from "../shop/pay-info.js";
 import type { OrderService } from "../orders/order-service.js";
 import type { Wallets } from "../orders/wallet.js";
 import type { Reports } from "../reports/reports.js";
@@ -37,6 +39,10 @@ export interface Services {
   wallets: Wallets;
   /** Deposits and corrections, credited once. */
   deposits: Deposits;
+  /** Resellers' requests to deposit by transfer: a unique amount, a proof, decided once. */
+  depositRequests: DepositRequests;
+  /** The shop's payment instructions for deposits. */
+  payInfo: PayInfoStore;
   /** Catalogue documents waiting for Confirm. */
   uploads: CatalogUploads;
   /** Price changes that need a second look, waiting for Confirm. */

@@ -30,6 +30,7 @@ async function partsFor(config: Config, storage: Storage) {
     logger,
     orders: { recoverInterrupted: async () => [], inFlight: async () => [], tellInterrupted: async () => undefined },
     deposits: { tellUntold: async () => undefined },
+    depositRequests: { sweep: async () => undefined },
     broadcaster: { resume: async () => undefined },
     setMenus: async () => undefined,
     everyMs: 60_000,

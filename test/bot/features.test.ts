@@ -27,7 +27,7 @@ describe("features describe themselves: menus, the command list and the group ru
   it("when the menus are derived, then everyone's, a reseller's and an admin's list the commands in the features' order", () => {
     const everyone = ["start", "order", "cancel", "pricelist", "balance", "history", "status", "language", "help"];
     expect(menuCommands(FEATURES, "everyone")).toEqual(everyone);
-    expect(menuCommands(FEATURES, "reseller")).toEqual([...everyone, "saldo", "app"]);
+    expect(menuCommands(FEATURES, "reseller")).toEqual([...everyone, "deposit", "saldo", "app"]);
     expect(menuCommands(FEATURES, "admin")).toEqual([
       ...everyone,
       ...[
@@ -44,6 +44,7 @@ describe("features describe themselves: menus, the command list and the group ru
         "deposit",
         "saldo",
         "tier",
+        "payinfo",
       ],
       ...["price", "disable", "enable", "catalog", "pause", "resume", "broadcast", "app"],
     ]);
@@ -52,7 +53,7 @@ describe("features describe themselves: menus, the command list and the group ru
     if (!parsed.ok) throw new Error(parsed.errors.join());
     const installed = FEATURES.filter((f) => f.availableWith(parsed.config));
     expect(menuCommands(installed, "admin")).not.toContain("app");
-    expect(menuCommands(installed, "reseller")).toEqual([...everyone, "saldo"]);
+    expect(menuCommands(installed, "reseller")).toEqual([...everyone, "deposit", "saldo"]);
     expect([...moneyCommands(FEATURES)].sort()).toEqual([
       "balance",
       "compare",
@@ -73,8 +74,12 @@ describe("features describe themselves: menus, the command list and the group ru
     const reseller = helpLines(FEATURES, "reseller");
     expect(reseller.everyone).toContain("help-saldo-own");
     expect(reseller.everyone).not.toContain("help-balance");
+    expect(reseller.everyone).toContain("help-deposit-request");
     const admin = helpLines(FEATURES, "admin");
-    expect(admin.admin).toEqual(expect.arrayContaining(["help-report", "help-pending", "help-broadcast"]));
+    expect(admin.admin).toEqual(
+      expect.arrayContaining(["help-report", "help-pending", "help-broadcast", "help-payinfo"]),
+    );
+    expect([...admin.everyone, ...admin.admin]).not.toContain("help-deposit-request");
   });
 
   it("when a feature needs a service that is not there, or two features claim one command, then the bot is not built", () => {

@@ -105,7 +105,15 @@ export interface FakeBotApi {
   /** The user edits a message they sent (an `edited_message` update with the new text). */
   editText(user: FakeUser, sent: Update, text: string): Update;
   sendSticker(user: FakeUser, chatId?: number): Update;
-  sendPhoto(user: FakeUser, chatId?: number): Update;
+  /**
+   * A photo. `photo`: its ids (the same `fileUniqueId` is the same picture sent again); `caption`
+   * (a leading /command gets a bot_command entity); `replyTo`: a bot message it answers.
+   */
+  sendPhoto(
+    user: FakeUser,
+    chatId?: number,
+    photo?: { fileId?: string; fileUniqueId?: string; caption?: string; replyTo?: SentMessage },
+  ): Update;
   /**
    * A document the user sends: getFile and the file URL (`/file/bot<token>/<file_path>`) serve its
    * content. `size` overrides the size Telegram reports (a file too large to fetch).
@@ -829,10 +837,36 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
         chatId,
       );
     },
-    sendPhoto(user, chatId) {
+    sendPhoto(user, chatId, photo = {}) {
+      const caption = photo.caption;
+      const target =
+        photo.replyTo === undefined
+          ? undefined
+          : (findMessage(photo.replyTo.chat_id, photo.replyTo.message_id) ?? photo.replyTo);
+      const entities = caption === undefined ? {} : commandEntities(caption);
       return userMessage(
         user,
-        { photo: [{ file_id: "photo-1", file_unique_id: "p1", width: 90, height: 90 }] },
+        {
+          photo: [
+            {
+              file_id: `${photo.fileId ?? "photo-1"}-small`,
+              file_unique_id: `${photo.fileUniqueId ?? "p1"}-small`,
+              width: 90,
+              height: 90,
+              file_size: 900,
+            },
+            {
+              file_id: photo.fileId ?? "photo-1",
+              file_unique_id: photo.fileUniqueId ?? "p1",
+              width: 900,
+              height: 900,
+              file_size: 90_000,
+            },
+          ],
+          ...(caption === undefined ? {} : { caption }),
+          ...(entities.entities === undefined ? {} : { caption_entities: entities.entities }),
+          ...(target === undefined ? {} : { reply_to_message: botMessageObject(target) }),
+        },
         chatId,
       );
     },

@@ -112,7 +112,14 @@ export const resellersFeature = defineFeature({
   name: "resellers",
   needs: ["access", "wallets", "deposits", "shop", "place", "origins", "people", "reports"],
   commands: [
-    { name: "deposit", menu: ["admin"], help: [{ key: "help-resellers", for: ["admin"] }] },
+    {
+      name: "deposit",
+      menu: ["reseller", "admin"],
+      help: [
+        { key: "help-resellers", for: ["admin"] },
+        { key: "help-deposit-request", for: ["reseller"] },
+      ],
+    },
     { name: "saldo", menu: ["reseller", "admin"], money: true },
     { name: "tier", menu: ["admin"] },
   ],
@@ -137,7 +144,10 @@ export const resellersFeature = defineFeature({
       await ctx.reply(saldoText(await reports.resellers.recent(userId, SALDO_LINES), { ...view, own: false }));
     });
 
-    composer.command("deposit", adminOnly, async (ctx) => {
+    composer.command("deposit", async (ctx, next) => {
+      // A reseller's /deposit AMOUNT asks for a deposit (deposit-requests.ts); staff are told who it is for.
+      if (ctx.buyer?.role === "reseller") return next();
+      if (!isAdmin(ctx)) return void (await ctx.reply(ctx.tr("deposit-not-for-you")));
       const t = ctx.tr;
       const parsed = parseDeposit(ctx.match);
       if (!parsed.ok) {

@@ -81,10 +81,12 @@ export const statusFeature = defineFeature({
   ],
   setup(at) {
     const composer = at("buyers");
-    composer.command("status", async (ctx) => {
+    composer.command("status", async (ctx, next) => {
       const t = ctx.tr;
       const typed = ctx.match.trim().split(/\s+/)[0] ?? "";
       if (typed === "") return void (await ctx.reply(t("status-usage")));
+      // A deposit request's id (DR…) is shown by the deposit requests' /status.
+      if (/^DR[0-9A-Z]{19}$/i.test(typed)) return next();
       const order = TYPED_REF.test(typed) ? await ctx.services.reports.orders.lookup(typed) : undefined;
       if (order === undefined || !maySee(ctx, order)) {
         return void (await ctx.reply(t("status-not-found", { refId: typed.toUpperCase().slice(0, 64) })));

@@ -1,0 +1,356 @@
+import { InlineKeyboard } from "grammy";
+import type { Message } from "grammy/types";
+import { parseAmount } from "../../amounts.js";
+import { MAX_PROOF_BYTES, type ProofAnswer } from "../../orders/deposit-request-service.js";
+import type { DepositRequest } from "../../orders/deposit-requests.js";
+import type { Lang } from "../../orders/order.js";
+import { MAX_PAY_INFO } from "../../shop/pay-info.js";
+import { adminOnly, isAdmin } from "../admin.js";
+import { answerQuery } from "../answer.js";
+import { Callback, onCallback } from "../callback-data.js";
+import type { FeatureContext } from "../context.js";
+import { ageText } from "../deposit-request-notices.js";
+import { defineFeature } from "../feature.js";
+import { escapeHtml, formatRupiah } from "../format.js";
+import type { Translate } from "../i18n.js";
+import { originOf, showOnce } from "../origin.js";
+
+/** A request id as the bot writes it in its messages. */
+const REQUEST_ID = /\bDR[0-9A-Z]{19}\b/;
+/** How the prompt for a rejection's reason begins (its locale texts start with it). */
+const REASON_MARK = "✍️";
+
+/** The image types a proof may be sent as a document in (or a PDF). */
+const PROOF_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "application/pdf"]);
+
+type Ctx = FeatureContext<"depositRequests" | "payInfo" | "origins" | "people">;
+
+/** The request a message answers: the id in the bot's message it replies to. */
+function repliedRequest(ctx: Ctx): string | undefined {
+  const to = ctx.message?.reply_to_message;
+  if (to === undefined || to.from?.id !== ctx.me.id) return undefined;
+  return REQUEST_ID.exec(to.text ?? to.caption ?? "")?.[0];
+}
+
+const stateText = (t: Translate, r: DepositRequest) => t(`request-state-${r.state}`);
+
+/** The request as its reseller reads it: the exact amount to transfer, how, until when. */
+function requestText(t: Translate, lang: Lang, r: DepositRequest, payText: string, timeZone: string): string {
+  const until = new Intl.DateTimeFormat(lang === "id" ? "id-ID" : "en-GB", {
+    timeZone,
+    dateStyle: "medium",
+    timeStyle: "short",
+  }).format(new Date(r.expiresAt));
+  return [
+    t("request-made", {
+      id: r.id,
+      exact: formatRupiah(r.exact, lang),
+      amount: formatRupiah(r.amount, lang),
+      code: String(r.code),
+    }),
+    "",
+    escapeHtml(payText),
+    "",
+    t("request-proof-hint", { until }),
+  ].join("\n");
+}
+
+/** A request's state for /status DR…: its reseller and the admins. */
+function statusText(t: Translate, lang: Lang, r: DepositRequest, nowMs: number): string {
+  const lines = [
+    t("request-status", {
+      id: r.id,
+      state: stateText(t, r),
+      exact: formatRupiah(r.exact, lang),
+      age: ageText(t, nowMs - r.createdAt),
+    }),
+  ];
+  if (r.state === "approved") lines.push(t("request-status-credited", { amount: formatRupiah(r.credited ?? 0, lang) }));
+  if (r.reason !== undefined) lines.push(t("request-status-reason", { reason: r.reason }));
+  return lines.join("\n");
+}
+
+/** The answer to a proof, for the reseller. */
+async function answerProof(ctx: Ctx, r: ProofAnswer): Promise<void> {
+  const t = ctx.tr;
+  switch (r.kind) {
+    case "attached":
+      return void (await ctx.reply(t("request-proof-received", { id: r.request.id })));
+    case "none":
+      return void (await ctx.reply(t("request-proof-none")));
+    case "which":
+      return void (await ctx.reply(t("request-proof-which", { ids: r.requests.map((q) => q.id).join(", ") })));
+    case "not-found":
+      return void (await ctx.reply(t("request-not-found")));
+    case "closed":
+      return void (await ctx.reply(t("request-proof-closed", { id: r.request.id, state: stateText(t, r.request) })));
+  }
+}
+
+/** The file of a proof message, or the hint why it cannot be one. */
+function proofFile(
+  message: Message,
+):
+  | { ok: true; file: { fileId: string; fileUniqueId: string; kind: "photo" | "document"; mime?: string } }
+  | { ok: false; hint: string } {
+  if (message.photo !== undefined && message.photo.length > 0) {
+    const largest = message.photo[message.photo.length - 1]!;
+    if ((largest.file_size ?? 0) > MAX_PROOF_BYTES) return { ok: false, hint: "request-proof-too-large" };
+    return { ok: true, file: { fileId: largest.file_id, fileUniqueId: largest.file_unique_id, kind: "photo" } };
+  }
+  const doc = message.document;
+  if (doc !== undefined) {
+    if (doc.mime_type === undefined || !PROOF_TYPES.has(doc.mime_type))
+      return { ok: false, hint: "request-proof-type" };
+    if ((doc.file_size ?? 0) > MAX_PROOF_BYTES) return { ok: false, hint: "request-proof-too-large" };
+    return {
+      ok: true,
+      file: { fileId: doc.file_id, fileUniqueId: doc.file_unique_id, kind: "document", mime: doc.mime_type },
+    };
+  }
+  return { ok: false, hint: "request-proof-type" };
+}
+
+/**
+ * Resellers top up their saldo themselves: /payinfo (the admins' payment instructions), /deposit
+ * AMOUNT (a reseller's request with a unique exact amount), the proof of transfer (a photo or a
+ * document answering the request), and the admins' Approve / Other amount / Reject, each decided
+ * once by the deposit requests service; /status DR… shows a request.
+ */
+export const depositRequestsFeature = defineFeature({
+  name: "deposit-requests",
+  needs: ["depositRequests", "payInfo", "origins", "people", "place"],
+  commands: [{ name: "payinfo", menu: ["admin"], help: [{ key: "help-payinfo", for: ["admin"] }] }],
+  setup(at) {
+    const composer = at("buyers");
+    const now = () => Date.now();
+
+    composer.command("payinfo", adminOnly, async (ctx) => {
+      const t = ctx.tr;
+      const { payInfo } = ctx.services;
+      const text = ctx.match.trim();
+      const photo = ctx.message?.photo;
+      if (text.toLowerCase() === "off") {
+        const had = await payInfo.clear();
+        return void (await ctx.reply(t(had ? "payinfo-removed" : "payinfo-none")));
+      }
+      if (text === "" && photo === undefined) {
+        const info = await payInfo.get();
+        if (info === undefined) return void (await ctx.reply(t("payinfo-none")));
+        const body = `${t("payinfo-title")}\n${escapeHtml(info.text)}`;
+        if (info.photo !== undefined) return void (await ctx.replyWithPhoto(info.photo, { caption: body }));
+        return void (await ctx.reply(body));
+      }
+      if (text.length > MAX_PAY_INFO) return void (await ctx.reply(t("payinfo-too-long", { max: MAX_PAY_INFO })));
+      const before = await payInfo.get();
+      const kept = text !== "" ? text : (before?.text ?? t("payinfo-default-qris"));
+      const largest = photo?.[photo.length - 1]?.file_id;
+      await payInfo.set({
+        text: kept,
+        // A new text keeps the image sent before (`/payinfo off` removes both).
+        ...((largest ?? before?.photo) === undefined ? {} : { photo: (largest ?? before?.photo)! }),
+        by: ctx.from!.id,
+        at: now(),
+      });
+      await ctx.reply(
+        `${t("payinfo-set")}\n${escapeHtml(kept)}${largest !== undefined ? `\n${t("payinfo-with-image")}` : ""}`,
+      );
+    });
+
+    composer.command("deposit", async (ctx, next) => {
+      if (isAdmin(ctx) || ctx.buyer?.role !== "reseller") return next();
+      const t = ctx.tr;
+      const { depositRequests } = ctx.services;
+      const { min, max } = depositRequests.limits;
+      const limits = { min: formatRupiah(min, ctx.lang), max: formatRupiah(max, ctx.lang) };
+      const typed = ctx.match.trim();
+      if (typed === "") return void (await ctx.reply(t("request-usage", limits)));
+      const read = parseAmount(typed, { max: Number.MAX_SAFE_INTEGER });
+      if (!read.ok) return void (await ctx.reply(t("request-bad-amount", { typed: read.typed, ...limits })));
+      const origin = originOf(ctx) ?? `m:${ctx.chat.id}:${now()}`;
+      const r = await depositRequests.ask(
+        { resellerId: ctx.from!.id, chatId: ctx.chat.id, lang: ctx.lang },
+        read.amount,
+        origin,
+      );
+      switch (r.kind) {
+        case "not-reseller":
+          return next();
+        case "no-pay-info":
+          return void (await ctx.reply(t("request-no-pay-info")));
+        case "out-of-limits":
+          return void (await ctx.reply(t("request-bad-amount", { typed, ...limits })));
+        case "too-many":
+          return void (await ctx.reply(t("request-too-many", { open: r.open })));
+        case "no-code":
+          return void (await ctx.reply(t("request-no-code")));
+        case "made": {
+          const text = requestText(t, ctx.lang, r.request, r.payInfo.text, ctx.services.place.timeZone);
+          const reply_markup = new InlineKeyboard().text(
+            t("request-cancel"),
+            Callback.requestCancel.encode(r.request.id),
+          );
+          await showOnce(ctx, { origin, shownAs: r.shownAs }, async () => {
+            const sent =
+              r.payInfo.photo !== undefined && text.length <= 1024
+                ? await ctx.replyWithPhoto(r.payInfo.photo, { caption: text, reply_markup })
+                : await ctx.reply(text, { reply_markup });
+            await depositRequests.shown(r.request.id, sent.message_id);
+            return sent.message_id;
+          });
+        }
+      }
+    });
+
+    composer.command("status", async (ctx, next) => {
+      const typed = ctx.match.trim().split(/\s+/)[0]?.toUpperCase() ?? "";
+      if (!typed.startsWith("DR")) return next();
+      const r = REQUEST_ID.test(typed) ? await ctx.services.depositRequests.get(typed) : undefined;
+      if (r === undefined || (!isAdmin(ctx) && r.resellerId !== ctx.from?.id))
+        return void (await ctx.reply(ctx.tr("request-not-found")));
+      await ctx.reply(statusText(ctx.tr, ctx.lang, r, now()));
+    });
+
+    // A proof, or something else, answering a request's message.
+    composer.on("message", async (ctx, next) => {
+      if (ctx.chat.type !== "private") return next();
+      const id = repliedRequest(ctx);
+      if (id === undefined || ctx.buyer?.role !== "reseller") return next();
+      const file = proofFile(ctx.message);
+      if (!file.ok) return void (await ctx.reply(ctx.tr(file.hint)));
+      await answerProof(ctx, await ctx.services.depositRequests.proof(ctx.from.id, id, file.file));
+    });
+
+    onCallback(composer, Callback.requestCancel, async (ctx, id) => {
+      const t = ctx.tr;
+      const r = await ctx.services.depositRequests.cancel(id, ctx.from.id);
+      if (r.kind === "not-found" || r.kind === "not-yours")
+        return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
+      if (r.kind === "closed")
+        return answerQuery(ctx, {
+          text: t("request-cancel-too-late", { state: stateText(t, r.request) }),
+          show_alert: true,
+        });
+      await answerQuery(ctx, { text: t("request-cancelled", { id }) });
+      await ctx.reply(t("request-cancelled", { id }));
+    });
+
+    onCallback(
+      composer,
+      Callback.requestApprove,
+      async (ctx, id) => {
+        const t = ctx.tr;
+        const r = await ctx.services.depositRequests.approve(id, ctx.from.id);
+        if (r.kind === "not-found") return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
+        if (r.kind === "taken")
+          return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
+        await answerQuery(ctx, { text: t("request-approved-toast") });
+        await ctx.reply(
+          t("request-approved", {
+            id,
+            amount: formatRupiah(r.request.credited ?? 0, ctx.lang),
+            saldo: formatRupiah(r.saldo, ctx.lang),
+          }),
+        );
+      },
+      adminOnly,
+    );
+
+    onCallback(
+      composer,
+      Callback.requestReject,
+      async (ctx, id) => {
+        const t = ctx.tr;
+        const r = await ctx.services.depositRequests.reject(id, ctx.from.id);
+        if (r.kind === "not-found") return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
+        if (r.kind === "taken")
+          return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
+        await answerQuery(ctx, { text: t("request-rejected-toast") });
+        await ctx.reply(t("request-reason-ask", { id }), {
+          reply_markup: { force_reply: true, input_field_placeholder: t("request-reason-placeholder") },
+        });
+      },
+      adminOnly,
+    );
+
+    onCallback(
+      composer,
+      Callback.requestOther,
+      async (ctx, id) => {
+        const t = ctx.tr;
+        const r = await ctx.services.depositRequests.get(id);
+        if (r === undefined) return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
+        if (r.state !== "review")
+          return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r) }), show_alert: true });
+        await answerQuery(ctx, {});
+        await ctx.reply(t("request-other-ask", { id, exact: formatRupiah(r.exact, ctx.lang) }), {
+          reply_markup: { force_reply: true, input_field_placeholder: "100rb" },
+        });
+      },
+      adminOnly,
+    );
+
+    onCallback(
+      composer,
+      Callback.requestOtherConfirm,
+      async (ctx, { id, amount }) => {
+        const t = ctx.tr;
+        const r = await ctx.services.depositRequests.approve(id, ctx.from.id, amount);
+        if (r.kind === "not-found") return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
+        if (r.kind === "taken")
+          return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
+        await answerQuery(ctx, { text: t("request-approved-toast") });
+        await ctx.editMessageText(
+          t("request-approved", {
+            id,
+            amount: formatRupiah(r.request.credited ?? 0, ctx.lang),
+            saldo: formatRupiah(r.saldo, ctx.lang),
+          }),
+        );
+      },
+      adminOnly,
+    );
+
+    // The admin's answers to "the reason?" and "which amount?": replies to those prompts.
+    composer.on("message:text", async (ctx, next) => {
+      const to = ctx.message.reply_to_message;
+      if (!isAdmin(ctx) || to === undefined || to.from?.id !== ctx.me.id) return next();
+      const id = REQUEST_ID.exec(to.text ?? "")?.[0];
+      if (id === undefined) return next();
+      const t = ctx.tr;
+      const { depositRequests } = ctx.services;
+      if (to.text?.startsWith(REASON_MARK) === true) {
+        const r = await depositRequests.reason(id, ctx.message.text.trim());
+        return void (await ctx.reply(t(r === "told" ? "request-reason-sent" : "request-reason-late", { id })));
+      }
+      const read = parseAmount(ctx.message.text, { max: 100_000_000 });
+      if (!read.ok) return void (await ctx.reply(t("amount-unclear", { typed: read.typed })));
+      const request = await depositRequests.get(id);
+      if (request === undefined) return void (await ctx.reply(t("request-not-found")));
+      await ctx.reply(
+        t("request-other-summary", {
+          id,
+          amount: formatRupiah(read.amount, ctx.lang),
+          exact: formatRupiah(request.exact, ctx.lang),
+        }),
+        {
+          reply_markup: new InlineKeyboard().text(
+            t("request-other-confirm"),
+            Callback.requestOtherConfirm.encode({ id, amount: read.amount }),
+          ),
+        },
+      );
+    });
+
+    // A photo or document with no reply: the one request waiting for a proof (after the dialogues).
+    const late = at("fallback");
+    late.on(["message:photo", "message:document"], async (ctx, next) => {
+      if (ctx.chat.type !== "private" || ctx.buyer?.role !== "reseller") return next();
+      const { depositRequests } = ctx.services;
+      if ((await depositRequests.waiting(ctx.from.id)).length === 0) return next();
+      const file = proofFile(ctx.message);
+      if (!file.ok) return void (await ctx.reply(ctx.tr(file.hint)));
+      await answerProof(ctx, await depositRequests.proof(ctx.from.id, undefined, file.file));
+    });
+  },
+});

@@ -1,0 +1,277 @@
+import { randomInt } from "node:crypto";
+import type { Buyer } from "../catalog/catalog.js";
+import type { Logger } from "../logger.js";
+import type { PayInfo, PayInfoStore } from "../shop/pay-info.js";
+import type { Claims } from "../storage/claims.js";
+import type { Origins } from "../storage/origins.js";
+import type { DepositRequest, DepositRequestStore, DepositProof } from "./deposit-requests.js";
+import type { Deposits } from "./deposits.js";
+import type { Delivery } from "./events.js";
+import type { Lang } from "./order.js";
+import { newRefId } from "./ref-id.js";
+import type { Wallets } from "./wallet.js";
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/** A reseller has at most this many open requests. */
+export const MAX_OPEN_REQUESTS = 3;
+/** An exact amount is not given to another request for this long after its request closed. */
+const AMOUNT_REUSE_MS = 7 * DAY;
+/** A rejection waits this long for the admin's reason before the reseller is told without one. */
+export const REASON_WAIT_MS = 10 * MINUTE;
+/** The longest reason passed on to the reseller. */
+export const MAX_REASON = 300;
+/** Telegram's `getFile` serves files up to 20 MB: a larger proof could never be shown on the page. */
+export const MAX_PROOF_BYTES = 20 * 1024 * 1024;
+
+/** What the deposit requests report; the bot says it in Telegram. */
+export interface DepositRequestEvents {
+  /** The admins get the request with its proof, the reseller's saldo and tier, and the buttons. */
+  announce(request: DepositRequest, facts: { saldo: number; tier: string | undefined }): Promise<void>;
+  /** The reseller learns their request closed without a credit (rejected, with the reason if any; expired). */
+  closed(request: DepositRequest): Promise<Delivery>;
+}
+
+export type AskResult =
+  | { kind: "made"; request: DepositRequest; payInfo: PayInfo; shownAs?: number }
+  | { kind: "no-pay-info" }
+  | { kind: "not-reseller" }
+  | { kind: "out-of-limits"; min: number; max: number }
+  | { kind: "too-many"; open: number }
+  | { kind: "no-code" };
+
+export type ProofAnswer =
+  | { kind: "attached"; request: DepositRequest }
+  /** No request of theirs waits for a proof. */
+  | { kind: "none" }
+  /** Several wait: the reseller must answer one of them. */
+  | { kind: "which"; requests: DepositRequest[] }
+  | { kind: "not-found" }
+  | { kind: "closed"; request: DepositRequest };
+
+export type ApproveResult =
+  | { kind: "approved"; request: DepositRequest; saldo: number }
+  | { kind: "not-found" }
+  /** Decided (or closed) before: `request` says how. */
+  | { kind: "taken"; request: DepositRequest };
+
+/**
+ * Resellers' requests to top up their saldo: asked with a unique exact amount, answered with a
+ * proof, decided once by an admin. An approval is an ordinary deposit of the same id (the
+ * request's), credited once by the wallets and told to the reseller by the deposits service; a
+ * stop between the decision and the credit is finished by the next look (`sweep`).
+ */
+export function createDepositRequests(deps: {
+  store: DepositRequestStore;
+  payInfo: PayInfoStore;
+  wallets: Pick<Wallets, "get" | "saveDeposit">;
+  deposits: Pick<Deposits, "confirm">;
+  buyerOf: (userId: number) => Promise<Buyer | undefined>;
+  origins: Origins;
+  events: DepositRequestEvents;
+  logger: Logger;
+  limits: { min: number; max: number; hours: number };
+  /** Who is telling a reseller that a request closed, among all processes. */
+  claims?: Claims;
+  now?: () => Date;
+}) {
+  const { store, logger, limits } = deps;
+  const now = () => (deps.now ?? (() => new Date()))().getTime();
+
+  /** The admins get the proof once (a stop between the message and its record: once more, the same). */
+  async function announce(request: DepositRequest): Promise<void> {
+    if (request.announcedAt !== undefined) return;
+    const claim = `announce:${request.id}`;
+    if (deps.claims !== undefined && !(await deps.claims.take(claim, MINUTE))) return;
+    try {
+      const fresh = await store.get(request.id);
+      if (fresh === undefined || fresh.announcedAt !== undefined) return;
+      const [wallet, buyer] = await Promise.all([deps.wallets.get(fresh.resellerId), deps.buyerOf(fresh.resellerId)]);
+      await deps.events.announce(fresh, {
+        saldo: wallet.saldo,
+        tier: buyer?.role === "reseller" ? buyer.tier : undefined,
+      });
+      await store.markAnnounced(fresh.id, now());
+    } finally {
+      await deps.claims?.giveBack(claim);
+    }
+  }
+
+  /** The approval's deposit, credited once (again after a stop: the wallet credits a deposit id once). */
+  async function credit(request: DepositRequest): Promise<number> {
+    const by = request.decidedBy ?? 0;
+    await deps.wallets.saveDeposit(
+      {
+        id: request.id,
+        resellerId: request.resellerId,
+        amount: request.credited ?? request.exact,
+        note: request.id,
+        adminId: by,
+        chatId: by,
+        createdAt: new Date(request.decidedAt ?? now()).toISOString(),
+        state: "draft",
+      },
+      DAY,
+    );
+    const r = await deps.deposits.confirm(request.id, by);
+    await store.credited(request.id);
+    if (r.kind === "done") return r.wallet.saldo;
+    if (r.kind === "taken") return r.deposit.saldoAfter ?? (await deps.wallets.get(request.resellerId)).saldo;
+    throw new Error(`deposit request ${request.id}: its deposit could not be credited (${r.kind})`);
+  }
+
+  /** Tells the reseller once that a request closed without a credit. */
+  async function tellClosed(request: DepositRequest): Promise<void> {
+    if (request.toldAt !== undefined) return;
+    if (deps.claims !== undefined && !(await deps.claims.take(request.id, MINUTE))) return;
+    try {
+      const fresh = await store.get(request.id);
+      if (fresh === undefined || fresh.toldAt !== undefined) return;
+      const delivery = await deps.events.closed(fresh);
+      // Someone who cannot be reached now is not tried again and again: they see it in /status.
+      if (delivery !== "failed") await store.markTold(request.id, now());
+    } finally {
+      await deps.claims?.giveBack(request.id);
+    }
+  }
+
+  /** The reseller's requests waiting for a proof (and still in time). */
+  async function waitingOf(resellerId: number): Promise<DepositRequest[]> {
+    const at = now();
+    return (await store.ofReseller(resellerId, 20)).filter((r) => r.state === "proof" && r.expiresAt > at);
+  }
+
+  return {
+    get: (id: string) => store.get(id),
+    waiting: waitingOf,
+    limits,
+    /** A reseller asks to deposit `amount`: once per `origin` (the update or page request). */
+    async ask(
+      asker: { resellerId: number; chatId: number; lang: Lang },
+      amount: number,
+      origin: string,
+    ): Promise<AskResult> {
+      const { resellerId, chatId, lang } = asker;
+      const buyer = await deps.buyerOf(resellerId);
+      if (buyer?.role !== "reseller") return { kind: "not-reseller" };
+      const payInfo = await deps.payInfo.get();
+      if (payInfo === undefined) return { kind: "no-pay-info" };
+      const at = now();
+      const fixed = await deps.origins.fix(origin, newRefId("DR", new Date(at)));
+      const shown = fixed.shownAs === undefined ? {} : { shownAs: fixed.shownAs };
+      if (!fixed.first) {
+        const made = await store.get(fixed.value);
+        if (made !== undefined) return { kind: "made", request: made, payInfo, ...shown };
+      }
+      if (!Number.isSafeInteger(amount) || amount < limits.min || amount > limits.max)
+        return { kind: "out-of-limits", min: limits.min, max: limits.max };
+      const r = await store.create(
+        {
+          id: fixed.value,
+          resellerId,
+          chatId,
+          lang,
+          amount,
+          createdAt: at,
+          expiresAt: at + limits.hours * 60 * MINUTE,
+        },
+        { firstCode: randomInt(1, 1000), maxOpen: MAX_OPEN_REQUESTS, reuseMs: AMOUNT_REUSE_MS },
+      );
+      if (r.kind !== "made") return r;
+      logger.info(
+        { request: r.request.id, resellerId, amount, exact: r.request.exact, state: r.request.state },
+        "deposit request state changed",
+      );
+      return { kind: "made", request: r.request, payInfo, ...shown };
+    },
+    /** The message that shows the request (a proof replying to it belongs to it). */
+    shown: (id: string, messageId: number) => store.setMessage(id, messageId),
+    /**
+     * A proof from a reseller: for `requestId` (the request whose message it answers), or, without
+     * one, for the one request of theirs waiting for a proof. The admins are told once.
+     */
+    async proof(
+      resellerId: number,
+      requestId: string | undefined,
+      file: Omit<DepositProof, "at" | "sentBeforeFor">,
+    ): Promise<ProofAnswer> {
+      let id = requestId;
+      if (id === undefined) {
+        const waiting = await waitingOf(resellerId);
+        if (waiting.length === 0) return { kind: "none" };
+        if (waiting.length > 1) return { kind: "which", requests: waiting };
+        id = waiting[0]!.id;
+      }
+      const r = await store.attachProof(id, resellerId, { ...file, at: now() });
+      // Someone else's request is not named to them: it does not exist for them.
+      if (r.kind === "not-found" || r.kind === "not-yours") return { kind: "not-found" };
+      if (r.kind === "closed") return r;
+      logger.info(
+        { request: id, resellerId, state: r.request.state, sentBefore: r.request.proof?.sentBeforeFor },
+        "deposit request state changed",
+      );
+      await announce(r.request);
+      return { kind: "attached", request: r.request };
+    },
+    /** Approves once, crediting the exact amount (or `amount`, what the bank shows); the reseller is told. */
+    async approve(id: string, adminId: number, amount?: number): Promise<ApproveResult> {
+      const got = await store.get(id);
+      if (got === undefined) return { kind: "not-found" };
+      const r = await store.decide(id, { state: "approved", credited: amount ?? got.exact }, adminId, now());
+      if (r.kind === "not-found") return r;
+      if (r.kind === "taken") {
+        // An approval whose credit a stopped process left undone is finished by any later press.
+        if (r.request.state === "approved") await credit(r.request);
+        return r;
+      }
+      logger.info(
+        { request: id, resellerId: r.request.resellerId, credited: r.request.credited, by: adminId, state: "approved" },
+        "deposit request state changed",
+      );
+      return { kind: "approved", request: r.request, saldo: await credit(r.request) };
+    },
+    /** Rejects once, at the press; the reason (if the admin gives one soon) follows. */
+    async reject(id: string, adminId: number) {
+      const r = await store.decide(id, { state: "rejected" }, adminId, now());
+      if (r.kind === "decided")
+        logger.info(
+          { request: id, resellerId: r.request.resellerId, by: adminId, state: "rejected" },
+          "deposit request state changed",
+        );
+      return r;
+    },
+    /** The admin's reason for a rejection: passed on to the reseller, once. */
+    async reason(id: string, text: string): Promise<"told" | "already" | "not-rejected"> {
+      const r = await store.get(id);
+      if (r === undefined || r.state !== "rejected") return "not-rejected";
+      if (r.toldAt !== undefined) return "already";
+      await store.setReason(id, text.slice(0, MAX_REASON));
+      const fresh = (await store.get(id))!;
+      await tellClosed(fresh);
+      return "told";
+    },
+    cancel: (id: string, resellerId: number) => store.cancel(id, resellerId, now()),
+    open: () => store.open(),
+    ofReseller: (resellerId: number, last: number) => store.ofReseller(resellerId, last),
+    /**
+     * The periodic look (and at start): requests past their time expire and their reseller is
+     * told; approvals whose credit a stop interrupted are credited; rejections whose reason did
+     * not come in time are told without one.
+     */
+    async sweep(): Promise<void> {
+      const at = now();
+      for (const expired of await store.expireDue(at)) await tellClosed(expired);
+      for (const id of await store.crediting()) {
+        const r = await store.get(id);
+        if (r?.state === "approved") await credit(r);
+        else await store.credited(id);
+      }
+      for (const r of await store.untold())
+        if (r.state === "expired" || (r.decidedAt ?? 0) + REASON_WAIT_MS <= at) await tellClosed(r);
+      // Proofs a stop kept from the admins.
+      for (const r of await store.open()) if (r.state === "review" && r.announcedAt === undefined) await announce(r);
+    },
+  };
+}
+
+export type DepositRequests = ReturnType<typeof createDepositRequests>;

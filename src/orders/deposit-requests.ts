@@ -1,0 +1,505 @@
+import { luaScript, type RedisClient } from "../storage/redis.js";
+import type { Storage } from "../storage/storage.js";
+import type { Lang } from "./order.js";
+
+/**
+ * A reseller's request to top up their saldo by bank transfer or QRIS. `proof` while it waits for
+ * the reseller's proof of transfer (it expires, or the reseller cancels it); `review` once a proof
+ * came, until an admin decides; then `approved` or `rejected`. A request is open in `proof` and
+ * `review`. `exact` (the amount asked plus a code of 1–999) is unique among open requests and is
+ * not given to another request for `reuseMs` after this one closed: the transfer can be found by it.
+ */
+export type DepositRequestState = "proof" | "review" | "approved" | "rejected" | "expired" | "cancelled";
+
+export interface DepositProof {
+  /** Telegram's ids of the file: the bot keeps them, never the bytes. */
+  fileId: string;
+  fileUniqueId: string;
+  kind: "photo" | "document";
+  mime?: string;
+  at: number;
+  /** Another request this very file was sent for first (the admins are warned). */
+  sentBeforeFor?: string;
+}
+
+export interface DepositRequest {
+  id: string;
+  resellerId: number;
+  /** The private chat where the reseller asked, and the language they asked in. */
+  chatId: number;
+  lang: Lang;
+  /** What the reseller asked for, the code added, and what they transfer (amount + code). */
+  amount: number;
+  code: number;
+  exact: number;
+  createdAt: number;
+  /** While waiting for a proof: closed as expired after this. */
+  expiresAt: number;
+  state: DepositRequestState;
+  /** The message that showed the request (a proof that replies to it belongs to it). */
+  messageId?: number;
+  proof?: DepositProof;
+  decidedBy?: number;
+  decidedAt?: number;
+  /** What an approval credits (the exact amount, or the one the admin typed). */
+  credited?: number;
+  reason?: string;
+  closedAt?: number;
+  /** The admins were shown the proof. */
+  announcedAt?: number;
+  /** The reseller was told it closed (rejected or expired). */
+  toldAt?: number;
+}
+
+export const isOpen = (r: DepositRequest): boolean => r.state === "proof" || r.state === "review";
+
+export type CreateResult =
+  | { kind: "made"; request: DepositRequest }
+  /** `open` requests already (the most a reseller may have). */
+  | { kind: "too-many"; open: number }
+  /** Every code of this amount is taken by another open (or recently closed) request. */
+  | { kind: "no-code" };
+
+export type ProofResult =
+  | { kind: "attached"; request: DepositRequest }
+  | { kind: "not-found" }
+  | { kind: "not-yours" }
+  /** Not waiting for a proof (expired now or before, cancelled, already has one, decided). */
+  | { kind: "closed"; request: DepositRequest };
+
+export type DecideResult =
+  | { kind: "decided"; request: DepositRequest }
+  | { kind: "not-found" }
+  /** Decided before, closed, or still waiting for its proof: nothing changed. */
+  | { kind: "taken"; request: DepositRequest };
+
+export type CancelRequestResult =
+  | { kind: "cancelled"; request: DepositRequest }
+  | { kind: "not-found" }
+  | { kind: "not-yours" }
+  | { kind: "closed"; request: DepositRequest };
+
+/**
+ * Every step is atomic among all processes: a request is made once per id, gets an amount no open
+ * request has, takes one proof, and is decided once (approve or reject, whoever presses first);
+ * an approval waits in `crediting` until its deposit is credited (the credit itself is the wallet's
+ * deposit of the same id, credited once).
+ */
+export interface DepositRequestStore {
+  /**
+   * A new request of `input.id` (an id made once per update): with a code from `firstCode` up
+   * (1–999, wrapping) whose exact amount is free. The same id made before is answered as made.
+   */
+  create(
+    input: Pick<DepositRequest, "id" | "resellerId" | "chatId" | "lang" | "amount" | "createdAt" | "expiresAt">,
+    opts: { firstCode: number; maxOpen: number; reuseMs: number },
+  ): Promise<CreateResult>;
+  get(id: string): Promise<DepositRequest | undefined>;
+  /** The message that shows the request (once sent). */
+  setMessage(id: string, messageId: number): Promise<void>;
+  /** A proof from `resellerId` for request `id`, at `now`; a request past its time expires here. */
+  attachProof(id: string, resellerId: number, proof: Omit<DepositProof, "sentBeforeFor">): Promise<ProofResult>;
+  /** Approve (crediting `credited`) or reject, once; only a request with a proof. */
+  decide(
+    id: string,
+    verdict: { state: "approved"; credited: number } | { state: "rejected" },
+    by: number,
+    at: number,
+  ): Promise<DecideResult>;
+  /** The reseller's Cancel: only while it waits for its proof. */
+  cancel(id: string, resellerId: number, at: number): Promise<CancelRequestResult>;
+  /** The reason an admin gave a rejection (the first one kept). */
+  setReason(id: string, reason: string): Promise<void>;
+  /** Requests waiting for a proof past `expiresAt` ≤ now: closed as expired; those closed now. */
+  expireDue(now: number): Promise<DepositRequest[]>;
+  /** Approved requests whose deposit may not be credited yet (a stop in between). */
+  crediting(): Promise<string[]>;
+  /** The approval's deposit is credited. */
+  credited(id: string): Promise<void>;
+  markAnnounced(id: string, at: number): Promise<void>;
+  markTold(id: string, at: number): Promise<void>;
+  /** Closed (rejected or expired) requests whose reseller has not been told. */
+  untold(): Promise<DepositRequest[]>;
+  /** Open requests of the shop, oldest first. */
+  open(): Promise<DepositRequest[]>;
+  /** A reseller's requests, newest first (at most `last`). */
+  ofReseller(resellerId: number, last: number): Promise<DepositRequest[]>;
+}
+
+export function createDepositRequestStore(storage: Storage): DepositRequestStore {
+  return storage.kind === "redis" ? redisStore(storage.redis, storage.prefix) : memoryStore();
+}
+
+/** The next code after `code` (1–999, wrapping). */
+const nextCode = (code: number) => (code % 999) + 1;
+
+const closeable = (r: DepositRequest, now: number) => r.state === "proof" && r.expiresAt <= now;
+
+function memoryStore(): DepositRequestStore {
+  const requests = new Map<string, DepositRequest>();
+  /** exact amount → the request that has it. */
+  const amounts = new Map<number, string>();
+  const crediting = new Set<string>();
+  const copy = (r: DepositRequest | undefined) => (r === undefined ? undefined : structuredClone(r));
+  const close = (r: DepositRequest, state: DepositRequestState, at: number) => {
+    r.state = state;
+    r.closedAt = at;
+  };
+  const expireIfDue = (r: DepositRequest, now: number) => {
+    if (closeable(r, now)) close(r, "expired", r.expiresAt);
+  };
+  return {
+    async create(input, opts) {
+      const made = requests.get(input.id);
+      if (made !== undefined) return { kind: "made", request: copy(made)! };
+      const open = [...requests.values()].filter((r) => r.resellerId === input.resellerId && isOpen(r)).length;
+      if (open >= opts.maxOpen) return { kind: "too-many", open };
+      let code = opts.firstCode;
+      for (let i = 0; i < 999; i++, code = nextCode(code)) {
+        const holder = requests.get(amounts.get(input.amount + code) ?? "");
+        if (holder !== undefined && (isOpen(holder) || (holder.closedAt ?? 0) + opts.reuseMs > input.createdAt))
+          continue;
+        const request: DepositRequest = { ...input, code, exact: input.amount + code, state: "proof" };
+        requests.set(input.id, request);
+        amounts.set(request.exact, input.id);
+        return { kind: "made", request: copy(request)! };
+      }
+      return { kind: "no-code" };
+    },
+    get: async (id) => copy(requests.get(id)),
+    async setMessage(id, messageId) {
+      const r = requests.get(id);
+      if (r !== undefined) r.messageId ??= messageId;
+    },
+    async attachProof(id, resellerId, proof) {
+      const r = requests.get(id);
+      if (r === undefined) return { kind: "not-found" };
+      if (r.resellerId !== resellerId) return { kind: "not-yours" };
+      expireIfDue(r, proof.at);
+      if (r.state === "review" && r.proof?.fileUniqueId === proof.fileUniqueId)
+        return { kind: "attached", request: copy(r)! };
+      if (r.state !== "proof") return { kind: "closed", request: copy(r)! };
+      const before = [...requests.values()].find(
+        (o) => o.id !== id && o.proof?.fileUniqueId === proof.fileUniqueId && o.proof.sentBeforeFor === undefined,
+      );
+      r.proof = { ...proof, ...(before === undefined ? {} : { sentBeforeFor: before.id }) };
+      r.state = "review";
+      return { kind: "attached", request: copy(r)! };
+    },
+    async decide(id, verdict, by, at) {
+      const r = requests.get(id);
+      if (r === undefined) return { kind: "not-found" };
+      expireIfDue(r, at);
+      if (r.state !== "review") return { kind: "taken", request: copy(r)! };
+      close(r, verdict.state, at);
+      r.decidedBy = by;
+      r.decidedAt = at;
+      if (verdict.state === "approved") {
+        r.credited = verdict.credited;
+        crediting.add(id);
+      }
+      return { kind: "decided", request: copy(r)! };
+    },
+    async cancel(id, resellerId, at) {
+      const r = requests.get(id);
+      if (r === undefined) return { kind: "not-found" };
+      if (r.resellerId !== resellerId) return { kind: "not-yours" };
+      expireIfDue(r, at);
+      if (r.state !== "proof") return { kind: "closed", request: copy(r)! };
+      close(r, "cancelled", at);
+      r.toldAt = at;
+      return { kind: "cancelled", request: copy(r)! };
+    },
+    async setReason(id, reason) {
+      const r = requests.get(id);
+      if (r !== undefined && r.state === "rejected") r.reason ??= reason;
+    },
+    async expireDue(now) {
+      const closed: DepositRequest[] = [];
+      for (const r of requests.values())
+        if (closeable(r, now)) {
+          close(r, "expired", r.expiresAt);
+          closed.push(copy(r)!);
+        }
+      return closed;
+    },
+    crediting: async () => [...crediting],
+    credited: async (id) => void crediting.delete(id),
+    async markAnnounced(id, at) {
+      const r = requests.get(id);
+      if (r !== undefined) r.announcedAt ??= at;
+    },
+    async markTold(id, at) {
+      const r = requests.get(id);
+      if (r !== undefined) r.toldAt ??= at;
+    },
+    untold: async () =>
+      [...requests.values()]
+        .filter((r) => (r.state === "rejected" || r.state === "expired") && r.toldAt === undefined)
+        .map((r) => copy(r)!),
+    open: async () =>
+      [...requests.values()]
+        .filter(isOpen)
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .map((r) => copy(r)!),
+    ofReseller: async (resellerId, last) =>
+      [...requests.values()]
+        .filter((r) => r.resellerId === resellerId)
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .slice(0, last)
+        .map((r) => copy(r)!),
+  };
+}
+
+/*
+ * Layout (every key starts with the prefix):
+ *   dr:ID          hash: u reseller, c chat, l language, a amount, k code, x exact, t created ms, e expires ms,
+ *                  s state, m message id, pf/pu/pk/pm/pt/pb proof file id, unique id, kind, mime,
+ *                  at, sent before for; db/dt decided by/at, dx credited, rr reason, ct closed at,
+ *                  na announced at, tt told at
+ *   dr:x           hash exact amount → the request that has it
+ *   dr:open        set of open requests
+ *   dr:due         sorted set: requests waiting for their proof, by expiry
+ *   dr:u:RESELLER  sorted set: the reseller's requests by creation
+ *   dr:uo:RESELLER set: the reseller's open requests
+ *   dr:f:UNIQUE    the first request a file (by Telegram's unique id) was sent for
+ *   dr:crediting   set: approved, deposit not known to be credited
+ *   dr:untold      set: rejected or expired, reseller not told yet
+ * Requests are kept (they are the deposits' evidence); they are small.
+ */
+
+/** Closes a request in its own step (KEYS none; the prefix, id, state, closed at are locals). */
+const CLOSE_FN = `
+local function close(pre, id, state, at)
+  local key = pre .. 'dr:' .. id
+  local u = redis.call('HGET', key, 'u')
+  redis.call('HSET', key, 's', state, 'ct', at)
+  redis.call('SREM', pre .. 'dr:open', id)
+  redis.call('ZREM', pre .. 'dr:due', id)
+  redis.call('SREM', pre .. 'dr:uo:' .. u, id)
+end
+local function expireIfDue(pre, id, now)
+  local key = pre .. 'dr:' .. id
+  local v = redis.call('HMGET', key, 's', 'e')
+  if v[1] == 'proof' and tonumber(v[2]) <= tonumber(now) then
+    close(pre, id, 'expired', v[2])
+    redis.call('SADD', pre .. 'dr:untold', id)
+  end
+end
+`;
+
+// ARGV: prefix, id, reseller, chat, amount, created, expires, first code, max open, reuse ms, language
+const CREATE = luaScript(`
+local pre, id = ARGV[1], ARGV[2]
+local key = pre .. 'dr:' .. id
+if redis.call('EXISTS', key) == 1 then return {'made'} end
+local open = redis.call('SCARD', pre .. 'dr:uo:' .. ARGV[3])
+if open >= tonumber(ARGV[9]) then return {'too-many', open} end
+local amount, now, reuse = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[10])
+local code = tonumber(ARGV[8])
+for i = 1, 999 do
+  local exact = string.format('%d', amount + code)
+  local holder = redis.call('HGET', pre .. 'dr:x', exact)
+  local free = not holder
+  if holder then
+    local h = redis.call('HMGET', pre .. 'dr:' .. holder, 's', 'ct')
+    free = (not h[1]) or (h[2] and tonumber(h[2]) + reuse <= now)
+  end
+  if free then
+    redis.call('HSET', key, 'u', ARGV[3], 'c', ARGV[4], 'a', ARGV[5], 'k', code, 'x', exact,
+      't', ARGV[6], 'e', ARGV[7], 's', 'proof', 'l', ARGV[11])
+    redis.call('HSET', pre .. 'dr:x', exact, id)
+    redis.call('SADD', pre .. 'dr:open', id)
+    redis.call('ZADD', pre .. 'dr:due', ARGV[7], id)
+    redis.call('SADD', pre .. 'dr:uo:' .. ARGV[3], id)
+    redis.call('ZADD', pre .. 'dr:u:' .. ARGV[3], ARGV[6], id)
+    return {'made'}
+  end
+  code = code % 999 + 1
+end
+return {'no-code'}
+`);
+
+// ARGV: prefix, id, reseller, file id, unique id, kind, mime, at
+const PROOF = luaScript(`${CLOSE_FN}
+local pre, id = ARGV[1], ARGV[2]
+local key = pre .. 'dr:' .. id
+local u = redis.call('HGET', key, 'u')
+if not u then return {'not-found'} end
+if u ~= ARGV[3] then return {'not-yours'} end
+expireIfDue(pre, id, ARGV[8])
+local v = redis.call('HMGET', key, 's', 'pu')
+if v[1] == 'review' and v[2] == ARGV[5] then return {'attached'} end
+if v[1] ~= 'proof' then return {'closed'} end
+local before = redis.call('GET', pre .. 'dr:f:' .. ARGV[5])
+if not before then redis.call('SET', pre .. 'dr:f:' .. ARGV[5], id) end
+redis.call('HSET', key, 's', 'review', 'pf', ARGV[4], 'pu', ARGV[5], 'pk', ARGV[6], 'pt', ARGV[8])
+if ARGV[7] ~= '' then redis.call('HSET', key, 'pm', ARGV[7]) end
+if before and before ~= id then redis.call('HSET', key, 'pb', before) end
+redis.call('ZREM', pre .. 'dr:due', id)
+return {'attached'}
+`);
+
+// ARGV: prefix, id, verdict, by, at, credited
+const DECIDE = luaScript(`${CLOSE_FN}
+local pre, id = ARGV[1], ARGV[2]
+local key = pre .. 'dr:' .. id
+if redis.call('EXISTS', key) == 0 then return {'not-found'} end
+expireIfDue(pre, id, ARGV[5])
+if redis.call('HGET', key, 's') ~= 'review' then return {'taken'} end
+close(pre, id, ARGV[3], ARGV[5])
+redis.call('HSET', key, 'db', ARGV[4], 'dt', ARGV[5])
+if ARGV[3] == 'approved' then
+  redis.call('HSET', key, 'dx', ARGV[6])
+  redis.call('SADD', pre .. 'dr:crediting', id)
+else
+  redis.call('SADD', pre .. 'dr:untold', id)
+end
+return {'decided'}
+`);
+
+// ARGV: prefix, id, reseller, at
+const CANCEL = luaScript(`${CLOSE_FN}
+local pre, id = ARGV[1], ARGV[2]
+local key = pre .. 'dr:' .. id
+local u = redis.call('HGET', key, 'u')
+if not u then return {'not-found'} end
+if u ~= ARGV[3] then return {'not-yours'} end
+expireIfDue(pre, id, ARGV[4])
+if redis.call('HGET', key, 's') ~= 'proof' then return {'closed'} end
+close(pre, id, 'cancelled', ARGV[4])
+redis.call('HSET', key, 'tt', ARGV[4])
+return {'cancelled'}
+`);
+
+// ARGV: prefix, now → the ids closed now
+const EXPIRE = luaScript(`${CLOSE_FN}
+local pre = ARGV[1]
+local ids = redis.call('ZRANGEBYSCORE', pre .. 'dr:due', '-inf', ARGV[2], 'LIMIT', 0, 500)
+for _, id in ipairs(ids) do expireIfDue(pre, id, ARGV[2]) end
+return ids
+`);
+
+// ARGV: prefix, id, field, value, state it must be in ('' any): sets the field once.
+const SET_ONCE = luaScript(`
+local key = ARGV[1] .. 'dr:' .. ARGV[2]
+if redis.call('EXISTS', key) == 0 then return 0 end
+if ARGV[5] ~= '' and redis.call('HGET', key, 's') ~= ARGV[5] then return 0 end
+return redis.call('HSETNX', key, ARGV[3], ARGV[4])
+`);
+
+const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+
+function fromHash(id: string, h: Record<string, string>): DepositRequest | undefined {
+  if (h.u === undefined) return undefined;
+  const opt = <K extends keyof DepositRequest>(k: K, v: DepositRequest[K] | undefined) =>
+    v === undefined ? {} : ({ [k]: v } as Pick<DepositRequest, K>);
+  const proof: DepositProof | undefined =
+    h.pf === undefined
+      ? undefined
+      : {
+          fileId: h.pf,
+          fileUniqueId: h.pu ?? "",
+          kind: h.pk === "document" ? "document" : "photo",
+          at: Number(h.pt),
+          ...(h.pm === undefined ? {} : { mime: h.pm }),
+          ...(h.pb === undefined ? {} : { sentBeforeFor: h.pb }),
+        };
+  return {
+    id,
+    resellerId: Number(h.u),
+    chatId: Number(h.c),
+    lang: h.l === "id" ? "id" : "en",
+    amount: Number(h.a),
+    code: Number(h.k),
+    exact: Number(h.x),
+    createdAt: Number(h.t),
+    expiresAt: Number(h.e),
+    state: h.s as DepositRequestState,
+    ...opt("messageId", num(h.m)),
+    ...opt("proof", proof),
+    ...opt("decidedBy", num(h.db)),
+    ...opt("decidedAt", num(h.dt)),
+    ...opt("credited", num(h.dx)),
+    ...opt("reason", h.rr),
+    ...opt("closedAt", num(h.ct)),
+    ...opt("announcedAt", num(h.na)),
+    ...opt("toldAt", num(h.tt)),
+  };
+}
+
+function redisStore(redis: RedisClient, pre: string): DepositRequestStore {
+  const get = async (id: string) => fromHash(id, await redis.hGetAll(`${pre}dr:${id}`));
+  const getAll = async (ids: readonly string[]) => {
+    if (ids.length === 0) return [];
+    const multi = redis.multi();
+    for (const id of ids) multi.hGetAll(`${pre}dr:${id}`);
+    const hashes = (await multi.exec()) as unknown as Array<Record<string, string>>;
+    return ids.flatMap((id, i) => fromHash(id, hashes[i]!) ?? []);
+  };
+  const must = async (id: string) => (await get(id))!;
+  const setOnce = (id: string, field: string, value: string | number, state = "") =>
+    SET_ONCE(redis, [], [pre, id, field, value, state]);
+  return {
+    async create(input, opts) {
+      const [kind, open] = (await CREATE(
+        redis,
+        [],
+        [
+          pre,
+          input.id,
+          input.resellerId,
+          input.chatId,
+          input.amount,
+          input.createdAt,
+          input.expiresAt,
+          opts.firstCode,
+          opts.maxOpen,
+          opts.reuseMs,
+          input.lang,
+        ],
+      )) as [string, number?];
+      if (kind === "too-many") return { kind, open: Number(open) };
+      if (kind === "no-code") return { kind };
+      return { kind: "made", request: await must(input.id) };
+    },
+    get,
+    setMessage: async (id, messageId) => void (await setOnce(id, "m", messageId)),
+    async attachProof(id, resellerId, proof) {
+      const [kind] = (await PROOF(
+        redis,
+        [],
+        [pre, id, resellerId, proof.fileId, proof.fileUniqueId, proof.kind, proof.mime ?? "", proof.at],
+      )) as [string];
+      if (kind === "not-found" || kind === "not-yours") return { kind };
+      return { kind: kind === "attached" ? "attached" : "closed", request: await must(id) };
+    },
+    async decide(id, verdict, by, at) {
+      const credited = verdict.state === "approved" ? verdict.credited : 0;
+      const [kind] = (await DECIDE(redis, [], [pre, id, verdict.state, by, at, credited])) as [string];
+      if (kind === "not-found") return { kind };
+      return { kind: kind === "decided" ? "decided" : "taken", request: await must(id) };
+    },
+    async cancel(id, resellerId, at) {
+      const [kind] = (await CANCEL(redis, [], [pre, id, resellerId, at])) as [string];
+      if (kind === "not-found" || kind === "not-yours") return { kind };
+      return { kind: kind === "cancelled" ? "cancelled" : "closed", request: await must(id) };
+    },
+    setReason: async (id, reason) => void (await setOnce(id, "rr", reason, "rejected")),
+    async expireDue(now) {
+      const ids = (await EXPIRE(redis, [], [pre, now])) as string[];
+      return (await getAll(ids)).filter((r) => r.state === "expired");
+    },
+    crediting: () => redis.sMembers(`${pre}dr:crediting`),
+    credited: async (id) => void (await redis.sRem(`${pre}dr:crediting`, id)),
+    markAnnounced: async (id, at) => void (await setOnce(id, "na", at)),
+    async markTold(id, at) {
+      await setOnce(id, "tt", at);
+      await redis.sRem(`${pre}dr:untold`, id);
+    },
+    untold: async () => getAll(await redis.sMembers(`${pre}dr:untold`)),
+    open: async () => (await getAll(await redis.sMembers(`${pre}dr:open`))).sort((a, b) => a.createdAt - b.createdAt),
+    ofReseller: async (resellerId, last) =>
+      getAll(await redis.zRange(`${pre}dr:u:${resellerId}`, 0, last - 1, { REV: true })),
+  };
+}

@@ -1,0 +1,216 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
+import { button, createWorld, type World } from "../e2e/world.js";
+
+const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
+const STAFF: FakeUser = { id: 1002, first_name: "Sari", language_code: "en" };
+const BUDI: FakeUser = { id: 5005, first_name: "Budi", language_code: "en" };
+const DEWI: FakeUser = { id: 5006, first_name: "Dewi", language_code: "id" };
+
+const rupiah = (text: string) => Number(text.replace(/,/g, ""));
+
+describe("resellers ask for a deposit: a unique amount, a proof, decided once by an admin", () => {
+  let world: World;
+  let clock = Date.parse("2026-11-26T03:00:00Z");
+  const env = {
+    ADMIN_IDS: String(ADMIN.id),
+    ALLOWED_USER_IDS: String(STAFF.id),
+    RESELLER_IDS: `${BUDI.id},${DEWI.id}`,
+  };
+
+  beforeEach(async () => {
+    clock = Date.parse("2026-11-26T03:00:00Z");
+    world = await createWorld({ initialBalance: 1_000_000 });
+  });
+  afterEach(() => world.cleanup());
+
+  const start = () => world.run(env, { now: () => new Date(clock), recoveryIntervalMs: 100 });
+
+  /** What the user is sent after `send()`, the first one matching. */
+  async function answer(user: FakeUser, send: () => void, pattern: RegExp): Promise<SentMessage> {
+    const before = world.fake.messagesTo(user.id).length;
+    send();
+    return world.fake.waitForMessage(
+      user.id,
+      (m) => pattern.test(m.text) && world.fake.messagesTo(user.id).indexOf(m) >= before,
+    );
+  }
+
+  async function setPayInfo() {
+    await answer(ADMIN, () => world.fake.sendText(ADMIN, "/payinfo BCA 1234567890 a.n. Toko Maju"), /instructions set/);
+  }
+
+  /** A reseller's /deposit: the request's message, id and exact amount. */
+  async function ask(user: FakeUser, amount: string) {
+    const message = await answer(
+      user,
+      () => world.fake.sendText(user, `/deposit ${amount}`),
+      /Deposit request|Permintaan deposit/,
+    );
+    const m = /<code>(DR[0-9A-Z]{19})<\/code>[\s\S]*?<b>Rp ([0-9.,]+)<\/b>/.exec(message.text)!;
+    return { message, id: m[1]!, exact: rupiah(m[2]!.replace(/\./g, ",")) };
+  }
+
+  /** The admins' message with the proof of request `id`. */
+  const adminNotice = (id: string) =>
+    world.fake.waitForMessage(ADMIN.id, (m) => m.method === "sendPhoto" && m.text.includes(id));
+
+  it("when a reseller asks, transfers and sends the proof, then an admin's Approve credits the exact amount once", async () => {
+    await start();
+    // Without payment instructions there is nothing to ask for.
+    await answer(BUDI, () => world.fake.sendText(BUDI, "/deposit 100rb"), /has not set up deposits/);
+    await setPayInfo();
+
+    const { message, id, exact } = await ask(BUDI, "100rb");
+    expect(exact).toBeGreaterThan(100_000);
+    expect(exact).toBeLessThan(101_000);
+    expect(message.text).toContain("BCA 1234567890 a.n. Toko Maju");
+    expect(message.text).toMatch(/reply to this message/);
+
+    await answer(BUDI, () => world.fake.sendPhoto(BUDI, undefined, { replyTo: message }), /Proof received/);
+    const notice = await adminNotice(id);
+    expect(notice.text).toContain("Budi");
+    expect(notice.text).toContain("5005");
+    expect(notice.text).toContain(`Rp ${exact.toLocaleString("en-US")}`);
+    expect(notice.text).toContain("Saldo now: Rp 0");
+
+    // A double tap, and Telegram delivering the tap again: one credit, one notice.
+    const approve = button(notice, /^ra:/);
+    let tap: ReturnType<typeof world.fake.tapButton> | undefined;
+    world.fake.batch(() => {
+      tap = world.fake.tapButton(ADMIN, notice, approve);
+      world.fake.tapButton(ADMIN, notice, approve);
+    });
+    await world.waitText(ADMIN, /approved: Rp [0-9,]+ credited/);
+    world.fake.redeliver(tap!);
+    await world.fake.waitFor(
+      () => world.fake.callbackAnswers.filter((a) => /Already decided/.test(a.text ?? "")).length >= 2,
+    );
+    const told = await world.waitText(BUDI, /Deposit credited/);
+    expect(told.text).toContain(`Rp ${exact.toLocaleString("en-US")}`);
+    expect(told.text).toContain(id);
+    await world.fake.waitForIdle();
+    expect(world.fake.messagesTo(BUDI.id).filter((m) => /Deposit credited/.test(m.text))).toHaveLength(1);
+    const saldo = await answer(BUDI, () => world.fake.sendText(BUDI, "/saldo"), /Your saldo/);
+    expect(saldo.text).toContain(`Rp ${exact.toLocaleString("en-US")}`);
+    expect(saldo.text).toContain(id);
+
+    const status = await answer(BUDI, () => world.fake.sendText(BUDI, `/status ${id}`), /Deposit request/);
+    expect(status.text).toMatch(/approved/);
+    // Another reseller cannot see it.
+    await answer(DEWI, () => world.fake.sendText(DEWI, `/status ${id}`), /tidak ada/);
+  });
+
+  it("when amounts are wrong, or someone else asks, then each is refused with what is allowed", async () => {
+    await start();
+    await setPayInfo();
+    for (const typed of ["0", "-5", "abc", "1e30", "10001rb", "5000"]) {
+      const refused = await answer(
+        BUDI,
+        () => world.fake.sendText(BUDI, `/deposit ${typed}`),
+        /not an amount you can ask for/,
+      );
+      expect(refused.text).toContain("Rp 10,000");
+      expect(refused.text).toContain("Rp 10,000,000");
+    }
+    await answer(STAFF, () => world.fake.sendText(STAFF, "/deposit 100rb"), /for admins and resellers/);
+    await answer(ADMIN, () => world.fake.sendText(ADMIN, "/deposit 100rb"), /Use <code>\/deposit USER_ID AMOUNT/);
+    expect(world.fake.messagesTo(ADMIN.id).some((m) => m.method === "sendPhoto")).toBe(false);
+  });
+
+  it("when a reseller asks twice for the same amount, then each request has its own exact amount, three at most", async () => {
+    await start();
+    await setPayInfo();
+    const first = await ask(BUDI, "50000");
+    const second = await ask(BUDI, "50rb");
+    const third = await ask(BUDI, "Rp50.000");
+    expect(new Set([first.exact, second.exact, third.exact]).size).toBe(3);
+    await answer(BUDI, () => world.fake.sendText(BUDI, "/deposit 50rb"), /3 open deposit requests/);
+
+    // A photo with no reply while three wait: which one?
+    await answer(BUDI, () => world.fake.sendPhoto(BUDI), /Several requests wait/);
+    // Cancel one: it is closed, and a second tap says so.
+    world.fake.tapButton(BUDI, first.message, button(first.message, /^rq:/));
+    await world.waitText(BUDI, new RegExp(`Request <code>${first.id}</code> cancelled`));
+    world.fake.tapButton(BUDI, first.message, button(first.message, /^rq:/));
+    await world.fake.waitFor(() =>
+      world.fake.callbackAnswers.some((a) => /cannot be cancelled: cancelled/.test(a.text ?? "")),
+    );
+    // Now a fourth may be asked.
+    const fourth = await ask(BUDI, "50rb");
+    expect([second.exact, third.exact]).not.toContain(fourth.exact);
+  });
+
+  it("when an admin rejects, then nothing can approve it and the reseller gets the reason", async () => {
+    await start();
+    await setPayInfo();
+    const { message, id } = await ask(DEWI, "75rb");
+    await answer(
+      DEWI,
+      () => world.fake.sendPhoto(DEWI, undefined, { replyTo: message, fileUniqueId: "shot-1" }),
+      /Bukti/,
+    );
+    const notice = await adminNotice(id);
+    world.fake.tapButton(ADMIN, notice, button(notice, /^rj:/));
+    const prompt = await world.waitText(ADMIN, /Reply to this message with a short reason/);
+    world.fake.tapButton(ADMIN, notice, button(notice, /^ra:/));
+    await world.fake.waitFor(() =>
+      world.fake.callbackAnswers.some((a) => /Already decided: rejected/.test(a.text ?? "")),
+    );
+    await answer(ADMIN, () => world.fake.replyText(ADMIN, "no transfer found <b>", prompt, ADMIN.id), /was told why/);
+    const told = await world.waitText(DEWI, /ditolak: no transfer found/);
+    expect(told.text).toContain("&lt;b&gt;");
+    await world.fake.waitForIdle();
+    const saldo = await answer(DEWI, () => world.fake.sendText(DEWI, "/saldo"), /Saldo Anda/);
+    expect(saldo.text).toContain("Rp 0");
+
+    // The same picture for a new request: the admins are warned.
+    const again = await ask(DEWI, "75rb");
+    await answer(
+      DEWI,
+      () => world.fake.sendPhoto(DEWI, undefined, { replyTo: again.message, fileUniqueId: "shot-1" }),
+      /Bukti/,
+    );
+    const warned = await adminNotice(again.id);
+    expect(warned.text).toContain(`already sent for <code>${id}</code>`);
+  });
+
+  it("when the bank shows another amount, then the admin credits that amount once", async () => {
+    await start();
+    await setPayInfo();
+    // The one request waiting for a proof takes a photo sent without a reply.
+    const { id } = await ask(BUDI, "200rb");
+    await answer(BUDI, () => world.fake.sendPhoto(BUDI), /Proof received/);
+    const notice = await adminNotice(id);
+    world.fake.tapButton(ADMIN, notice, button(notice, /^ro:/));
+    const prompt = await world.waitText(ADMIN, /Which amount does the bank show/);
+    const summary = await answer(
+      ADMIN,
+      () => world.fake.replyText(ADMIN, "199.500", prompt, ADMIN.id),
+      /Credit <b>Rp 199,500<\/b>/,
+    );
+    world.fake.tapButton(ADMIN, summary, button(summary, /^rt:/));
+    await world.waitText(ADMIN, /approved: Rp 199,500 credited/);
+    world.fake.tapButton(ADMIN, notice, button(notice, /^ra:/));
+    await world.fake.waitFor(() =>
+      world.fake.callbackAnswers.some((a) => /Already decided: approved/.test(a.text ?? "")),
+    );
+    const told = await world.waitText(BUDI, /Deposit credited/);
+    expect(told.text).toContain("Rp 199,500");
+  });
+
+  it("when a request waits for its proof past its time, then it expires and the reseller is told", async () => {
+    await start();
+    await setPayInfo();
+    const { message, id } = await ask(BUDI, "100rb");
+    clock += 25 * 60 * 60 * 1000;
+    const told = await world.waitText(BUDI, /expired without a proof/);
+    expect(told.text).toContain(id);
+    await answer(
+      BUDI,
+      () => world.fake.sendPhoto(BUDI, undefined, { replyTo: message }),
+      /does not take a proof any more: expired/,
+    );
+    expect(world.fake.messagesTo(ADMIN.id).some((m) => m.method === "sendPhoto")).toBe(false);
+  });
+});

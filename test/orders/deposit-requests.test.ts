@@ -1,0 +1,155 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  createDepositRequestStore,
+  type DepositRequest,
+  type DepositRequestStore,
+} from "../../src/orders/deposit-requests.js";
+import { createStorage } from "../../src/storage/storage.js";
+import { redisStorage } from "../helpers/redis.js";
+
+type StoreFactory = () => Promise<{ store: DepositRequestStore; cleanup: () => Promise<void> }>;
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+const T0 = Date.parse("2026-11-26T03:00:00Z");
+const RULES = { firstCode: 500, maxOpen: 3, reuseMs: 7 * DAY };
+let seq = 0;
+
+/**
+ * What every deposit request store promises, on each engine (Redis and memory): exact amounts never
+ * shared by two open requests (nor within 7 days of a close), three open per reseller, one proof,
+ * one decision whoever presses how often, and expiry only of a request still waiting for its proof.
+ */
+function describeStoreContract(name: string, factory: StoreFactory): void {
+  describe(`the deposit request store: ${name}`, () => {
+    let store: DepositRequestStore;
+    let cleanup: () => Promise<void>;
+    beforeEach(async () => ({ store, cleanup } = await factory()));
+    afterEach(() => cleanup());
+
+    const create = async (resellerId: number, amount: number, at = T0, rules = RULES) => {
+      seq += 1;
+      const r = await store.create(
+        { id: `DRTEST${seq}`, resellerId, chatId: resellerId, lang: "en", amount, createdAt: at, expiresAt: at + DAY },
+        rules,
+      );
+      return r;
+    };
+    const made = async (resellerId: number, amount: number, at = T0): Promise<DepositRequest> => {
+      const r = await create(resellerId, amount, at);
+      if (r.kind !== "made") throw new Error(`not made: ${r.kind}`);
+      return r.request;
+    };
+    const proof = (id: string, resellerId: number, unique = `u-${id}`, at = T0 + HOUR) =>
+      store.attachProof(id, resellerId, { fileId: `f-${unique}`, fileUniqueId: unique, kind: "photo", at });
+
+    it("gives each open request of an amount its own code, and says so when all 999 are taken", async () => {
+      const exacts = new Set<number>();
+      // Three open requests per reseller: 333 resellers fill the codes of one amount.
+      for (let i = 0; i < 333; i++)
+        for (let j = 0; j < 3; j++) {
+          const r = await made(10_000 + i, 100_000);
+          expect(r.code).toBeGreaterThanOrEqual(1);
+          expect(r.code).toBeLessThanOrEqual(999);
+          expect(r.exact).toBe(100_000 + r.code);
+          exacts.add(r.exact);
+        }
+      expect(exacts.size).toBe(999);
+      expect((await create(20_000, 100_000)).kind).toBe("no-code");
+      // Another amount is free.
+      expect((await create(20_000, 200_000)).kind).toBe("made");
+    });
+
+    it("keeps a closed request's exact amount for 7 days, then gives it again", async () => {
+      const rules = { ...RULES, firstCode: 7 };
+      const first = await made(1, 50_000);
+      expect(first.code).toBe(500);
+      const r = await store.cancel(first.id, 1, T0 + HOUR);
+      expect(r.kind).toBe("cancelled");
+      const soon = await create(2, 50_000, T0 + 6 * DAY, { ...rules, firstCode: 500 });
+      expect(soon.kind === "made" && soon.request.code).toBe(501);
+      const later = await create(3, 50_000, T0 + 8 * DAY, { ...rules, firstCode: 500 });
+      expect(later.kind === "made" && later.request.code).toBe(500);
+    });
+
+    it("lets a reseller have three open requests, and one more once one closed", async () => {
+      const a = await made(7, 10_000);
+      await made(7, 10_000);
+      await made(7, 10_000);
+      const refused = await create(7, 10_000);
+      expect(refused).toEqual({ kind: "too-many", open: 3 });
+      await store.cancel(a.id, 7, T0);
+      expect((await create(7, 10_000)).kind).toBe("made");
+      // Someone else may cancel nothing of theirs.
+      const other = await made(8, 10_000);
+      expect((await store.cancel(other.id, 7, T0)).kind).toBe("not-yours");
+    });
+
+    it("takes one proof, from its reseller only, and names the request an image was sent for first", async () => {
+      const a = await made(1, 10_000);
+      const b = await made(1, 20_000);
+      expect((await proof(a.id, 2)).kind).toBe("not-yours");
+      expect((await proof("DRNONE", 1)).kind).toBe("not-found");
+      const first = await proof(a.id, 1, "same-image");
+      expect(first.kind === "attached" && first.request.state).toBe("review");
+      // The same update handled again: the same answer.
+      expect((await proof(a.id, 1, "same-image")).kind).toBe("attached");
+      const second = await proof(a.id, 1, "other-image");
+      expect(second.kind).toBe("closed");
+      const reused = await proof(b.id, 1, "same-image");
+      expect(reused.kind === "attached" && reused.request.proof?.sentBeforeFor).toBe(a.id);
+      // A request with a proof cannot be cancelled or expire: it waits for the admin.
+      expect((await store.cancel(a.id, 1, T0)).kind).toBe("closed");
+      expect(await store.expireDue(T0 + 2 * DAY)).toEqual([]);
+      expect((await store.get(a.id))?.state).toBe("review");
+    });
+
+    it("decides once: twenty presses of Approve and Reject at once make one decision", async () => {
+      const r = await made(1, 10_000);
+      expect((await store.decide(r.id, { state: "rejected" }, 1001, T0)).kind).toBe("taken");
+      await proof(r.id, 1);
+      const presses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          store.decide(
+            r.id,
+            i % 2 === 0 ? { state: "approved", credited: r.exact } : { state: "rejected" },
+            1001 + i,
+            T0 + i,
+          ),
+        ),
+      );
+      const decided = presses.filter((p) => p.kind === "decided");
+      expect(decided).toHaveLength(1);
+      const state = (await store.get(r.id))!.state;
+      expect(["approved", "rejected"]).toContain(state);
+      expect(await store.crediting()).toEqual(state === "approved" ? [r.id] : []);
+      await store.credited(r.id);
+      expect(await store.crediting()).toEqual([]);
+      expect((await store.open()).map((o) => o.id)).not.toContain(r.id);
+    });
+
+    it("expires a request waiting for its proof past its time, once, and the reseller is to be told", async () => {
+      const r = await made(1, 10_000);
+      expect(await store.expireDue(T0 + DAY - 1)).toEqual([]);
+      const expired = await store.expireDue(T0 + DAY);
+      expect(expired.map((e) => [e.id, e.state])).toEqual([[r.id, "expired"]]);
+      expect(await store.expireDue(T0 + 2 * DAY)).toEqual([]);
+      expect((await store.untold()).map((u) => u.id)).toEqual([r.id]);
+      await store.markTold(r.id, T0 + DAY);
+      expect(await store.untold()).toEqual([]);
+      // A proof after the time is refused even before the look for expired requests ran.
+      const late = await made(1, 10_000);
+      const answer = await proof(late.id, 1, "late", T0 + 2 * DAY);
+      expect(answer.kind === "closed" && answer.request.state).toBe("expired");
+    });
+  });
+}
+
+describeStoreContract("Redis (Lua scripts on the real Redis)", async () => {
+  const { storage, cleanup } = await redisStorage("deposit-requests");
+  return { store: createDepositRequestStore(storage), cleanup };
+});
+describeStoreContract("memory", async () => {
+  const storage = await createStorage({ redisUrl: undefined, prefix: "t:" });
+  return { store: createDepositRequestStore(storage), cleanup: () => storage.close() };
+});
