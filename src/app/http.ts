@@ -1,6 +1,7 @@
 import { dayIn } from "../calendar.js";
 import type { Bot } from "grammy";
 import type { BotContext } from "../bot/context.js";
+import { createByteDownloader } from "../bot/files.js";
 import type { Services } from "../bot/services.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -11,7 +12,7 @@ import type { Intake } from "./intake.js";
 /** What the HTTP server serves: /healthz, the webhook of the intake, the Mini App's API. */
 export interface AppHttpDeps extends Pick<
   Services,
-  "orders" | "reports" | "shop" | "access" | "people" | "wallets" | "deposits" | "prefs"
+  "orders" | "reports" | "shop" | "access" | "people" | "wallets" | "deposits" | "depositRequests" | "payInfo" | "prefs"
 > {
   config: Config;
   storage: Storage;
@@ -41,6 +42,9 @@ export async function createAppHttp(deps: AppHttpDeps): Promise<HttpServer | und
           people: deps.people,
           wallets: deps.wallets,
           deposits: deps.deposits,
+          depositRequests: deps.depositRequests,
+          payInfo: deps.payInfo,
+          downloadFile: createByteDownloader({ api: bot.api, apiRoot: config.botApiRoot, token: config.botToken }),
           languageOf: (userId, telegramCode) => prefs.languageFor(userId, telegramCode),
           timeZone: config.timeZone,
           today: () => dayIn(config.timeZone, now()),

@@ -181,6 +181,7 @@ export function buildServices(deps: ServiceDeps) {
       adminChat: config.adminChat,
       people,
       logger,
+      timeZone: config.timeZone,
       now,
     }),
   );
@@ -240,5 +241,5 @@ export function buildServices(deps: ServiceDeps) {
     const resellers = (await b.access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
     await menus.setAll({ admins: config.adminIds, resellers, adminChat: config.adminChat?.chatId });
   };
-  return { ...b, depositRequests, people, services, features, texts, prefs, notifier, broadcaster, setMenus };
+  return { ...b, depositRequests, payInfo, people, services, features, texts, prefs, notifier, broadcaster, setMenus };
 }

@@ -7,7 +7,7 @@ import type { Delivery } from "../orders/events.js";
 import type { Lang } from "../orders/order.js";
 import { Callback } from "./callback-data.js";
 import { adminChatTopic, type AdminChat } from "./chats.js";
-import { formatRupiah } from "./format.js";
+import { escapeHtml, formatRupiah } from "./format.js";
 import { translator, type Texts, type Translate } from "./i18n.js";
 import { nameBefore } from "./people.js";
 import type { UserPrefs } from "./user-prefs.js";
@@ -19,6 +19,31 @@ export function ageText(t: Translate, ms: number): string {
     ? t("request-age-minutes", { n: minutes })
     : t("request-age-hours", { n: Math.floor(minutes / 60) });
 }
+
+/** The request as its reseller reads it: the exact amount to transfer, how, until when. */
+export function requestText(t: Translate, lang: Lang, r: DepositRequest, payText: string, timeZone: string): string {
+  const until = new Intl.DateTimeFormat(lang === "id" ? "id-ID" : "en-GB", {
+    timeZone,
+    dateStyle: "medium",
+    timeStyle: "short",
+  }).format(new Date(r.expiresAt));
+  return [
+    t("request-made", {
+      id: r.id,
+      exact: formatRupiah(r.exact, lang),
+      amount: formatRupiah(r.amount, lang),
+      code: String(r.code),
+    }),
+    "",
+    escapeHtml(payText),
+    "",
+    t("request-proof-hint", { until }),
+  ].join("\n");
+}
+
+/** The reseller's button under their request. */
+export const requestKeyboard = (t: Translate, id: string) =>
+  new InlineKeyboard().text(t("request-cancel"), Callback.requestCancel.encode(id));
 
 /** The admins' buttons under a request with a proof. */
 export const decisionKeyboard = (t: Translate, id: string) =>
@@ -62,6 +87,7 @@ export function createDepositRequestNotices(deps: {
   adminChat?: AdminChat | undefined;
   people: Pick<People, "get">;
   logger: Logger;
+  timeZone: string;
   now?: () => Date;
 }): DepositRequestEvents {
   const { api, logger } = deps;
@@ -111,6 +137,24 @@ export function createDepositRequestNotices(deps: {
             "deposit request not delivered",
           );
         }
+      }
+    },
+    async asked(r, payInfo) {
+      const t = tFor(r.lang);
+      const text = requestText(t, r.lang, r, payInfo.text, deps.timeZone);
+      const reply_markup = requestKeyboard(t, r.id);
+      try {
+        const sent =
+          payInfo.photo !== undefined && text.length <= 1024
+            ? await api.sendPhoto(r.chatId, payInfo.photo, { caption: text, reply_markup })
+            : await api.sendMessage(r.chatId, text, { reply_markup });
+        return sent.message_id;
+      } catch (err) {
+        logger.warn(
+          { chatId: r.chatId, err: err instanceof GrammyError ? err.description : err },
+          "notice not delivered",
+        );
+        return undefined;
       }
     },
     async closed(r): Promise<Delivery> {

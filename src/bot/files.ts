@@ -9,12 +9,12 @@ export class TooLargeError extends Error {
 }
 
 /**
- * Downloads a file a user sent (a catalogue document): getFile, then the Bot API's file URL, at
- * most `maxBytes`. That URL holds the bot token, so it never reaches an error message or a log.
- * undici is loaded with the first download, not at start.
+ * Downloads a file a user sent (a catalogue document, a proof of transfer): getFile, then the Bot
+ * API's file URL, at most `maxBytes`. That URL holds the bot token, so it never reaches an error
+ * message, a log or a page. undici is loaded with the first download, not at start.
  */
-export function createDownloader(opts: { api: Api; apiRoot: string; token: string }) {
-  return async (fileId: string, maxBytes: number): Promise<string> => {
+export function createByteDownloader(opts: { api: Api; apiRoot: string; token: string }) {
+  return async (fileId: string, maxBytes: number): Promise<Buffer> => {
     const file = await opts.api.getFile(fileId);
     if (file.file_size !== undefined && file.file_size > maxBytes) throw new TooLargeError(file.file_size);
     if (file.file_path === undefined) throw new Error("Telegram gave no file path");
@@ -38,10 +38,16 @@ export function createDownloader(opts: { api: Api; apiRoot: string; token: strin
         }
         chunks.push(chunk as Buffer);
       }
-      return Buffer.concat(chunks).toString("utf8");
+      return Buffer.concat(chunks);
     } catch (err) {
       if (err instanceof TooLargeError) throw err;
       throw new Error(String(err instanceof Error ? err.message : err).replaceAll(opts.token, "***"));
     }
   };
+}
+
+/** A file a user sent, as UTF-8 text (a catalogue document). */
+export function createDownloader(opts: { api: Api; apiRoot: string; token: string }) {
+  const bytes = createByteDownloader(opts);
+  return async (fileId: string, maxBytes: number): Promise<string> => (await bytes(fileId, maxBytes)).toString("utf8");
 }

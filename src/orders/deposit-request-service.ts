@@ -30,6 +30,8 @@ export interface DepositRequestEvents {
   announce(request: DepositRequest, facts: { saldo: number; tier: string | undefined }): Promise<void>;
   /** The reseller learns their request closed without a credit (rejected, with the reason if any; expired). */
   closed(request: DepositRequest): Promise<Delivery>;
+  /** A request made in the Mini App, shown in the reseller's chat (a proof answers it there): its message. */
+  asked(request: DepositRequest, payInfo: PayInfo): Promise<number | undefined>;
 }
 
 export type AskResult =
@@ -186,6 +188,12 @@ export function createDepositRequests(deps: {
     },
     /** The message that shows the request (a proof replying to it belongs to it). */
     shown: (id: string, messageId: number) => store.setMessage(id, messageId),
+    /** A request made in the Mini App: shown in the reseller's chat too, unless it is already. */
+    async showInChat(request: DepositRequest, payInfo: PayInfo): Promise<void> {
+      if (request.messageId !== undefined) return;
+      const messageId = await deps.events.asked(request, payInfo);
+      if (messageId !== undefined) await store.setMessage(request.id, messageId);
+    },
     /**
      * A proof from a reseller: for `requestId` (the request whose message it answers), or, without
      * one, for the one request of theirs waiting for a proof. The admins are told once.

@@ -60,6 +60,28 @@ export function createApi(initData: string) {
     pending: () => answer(admin.pending.$get()),
     settle: (refId: string, verdict: { outcome: "success"; sn: string } | { outcome: "failed"; reason: string }) =>
       answer(admin.pending[":refId"].settle.$post({ param: { refId: encodeURIComponent(refId) }, json: verdict })),
+    depositRequests: () => answer(admin["deposit-requests"].$get()),
+    /** A request's proof as the bot serves it (an image, or a PDF), fetched with the init data. */
+    async proof(requestId: string): Promise<Blob> {
+      const res = await admin["deposit-requests"][":id"].proof.$get(id(requestId));
+      if (!res.ok) throw new ApiFailure(res.status, { error: "internal" });
+      return res.blob();
+    },
+    approveRequest: (requestId: string, amount?: number) =>
+      answer(
+        admin["deposit-requests"][":id"].approve.$post({
+          ...id(requestId),
+          json: amount === undefined ? {} : { amount },
+        }),
+      ),
+    rejectRequest: (requestId: string, reason?: string) =>
+      answer(
+        admin["deposit-requests"][":id"].reject.$post({
+          ...id(requestId),
+          json: reason === undefined ? {} : { reason },
+        }),
+      ),
+    setPayInfo: (text: string) => answer(admin["deposit-requests"].payinfo.$put({ json: { text } })),
     resellers: () => answer(admin.resellers.$get()),
     reseller: (userId: number, page = 0) => answer(admin.resellers[":id"].$get({ ...id(userId), query: pageOf(page) })),
     prepareDeposit: (userId: number, amount: number, note: string, requestId: string) =>
@@ -83,6 +105,10 @@ export function createApi(initData: string) {
     statement: (page = 0) => answer(reseller.statement.$get({ query: pageOf(page) })),
     myOrders: (page = 0) => answer(reseller.orders.$get({ query: pageOf(page) })),
     prices: () => answer(reseller.prices.$get()),
+    myRequests: () => answer(reseller["deposit-requests"].$get()),
+    askDeposit: (amount: number, requestId: string) =>
+      answer(reseller["deposit-requests"].$post({ json: { amount, requestId } })),
+    cancelRequest: (requestId: string) => answer(reseller["deposit-requests"][":id"].cancel.$post(id(requestId))),
   };
 }
 

@@ -17,6 +17,12 @@ import { request as httpPost } from "undici";
  * editing a message that is not there, answering a callback query twice, a user who blocked the bot.
  */
 
+/** A PNG image of one pixel: what a photo a fake user sends is, unless a test gives its bytes. */
+export const ONE_PIXEL_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
 export interface FakeUser {
   id: number;
   first_name: string;
@@ -112,7 +118,7 @@ export interface FakeBotApi {
   sendPhoto(
     user: FakeUser,
     chatId?: number,
-    photo?: { fileId?: string; fileUniqueId?: string; caption?: string; replyTo?: SentMessage },
+    photo?: { fileId?: string; fileUniqueId?: string; caption?: string; replyTo?: SentMessage; bytes?: Buffer },
   ): Update;
   /**
    * A document the user sends: getFile and the file URL (`/file/bot<token>/<file_path>`) serve its
@@ -269,7 +275,7 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
   let confirmed = 0;
   let callbackSeq = 0;
   /** Documents users sent, by file id. */
-  const files = new Map<string, { content: string; size: number }>();
+  const files = new Map<string, { content: string | Buffer; size: number }>();
   let fileSeq = 0;
   let lastActivityAt = Date.now();
   let server: Server | undefined;
@@ -839,6 +845,9 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     },
     sendPhoto(user, chatId, photo = {}) {
       const caption = photo.caption;
+      // getFile and the file URL serve the largest size's bytes (a PNG of one pixel unless given).
+      const bytes = photo.bytes ?? ONE_PIXEL_PNG;
+      files.set(photo.fileId ?? "photo-1", { content: bytes, size: bytes.length });
       const target =
         photo.replyTo === undefined
           ? undefined

@@ -9,7 +9,7 @@ import { adminOnly, isAdmin } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
 import type { FeatureContext } from "../context.js";
-import { ageText } from "../deposit-request-notices.js";
+import { ageText, requestKeyboard, requestText } from "../deposit-request-notices.js";
 import { defineFeature } from "../feature.js";
 import { escapeHtml, formatRupiah } from "../format.js";
 import type { Translate } from "../i18n.js";
@@ -33,27 +33,6 @@ function repliedRequest(ctx: Ctx): string | undefined {
 }
 
 const stateText = (t: Translate, r: DepositRequest) => t(`request-state-${r.state}`);
-
-/** The request as its reseller reads it: the exact amount to transfer, how, until when. */
-function requestText(t: Translate, lang: Lang, r: DepositRequest, payText: string, timeZone: string): string {
-  const until = new Intl.DateTimeFormat(lang === "id" ? "id-ID" : "en-GB", {
-    timeZone,
-    dateStyle: "medium",
-    timeStyle: "short",
-  }).format(new Date(r.expiresAt));
-  return [
-    t("request-made", {
-      id: r.id,
-      exact: formatRupiah(r.exact, lang),
-      amount: formatRupiah(r.amount, lang),
-      code: String(r.code),
-    }),
-    "",
-    escapeHtml(payText),
-    "",
-    t("request-proof-hint", { until }),
-  ].join("\n");
-}
 
 /** A request's state for /status DR…: its reseller and the admins. */
 function statusText(t: Translate, lang: Lang, r: DepositRequest, nowMs: number): string {
@@ -186,10 +165,7 @@ export const depositRequestsFeature = defineFeature({
           return void (await ctx.reply(t("request-no-code")));
         case "made": {
           const text = requestText(t, ctx.lang, r.request, r.payInfo.text, ctx.services.place.timeZone);
-          const reply_markup = new InlineKeyboard().text(
-            t("request-cancel"),
-            Callback.requestCancel.encode(r.request.id),
-          );
+          const reply_markup = requestKeyboard(t, r.request.id);
           await showOnce(ctx, { origin, shownAs: r.shownAs }, async () => {
             const sent =
               r.payInfo.photo !== undefined && text.length <= 1024

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { onlyFor, type MiniAppEnv } from "./auth.js";
 import type { MiniAppDeps } from "./deps.js";
 import { catalogueRoutes } from "./routes/catalogue.js";
+import { adminDepositRequestRoutes, resellerDepositRequestRoutes } from "./routes/deposit-requests.js";
 import { depositsRoutes } from "./routes/deposits.js";
 import { ordersRoutes } from "./routes/orders.js";
 import { pendingRoutes } from "./routes/pending.js";
@@ -28,8 +29,12 @@ export function miniAppApi(deps: MiniAppDeps) {
     .route("/pending", pendingRoutes(deps))
     .route("/resellers", resellersRoutes(deps))
     .route("/deposits", depositsRoutes(deps))
+    .route("/deposit-requests", adminDepositRequestRoutes(deps))
     .route("/", ordersRoutes(deps));
-  const reseller = new Hono<MiniAppEnv>().use(onlyFor("reseller")).route("/", resellerRoutes(deps));
+  const reseller = new Hono<MiniAppEnv>()
+    .use(onlyFor("reseller"))
+    .route("/deposit-requests", resellerDepositRequestRoutes(deps))
+    .route("/", resellerRoutes(deps));
   return new Hono<MiniAppEnv>()
     .route("/session", sessionRoutes(deps))
     .route("/admin", admin)

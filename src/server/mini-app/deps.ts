@@ -1,7 +1,9 @@
 import type { Access } from "../../access/access.js";
 import type { People } from "../../access/people.js";
 import type { Logger } from "../../logger.js";
+import type { DepositRequests } from "../../orders/deposit-request-service.js";
 import type { Deposits } from "../../orders/deposits.js";
+import type { PayInfoStore } from "../../shop/pay-info.js";
 import type { OrderService } from "../../orders/order-service.js";
 import type { Wallets } from "../../orders/wallet.js";
 import type { Reports } from "../../reports/reports.js";
@@ -19,6 +21,11 @@ export interface MiniAppDeps {
   people: People;
   wallets: Wallets;
   deposits: Deposits;
+  /** Resellers' deposit requests and the payment instructions they are shown. */
+  depositRequests: DepositRequests;
+  payInfo: PayInfoStore;
+  /** A file a user sent, fetched by the server (its URL holds the bot token), at most `maxBytes`. */
+  downloadFile: (fileId: string, maxBytes: number) => Promise<Buffer>;
   /** The reader's language: their /language choice, else Telegram's. */
   languageOf: (userId: number, telegramCode: string | undefined) => Promise<"en" | "id">;
   timeZone: string;

@@ -15,6 +15,10 @@ export interface ApiError {
     | "taken"
     | "short"
     | "not-reseller"
+    | "no-pay-info"
+    | "too-many"
+    | "no-code"
+    | "unsupported"
     | "internal";
   /**
    * `invalid`: each bad field (or catalogue path) and what is wrong with it; for a catalogue, also

@@ -24,7 +24,8 @@ const securityHeaders = secureHeaders({
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'"],
     styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", "data:"],
+    // blob: a deposit request's proof, fetched with the init data and shown from memory.
+    imgSrc: ["'self'", "data:", "blob:"],
     connectSrc: ["'self'"],
     baseUri: ["'none'"],
     formAction: ["'none'"],

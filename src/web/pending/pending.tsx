@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import type { OrderView } from "../../server/mini-app/views.js";
 import { ApiFailure } from "../client.js";
 import { OrderCard } from "../order-card.js";
+import { DepositRequestsSection } from "./deposit-requests.js";
 import { Empty, Field, Loaded, Notice, failureText, useApp, useBack, useBusy, useLoad, useMainAction } from "../ui.js";
 
 type Form = { refId: string; outcome: "success" | "failed"; value: string };
@@ -63,6 +64,7 @@ export function PendingPage() {
   return (
     <>
       <h1>{t("page-pending-title")}</h1>
+      <DepositRequestsSection />
       {notice === undefined ? null : <Notice kind={notice.kind}>{notice.text}</Notice>}
       <Loaded load={pending} retry={reload}>
         {(data) =>

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { MovementRow, Pager } from "../resellers/resellers.js";
+import { TopUpSection } from "./top-up.js";
 import { Empty, Loaded, Section, useApp, useLoad } from "../ui.js";
 
 /** A reseller's money: saldo and what is held for orders in doubt, and their statement. */
@@ -32,6 +33,7 @@ export function WalletPage() {
           </div>
         )}
       </Loaded>
+      <TopUpSection onChange={reloadWallet} />
       <Loaded load={statement} retry={reload}>
         {(s) => (
           <>

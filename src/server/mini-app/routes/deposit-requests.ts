@@ -1,0 +1,217 @@
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import { MAX_DEPOSIT } from "../../../orders/deposits.js";
+import { MAX_PROOF_BYTES, MAX_REASON } from "../../../orders/deposit-request-service.js";
+import type { DepositRequest } from "../../../orders/deposit-requests.js";
+import { MAX_PAY_INFO } from "../../../shop/pay-info.js";
+import type { MiniAppEnv } from "../auth.js";
+import type { MiniAppDeps } from "../deps.js";
+import { invalid, jsonBody, notFound, paramsOf } from "../errors.js";
+
+const requestIdParam = paramsOf(z.object({ id: z.string().regex(/^DR[0-9A-Z]{19}$/) }));
+
+const approveBody = z.object({
+  /** What the bank shows, when it is not the request's exact amount. */
+  amount: z
+    .number({ error: "must be a whole number of rupiah" })
+    .int("must be a whole number of rupiah")
+    .min(1, "must be 1 rupiah or more")
+    .max(MAX_DEPOSIT, `at most ${MAX_DEPOSIT} rupiah`)
+    .optional(),
+});
+
+const rejectBody = z.object({
+  reason: z.string().trim().max(MAX_REASON, `at most ${MAX_REASON} characters`).optional(),
+});
+
+const payInfoBody = z.object({
+  text: z.string().trim().min(1, "say how to pay").max(MAX_PAY_INFO, `at most ${MAX_PAY_INFO} characters`),
+});
+
+const askBody = z.object({
+  amount: z.number({ error: "must be a whole number of rupiah" }).int("must be a whole number of rupiah"),
+  /** The page's name for this request: sent again (a retry, a double tap), it asks nothing more. */
+  requestId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8 to 64 letters, digits, _ or -"),
+});
+
+/** A request as the pages show it. */
+export function requestView(r: DepositRequest, extra: { name?: string | undefined } = {}) {
+  return {
+    id: r.id,
+    resellerId: r.resellerId,
+    name: extra.name ?? null,
+    amount: r.amount,
+    code: r.code,
+    exact: r.exact,
+    state: r.state,
+    createdAt: new Date(r.createdAt).toISOString(),
+    expiresAt: new Date(r.expiresAt).toISOString(),
+    proof:
+      r.proof === undefined
+        ? null
+        : { kind: r.proof.kind, mime: r.proof.mime ?? null, sentBeforeFor: r.proof.sentBeforeFor ?? null },
+    credited: r.credited ?? null,
+    reason: r.reason ?? null,
+  };
+}
+
+/** What a file's first bytes say it is: the only types a proof is served as. */
+export function proofType(bytes: Buffer): { type: string; inline: boolean } | undefined {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
+    return { type: "image/jpeg", inline: true };
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return { type: "image/png", inline: true };
+  if (bytes.subarray(0, 4).toString("latin1") === "RIFF" && bytes.subarray(8, 12).toString("latin1") === "WEBP")
+    return { type: "image/webp", inline: true };
+  if (bytes.subarray(0, 5).toString("latin1") === "%PDF-") return { type: "application/pdf", inline: false };
+  return undefined;
+}
+
+/** The answer to a decision on a request that was decided (or closed) before. */
+const taken = (c: Context, r: DepositRequest) => c.json({ error: "taken" as const, request: requestView(r) }, 409);
+
+/**
+ * /admin/deposit-requests: the open requests with their proofs, and the same Approve (the exact
+ * amount, or what the bank shows) and Reject as the chat, through the same service; the shop's
+ * payment instructions. A proof's bytes are fetched by the server (the file's URL holds the bot
+ * token) and served only as the image or PDF they are, never as anything a browser would run.
+ */
+export function adminDepositRequestRoutes(
+  deps: Pick<MiniAppDeps, "depositRequests" | "payInfo" | "people" | "wallets" | "downloadFile" | "logger">,
+) {
+  const { depositRequests, payInfo, people } = deps;
+  return new Hono<MiniAppEnv>()
+    .get("/", async (c) => {
+      const open = await depositRequests.open();
+      const names = await people.get(open.map((r) => r.resellerId));
+      const saldos = await Promise.all(open.map((r) => deps.wallets.get(r.resellerId)));
+      const info = await payInfo.get();
+      return c.json(
+        {
+          requests: open.map((r, i) => ({
+            ...requestView(r, { name: names.get(r.resellerId)?.name }),
+            saldo: saldos[i]!.saldo,
+          })),
+          payInfo: info === undefined ? null : { text: info.text, image: info.photo !== undefined },
+        },
+        200,
+      );
+    })
+    .get("/:id/proof", requestIdParam, async (c) => {
+      const r = await depositRequests.get(c.req.valid("param").id);
+      if (r?.proof === undefined) return notFound(c);
+      let bytes: Buffer;
+      try {
+        bytes = await deps.downloadFile(r.proof.fileId, MAX_PROOF_BYTES);
+      } catch (err) {
+        deps.logger.warn({ err, request: r.id }, "proof not fetched from Telegram");
+        return c.json({ error: "internal" as const }, 502);
+      }
+      const kind = proofType(bytes);
+      if (kind === undefined) return c.json({ error: "unsupported" as const }, 415);
+      return c.body(new Uint8Array(bytes), 200, {
+        "content-type": kind.type,
+        "content-disposition": kind.inline ? "inline" : `attachment; filename="${r.id}.pdf"`,
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; sandbox",
+        "cache-control": "private, max-age=300",
+      });
+    })
+    .post("/:id/approve", jsonBody(approveBody), requestIdParam, async (c) => {
+      const r = await depositRequests.approve(
+        c.req.valid("param").id,
+        c.get("viewer").userId,
+        c.req.valid("json").amount,
+      );
+      if (r.kind === "not-found") return notFound(c);
+      if (r.kind === "taken") return taken(c, r.request);
+      return c.json({ request: requestView(r.request), saldo: r.saldo }, 200);
+    })
+    .post("/:id/reject", jsonBody(rejectBody), requestIdParam, async (c) => {
+      const id = c.req.valid("param").id;
+      const r = await depositRequests.reject(id, c.get("viewer").userId);
+      if (r.kind === "not-found") return notFound(c);
+      if (r.kind === "taken") return taken(c, r.request);
+      const reason = c.req.valid("json").reason;
+      if (reason !== undefined && reason !== "") await depositRequests.reason(id, reason);
+      return c.json({ request: requestView((await depositRequests.get(id)) ?? r.request) }, 200);
+    })
+    .put("/payinfo", jsonBody(payInfoBody), async (c) => {
+      const before = await payInfo.get();
+      const text = c.req.valid("json").text;
+      await payInfo.set({
+        text,
+        ...(before?.photo === undefined ? {} : { photo: before.photo }),
+        by: c.get("viewer").userId,
+        at: Date.now(),
+      });
+      return c.json({ payInfo: { text, image: before?.photo !== undefined } }, 200);
+    })
+    .delete("/payinfo", async (c) => {
+      await payInfo.clear();
+      return c.json({ payInfo: null }, 200);
+    });
+}
+
+/**
+ * /reseller/deposit-requests: a reseller's own requests, a new one (the same rules as /deposit in
+ * the chat, once per page request), and Cancel of one still waiting for its proof.
+ */
+export function resellerDepositRequestRoutes(deps: Pick<MiniAppDeps, "depositRequests" | "payInfo" | "languageOf">) {
+  const { depositRequests, payInfo } = deps;
+  return new Hono<MiniAppEnv>()
+    .get("/", async (c) => {
+      const viewer = c.get("viewer");
+      const [mine, info] = await Promise.all([depositRequests.ofReseller(viewer.userId, 20), payInfo.get()]);
+      return c.json(
+        {
+          requests: mine.map((r) => requestView(r)),
+          payInfo: info === undefined ? null : { text: info.text, image: info.photo !== undefined },
+          limits: {
+            min: depositRequests.limits.min,
+            max: depositRequests.limits.max,
+            hours: depositRequests.limits.hours,
+          },
+        },
+        200,
+      );
+    })
+    .post("/", jsonBody(askBody), async (c) => {
+      const viewer = c.get("viewer");
+      const sent = c.req.valid("json");
+      const lang = await deps.languageOf(viewer.userId, undefined);
+      const r = await depositRequests.ask(
+        { resellerId: viewer.userId, chatId: viewer.userId, lang },
+        sent.amount,
+        `a:${viewer.userId}:${sent.requestId}`,
+      );
+      switch (r.kind) {
+        case "made":
+          // Shown in the chat too: the proof is sent there, as a reply to it.
+          await depositRequests.showInChat(r.request, r.payInfo);
+          return c.json(
+            {
+              request: requestView(r.request),
+              payInfo: { text: r.payInfo.text, image: r.payInfo.photo !== undefined },
+            },
+            200,
+          );
+        case "out-of-limits":
+          return invalid(c, [{ path: "amount", message: `${r.min} to ${r.max} rupiah` }]);
+        case "no-pay-info":
+          return c.json({ error: "no-pay-info" as const }, 409);
+        case "too-many":
+          return c.json({ error: "too-many" as const, open: r.open }, 409);
+        case "no-code":
+          return c.json({ error: "no-code" as const }, 409);
+        case "not-reseller":
+          return c.json({ error: "forbidden" as const }, 403);
+      }
+    })
+    .post("/:id/cancel", requestIdParam, async (c) => {
+      const r = await depositRequests.cancel(c.req.valid("param").id, c.get("viewer").userId);
+      if (r.kind === "not-found" || r.kind === "not-yours") return notFound(c);
+      if (r.kind === "closed") return taken(c, r.request);
+      return c.json({ request: requestView(r.request) }, 200);
+    });
+}

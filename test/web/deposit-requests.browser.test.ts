@@ -1,0 +1,159 @@
+import type { Browser, Page } from "playwright-core";
+import { request } from "undici";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ONE_PIXEL_PNG } from "../e2e/fake-bot-api.js";
+import { ADMIN, staffWorld, type World } from "../e2e/world.js";
+import { signInitData } from "../helpers/init-data.js";
+import { launchBrowser, openApp, type Opened } from "./browser.js";
+import { RESELLER, RESELLER_ID, shopScene, type Scene } from "./scene.js";
+
+/**
+ * Deposit requests in the Mini App, in Chromium against the bot as it runs in production: the
+ * admins' Pending page shows each request with its proof (fetched by the bot from Telegram, served
+ * as the image it is) and decides it once, as the chat's buttons do; a reseller asks from their
+ * wallet page and sends the proof in the chat.
+ */
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+const screenText = async (page: Page) => (await page.locator("main.screen").innerText()).replace(/\s+/g, " ");
+async function shows(page: Page, text: string | RegExp): Promise<void> {
+  await page.locator("main.screen h1").first().waitFor();
+  await expect.poll(async () => screenText(page), { timeout: 15_000 }).toMatch(text);
+}
+
+const RECEIPT_WIDTH = 320;
+
+/** A bank app's transfer receipt, as a reseller screenshots it (drawn by the browser): a PNG. */
+async function receiptImage(amount: number): Promise<Buffer> {
+  const page = await browser.newPage({ viewport: { width: RECEIPT_WIDTH, height: 300 } });
+  try {
+    await page.setContent(`<body style="margin:0;font-family:sans-serif;background:#0b5cab;color:#fff;text-align:center">
+      <p style="padding-top:24px;font-size:15px">m-Transfer</p>
+      <p style="font-size:22px;font-weight:bold">BERHASIL</p>
+      <p style="font-size:28px">Rp ${amount.toLocaleString("id-ID")}</p>
+      <p style="font-size:13px">ke BCA 1234567890<br>TOKO BERKAH</p></body>`);
+    return await page.screenshot({ type: "png" });
+  } finally {
+    await page.close();
+  }
+}
+
+describe("deposit requests in the Mini App", () => {
+  let world: World;
+  let scene: Scene;
+  let app: Opened | undefined;
+  beforeAll(async () => {
+    world = await staffWorld();
+    scene = await shopScene(world, { history: false });
+  });
+  afterAll(() => world.cleanup());
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  const open = (opts: Omit<Parameters<typeof openApp>[1], "base" | "botToken">) =>
+    openApp(browser, { base: scene.base, botToken: world.fake.token, ...opts });
+
+  /** A reseller's request in the chat with its proof sent as a reply: its id. */
+  async function requestWithProof(user: typeof RESELLER, amount: string, fileUniqueId: string) {
+    world.fake.sendText(user, `/deposit ${amount}`);
+    const message = await world.waitText(user, new RegExp(`Rp ${amount.replace("rb", "")}`));
+    const id = /<code>(DR[0-9A-Z]{19})<\/code>/.exec(message.text)![1]!;
+    world.fake.sendPhoto(user, undefined, { replyTo: message, fileId: `proof-${fileUniqueId}`, fileUniqueId });
+    await world.waitText(ADMIN, new RegExp(id));
+    return id;
+  }
+
+  it("when a reseller asks from the page and an admin approves in the page, then the exact amount is credited once", async () => {
+    // No instructions yet: the page says so; the admin writes them in the page.
+    app = await open({ user: ADMIN, tab: "pending" });
+    await shows(app.page, /No payment instructions yet/);
+    await app.page.getByTestId("payinfo-text").fill("Transfer ke BCA 1234567890 a.n. Toko Berkah");
+    await app.page.getByTestId("payinfo-save").click();
+    await shows(app.page, /Payment instructions saved/);
+    await app.close();
+
+    // The reseller asks on their wallet page.
+    app = await open({ user: RESELLER, tab: "wallet" });
+    await shows(app.page, /Transfer ke BCA 1234567890/);
+    await app.page.getByTestId("topup-amount").fill("150000");
+    await app.page.getByTestId("topup-ask").click();
+    await shows(app.page, /Transfer exactly Rp 150,[0-9]{3} \(Rp 150,000 \+ code [0-9]+\)/);
+    const text = await screenText(app.page);
+    const id = /request (DR[0-9A-Z]{19})/.exec(text)![1]!;
+    const exact = Number(/Transfer exactly Rp ([0-9,]+)/.exec(text)![1]!.replace(/,/g, ""));
+    await app.shot("reseller-top-up");
+    await app.close();
+
+    // The request is in the chat too; the proof goes there, as a reply to it: a bank app's receipt.
+    const inChat = await world.waitText(RESELLER, new RegExp(`Deposit request</b> <code>${id}</code>`));
+    expect(inChat.text).toContain("Transfer ke BCA 1234567890");
+    const bytes = await receiptImage(exact);
+    world.fake.sendPhoto(RESELLER, undefined, { replyTo: inChat, fileId: "proof-a", fileUniqueId: "proof-a", bytes });
+    await world.waitText(RESELLER, new RegExp(`Proof received for <code>${id}</code>`));
+
+    app = await open({ user: ADMIN, tab: "pending" });
+    const card = app.page.getByTestId(`request-${id}`);
+    await card.waitFor();
+    await expect.poll(async () => card.innerText()).toMatch(/Budi \(5005\) · saldo Rp/);
+    // The proof is the image the reseller sent, fetched by the bot from Telegram.
+    const proof = app.page.getByTestId(`proof-${id}`);
+    await proof.waitFor();
+    await expect
+      .poll(() => proof.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBe(RECEIPT_WIDTH);
+    expect(await proof.getAttribute("src")).toMatch(/^blob:/);
+    await app.shot("admin-deposit-request");
+    await app.page.getByTestId(`approve-${id}`).click();
+    await shows(app.page, new RegExp(`${id} approved: Rp ${exact.toLocaleString("en-US")} credited`));
+
+    // The chat's button afterwards: already decided, nothing more credited.
+    const notice = await world.fake.waitForMessage(ADMIN.id, (m) => m.method === "sendPhoto" && m.text.includes(id));
+    world.fake.tapButton(ADMIN, notice, `ra:${id}`);
+    await world.fake.waitFor(() =>
+      world.fake.callbackAnswers.some((a) => /Already decided: approved/.test(a.text ?? "")),
+    );
+    const credited = new RegExp(`Deposit credited</b>: Rp ${exact.toLocaleString("en-US")}`);
+    await world.waitText(RESELLER, credited);
+    await world.fake.waitForIdle();
+    expect(world.fake.messagesTo(RESELLER.id).filter((m) => credited.test(m.text))).toHaveLength(1);
+  });
+
+  it("when a proof is asked for without the init data, or by a reseller, then nothing is served", async () => {
+    const id = await requestWithProof(RESELLER_ID, "60rb", "proof-b");
+    const url = `${scene.base}/app/api/admin/deposit-requests/${id}/proof`;
+    const anonymous = await request(url);
+    expect(anonymous.statusCode).toBe(401);
+    await anonymous.body.dump();
+    const asReseller = await request(url, {
+      headers: { authorization: `tma ${signInitData(RESELLER_ID, world.fake.token)}` },
+    });
+    expect(asReseller.statusCode).toBe(403);
+    await asReseller.body.dump();
+    const asAdmin = await request(url, {
+      headers: { authorization: `tma ${signInitData(ADMIN, world.fake.token)}` },
+    });
+    expect(asAdmin.statusCode).toBe(200);
+    expect(asAdmin.headers["content-type"]).toBe("image/png");
+    expect(asAdmin.headers["x-content-type-options"]).toBe("nosniff");
+    expect(Buffer.from(await asAdmin.body.arrayBuffer()).equals(ONE_PIXEL_PNG)).toBe(true);
+    // The bot token never reaches the page.
+    expect(JSON.stringify(asAdmin.headers)).not.toContain(world.fake.token);
+
+    // Rejected from the page with a reason: the reseller reads it in the chat.
+    app = await open({ user: ADMIN, tab: "pending" });
+    await app.page.getByTestId(`reject-${id}`).click();
+    await app.page.getByTestId("request-value").fill("transfer tidak ditemukan");
+    await app.page.getByTestId("request-send").click();
+    await shows(app.page, new RegExp(`${id} rejected`));
+    await world.waitText(RESELLER_ID, /ditolak: transfer tidak ditemukan/);
+  });
+});
