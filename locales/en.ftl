@@ -899,6 +899,7 @@ request-other-summary = Credit <b>{ $amount }</b> for <code>{ $id }</code> inste
 request-other-confirm = ✅ Confirm
 request-reason-sent = The reseller was told why <code>{ $id }</code> was rejected.
 request-reason-late = The reseller was already told about <code>{ $id }</code>.
+request-age-now = just now
 request-age-minutes = { $n } min ago
 request-age-hours = { $n } h ago
 request-admin-title = 💳 <b>Deposit request</b> <code>{ $id }</code>

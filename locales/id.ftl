@@ -833,6 +833,7 @@ request-other-summary = Masukkan <b>{ $amount }</b> untuk <code>{ $id }</code>, 
 request-other-confirm = ✅ Konfirmasi
 request-reason-sent = Reseller sudah diberi tahu alasan penolakan <code>{ $id }</code>.
 request-reason-late = Reseller sudah diberi tahu tentang <code>{ $id }</code>.
+request-age-now = baru saja
 request-age-minutes = { $n } menit lalu
 request-age-hours = { $n } jam lalu
 request-admin-title = 💳 <b>Permintaan deposit</b> <code>{ $id }</code>

@@ -15,6 +15,7 @@ import type { UserPrefs } from "./user-prefs.js";
 /** How long ago, in whole minutes or hours, as the admins read a request's age. */
 export function ageText(t: Translate, ms: number): string {
   const minutes = Math.max(0, Math.floor(ms / 60_000));
+  if (minutes < 1) return t("request-age-now");
   return minutes < 60
     ? t("request-age-minutes", { n: minutes })
     : t("request-age-hours", { n: Math.floor(minutes / 60) });

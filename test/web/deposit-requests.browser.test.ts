@@ -4,7 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ONE_PIXEL_PNG } from "../e2e/fake-bot-api.js";
 import { ADMIN, staffWorld, type World } from "../e2e/world.js";
 import { signInitData } from "../helpers/init-data.js";
-import { launchBrowser, openApp, type Opened } from "./browser.js";
+import { mkdirSync } from "node:fs";
+import type { SentMessage } from "../e2e/fake-bot-api.js";
+import { launchBrowser, openApp, SCREENSHOTS, type Opened } from "./browser.js";
 import { RESELLER, RESELLER_ID, shopScene, type Scene } from "./scene.js";
 
 /**
@@ -40,6 +42,35 @@ async function receiptImage(amount: number): Promise<Buffer> {
       <p style="font-size:28px">Rp ${amount.toLocaleString("id-ID")}</p>
       <p style="font-size:13px">ke BCA 1234567890<br>TOKO BERKAH</p></body>`);
     return await page.screenshot({ type: "png" });
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * A picture of a bot message as a Telegram chat shows it (the photo, the caption with its bold and
+ * code, the buttons), drawn from what the bot sent through the Bot API: for the README.
+ */
+async function chatShot(name: string, message: SentMessage, photo: Buffer): Promise<void> {
+  const page = await browser.newPage({ viewport: { width: 390, height: 600 }, deviceScaleFactor: 2 });
+  try {
+    const rows = (message.reply_markup?.inline_keyboard ?? []) as Array<Array<{ text: string }>>;
+    const buttons = rows
+      .map((row) => `<div class="row">${row.map((b) => `<div class="btn">${b.text}</div>`).join("")}</div>`)
+      .join("");
+    await page.setContent(`<body style="margin:0;background:#9fc29a;font-family:sans-serif;font-size:15px">
+      <div style="background:#fff;padding:10px 14px;font-weight:bold;border-bottom:1px solid #ddd">Toko Berkah Bot</div>
+      <div style="padding:12px;max-width:300px">
+        <div style="background:#fff;border-radius:12px;overflow:hidden">
+          <img src="data:image/png;base64,${photo.toString("base64")}" style="width:100%;display:block">
+          <div style="padding:8px 10px;white-space:pre-wrap;line-height:1.35">${message.text}</div>
+        </div>
+        <style>.row{display:flex;gap:4px;margin-top:4px}.btn{flex:1;background:rgba(0,0,0,.25);color:#fff;
+          border-radius:8px;padding:8px;text-align:center;font-weight:bold}code{font-size:13px}</style>
+        ${buttons}
+      </div></body>`);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
   } finally {
     await page.close();
   }
@@ -99,6 +130,9 @@ describe("deposit requests in the Mini App", () => {
     const bytes = await receiptImage(exact);
     world.fake.sendPhoto(RESELLER, undefined, { replyTo: inChat, fileId: "proof-a", fileUniqueId: "proof-a", bytes });
     await world.waitText(RESELLER, new RegExp(`Proof received for <code>${id}</code>`));
+    const notice = await world.fake.waitForMessage(ADMIN.id, (m) => m.method === "sendPhoto" && m.text.includes(id));
+    expect(notice.text).toContain(`Transfer: <b>Rp ${exact.toLocaleString("en-US")}</b>`);
+    await chatShot("chat-deposit-request", notice, bytes);
 
     app = await open({ user: ADMIN, tab: "pending" });
     const card = app.page.getByTestId(`request-${id}`);
@@ -116,7 +150,7 @@ describe("deposit requests in the Mini App", () => {
     await shows(app.page, new RegExp(`${id} approved: Rp ${exact.toLocaleString("en-US")} credited`));
 
     // The chat's button afterwards: already decided, nothing more credited.
-    const notice = await world.fake.waitForMessage(ADMIN.id, (m) => m.method === "sendPhoto" && m.text.includes(id));
+
     world.fake.tapButton(ADMIN, notice, `ra:${id}`);
     await world.fake.waitFor(() =>
       world.fake.callbackAnswers.some((a) => /Already decided: approved/.test(a.text ?? "")),

@@ -49,6 +49,13 @@ function statusText(t: Translate, lang: Lang, r: DepositRequest, nowMs: number):
   return lines.join("\n");
 }
 
+/** A decided request's notice loses its buttons (a later press would only hear "already decided"). */
+async function dropButtons(ctx: Ctx): Promise<void> {
+  await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch((err: unknown) => {
+    ctx.log.warn({ err }, "buttons of a decided request not removed");
+  });
+}
+
 /** The answer to a proof, for the reseller. */
 async function answerProof(ctx: Ctx, r: ProofAnswer): Promise<void> {
   const t = ctx.tr;
@@ -221,6 +228,7 @@ export const depositRequestsFeature = defineFeature({
         if (r.kind === "taken")
           return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
         await answerQuery(ctx, { text: t("request-approved-toast") });
+        await dropButtons(ctx);
         await ctx.reply(
           t("request-approved", {
             id,
@@ -242,6 +250,7 @@ export const depositRequestsFeature = defineFeature({
         if (r.kind === "taken")
           return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
         await answerQuery(ctx, { text: t("request-rejected-toast") });
+        await dropButtons(ctx);
         await ctx.reply(t("request-reason-ask", { id }), {
           reply_markup: { force_reply: true, input_field_placeholder: t("request-reason-placeholder") },
         });
