@@ -908,6 +908,7 @@ request-admin-amount = Transfer: <b>{ $exact }</b> ({ $amount } + code { $code }
 request-admin-saldo = Saldo now: { $saldo }
 request-admin-age = Asked { $age }
 request-proof-sent-before = ⚠️ This image was already sent for <code>{ $id }</code>.
+report-requests = Deposit requests: { $asked } asked ({ $askedAmount }) · { $approved } approved ({ $approvedAmount }) · { $rejected } rejected · { $expired } expired
 request-approve = ✅ Approve
 request-other = 💵 Other amount
 request-reject = ❌ Reject
@@ -917,6 +918,8 @@ request-rejected-reason-told = ❌ Your deposit request <code>{ $id }</code> ({ 
 
 ## Mini App: deposit requests (the admins' Pending page, the reseller's wallet)
 page-requests-title = Deposit requests
+page-today-requests = Deposit requests approved / asked
+page-today-requests-hint = { $approved } credited · { $rejected } rejected · { $expired } expired
 page-requests-none = No deposit request waits for you.
 page-requests-no-pay-info = No payment instructions yet: resellers cannot ask for a deposit. Set them below.
 page-request-state-proof = waiting for the proof

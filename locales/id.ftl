@@ -842,6 +842,7 @@ request-admin-amount = Transfer: <b>{ $exact }</b> ({ $amount } + kode { $code }
 request-admin-saldo = Saldo sekarang: { $saldo }
 request-admin-age = Diminta { $age }
 request-proof-sent-before = ⚠️ Gambar ini sudah pernah dikirim untuk <code>{ $id }</code>.
+report-requests = Permintaan deposit: { $asked } diminta ({ $askedAmount }) · { $approved } disetujui ({ $approvedAmount }) · { $rejected } ditolak · { $expired } kedaluwarsa
 request-approve = ✅ Setujui
 request-other = 💵 Jumlah lain
 request-reject = ❌ Tolak
@@ -851,6 +852,8 @@ request-rejected-reason-told = ❌ Permintaan deposit <code>{ $id }</code> ({ $a
 
 ## Mini App: deposit requests (the admins' Pending page, the reseller's wallet)
 page-requests-title = Permintaan deposit
+page-today-requests = Permintaan deposit disetujui / diminta
+page-today-requests-hint = { $approved } masuk · { $rejected } ditolak · { $expired } kedaluwarsa
 page-requests-none = Tidak ada permintaan deposit yang menunggu.
 page-requests-no-pay-info = Belum ada cara bayar: reseller belum bisa minta deposit. Atur di bawah.
 page-request-state-proof = menunggu bukti

@@ -100,9 +100,11 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     resellerIds: config.resellerIds,
     now,
   });
+  const requestStore = createDepositRequestStore(storage);
   const reports = createReports({
     ledger,
     wallets,
+    requests: requestStore,
     access,
     people,
     shop,
@@ -120,7 +122,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     undeliveredOnce: createClaims(storage, "deposit-undelivered"),
     now,
   });
-  return { books, ledger, wallets, origins, compaction, orders, access, reports, deposits };
+  return { books, ledger, wallets, origins, compaction, orders, access, reports, deposits, requestStore };
 }
 
 /** Resellers' deposit requests and the payment instructions they are shown. */
@@ -132,7 +134,7 @@ function buildDepositRequests(
   const { config, storage, owner, liveness, logger, now } = deps;
   const payInfo = createPayInfoStore(storage);
   const depositRequests = createDepositRequests({
-    store: createDepositRequestStore(storage),
+    store: b.requestStore,
     payInfo,
     wallets: b.wallets,
     deposits: b.deposits,
@@ -141,6 +143,7 @@ function buildDepositRequests(
     events,
     logger,
     limits: config.depositRequests,
+    timeZone: config.timeZone,
     claims: createClaims(storage, "request-notice", { owner, liveness }),
     now,
   });

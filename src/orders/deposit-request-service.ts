@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { dayIn } from "../calendar.js";
 import type { Buyer } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
 import type { PayInfo, PayInfoStore } from "../shop/pay-info.js";
@@ -73,12 +74,15 @@ export function createDepositRequests(deps: {
   events: DepositRequestEvents;
   logger: Logger;
   limits: { min: number; max: number; hours: number };
+  /** The shop's time zone: a request counts in the figures of the shop's day of each step. */
+  timeZone: string;
   /** Who is telling a reseller that a request closed, among all processes. */
   claims?: Claims;
   now?: () => Date;
 }) {
   const { store, logger, limits } = deps;
   const now = () => (deps.now ?? (() => new Date()))().getTime();
+  const dayOf = (ms: number) => dayIn(deps.timeZone, new Date(ms));
 
   /** The admins get the proof once (a stop between the message and its record: once more, the same). */
   async function announce(request: DepositRequest): Promise<void> {
@@ -177,7 +181,7 @@ export function createDepositRequests(deps: {
           createdAt: at,
           expiresAt: at + limits.hours * 60 * MINUTE,
         },
-        { firstCode: randomInt(1, 1000), maxOpen: MAX_OPEN_REQUESTS, reuseMs: AMOUNT_REUSE_MS },
+        { firstCode: randomInt(1, 1000), maxOpen: MAX_OPEN_REQUESTS, reuseMs: AMOUNT_REUSE_MS, day: dayOf(at) },
       );
       if (r.kind !== "made") return r;
       logger.info(
@@ -210,7 +214,8 @@ export function createDepositRequests(deps: {
         if (waiting.length > 1) return { kind: "which", requests: waiting };
         id = waiting[0]!.id;
       }
-      const r = await store.attachProof(id, resellerId, { ...file, at: now() });
+      const at = now();
+      const r = await store.attachProof(id, resellerId, { ...file, at }, dayOf(at));
       // Someone else's request is not named to them: it does not exist for them.
       if (r.kind === "not-found" || r.kind === "not-yours") return { kind: "not-found" };
       if (r.kind === "closed") return r;
@@ -225,7 +230,8 @@ export function createDepositRequests(deps: {
     async approve(id: string, adminId: number, amount?: number): Promise<ApproveResult> {
       const got = await store.get(id);
       if (got === undefined) return { kind: "not-found" };
-      const r = await store.decide(id, { state: "approved", credited: amount ?? got.exact }, adminId, now());
+      const at = now();
+      const r = await store.decide(id, { state: "approved", credited: amount ?? got.exact }, adminId, at, dayOf(at));
       if (r.kind === "not-found") return r;
       if (r.kind === "taken") {
         // An approval whose credit a stopped process left undone is finished by any later press.
@@ -240,7 +246,8 @@ export function createDepositRequests(deps: {
     },
     /** Rejects once, at the press; the reason (if the admin gives one soon) follows. */
     async reject(id: string, adminId: number) {
-      const r = await store.decide(id, { state: "rejected" }, adminId, now());
+      const at = now();
+      const r = await store.decide(id, { state: "rejected" }, adminId, at, dayOf(at));
       if (r.kind === "decided")
         logger.info(
           { request: id, resellerId: r.request.resellerId, by: adminId, state: "rejected" },
@@ -258,7 +265,12 @@ export function createDepositRequests(deps: {
       await tellClosed(fresh);
       return "told";
     },
-    cancel: (id: string, resellerId: number) => store.cancel(id, resellerId, now()),
+    cancel: (id: string, resellerId: number) => {
+      const at = now();
+      return store.cancel(id, resellerId, at, dayOf(at));
+    },
+    /** A day's requests: asked, approved, rejected, expired, with their amounts. */
+    dayFigures: (day: string) => store.dayFigures(day),
     open: () => store.open(),
     ofReseller: (resellerId: number, last: number) => store.ofReseller(resellerId, last),
     /**
@@ -268,7 +280,7 @@ export function createDepositRequests(deps: {
      */
     async sweep(): Promise<void> {
       const at = now();
-      for (const expired of await store.expireDue(at)) await tellClosed(expired);
+      for (const expired of await store.expireDue(at, dayOf(at))) await tellClosed(expired);
       for (const id of await store.crediting()) {
         const r = await store.get(id);
         if (r?.state === "approved") await credit(r);

@@ -53,6 +53,25 @@ export interface DepositRequest {
 
 export const isOpen = (r: DepositRequest): boolean => r.state === "proof" || r.state === "review";
 
+/** A day's deposit requests: how many were asked, approved, rejected and expired, and their amounts. */
+export interface RequestDayFigures {
+  asked: { count: number; amount: number };
+  approved: { count: number; amount: number };
+  rejected: { count: number; amount: number };
+  expired: { count: number; amount: number };
+}
+
+const FIGURES = ["asked", "approved", "rejected", "expired"] as const;
+/** The field letter of each figure in a day's hash (`an`: count, `aa`: amount). */
+const LETTER = { asked: "r", approved: "a", rejected: "j", expired: "x" } as const;
+
+export const noRequestFigures = (): RequestDayFigures => ({
+  asked: { count: 0, amount: 0 },
+  approved: { count: 0, amount: 0 },
+  rejected: { count: 0, amount: 0 },
+  expired: { count: 0, amount: 0 },
+});
+
 export type CreateResult =
   | { kind: "made"; request: DepositRequest }
   /** `open` requests already (the most a reseller may have). */
@@ -92,26 +111,37 @@ export interface DepositRequestStore {
    */
   create(
     input: Pick<DepositRequest, "id" | "resellerId" | "chatId" | "lang" | "amount" | "createdAt" | "expiresAt">,
-    opts: { firstCode: number; maxOpen: number; reuseMs: number },
+    opts: { firstCode: number; maxOpen: number; reuseMs: number; day: string },
   ): Promise<CreateResult>;
   get(id: string): Promise<DepositRequest | undefined>;
   /** The message that shows the request (once sent). */
   setMessage(id: string, messageId: number): Promise<void>;
   /** A proof from `resellerId` for request `id`, at `now`; a request past its time expires here. */
-  attachProof(id: string, resellerId: number, proof: Omit<DepositProof, "sentBeforeFor">): Promise<ProofResult>;
+  attachProof(
+    id: string,
+    resellerId: number,
+    proof: Omit<DepositProof, "sentBeforeFor">,
+    day: string,
+  ): Promise<ProofResult>;
   /** Approve (crediting `credited`) or reject, once; only a request with a proof. */
   decide(
     id: string,
     verdict: { state: "approved"; credited: number } | { state: "rejected" },
     by: number,
     at: number,
+    day: string,
   ): Promise<DecideResult>;
   /** The reseller's Cancel: only while it waits for its proof. */
-  cancel(id: string, resellerId: number, at: number): Promise<CancelRequestResult>;
+  cancel(id: string, resellerId: number, at: number, day: string): Promise<CancelRequestResult>;
   /** The reason an admin gave a rejection (the first one kept). */
   setReason(id: string, reason: string): Promise<void>;
   /** Requests waiting for a proof past `expiresAt` ≤ now: closed as expired; those closed now. */
-  expireDue(now: number): Promise<DepositRequest[]>;
+  expireDue(now: number, day: string): Promise<DepositRequest[]>;
+  /**
+   * A day's figures (`day` is the shop's day of each step: asked when made, approved or rejected
+   * when decided, expired when closed as such).
+   */
+  dayFigures(day: string): Promise<RequestDayFigures>;
   /** Approved requests whose deposit may not be credited yet (a stop in between). */
   crediting(): Promise<string[]>;
   /** The approval's deposit is credited. */
@@ -140,13 +170,23 @@ function memoryStore(): DepositRequestStore {
   /** exact amount → the request that has it. */
   const amounts = new Map<number, string>();
   const crediting = new Set<string>();
+  const days = new Map<string, RequestDayFigures>();
+  const count = (day: string, figure: keyof RequestDayFigures, amount: number) => {
+    const f = days.get(day) ?? noRequestFigures();
+    f[figure].count += 1;
+    f[figure].amount += amount;
+    days.set(day, f);
+  };
   const copy = (r: DepositRequest | undefined) => (r === undefined ? undefined : structuredClone(r));
   const close = (r: DepositRequest, state: DepositRequestState, at: number) => {
     r.state = state;
     r.closedAt = at;
   };
-  const expireIfDue = (r: DepositRequest, now: number) => {
-    if (closeable(r, now)) close(r, "expired", r.expiresAt);
+  const expireIfDue = (r: DepositRequest, now: number, day: string) => {
+    if (!closeable(r, now)) return false;
+    close(r, "expired", r.expiresAt);
+    count(day, "expired", r.exact);
+    return true;
   };
   return {
     async create(input, opts) {
@@ -162,6 +202,7 @@ function memoryStore(): DepositRequestStore {
         const request: DepositRequest = { ...input, code, exact: input.amount + code, state: "proof" };
         requests.set(input.id, request);
         amounts.set(request.exact, input.id);
+        count(opts.day, "asked", request.exact);
         return { kind: "made", request: copy(request)! };
       }
       return { kind: "no-code" };
@@ -171,11 +212,11 @@ function memoryStore(): DepositRequestStore {
       const r = requests.get(id);
       if (r !== undefined) r.messageId ??= messageId;
     },
-    async attachProof(id, resellerId, proof) {
+    async attachProof(id, resellerId, proof, day) {
       const r = requests.get(id);
       if (r === undefined) return { kind: "not-found" };
       if (r.resellerId !== resellerId) return { kind: "not-yours" };
-      expireIfDue(r, proof.at);
+      expireIfDue(r, proof.at, day);
       if (r.state === "review" && r.proof?.fileUniqueId === proof.fileUniqueId)
         return { kind: "attached", request: copy(r)! };
       if (r.state !== "proof") return { kind: "closed", request: copy(r)! };
@@ -186,10 +227,10 @@ function memoryStore(): DepositRequestStore {
       r.state = "review";
       return { kind: "attached", request: copy(r)! };
     },
-    async decide(id, verdict, by, at) {
+    async decide(id, verdict, by, at, day) {
       const r = requests.get(id);
       if (r === undefined) return { kind: "not-found" };
-      expireIfDue(r, at);
+      expireIfDue(r, at, day);
       if (r.state !== "review") return { kind: "taken", request: copy(r)! };
       close(r, verdict.state, at);
       r.decidedBy = by;
@@ -197,14 +238,15 @@ function memoryStore(): DepositRequestStore {
       if (verdict.state === "approved") {
         r.credited = verdict.credited;
         crediting.add(id);
-      }
+        count(day, "approved", verdict.credited);
+      } else count(day, "rejected", r.exact);
       return { kind: "decided", request: copy(r)! };
     },
-    async cancel(id, resellerId, at) {
+    async cancel(id, resellerId, at, day) {
       const r = requests.get(id);
       if (r === undefined) return { kind: "not-found" };
       if (r.resellerId !== resellerId) return { kind: "not-yours" };
-      expireIfDue(r, at);
+      expireIfDue(r, at, day);
       if (r.state !== "proof") return { kind: "closed", request: copy(r)! };
       close(r, "cancelled", at);
       r.toldAt = at;
@@ -214,15 +256,12 @@ function memoryStore(): DepositRequestStore {
       const r = requests.get(id);
       if (r !== undefined && r.state === "rejected") r.reason ??= reason;
     },
-    async expireDue(now) {
+    async expireDue(now, day) {
       const closed: DepositRequest[] = [];
-      for (const r of requests.values())
-        if (closeable(r, now)) {
-          close(r, "expired", r.expiresAt);
-          closed.push(copy(r)!);
-        }
+      for (const r of requests.values()) if (expireIfDue(r, now, day)) closed.push(copy(r)!);
       return closed;
     },
+    dayFigures: async (day) => structuredClone(days.get(day) ?? noRequestFigures()),
     crediting: async () => [...crediting],
     credited: async (id) => void crediting.delete(id),
     async markAnnounced(id, at) {
@@ -265,6 +304,8 @@ function memoryStore(): DepositRequestStore {
  *   dr:f:UNIQUE    the first request a file (by Telegram's unique id) was sent for
  *   dr:crediting   set: approved, deposit not known to be credited
  *   dr:untold      set: rejected or expired, reseller not told yet
+ *   dr:d:DAY       hash: the day's figures, rn/ra asked (count, exact amounts), an/aa approved
+ *                  (count, credited), jn/ja rejected, xn/xa expired
  * Requests are kept (they are the deposits' evidence); they are small.
  */
 
@@ -278,18 +319,25 @@ local function close(pre, id, state, at)
   redis.call('ZREM', pre .. 'dr:due', id)
   redis.call('SREM', pre .. 'dr:uo:' .. u, id)
 end
-local function expireIfDue(pre, id, now)
+local function count(pre, day, letter, amount)
+  redis.call('HINCRBY', pre .. 'dr:d:' .. day, letter .. 'n', 1)
+  redis.call('HINCRBY', pre .. 'dr:d:' .. day, letter .. 'a', amount)
+end
+local function expireIfDue(pre, id, now, day)
   local key = pre .. 'dr:' .. id
-  local v = redis.call('HMGET', key, 's', 'e')
+  local v = redis.call('HMGET', key, 's', 'e', 'x')
   if v[1] == 'proof' and tonumber(v[2]) <= tonumber(now) then
     close(pre, id, 'expired', v[2])
     redis.call('SADD', pre .. 'dr:untold', id)
+    count(pre, day, 'x', v[3])
+    return true
   end
+  return false
 end
 `;
 
-// ARGV: prefix, id, reseller, chat, amount, created, expires, first code, max open, reuse ms, language
-const CREATE = luaScript(`
+// ARGV: prefix, id, reseller, chat, amount, created, expires, first code, max open, reuse ms, language, day
+const CREATE = luaScript(`${CLOSE_FN}
 local pre, id = ARGV[1], ARGV[2]
 local key = pre .. 'dr:' .. id
 if redis.call('EXISTS', key) == 1 then return {'made'} end
@@ -313,6 +361,7 @@ for i = 1, 999 do
     redis.call('ZADD', pre .. 'dr:due', ARGV[7], id)
     redis.call('SADD', pre .. 'dr:uo:' .. ARGV[3], id)
     redis.call('ZADD', pre .. 'dr:u:' .. ARGV[3], ARGV[6], id)
+    count(pre, ARGV[12], 'r', exact)
     return {'made'}
   end
   code = code % 999 + 1
@@ -320,14 +369,14 @@ end
 return {'no-code'}
 `);
 
-// ARGV: prefix, id, reseller, file id, unique id, kind, mime, at
+// ARGV: prefix, id, reseller, file id, unique id, kind, mime, at, day
 const PROOF = luaScript(`${CLOSE_FN}
 local pre, id = ARGV[1], ARGV[2]
 local key = pre .. 'dr:' .. id
 local u = redis.call('HGET', key, 'u')
 if not u then return {'not-found'} end
 if u ~= ARGV[3] then return {'not-yours'} end
-expireIfDue(pre, id, ARGV[8])
+expireIfDue(pre, id, ARGV[8], ARGV[9])
 local v = redis.call('HMGET', key, 's', 'pu')
 if v[1] == 'review' and v[2] == ARGV[5] then return {'attached'} end
 if v[1] ~= 'proof' then return {'closed'} end
@@ -340,44 +389,49 @@ redis.call('ZREM', pre .. 'dr:due', id)
 return {'attached'}
 `);
 
-// ARGV: prefix, id, verdict, by, at, credited
+// ARGV: prefix, id, verdict, by, at, credited, day
 const DECIDE = luaScript(`${CLOSE_FN}
 local pre, id = ARGV[1], ARGV[2]
 local key = pre .. 'dr:' .. id
 if redis.call('EXISTS', key) == 0 then return {'not-found'} end
-expireIfDue(pre, id, ARGV[5])
+expireIfDue(pre, id, ARGV[5], ARGV[7])
 if redis.call('HGET', key, 's') ~= 'review' then return {'taken'} end
 close(pre, id, ARGV[3], ARGV[5])
 redis.call('HSET', key, 'db', ARGV[4], 'dt', ARGV[5])
 if ARGV[3] == 'approved' then
   redis.call('HSET', key, 'dx', ARGV[6])
   redis.call('SADD', pre .. 'dr:crediting', id)
+  count(pre, ARGV[7], 'a', ARGV[6])
 else
   redis.call('SADD', pre .. 'dr:untold', id)
+  count(pre, ARGV[7], 'j', redis.call('HGET', key, 'x'))
 end
 return {'decided'}
 `);
 
-// ARGV: prefix, id, reseller, at
+// ARGV: prefix, id, reseller, at, day
 const CANCEL = luaScript(`${CLOSE_FN}
 local pre, id = ARGV[1], ARGV[2]
 local key = pre .. 'dr:' .. id
 local u = redis.call('HGET', key, 'u')
 if not u then return {'not-found'} end
 if u ~= ARGV[3] then return {'not-yours'} end
-expireIfDue(pre, id, ARGV[4])
+expireIfDue(pre, id, ARGV[4], ARGV[5])
 if redis.call('HGET', key, 's') ~= 'proof' then return {'closed'} end
 close(pre, id, 'cancelled', ARGV[4])
 redis.call('HSET', key, 'tt', ARGV[4])
 return {'cancelled'}
 `);
 
-// ARGV: prefix, now → the ids closed now
+// ARGV: prefix, now, day → the ids closed now
 const EXPIRE = luaScript(`${CLOSE_FN}
 local pre = ARGV[1]
 local ids = redis.call('ZRANGEBYSCORE', pre .. 'dr:due', '-inf', ARGV[2], 'LIMIT', 0, 500)
-for _, id in ipairs(ids) do expireIfDue(pre, id, ARGV[2]) end
-return ids
+local closed = {}
+for _, id in ipairs(ids) do
+  if expireIfDue(pre, id, ARGV[2], ARGV[3]) then closed[#closed + 1] = id end
+end
+return closed
 `);
 
 // ARGV: prefix, id, field, value, state it must be in ('' any): sets the field once.
@@ -457,6 +511,7 @@ function redisStore(redis: RedisClient, pre: string): DepositRequestStore {
           opts.maxOpen,
           opts.reuseMs,
           input.lang,
+          opts.day,
         ],
       )) as [string, number?];
       if (kind === "too-many") return { kind, open: Number(open) };
@@ -465,30 +520,38 @@ function redisStore(redis: RedisClient, pre: string): DepositRequestStore {
     },
     get,
     setMessage: async (id, messageId) => void (await setOnce(id, "m", messageId)),
-    async attachProof(id, resellerId, proof) {
+    async attachProof(id, resellerId, proof, day) {
       const [kind] = (await PROOF(
         redis,
         [],
-        [pre, id, resellerId, proof.fileId, proof.fileUniqueId, proof.kind, proof.mime ?? "", proof.at],
+        [pre, id, resellerId, proof.fileId, proof.fileUniqueId, proof.kind, proof.mime ?? "", proof.at, day],
       )) as [string];
       if (kind === "not-found" || kind === "not-yours") return { kind };
       return { kind: kind === "attached" ? "attached" : "closed", request: await must(id) };
     },
-    async decide(id, verdict, by, at) {
+    async decide(id, verdict, by, at, day) {
       const credited = verdict.state === "approved" ? verdict.credited : 0;
-      const [kind] = (await DECIDE(redis, [], [pre, id, verdict.state, by, at, credited])) as [string];
+      const [kind] = (await DECIDE(redis, [], [pre, id, verdict.state, by, at, credited, day])) as [string];
       if (kind === "not-found") return { kind };
       return { kind: kind === "decided" ? "decided" : "taken", request: await must(id) };
     },
-    async cancel(id, resellerId, at) {
-      const [kind] = (await CANCEL(redis, [], [pre, id, resellerId, at])) as [string];
+    async cancel(id, resellerId, at, day) {
+      const [kind] = (await CANCEL(redis, [], [pre, id, resellerId, at, day])) as [string];
       if (kind === "not-found" || kind === "not-yours") return { kind };
       return { kind: kind === "cancelled" ? "cancelled" : "closed", request: await must(id) };
     },
     setReason: async (id, reason) => void (await setOnce(id, "rr", reason, "rejected")),
-    async expireDue(now) {
-      const ids = (await EXPIRE(redis, [], [pre, now])) as string[];
-      return (await getAll(ids)).filter((r) => r.state === "expired");
+    async expireDue(now, day) {
+      return getAll((await EXPIRE(redis, [], [pre, now, day])) as string[]);
+    },
+    async dayFigures(day) {
+      const h = await redis.hGetAll(`${pre}dr:d:${day}`);
+      const f = noRequestFigures();
+      for (const figure of FIGURES) {
+        f[figure].count = Number(h[`${LETTER[figure]}n`] ?? 0);
+        f[figure].amount = Number(h[`${LETTER[figure]}a`] ?? 0);
+      }
+      return f;
     },
     crediting: () => redis.sMembers(`${pre}dr:crediting`),
     credited: async (id) => void (await redis.sRem(`${pre}dr:crediting`, id)),

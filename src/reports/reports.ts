@@ -2,6 +2,7 @@
  * The back office's read side: every figure and list the owner reads, in chat and in the Mini App,
  * computed in one place from the ledger's per-day figures; screens only render them.
  */
+import type { DepositRequestStore, RequestDayFigures } from "../orders/deposit-requests.js";
 import type { Access } from "../access/access.js";
 import type { People } from "../access/people.js";
 import { dayIn, dayRange, daysUpTo } from "../calendar.js";
@@ -19,8 +20,13 @@ import { createResellerReports, type Owed, type ResellerReports } from "./resell
 /** The days the Today page's chart shows, today last. */
 export const SERIES_DAYS = 30;
 
+/** A day's books and its resellers' deposit requests (asked, approved, rejected, expired). */
+export interface DayReport extends DaySummary {
+  requests: RequestDayFigures;
+}
+
 /** The Today page: the day's books, the provider balance, what the shop owes, and the last 30 days. */
-export interface TodayReport extends Omit<DaySummary, "byUser" | "byReseller"> {
+export interface TodayReport extends Omit<DayReport, "byUser" | "byReseller"> {
   /** The provider balance after the last sale, and when it was seen. */
   balance: { balance: number; at: string } | null;
   owed: Owed;
@@ -48,7 +54,7 @@ export interface Reports {
   /** Today's books, the provider balance, what the shop owes, what waits, and the 30-day series. */
   today(): Promise<TodayReport>;
   /** A day's books (`YYYY-MM-DD` in the shop's time zone); undefined for no such day. */
-  day(day: string): Promise<DaySummary | undefined>;
+  day(day: string): Promise<DayReport | undefined>;
   /** A day's orders as CSV; undefined for no such day. */
   dayCsv(day: string): Promise<DayCsv | undefined>;
   /** A month's orders (`YYYY-MM`) as one CSV, read a day at a time as it is sent. */
@@ -78,6 +84,8 @@ export interface ReportsDeps {
     | "daysDetail"
   >;
   wallets: Pick<Wallets, "get" | "all" | "totals" | "statement" | "statementPage">;
+  /** Resellers' deposit requests, counted per day as they are asked and decided. */
+  requests: Pick<DepositRequestStore, "dayFigures">;
   access: Pick<Access, "list">;
   people: Pick<People, "get">;
   shop: Pick<Shop, "state" | "catalog">;
@@ -94,12 +102,13 @@ export function createReports(deps: ReportsDeps): Reports {
     async today() {
       const day = today();
       const days = daysUpTo(day, SERIES_DAYS);
-      const [figures, series, balance, owed, pending] = await Promise.all([
+      const [figures, series, balance, owed, pending, requests] = await Promise.all([
         ledger.dayFigures(day),
         ledger.daysFigures(days),
         ledger.lastBalance(),
         deps.wallets.totals(),
         ledger.pending(),
+        deps.requests.dayFigures(day),
       ]);
       const { byUser: _byUser, byReseller: _byReseller, ...summary } = daySummary(day, figures);
       return {
@@ -109,11 +118,13 @@ export function createReports(deps: ReportsDeps): Reports {
         owed: { ...owed, total: owed.saldo + owed.held },
         pending: pending.length,
         days: dayPoints(days, series),
+        requests,
       };
     },
     async day(day) {
       if (dayRange(day, timeZone) === undefined) return undefined;
-      return daySummary(day, await ledger.dayFigures(day));
+      const [figures, requests] = await Promise.all([ledger.dayFigures(day), deps.requests.dayFigures(day)]);
+      return { ...daySummary(day, figures), requests };
     },
     async dayCsv(day) {
       const range = dayRange(day, timeZone);

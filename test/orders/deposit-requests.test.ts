@@ -12,7 +12,8 @@ type StoreFactory = () => Promise<{ store: DepositRequestStore; cleanup: () => P
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 const T0 = Date.parse("2026-11-26T03:00:00Z");
-const RULES = { firstCode: 500, maxOpen: 3, reuseMs: 7 * DAY };
+const D = "2026-11-26";
+const RULES = { firstCode: 500, maxOpen: 3, reuseMs: 7 * DAY, day: D };
 let seq = 0;
 
 /**
@@ -41,7 +42,7 @@ function describeStoreContract(name: string, factory: StoreFactory): void {
       return r.request;
     };
     const proof = (id: string, resellerId: number, unique = `u-${id}`, at = T0 + HOUR) =>
-      store.attachProof(id, resellerId, { fileId: `f-${unique}`, fileUniqueId: unique, kind: "photo", at });
+      store.attachProof(id, resellerId, { fileId: `f-${unique}`, fileUniqueId: unique, kind: "photo", at }, D);
 
     it("gives each open request of an amount its own code, and says so when all 999 are taken", async () => {
       const exacts = new Set<number>();
@@ -64,7 +65,7 @@ function describeStoreContract(name: string, factory: StoreFactory): void {
       const rules = { ...RULES, firstCode: 7 };
       const first = await made(1, 50_000);
       expect(first.code).toBe(500);
-      const r = await store.cancel(first.id, 1, T0 + HOUR);
+      const r = await store.cancel(first.id, 1, T0 + HOUR, D);
       expect(r.kind).toBe("cancelled");
       const soon = await create(2, 50_000, T0 + 6 * DAY, { ...rules, firstCode: 500 });
       expect(soon.kind === "made" && soon.request.code).toBe(501);
@@ -78,11 +79,11 @@ function describeStoreContract(name: string, factory: StoreFactory): void {
       await made(7, 10_000);
       const refused = await create(7, 10_000);
       expect(refused).toEqual({ kind: "too-many", open: 3 });
-      await store.cancel(a.id, 7, T0);
+      await store.cancel(a.id, 7, T0, D);
       expect((await create(7, 10_000)).kind).toBe("made");
       // Someone else may cancel nothing of theirs.
       const other = await made(8, 10_000);
-      expect((await store.cancel(other.id, 7, T0)).kind).toBe("not-yours");
+      expect((await store.cancel(other.id, 7, T0, D)).kind).toBe("not-yours");
     });
 
     it("takes one proof, from its reseller only, and names the request an image was sent for first", async () => {
@@ -99,14 +100,14 @@ function describeStoreContract(name: string, factory: StoreFactory): void {
       const reused = await proof(b.id, 1, "same-image");
       expect(reused.kind === "attached" && reused.request.proof?.sentBeforeFor).toBe(a.id);
       // A request with a proof cannot be cancelled or expire: it waits for the admin.
-      expect((await store.cancel(a.id, 1, T0)).kind).toBe("closed");
-      expect(await store.expireDue(T0 + 2 * DAY)).toEqual([]);
+      expect((await store.cancel(a.id, 1, T0, D)).kind).toBe("closed");
+      expect(await store.expireDue(T0 + 2 * DAY, D)).toEqual([]);
       expect((await store.get(a.id))?.state).toBe("review");
     });
 
     it("decides once: twenty presses of Approve and Reject at once make one decision", async () => {
       const r = await made(1, 10_000);
-      expect((await store.decide(r.id, { state: "rejected" }, 1001, T0)).kind).toBe("taken");
+      expect((await store.decide(r.id, { state: "rejected" }, 1001, T0, D)).kind).toBe("taken");
       await proof(r.id, 1);
       const presses = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
@@ -115,6 +116,7 @@ function describeStoreContract(name: string, factory: StoreFactory): void {
             i % 2 === 0 ? { state: "approved", credited: r.exact } : { state: "rejected" },
             1001 + i,
             T0 + i,
+            D,
           ),
         ),
       );
@@ -128,12 +130,37 @@ function describeStoreContract(name: string, factory: StoreFactory): void {
       expect((await store.open()).map((o) => o.id)).not.toContain(r.id);
     });
 
+    it("counts the day's requests: asked, approved (what was credited), rejected and expired, each once", async () => {
+      const a = await made(1, 10_000);
+      const b = await made(2, 20_000);
+      const c = await made(3, 30_000);
+      await proof(a.id, 1);
+      await proof(b.id, 2);
+      await store.decide(a.id, { state: "approved", credited: 9_500 }, 1001, T0, "2026-11-27");
+      await store.decide(a.id, { state: "approved", credited: 9_500 }, 1001, T0, "2026-11-27");
+      await store.decide(b.id, { state: "rejected" }, 1001, T0, "2026-11-27");
+      await store.expireDue(T0 + DAY, "2026-11-27");
+      await store.expireDue(T0 + DAY, "2026-11-27");
+      expect(await store.dayFigures(D)).toEqual({
+        asked: { count: 3, amount: a.exact + b.exact + c.exact },
+        approved: { count: 0, amount: 0 },
+        rejected: { count: 0, amount: 0 },
+        expired: { count: 0, amount: 0 },
+      });
+      expect(await store.dayFigures("2026-11-27")).toEqual({
+        asked: { count: 0, amount: 0 },
+        approved: { count: 1, amount: 9_500 },
+        rejected: { count: 1, amount: b.exact },
+        expired: { count: 1, amount: c.exact },
+      });
+    });
+
     it("expires a request waiting for its proof past its time, once, and the reseller is to be told", async () => {
       const r = await made(1, 10_000);
-      expect(await store.expireDue(T0 + DAY - 1)).toEqual([]);
-      const expired = await store.expireDue(T0 + DAY);
+      expect(await store.expireDue(T0 + DAY - 1, D)).toEqual([]);
+      const expired = await store.expireDue(T0 + DAY, D);
       expect(expired.map((e) => [e.id, e.state])).toEqual([[r.id, "expired"]]);
-      expect(await store.expireDue(T0 + 2 * DAY)).toEqual([]);
+      expect(await store.expireDue(T0 + 2 * DAY, D)).toEqual([]);
       expect((await store.untold()).map((u) => u.id)).toEqual([r.id]);
       await store.markTold(r.id, T0 + DAY);
       expect(await store.untold()).toEqual([]);

@@ -1,3 +1,4 @@
+import { createDepositRequestStore } from "../../src/orders/deposit-requests.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAccess } from "../../src/access/access.js";
 import { createPeople } from "../../src/access/people.js";
@@ -80,6 +81,7 @@ describe("the owner's questions, from the figures kept per day", () => {
     reports = createReports({
       ledger: ledger.orders,
       wallets: ledger.wallets,
+      requests: createDepositRequestStore(storage),
       access,
       people: createPeople(storage),
       shop: { state: async () => ({ catalog: TEST_CATALOG }) as never, catalog: async () => TEST_CATALOG },

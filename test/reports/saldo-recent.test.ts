@@ -1,3 +1,4 @@
+import { createDepositRequestStore } from "../../src/orders/deposit-requests.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAccess } from "../../src/access/access.js";
 import { createPeople } from "../../src/access/people.js";
@@ -26,6 +27,7 @@ describe("a reseller's /saldo, the newest lines of their statement", () => {
     reports = createReports({
       ledger: ledger.orders,
       wallets: ledger.wallets,
+      requests: createDepositRequestStore(storage),
       access: createAccess({
         users: createUserList(storage),
         adminIds: [1],

@@ -149,6 +149,10 @@ describe("deposit requests in the Mini App", () => {
     await app.page.getByTestId(`approve-${id}`).click();
     await shows(app.page, new RegExp(`${id} approved: Rp ${exact.toLocaleString("en-US")} credited`));
 
+    // Today counts it: approved / asked.
+    await app.page.getByTestId("tab-today").click();
+    await expect.poll(async () => app!.page.getByTestId("today-requests").innerText()).toMatch(/1 \/ 1/);
+
     // The chat's button afterwards: already decided, nothing more credited.
 
     world.fake.tapButton(ADMIN, notice, `ra:${id}`);

@@ -43,7 +43,22 @@ async function renderReport(ctx: FeatureContext<"reports" | "place">, day: strin
   // The day's figures as the ledger keeps them: no order is read, however many there were.
   const report = (await reports.day(day))!;
   const title = t("report-title", { date: day, tz: place.timeZone });
-  if (report.orders.total === 0 && report.byReseller.length === 0)
+  const q = report.requests;
+  const requestsLine =
+    q.asked.count + q.approved.count + q.rejected.count + q.expired.count === 0
+      ? []
+      : [
+          "",
+          t("report-requests", {
+            asked: String(q.asked.count),
+            askedAmount: formatRupiah(q.asked.amount, ctx.lang),
+            approved: String(q.approved.count),
+            approvedAmount: formatRupiah(q.approved.amount, ctx.lang),
+            rejected: String(q.rejected.count),
+            expired: String(q.expired.count),
+          }),
+        ];
+  if (report.orders.total === 0 && report.byReseller.length === 0 && requestsLine.length === 0)
     return { text: `${title}\n${t("report-empty", { date: day })}`, keyboard: days(new InlineKeyboard()) };
   const rp = (n: number) => formatRupiah(n, ctx.lang);
   // A sale whose provider price nobody knows is shown apart and left out of the margin.
@@ -94,6 +109,7 @@ async function renderReport(ctx: FeatureContext<"reports" | "place">, day: strin
             }),
           ),
         ]),
+    ...requestsLine,
   ].join("\n");
   const csv = new InlineKeyboard().text(t("report-csv-button", { date: day }), Callback.reportCsv.encode(day)).row();
   return { text, keyboard: days(csv) };

@@ -62,6 +62,16 @@ export function TodayPage() {
               hint={t("page-today-outcomes-hint")}
             />
             <Row label={t("page-today-pending")} value={number(d.pending)} testid="today-pending" />
+            <Row
+              label={t("page-today-requests")}
+              value={`${number(d.requests.approved.count)} / ${number(d.requests.asked.count)}`}
+              hint={t("page-today-requests-hint", {
+                approved: rp(d.requests.approved.amount),
+                rejected: number(d.requests.rejected.count),
+                expired: number(d.requests.expired.count),
+              })}
+              testid="today-requests"
+            />
           </Section>
           <Section title={t("page-today-days")}>
             <DaysChart days={d.days} words={words} />
