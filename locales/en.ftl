@@ -868,6 +868,8 @@ request-made =
     Transfer exactly <b>{ $exact }</b> ({ $amount } + code { $code }): this exact amount is what gets credited.
 request-proof-hint = Then send the photo of your transfer as a reply to this message (before { $until }).
 request-cancel = Cancel request
+request-top-up = 💳 Top up saldo
+request-amount-ask = 💳 How much do you want to top up ({ $min } to { $max })? Reply to this message with the amount, e.g. 100rb.
 request-status =
     💳 Deposit request <code>{ $id }</code>: <b>{ $state }</b>
     Amount: { $exact } · asked { $age }
@@ -881,7 +883,8 @@ request-state-expired = expired
 request-state-cancelled = cancelled
 request-proof-received = 📨 Proof received for <code>{ $id }</code>. The admin checks the transfer; you will hear when your saldo is credited.
 request-proof-none = No deposit request of yours waits for a proof. Ask with <code>/deposit AMOUNT</code> first.
-request-proof-which = Several requests wait for a proof ({ $ids }): send the photo as a reply to the request it belongs to.
+request-proof-which = Several of your requests wait for a proof: which one is this transfer for?
+request-proof-gone = That proof is no longer kept: send the photo again, as a reply to its request.
 request-not-found = No such deposit request.
 request-proof-closed = Request <code>{ $id }</code> does not take a proof any more: { $state }.
 request-proof-too-large = That file is over 20 MB: send a screenshot of the transfer instead.

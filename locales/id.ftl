@@ -802,6 +802,8 @@ request-made =
     Transfer tepat <b>{ $exact }</b> ({ $amount } + kode { $code }): nominal ini yang akan masuk ke saldo.
 request-proof-hint = Lalu kirim foto bukti transfer sebagai balasan pesan ini (sebelum { $until }).
 request-cancel = Batalkan permintaan
+request-top-up = 💳 Isi saldo
+request-amount-ask = 💳 Mau isi saldo berapa ({ $min } sampai { $max })? Balas pesan ini dengan jumlahnya, mis. 100rb.
 request-status =
     💳 Permintaan deposit <code>{ $id }</code>: <b>{ $state }</b>
     Jumlah: { $exact } · diminta { $age }
@@ -815,7 +817,8 @@ request-state-expired = kedaluwarsa
 request-state-cancelled = dibatalkan
 request-proof-received = 📨 Bukti untuk <code>{ $id }</code> diterima. Admin memeriksa transfer; Anda akan diberi tahu saat saldo masuk.
 request-proof-none = Tidak ada permintaan deposit Anda yang menunggu bukti. Minta dulu dengan <code>/deposit JUMLAH</code>.
-request-proof-which = Beberapa permintaan menunggu bukti ({ $ids }): kirim foto sebagai balasan permintaan yang sesuai.
+request-proof-which = Beberapa permintaan Anda menunggu bukti: transfer ini untuk yang mana?
+request-proof-gone = Bukti itu sudah tidak disimpan: kirim fotonya lagi, sebagai balasan permintaannya.
 request-not-found = Permintaan deposit itu tidak ada.
 request-proof-closed = Permintaan <code>{ $id }</code> tidak menerima bukti lagi: { $state }.
 request-proof-too-large = File itu lebih dari 20 MB: kirim screenshot transfer saja.

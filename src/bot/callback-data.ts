@@ -122,6 +122,14 @@ export const Callback = {
   requestOther: kind<string>("ro", (id) => id, refId),
   requestReject: kind<string>("rj", (id) => id, refId),
   requestCancel: kind<string>("rq", (id) => id, refId),
+  /** "Top up saldo" under a reseller's /saldo. */
+  requestNew: kind<null>(
+    "rn",
+    () => "",
+    (rest) => (rest === "" ? null : undefined),
+  ),
+  /** The reseller's choice of the request a proof is for (when several waited for one). */
+  requestWhich: kind<string>("rw", (id) => id, refId),
   /** Confirm of another amount for a request (what the bank shows), bound to the request and the amount. */
   requestOtherConfirm: kind<{ id: string; amount: number }>(
     "rt",

@@ -147,7 +147,7 @@ export function createDepositRequests(deps: {
     return (await store.ofReseller(resellerId, 20)).filter((r) => r.state === "proof" && r.expiresAt > at);
   }
 
-  return {
+  const requests = {
     get: (id: string) => store.get(id),
     waiting: waitingOf,
     limits,
@@ -211,7 +211,10 @@ export function createDepositRequests(deps: {
       if (id === undefined) {
         const waiting = await waitingOf(resellerId);
         if (waiting.length === 0) return { kind: "none" };
-        if (waiting.length > 1) return { kind: "which", requests: waiting };
+        if (waiting.length > 1) {
+          await store.holdProof(resellerId, file, DAY);
+          return { kind: "which", requests: waiting };
+        }
         id = waiting[0]!.id;
       }
       const at = now();
@@ -225,6 +228,12 @@ export function createDepositRequests(deps: {
       );
       await announce(r.request);
       return { kind: "attached", request: r.request };
+    },
+    /** The reseller's choice of request for the proof they sent while several waited. */
+    async proofFor(resellerId: number, requestId: string): Promise<ProofAnswer> {
+      const file = await store.heldProof(resellerId);
+      if (file === undefined) return { kind: "none" };
+      return requests.proof(resellerId, requestId, file);
     },
     /** Approves once, crediting the exact amount (or `amount`, what the bank shows); the reseller is told. */
     async approve(id: string, adminId: number, amount?: number): Promise<ApproveResult> {
@@ -292,6 +301,7 @@ export function createDepositRequests(deps: {
       for (const r of await store.open()) if (r.state === "review" && r.announcedAt === undefined) await announce(r);
     },
   };
+  return requests;
 }
 
 export type DepositRequests = ReturnType<typeof createDepositRequests>;

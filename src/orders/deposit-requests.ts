@@ -150,6 +150,9 @@ export interface DepositRequestStore {
   markTold(id: string, at: number): Promise<void>;
   /** Closed (rejected or expired) requests whose reseller has not been told. */
   untold(): Promise<DepositRequest[]>;
+  /** A proof sent while several requests wait for one: kept for the reseller's choice (one at a time). */
+  holdProof(resellerId: number, proof: Omit<DepositProof, "at" | "sentBeforeFor">, ttlMs: number): Promise<void>;
+  heldProof(resellerId: number): Promise<Omit<DepositProof, "at" | "sentBeforeFor"> | undefined>;
   /** Open requests of the shop, oldest first. */
   open(): Promise<DepositRequest[]>;
   /** A reseller's requests, newest first (at most `last`). */
@@ -171,6 +174,7 @@ function memoryStore(): DepositRequestStore {
   const amounts = new Map<number, string>();
   const crediting = new Set<string>();
   const days = new Map<string, RequestDayFigures>();
+  const held = new Map<number, { proof: Omit<DepositProof, "at" | "sentBeforeFor">; until: number }>();
   const count = (day: string, figure: keyof RequestDayFigures, amount: number) => {
     const f = days.get(day) ?? noRequestFigures();
     f[figure].count += 1;
@@ -262,6 +266,12 @@ function memoryStore(): DepositRequestStore {
       return closed;
     },
     dayFigures: async (day) => structuredClone(days.get(day) ?? noRequestFigures()),
+    holdProof: async (resellerId, proof, ttlMs) =>
+      void held.set(resellerId, { proof, until: performance.now() + ttlMs }),
+    async heldProof(resellerId) {
+      const h = held.get(resellerId);
+      return h !== undefined && h.until > performance.now() ? { ...h.proof } : undefined;
+    },
     crediting: async () => [...crediting],
     credited: async (id) => void crediting.delete(id),
     async markAnnounced(id, at) {
@@ -304,6 +314,7 @@ function memoryStore(): DepositRequestStore {
  *   dr:f:UNIQUE    the first request a file (by Telegram's unique id) was sent for
  *   dr:crediting   set: approved, deposit not known to be credited
  *   dr:untold      set: rejected or expired, reseller not told yet
+ *   dr:hold:RESELLER  a proof waiting for the reseller to say which request it is for (JSON, expires)
  *   dr:d:DAY       hash: the day's figures, rn/ra asked (count, exact amounts), an/aa approved
  *                  (count, credited), jn/ja rejected, xn/xa expired
  * Requests are kept (they are the deposits' evidence); they are small.
@@ -543,6 +554,14 @@ function redisStore(redis: RedisClient, pre: string): DepositRequestStore {
     setReason: async (id, reason) => void (await setOnce(id, "rr", reason, "rejected")),
     async expireDue(now, day) {
       return getAll((await EXPIRE(redis, [], [pre, now, day])) as string[]);
+    },
+    holdProof: async (resellerId, proof, ttlMs) =>
+      void (await redis.set(`${pre}dr:hold:${resellerId}`, JSON.stringify(proof), {
+        expiration: { type: "PX", value: Math.max(1, Math.round(ttlMs)) },
+      })),
+    async heldProof(resellerId) {
+      const raw = await redis.get(`${pre}dr:hold:${resellerId}`);
+      return raw === null ? undefined : (JSON.parse(raw) as Omit<DepositProof, "at" | "sentBeforeFor">);
     },
     async dayFigures(day) {
       const h = await redis.hGetAll(`${pre}dr:d:${day}`);

@@ -134,8 +134,11 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     expect(new Set([first.exact, second.exact, third.exact]).size).toBe(3);
     await answer(BUDI, () => world.fake.sendText(BUDI, "/deposit 50rb"), /3 open deposit requests/);
 
-    // A photo with no reply while three wait: which one?
-    await answer(BUDI, () => world.fake.sendPhoto(BUDI), /Several requests wait/);
+    // A photo with no reply while three wait: which one? The reseller taps the third.
+    const which = await answer(BUDI, () => world.fake.sendPhoto(BUDI), /which one is this transfer for/);
+    world.fake.tapButton(BUDI, which, `rw:${third.id}`);
+    await world.waitText(BUDI, new RegExp(`Proof received for <code>${third.id}</code>`));
+    await adminNotice(third.id);
     // Cancel one: it is closed, and a second tap says so.
     world.fake.tapButton(BUDI, first.message, button(first.message, /^rq:/));
     await world.waitText(BUDI, new RegExp(`Request <code>${first.id}</code> cancelled`));
@@ -143,9 +146,13 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     await world.fake.waitFor(() =>
       world.fake.callbackAnswers.some((a) => /cannot be cancelled: cancelled/.test(a.text ?? "")),
     );
-    // Now a fourth may be asked.
+    // Now a fourth may be asked; the third, with its proof, can no longer be cancelled.
     const fourth = await ask(BUDI, "50rb");
     expect([second.exact, third.exact]).not.toContain(fourth.exact);
+    world.fake.tapButton(BUDI, third.message, `rq:${third.id}`);
+    await world.fake.waitFor(() =>
+      world.fake.callbackAnswers.some((a) => /cannot be cancelled: waiting for the admin/.test(a.text ?? "")),
+    );
   });
 
   it("when an admin rejects, then nothing can approve it and the reseller gets the reason", async () => {
@@ -207,6 +214,18 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     );
     const told = await world.waitText(BUDI, /Deposit credited/);
     expect(told.text).toContain("Rp 199,500");
+  });
+
+  it("when a reseller taps Top up saldo under /saldo and replies with an amount, then a request is made", async () => {
+    await start();
+    await setPayInfo();
+    const saldo = await answer(BUDI, () => world.fake.sendText(BUDI, "/saldo"), /Your saldo/);
+    world.fake.tapButton(BUDI, saldo, button(saldo, /^rn:/));
+    const prompt = await world.waitText(BUDI, /How much do you want to top up/);
+    expect(prompt.reply_markup?.force_reply).toBe(true);
+    const made = await answer(BUDI, () => world.fake.replyText(BUDI, "75rb", prompt, BUDI.id), /Deposit request/);
+    expect(made.text).toMatch(/Transfer exactly <b>Rp 75,[0-9]{3}<\/b>/);
+    await answer(BUDI, () => world.fake.replyText(BUDI, "lots", prompt, BUDI.id), /not an amount you can ask for/);
   });
 
   it("when a request waits for its proof past its time, then it expires and the reseller is told", async () => {

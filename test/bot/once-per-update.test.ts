@@ -161,4 +161,21 @@ describe("once per update: an update handled twice never makes a second draft or
     const told = world.fake.messagesTo(STAFF.id).filter((m) => m.message_id !== summary.message_id);
     expect(told.filter((m) => m.text.includes("5566778899"))).toHaveLength(1);
   });
+  it("when a reseller's /deposit AMOUNT and their proof are handled twice, then there is one request, shown once, and the admins see the proof once", async () => {
+    world.fake.sendText(ADMIN, "/payinfo BCA 1234567890");
+    await world.waitText(ADMIN, /instructions set/);
+    const ask = world.fake.sendText(RESELLER, "/deposit 100rb");
+    const request = await world.waitText(RESELLER, /Deposit request/);
+    expect(await again(RESELLER, ask)).toHaveLength(0);
+    expect(await keysOf(world.prefix, "dr:DR*")).toHaveLength(1);
+    expect(withButton(RESELLER, "rq:")).toHaveLength(1);
+
+    const proof = world.fake.sendPhoto(RESELLER, undefined, { replyTo: request });
+    await world.waitText(RESELLER, /Proof received/);
+    await world.fake.waitForMessage(ADMIN.id, (m) => m.method === "sendPhoto");
+    // The reseller may read "Proof received" again (harmless); the admins get no second notice.
+    const repeated = await again(RESELLER, proof);
+    expect(repeated.every((m) => /Proof received/.test(m.text))).toBe(true);
+    expect(world.fake.messagesTo(ADMIN.id).filter((m) => m.method === "sendPhoto")).toHaveLength(1);
+  });
 });

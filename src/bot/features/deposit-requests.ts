@@ -17,13 +17,16 @@ import { originOf, showOnce } from "../origin.js";
 
 /** A request id as the bot writes it in its messages. */
 const REQUEST_ID = /\bDR[0-9A-Z]{19}\b/;
+/** How the reseller's "how much?" prompt begins (its locale texts start with it). */
+const AMOUNT_MARK = "💳";
+
 /** How the prompt for a rejection's reason begins (its locale texts start with it). */
 const REASON_MARK = "✍️";
 
 /** The image types a proof may be sent as a document in (or a PDF). */
 const PROOF_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "application/pdf"]);
 
-type Ctx = FeatureContext<"depositRequests" | "payInfo" | "origins" | "people">;
+type Ctx = FeatureContext<"depositRequests" | "payInfo" | "origins" | "people" | "place">;
 
 /** The request a message answers: the id in the bot's message it replies to. */
 function repliedRequest(ctx: Ctx): string | undefined {
@@ -64,8 +67,12 @@ async function answerProof(ctx: Ctx, r: ProofAnswer): Promise<void> {
       return void (await ctx.reply(t("request-proof-received", { id: r.request.id })));
     case "none":
       return void (await ctx.reply(t("request-proof-none")));
-    case "which":
-      return void (await ctx.reply(t("request-proof-which", { ids: r.requests.map((q) => q.id).join(", ") })));
+    case "which": {
+      const keyboard = new InlineKeyboard();
+      for (const q of r.requests)
+        keyboard.text(`${formatRupiah(q.exact, ctx.lang)} · ${q.id}`, Callback.requestWhich.encode(q.id)).row();
+      return void (await ctx.reply(t("request-proof-which"), { reply_markup: keyboard }));
+    }
     case "not-found":
       return void (await ctx.reply(t("request-not-found")));
     case "closed":
@@ -95,6 +102,47 @@ function proofFile(
     };
   }
   return { ok: false, hint: "request-proof-type" };
+}
+
+/** A reseller's request for `typed` (an amount as people write it), shown once per update. */
+async function askFor(ctx: Ctx, typed: string): Promise<void> {
+  const t = ctx.tr;
+  const { depositRequests } = ctx.services;
+  const { min, max } = depositRequests.limits;
+  const limits = { min: formatRupiah(min, ctx.lang), max: formatRupiah(max, ctx.lang) };
+  if (typed === "") return void (await ctx.reply(t("request-usage", limits)));
+  const read = parseAmount(typed, { max: Number.MAX_SAFE_INTEGER });
+  if (!read.ok) return void (await ctx.reply(t("request-bad-amount", { typed: read.typed, ...limits })));
+  const origin = originOf(ctx) ?? `m:${ctx.chat!.id}:${Date.now()}`;
+  const r = await depositRequests.ask(
+    { resellerId: ctx.from!.id, chatId: ctx.chat!.id, lang: ctx.lang },
+    read.amount,
+    origin,
+  );
+  switch (r.kind) {
+    case "not-reseller":
+      return void (await ctx.reply(t("deposit-not-for-you")));
+    case "no-pay-info":
+      return void (await ctx.reply(t("request-no-pay-info")));
+    case "out-of-limits":
+      return void (await ctx.reply(t("request-bad-amount", { typed, ...limits })));
+    case "too-many":
+      return void (await ctx.reply(t("request-too-many", { open: r.open })));
+    case "no-code":
+      return void (await ctx.reply(t("request-no-code")));
+    case "made": {
+      const text = requestText(t, ctx.lang, r.request, r.payInfo.text, ctx.services.place.timeZone);
+      const reply_markup = requestKeyboard(t, r.request.id);
+      await showOnce(ctx, { origin, shownAs: r.shownAs }, async () => {
+        const sent =
+          r.payInfo.photo !== undefined && text.length <= 1024
+            ? await ctx.replyWithPhoto(r.payInfo.photo, { caption: text, reply_markup })
+            : await ctx.reply(text, { reply_markup });
+        await depositRequests.shown(r.request.id, sent.message_id);
+        return sent.message_id;
+      });
+    }
+  }
 }
 
 /**
@@ -145,44 +193,18 @@ export const depositRequestsFeature = defineFeature({
 
     composer.command("deposit", async (ctx, next) => {
       if (isAdmin(ctx) || ctx.buyer?.role !== "reseller") return next();
-      const t = ctx.tr;
-      const { depositRequests } = ctx.services;
-      const { min, max } = depositRequests.limits;
-      const limits = { min: formatRupiah(min, ctx.lang), max: formatRupiah(max, ctx.lang) };
-      const typed = ctx.match.trim();
-      if (typed === "") return void (await ctx.reply(t("request-usage", limits)));
-      const read = parseAmount(typed, { max: Number.MAX_SAFE_INTEGER });
-      if (!read.ok) return void (await ctx.reply(t("request-bad-amount", { typed: read.typed, ...limits })));
-      const origin = originOf(ctx) ?? `m:${ctx.chat.id}:${now()}`;
-      const r = await depositRequests.ask(
-        { resellerId: ctx.from!.id, chatId: ctx.chat.id, lang: ctx.lang },
-        read.amount,
-        origin,
+      await askFor(ctx, ctx.match.trim());
+    });
+
+    // "Top up saldo" under a reseller's /saldo: the amount is asked for, as a reply.
+    onCallback(composer, Callback.requestNew, async (ctx) => {
+      await answerQuery(ctx, {});
+      if (ctx.buyer?.role !== "reseller") return;
+      const { min, max } = ctx.services.depositRequests.limits;
+      await ctx.reply(
+        ctx.tr("request-amount-ask", { min: formatRupiah(min, ctx.lang), max: formatRupiah(max, ctx.lang) }),
+        { reply_markup: { force_reply: true, input_field_placeholder: "100rb" } },
       );
-      switch (r.kind) {
-        case "not-reseller":
-          return next();
-        case "no-pay-info":
-          return void (await ctx.reply(t("request-no-pay-info")));
-        case "out-of-limits":
-          return void (await ctx.reply(t("request-bad-amount", { typed, ...limits })));
-        case "too-many":
-          return void (await ctx.reply(t("request-too-many", { open: r.open })));
-        case "no-code":
-          return void (await ctx.reply(t("request-no-code")));
-        case "made": {
-          const text = requestText(t, ctx.lang, r.request, r.payInfo.text, ctx.services.place.timeZone);
-          const reply_markup = requestKeyboard(t, r.request.id);
-          await showOnce(ctx, { origin, shownAs: r.shownAs }, async () => {
-            const sent =
-              r.payInfo.photo !== undefined && text.length <= 1024
-                ? await ctx.replyWithPhoto(r.payInfo.photo, { caption: text, reply_markup })
-                : await ctx.reply(text, { reply_markup });
-            await depositRequests.shown(r.request.id, sent.message_id);
-            return sent.message_id;
-          });
-        }
-      }
     });
 
     composer.command("status", async (ctx, next) => {
@@ -194,14 +216,32 @@ export const depositRequestsFeature = defineFeature({
       await ctx.reply(statusText(ctx.tr, ctx.lang, r, now()));
     });
 
-    // A proof, or something else, answering a request's message.
+    // A proof, or something else, answering a request's message; an amount answering "how much?".
     composer.on("message", async (ctx, next) => {
       if (ctx.chat.type !== "private") return next();
+      const to = ctx.message.reply_to_message;
+      if (
+        ctx.buyer?.role === "reseller" &&
+        ctx.message.text !== undefined &&
+        to?.from?.id === ctx.me.id &&
+        to.text?.startsWith(AMOUNT_MARK) === true
+      )
+        return askFor(ctx, ctx.message.text.trim());
       const id = repliedRequest(ctx);
       if (id === undefined || ctx.buyer?.role !== "reseller") return next();
       const file = proofFile(ctx.message);
       if (!file.ok) return void (await ctx.reply(ctx.tr(file.hint)));
       await answerProof(ctx, await ctx.services.depositRequests.proof(ctx.from.id, id, file.file));
+    });
+
+    onCallback(composer, Callback.requestWhich, async (ctx, id) => {
+      if (ctx.buyer?.role !== "reseller")
+        return answerQuery(ctx, { text: ctx.tr("request-not-found"), show_alert: true });
+      const r = await ctx.services.depositRequests.proofFor(ctx.from.id, id);
+      await answerQuery(ctx, {});
+      if (r.kind === "none") return void (await ctx.reply(ctx.tr("request-proof-gone")));
+      await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
+      await answerProof(ctx, r);
     });
 
     onCallback(composer, Callback.requestCancel, async (ctx, id) => {

@@ -1,3 +1,4 @@
+import { InlineKeyboard } from "grammy";
 import { readAmount, type AmountRefusal } from "../../amounts.js";
 import type { Person } from "../../access/people.js";
 import { tiersOf } from "../../catalog/catalog.js";
@@ -131,7 +132,9 @@ export const resellersFeature = defineFeature({
       const view = { t: ctx.tr, lang: ctx.lang, timeZone: ctx.services.place.timeZone };
       if (ctx.buyer?.role === "reseller" && arg === "") {
         const own = await reports.resellers.recent(ctx.from!.id, SALDO_LINES);
-        return void (await ctx.reply(saldoText(own, { ...view, own: true })));
+        // The reseller tops up from here too (a deposit request: deposit-requests.ts).
+        const topUp = new InlineKeyboard().text(ctx.tr("request-top-up"), Callback.requestNew.encode(null));
+        return void (await ctx.reply(saldoText(own, { ...view, own: true }), { reply_markup: topUp }));
       }
       if (!isAdmin(ctx)) return void (await ctx.reply(ctx.tr("saldo-not-reseller")));
       if (arg === "all") return void (await ctx.reply(await allView(ctx)));
