@@ -134,6 +134,8 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     expect(new Set([first.exact, second.exact, third.exact]).size).toBe(3);
     await answer(BUDI, () => world.fake.sendText(BUDI, "/deposit 50rb"), /3 open deposit requests/);
 
+    // A sticker, or a sticker answering a request, is not a proof: the hint says what is.
+    await answer(BUDI, () => world.fake.sendSticker(BUDI), /Send the proof as a photo/);
     // A photo with no reply while three wait: which one? The reseller taps the third.
     const which = await answer(BUDI, () => world.fake.sendPhoto(BUDI), /which one is this transfer for/);
     world.fake.tapButton(BUDI, which, `rw:${third.id}`);

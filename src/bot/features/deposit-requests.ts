@@ -377,5 +377,11 @@ export const depositRequestsFeature = defineFeature({
       if (!file.ok) return void (await ctx.reply(ctx.tr(file.hint)));
       await answerProof(ctx, await depositRequests.proof(ctx.from.id, undefined, file.file));
     });
+    // A sticker or a voice note while a request waits for its proof: what a proof is.
+    late.on(["message:sticker", "message:voice"], async (ctx, next) => {
+      if (ctx.chat.type !== "private" || ctx.buyer?.role !== "reseller") return next();
+      if ((await ctx.services.depositRequests.waiting(ctx.from.id)).length === 0) return next();
+      await ctx.reply(ctx.tr("request-proof-type"));
+    });
   },
 });
