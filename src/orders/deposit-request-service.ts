@@ -58,13 +58,8 @@ export type ApproveResult =
   /** Decided (or closed) before: `request` says how. */
   | { kind: "taken"; request: DepositRequest };
 
-/**
- * Resellers' requests to top up their saldo: asked with a unique exact amount, answered with a
- * proof, decided once by an admin. An approval is an ordinary deposit of the same id (the
- * request's), credited once by the wallets and told to the reseller by the deposits service; a
- * stop between the decision and the credit is finished by the next look (`sweep`).
- */
-export function createDepositRequests(deps: {
+/** What the deposit requests service works with. */
+export interface DepositRequestDeps {
   store: DepositRequestStore;
   payInfo: PayInfoStore;
   wallets: Pick<Wallets, "get" | "saveDeposit">;
@@ -79,10 +74,14 @@ export function createDepositRequests(deps: {
   /** Who is telling a reseller that a request closed, among all processes. */
   claims?: Claims;
   now?: () => Date;
-}) {
-  const { store, logger, limits } = deps;
-  const now = () => (deps.now ?? (() => new Date()))().getTime();
-  const dayOf = (ms: number) => dayIn(deps.timeZone, new Date(ms));
+}
+
+/**
+ * What follows a request's steps, each once among all processes: the admins shown the proof, an
+ * approval credited, a closed request told; and the periodic look that finishes what a stop left.
+ */
+function requestFollowUps(deps: DepositRequestDeps, now: () => number, dayOf: (ms: number) => string) {
+  const { store } = deps;
 
   /** The admins get the proof once (a stop between the message and its record: once more, the same). */
   async function announce(request: DepositRequest): Promise<void> {
@@ -141,11 +140,45 @@ export function createDepositRequests(deps: {
     }
   }
 
+  return {
+    announce,
+    credit,
+    tellClosed,
+    /**
+     * The periodic look (and at start): requests past their time expire and their reseller is
+     * told; approvals whose credit a stop interrupted are credited; rejections whose reason did
+     * not come in time are told without one; proofs a stop kept from the admins are shown.
+     */
+    sweep: async (): Promise<void> => {
+      const at = now();
+      for (const expired of await store.expireDue(at, dayOf(at))) await tellClosed(expired);
+      for (const id of await store.crediting()) {
+        const r = await store.get(id);
+        if (r?.state === "approved") await credit(r);
+        else await store.credited(id);
+      }
+      for (const r of await store.untold())
+        if (r.state === "expired" || (r.decidedAt ?? 0) + REASON_WAIT_MS <= at) await tellClosed(r);
+      for (const r of await store.open()) if (r.state === "review" && r.announcedAt === undefined) await announce(r);
+    },
+  };
+}
+
+/**
+ * Resellers' requests to top up their saldo: asked with a unique exact amount, answered with a
+ * proof, decided once by an admin. An approval is an ordinary deposit of the same id (the
+ * request's), credited once by the wallets and told to the reseller by the deposits service; a
+ * stop between the decision and the credit is finished by the next look (`sweep`).
+ */
+export function createDepositRequests(deps: DepositRequestDeps) {
+  const { store, logger, limits } = deps;
+  const now = () => (deps.now ?? (() => new Date()))().getTime();
+  const dayOf = (ms: number) => dayIn(deps.timeZone, new Date(ms));
+  const { announce, credit, tellClosed, sweep } = requestFollowUps(deps, now, dayOf);
+
   /** The reseller's requests waiting for a proof (and still in time). */
-  async function waitingOf(resellerId: number): Promise<DepositRequest[]> {
-    const at = now();
-    return (await store.ofReseller(resellerId, 20)).filter((r) => r.state === "proof" && r.expiresAt > at);
-  }
+  const waitingOf = async (resellerId: number): Promise<DepositRequest[]> =>
+    (await store.ofReseller(resellerId, 20)).filter((r) => r.state === "proof" && r.expiresAt > now());
 
   const requests = {
     get: (id: string) => store.get(id),
@@ -282,24 +315,7 @@ export function createDepositRequests(deps: {
     dayFigures: (day: string) => store.dayFigures(day),
     open: () => store.open(),
     ofReseller: (resellerId: number, last: number) => store.ofReseller(resellerId, last),
-    /**
-     * The periodic look (and at start): requests past their time expire and their reseller is
-     * told; approvals whose credit a stop interrupted are credited; rejections whose reason did
-     * not come in time are told without one.
-     */
-    async sweep(): Promise<void> {
-      const at = now();
-      for (const expired of await store.expireDue(at, dayOf(at))) await tellClosed(expired);
-      for (const id of await store.crediting()) {
-        const r = await store.get(id);
-        if (r?.state === "approved") await credit(r);
-        else await store.credited(id);
-      }
-      for (const r of await store.untold())
-        if (r.state === "expired" || (r.decidedAt ?? 0) + REASON_WAIT_MS <= at) await tellClosed(r);
-      // Proofs a stop kept from the admins.
-      for (const r of await store.open()) if (r.state === "review" && r.announcedAt === undefined) await announce(r);
-    },
+    sweep,
   };
   return requests;
 }

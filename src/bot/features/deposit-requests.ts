@@ -1,4 +1,4 @@
-import { InlineKeyboard } from "grammy";
+import { InlineKeyboard, type Composer } from "grammy";
 import type { Message } from "grammy/types";
 import { parseAmount } from "../../amounts.js";
 import { MAX_PROOF_BYTES, type ProofAnswer } from "../../orders/deposit-request-service.js";
@@ -26,7 +26,7 @@ const REASON_MARK = "✍️";
 /** The image types a proof may be sent as a document in (or a PDF). */
 const PROOF_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "application/pdf"]);
 
-type Ctx = FeatureContext<"depositRequests" | "payInfo" | "origins" | "people" | "place">;
+type Ctx = FeatureContext<"depositRequests" | "payInfo" | "origins" | "people" | "place" | "clock">;
 
 /** The request a message answers: the id in the bot's message it replies to. */
 function repliedRequest(ctx: Ctx): string | undefined {
@@ -145,6 +145,239 @@ async function askFor(ctx: Ctx, typed: string): Promise<void> {
   }
 }
 
+/** The reseller's side: asking, the proof, Cancel, the choice of request, /status DR…. */
+function resellerHandlers(composer: Composer<Ctx>): void {
+  composer.command("deposit", async (ctx, next) => {
+    if (isAdmin(ctx) || ctx.buyer?.role !== "reseller") return next();
+    await askFor(ctx, ctx.match.trim());
+  });
+
+  // "Top up saldo" under a reseller's /saldo: the amount is asked for, as a reply.
+  onCallback(composer, Callback.requestNew, async (ctx) => {
+    await answerQuery(ctx, {});
+    if (ctx.buyer?.role !== "reseller") return;
+    const { min, max } = ctx.services.depositRequests.limits;
+    await ctx.reply(
+      ctx.tr("request-amount-ask", { min: formatRupiah(min, ctx.lang), max: formatRupiah(max, ctx.lang) }),
+      { reply_markup: { force_reply: true, input_field_placeholder: "100rb" } },
+    );
+  });
+
+  composer.command("status", async (ctx, next) => {
+    const typed = ctx.match.trim().split(/\s+/)[0]?.toUpperCase() ?? "";
+    if (!typed.startsWith("DR")) return next();
+    const r = REQUEST_ID.test(typed) ? await ctx.services.depositRequests.get(typed) : undefined;
+    if (r === undefined || (!isAdmin(ctx) && r.resellerId !== ctx.from?.id))
+      return void (await ctx.reply(ctx.tr("request-not-found")));
+    await ctx.reply(statusText(ctx.tr, ctx.lang, r, Date.now()));
+  });
+
+  // A proof, or something else, answering a request's message; an amount answering "how much?".
+  composer.on("message", async (ctx, next) => {
+    if (ctx.chat.type !== "private") return next();
+    const to = ctx.message.reply_to_message;
+    if (
+      ctx.buyer?.role === "reseller" &&
+      ctx.message.text !== undefined &&
+      to?.from?.id === ctx.me.id &&
+      to.text?.startsWith(AMOUNT_MARK) === true
+    )
+      return askFor(ctx, ctx.message.text.trim());
+    const id = repliedRequest(ctx);
+    if (id === undefined || ctx.buyer?.role !== "reseller") return next();
+    const file = proofFile(ctx.message);
+    if (!file.ok) return void (await ctx.reply(ctx.tr(file.hint)));
+    await answerProof(ctx, await ctx.services.depositRequests.proof(ctx.from.id, id, file.file));
+  });
+
+  onCallback(composer, Callback.requestWhich, async (ctx, id) => {
+    if (ctx.buyer?.role !== "reseller")
+      return answerQuery(ctx, { text: ctx.tr("request-not-found"), show_alert: true });
+    const r = await ctx.services.depositRequests.proofFor(ctx.from.id, id);
+    await answerQuery(ctx, {});
+    if (r.kind === "none") return void (await ctx.reply(ctx.tr("request-proof-gone")));
+    await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
+    await answerProof(ctx, r);
+  });
+
+  onCallback(composer, Callback.requestCancel, async (ctx, id) => {
+    const t = ctx.tr;
+    const r = await ctx.services.depositRequests.cancel(id, ctx.from.id);
+    if (r.kind === "not-found" || r.kind === "not-yours")
+      return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
+    if (r.kind === "closed")
+      return answerQuery(ctx, {
+        text: t("request-cancel-too-late", { state: stateText(t, r.request) }),
+        show_alert: true,
+      });
+    await answerQuery(ctx, { text: t("request-cancelled", { id }) });
+    await ctx.reply(t("request-cancelled", { id }));
+  });
+}
+
+/** The admins' side: /payinfo, Approve, Other amount, Reject and the replies to their prompts. */
+function adminHandlers(composer: Composer<Ctx>): void {
+  composer.command("payinfo", adminOnly, async (ctx) => {
+    const t = ctx.tr;
+    const { payInfo } = ctx.services;
+    const text = ctx.match.trim();
+    const photo = ctx.message?.photo;
+    if (text.toLowerCase() === "off") {
+      const had = await payInfo.clear();
+      return void (await ctx.reply(t(had ? "payinfo-removed" : "payinfo-none")));
+    }
+    if (text === "" && photo === undefined) {
+      const info = await payInfo.get();
+      if (info === undefined) return void (await ctx.reply(t("payinfo-none")));
+      const body = `${t("payinfo-title")}\n${escapeHtml(info.text)}`;
+      if (info.photo !== undefined) return void (await ctx.replyWithPhoto(info.photo, { caption: body }));
+      return void (await ctx.reply(body));
+    }
+    if (text.length > MAX_PAY_INFO) return void (await ctx.reply(t("payinfo-too-long", { max: MAX_PAY_INFO })));
+    const before = await payInfo.get();
+    const kept = text !== "" ? text : (before?.text ?? t("payinfo-default-qris"));
+    const largest = photo?.[photo.length - 1]?.file_id;
+    await payInfo.set({
+      text: kept,
+      // A new text keeps the image sent before (`/payinfo off` removes both).
+      ...((largest ?? before?.photo) === undefined ? {} : { photo: (largest ?? before?.photo)! }),
+      by: ctx.from!.id,
+      at: ctx.services.clock().getTime(),
+    });
+    await ctx.reply(
+      `${t("payinfo-set")}\n${escapeHtml(kept)}${largest !== undefined ? `\n${t("payinfo-with-image")}` : ""}`,
+    );
+  });
+
+  onCallback(
+    composer,
+    Callback.requestApprove,
+    async (ctx, id) => {
+      const t = ctx.tr;
+      const r = await ctx.services.depositRequests.approve(id, ctx.from.id);
+      if (r.kind === "not-found") return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
+      if (r.kind === "taken")
+        return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
+      await answerQuery(ctx, { text: t("request-approved-toast") });
+      await dropButtons(ctx);
+      await ctx.reply(
+        t("request-approved", {
+          id,
+          amount: formatRupiah(r.request.credited ?? 0, ctx.lang),
+          saldo: formatRupiah(r.saldo, ctx.lang),
+        }),
+      );
+    },
+    adminOnly,
+  );
+
+  onCallback(
+    composer,
+    Callback.requestReject,
+    async (ctx, id) => {
+      const t = ctx.tr;
+      const r = await ctx.services.depositRequests.reject(id, ctx.from.id);
+      if (r.kind === "not-found") return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
+      if (r.kind === "taken")
+        return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
+      await answerQuery(ctx, { text: t("request-rejected-toast") });
+      await dropButtons(ctx);
+      await ctx.reply(t("request-reason-ask", { id }), {
+        reply_markup: { force_reply: true, input_field_placeholder: t("request-reason-placeholder") },
+      });
+    },
+    adminOnly,
+  );
+
+  onCallback(
+    composer,
+    Callback.requestOther,
+    async (ctx, id) => {
+      const t = ctx.tr;
+      const r = await ctx.services.depositRequests.get(id);
+      if (r === undefined) return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
+      if (r.state !== "review")
+        return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r) }), show_alert: true });
+      await answerQuery(ctx, {});
+      await ctx.reply(t("request-other-ask", { id, exact: formatRupiah(r.exact, ctx.lang) }), {
+        reply_markup: { force_reply: true, input_field_placeholder: "100rb" },
+      });
+    },
+    adminOnly,
+  );
+
+  onCallback(
+    composer,
+    Callback.requestOtherConfirm,
+    async (ctx, { id, amount }) => {
+      const t = ctx.tr;
+      const r = await ctx.services.depositRequests.approve(id, ctx.from.id, amount);
+      if (r.kind === "not-found") return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
+      if (r.kind === "taken")
+        return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
+      await answerQuery(ctx, { text: t("request-approved-toast") });
+      await ctx.editMessageText(
+        t("request-approved", {
+          id,
+          amount: formatRupiah(r.request.credited ?? 0, ctx.lang),
+          saldo: formatRupiah(r.saldo, ctx.lang),
+        }),
+      );
+    },
+    adminOnly,
+  );
+
+  // The admin's answers to "the reason?" and "which amount?": replies to those prompts.
+  composer.on("message:text", async (ctx, next) => {
+    const to = ctx.message.reply_to_message;
+    if (!isAdmin(ctx) || to === undefined || to.from?.id !== ctx.me.id) return next();
+    const id = REQUEST_ID.exec(to.text ?? "")?.[0];
+    if (id === undefined) return next();
+    const t = ctx.tr;
+    const { depositRequests } = ctx.services;
+    if (to.text?.startsWith(REASON_MARK) === true) {
+      const r = await depositRequests.reason(id, ctx.message.text.trim());
+      return void (await ctx.reply(t(r === "told" ? "request-reason-sent" : "request-reason-late", { id })));
+    }
+    const read = parseAmount(ctx.message.text, { max: 100_000_000 });
+    if (!read.ok) return void (await ctx.reply(t("amount-unclear", { typed: read.typed })));
+    const request = await depositRequests.get(id);
+    if (request === undefined) return void (await ctx.reply(t("request-not-found")));
+    await ctx.reply(
+      t("request-other-summary", {
+        id,
+        amount: formatRupiah(read.amount, ctx.lang),
+        exact: formatRupiah(request.exact, ctx.lang),
+      }),
+      {
+        reply_markup: new InlineKeyboard().text(
+          t("request-other-confirm"),
+          Callback.requestOtherConfirm.encode({ id, amount: read.amount }),
+        ),
+      },
+    );
+  });
+}
+
+/** After the dialogues: a photo, a document, a sticker or a voice note with no reply. */
+function lateHandlers(late: Composer<Ctx>): void {
+  // A photo or document with no reply: the one request waiting for a proof.
+  late.on(["message:photo", "message:document"], async (ctx, next) => {
+    if (ctx.chat.type !== "private" || ctx.buyer?.role !== "reseller") return next();
+    const { depositRequests } = ctx.services;
+    if ((await depositRequests.waiting(ctx.from.id)).length === 0) return next();
+    const file = proofFile(ctx.message);
+    if (!file.ok) return void (await ctx.reply(ctx.tr(file.hint)));
+    await answerProof(ctx, await depositRequests.proof(ctx.from.id, undefined, file.file));
+  });
+  // A sticker or a voice note while a request waits for its proof: what a proof is.
+  late.on(["message:sticker", "message:voice"], async (ctx, next) => {
+    if (ctx.chat.type !== "private" || ctx.buyer?.role !== "reseller") return next();
+    if ((await ctx.services.depositRequests.waiting(ctx.from.id)).length === 0) return next();
+    await ctx.reply(ctx.tr("request-proof-type"));
+  });
+}
+
 /**
  * Resellers top up their saldo themselves: /payinfo (the admins' payment instructions), /deposit
  * AMOUNT (a reseller's request with a unique exact amount), the proof of transfer (a photo or a
@@ -153,235 +386,11 @@ async function askFor(ctx: Ctx, typed: string): Promise<void> {
  */
 export const depositRequestsFeature = defineFeature({
   name: "deposit-requests",
-  needs: ["depositRequests", "payInfo", "origins", "people", "place"],
+  needs: ["depositRequests", "payInfo", "origins", "people", "place", "clock"],
   commands: [{ name: "payinfo", menu: ["admin"], help: [{ key: "help-payinfo", for: ["admin"] }] }],
   setup(at) {
-    const composer = at("buyers");
-    const now = () => Date.now();
-
-    composer.command("payinfo", adminOnly, async (ctx) => {
-      const t = ctx.tr;
-      const { payInfo } = ctx.services;
-      const text = ctx.match.trim();
-      const photo = ctx.message?.photo;
-      if (text.toLowerCase() === "off") {
-        const had = await payInfo.clear();
-        return void (await ctx.reply(t(had ? "payinfo-removed" : "payinfo-none")));
-      }
-      if (text === "" && photo === undefined) {
-        const info = await payInfo.get();
-        if (info === undefined) return void (await ctx.reply(t("payinfo-none")));
-        const body = `${t("payinfo-title")}\n${escapeHtml(info.text)}`;
-        if (info.photo !== undefined) return void (await ctx.replyWithPhoto(info.photo, { caption: body }));
-        return void (await ctx.reply(body));
-      }
-      if (text.length > MAX_PAY_INFO) return void (await ctx.reply(t("payinfo-too-long", { max: MAX_PAY_INFO })));
-      const before = await payInfo.get();
-      const kept = text !== "" ? text : (before?.text ?? t("payinfo-default-qris"));
-      const largest = photo?.[photo.length - 1]?.file_id;
-      await payInfo.set({
-        text: kept,
-        // A new text keeps the image sent before (`/payinfo off` removes both).
-        ...((largest ?? before?.photo) === undefined ? {} : { photo: (largest ?? before?.photo)! }),
-        by: ctx.from!.id,
-        at: now(),
-      });
-      await ctx.reply(
-        `${t("payinfo-set")}\n${escapeHtml(kept)}${largest !== undefined ? `\n${t("payinfo-with-image")}` : ""}`,
-      );
-    });
-
-    composer.command("deposit", async (ctx, next) => {
-      if (isAdmin(ctx) || ctx.buyer?.role !== "reseller") return next();
-      await askFor(ctx, ctx.match.trim());
-    });
-
-    // "Top up saldo" under a reseller's /saldo: the amount is asked for, as a reply.
-    onCallback(composer, Callback.requestNew, async (ctx) => {
-      await answerQuery(ctx, {});
-      if (ctx.buyer?.role !== "reseller") return;
-      const { min, max } = ctx.services.depositRequests.limits;
-      await ctx.reply(
-        ctx.tr("request-amount-ask", { min: formatRupiah(min, ctx.lang), max: formatRupiah(max, ctx.lang) }),
-        { reply_markup: { force_reply: true, input_field_placeholder: "100rb" } },
-      );
-    });
-
-    composer.command("status", async (ctx, next) => {
-      const typed = ctx.match.trim().split(/\s+/)[0]?.toUpperCase() ?? "";
-      if (!typed.startsWith("DR")) return next();
-      const r = REQUEST_ID.test(typed) ? await ctx.services.depositRequests.get(typed) : undefined;
-      if (r === undefined || (!isAdmin(ctx) && r.resellerId !== ctx.from?.id))
-        return void (await ctx.reply(ctx.tr("request-not-found")));
-      await ctx.reply(statusText(ctx.tr, ctx.lang, r, now()));
-    });
-
-    // A proof, or something else, answering a request's message; an amount answering "how much?".
-    composer.on("message", async (ctx, next) => {
-      if (ctx.chat.type !== "private") return next();
-      const to = ctx.message.reply_to_message;
-      if (
-        ctx.buyer?.role === "reseller" &&
-        ctx.message.text !== undefined &&
-        to?.from?.id === ctx.me.id &&
-        to.text?.startsWith(AMOUNT_MARK) === true
-      )
-        return askFor(ctx, ctx.message.text.trim());
-      const id = repliedRequest(ctx);
-      if (id === undefined || ctx.buyer?.role !== "reseller") return next();
-      const file = proofFile(ctx.message);
-      if (!file.ok) return void (await ctx.reply(ctx.tr(file.hint)));
-      await answerProof(ctx, await ctx.services.depositRequests.proof(ctx.from.id, id, file.file));
-    });
-
-    onCallback(composer, Callback.requestWhich, async (ctx, id) => {
-      if (ctx.buyer?.role !== "reseller")
-        return answerQuery(ctx, { text: ctx.tr("request-not-found"), show_alert: true });
-      const r = await ctx.services.depositRequests.proofFor(ctx.from.id, id);
-      await answerQuery(ctx, {});
-      if (r.kind === "none") return void (await ctx.reply(ctx.tr("request-proof-gone")));
-      await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
-      await answerProof(ctx, r);
-    });
-
-    onCallback(composer, Callback.requestCancel, async (ctx, id) => {
-      const t = ctx.tr;
-      const r = await ctx.services.depositRequests.cancel(id, ctx.from.id);
-      if (r.kind === "not-found" || r.kind === "not-yours")
-        return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
-      if (r.kind === "closed")
-        return answerQuery(ctx, {
-          text: t("request-cancel-too-late", { state: stateText(t, r.request) }),
-          show_alert: true,
-        });
-      await answerQuery(ctx, { text: t("request-cancelled", { id }) });
-      await ctx.reply(t("request-cancelled", { id }));
-    });
-
-    onCallback(
-      composer,
-      Callback.requestApprove,
-      async (ctx, id) => {
-        const t = ctx.tr;
-        const r = await ctx.services.depositRequests.approve(id, ctx.from.id);
-        if (r.kind === "not-found") return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
-        if (r.kind === "taken")
-          return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
-        await answerQuery(ctx, { text: t("request-approved-toast") });
-        await dropButtons(ctx);
-        await ctx.reply(
-          t("request-approved", {
-            id,
-            amount: formatRupiah(r.request.credited ?? 0, ctx.lang),
-            saldo: formatRupiah(r.saldo, ctx.lang),
-          }),
-        );
-      },
-      adminOnly,
-    );
-
-    onCallback(
-      composer,
-      Callback.requestReject,
-      async (ctx, id) => {
-        const t = ctx.tr;
-        const r = await ctx.services.depositRequests.reject(id, ctx.from.id);
-        if (r.kind === "not-found") return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
-        if (r.kind === "taken")
-          return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
-        await answerQuery(ctx, { text: t("request-rejected-toast") });
-        await dropButtons(ctx);
-        await ctx.reply(t("request-reason-ask", { id }), {
-          reply_markup: { force_reply: true, input_field_placeholder: t("request-reason-placeholder") },
-        });
-      },
-      adminOnly,
-    );
-
-    onCallback(
-      composer,
-      Callback.requestOther,
-      async (ctx, id) => {
-        const t = ctx.tr;
-        const r = await ctx.services.depositRequests.get(id);
-        if (r === undefined) return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
-        if (r.state !== "review")
-          return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r) }), show_alert: true });
-        await answerQuery(ctx, {});
-        await ctx.reply(t("request-other-ask", { id, exact: formatRupiah(r.exact, ctx.lang) }), {
-          reply_markup: { force_reply: true, input_field_placeholder: "100rb" },
-        });
-      },
-      adminOnly,
-    );
-
-    onCallback(
-      composer,
-      Callback.requestOtherConfirm,
-      async (ctx, { id, amount }) => {
-        const t = ctx.tr;
-        const r = await ctx.services.depositRequests.approve(id, ctx.from.id, amount);
-        if (r.kind === "not-found") return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
-        if (r.kind === "taken")
-          return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
-        await answerQuery(ctx, { text: t("request-approved-toast") });
-        await ctx.editMessageText(
-          t("request-approved", {
-            id,
-            amount: formatRupiah(r.request.credited ?? 0, ctx.lang),
-            saldo: formatRupiah(r.saldo, ctx.lang),
-          }),
-        );
-      },
-      adminOnly,
-    );
-
-    // The admin's answers to "the reason?" and "which amount?": replies to those prompts.
-    composer.on("message:text", async (ctx, next) => {
-      const to = ctx.message.reply_to_message;
-      if (!isAdmin(ctx) || to === undefined || to.from?.id !== ctx.me.id) return next();
-      const id = REQUEST_ID.exec(to.text ?? "")?.[0];
-      if (id === undefined) return next();
-      const t = ctx.tr;
-      const { depositRequests } = ctx.services;
-      if (to.text?.startsWith(REASON_MARK) === true) {
-        const r = await depositRequests.reason(id, ctx.message.text.trim());
-        return void (await ctx.reply(t(r === "told" ? "request-reason-sent" : "request-reason-late", { id })));
-      }
-      const read = parseAmount(ctx.message.text, { max: 100_000_000 });
-      if (!read.ok) return void (await ctx.reply(t("amount-unclear", { typed: read.typed })));
-      const request = await depositRequests.get(id);
-      if (request === undefined) return void (await ctx.reply(t("request-not-found")));
-      await ctx.reply(
-        t("request-other-summary", {
-          id,
-          amount: formatRupiah(read.amount, ctx.lang),
-          exact: formatRupiah(request.exact, ctx.lang),
-        }),
-        {
-          reply_markup: new InlineKeyboard().text(
-            t("request-other-confirm"),
-            Callback.requestOtherConfirm.encode({ id, amount: read.amount }),
-          ),
-        },
-      );
-    });
-
-    // A photo or document with no reply: the one request waiting for a proof (after the dialogues).
-    const late = at("fallback");
-    late.on(["message:photo", "message:document"], async (ctx, next) => {
-      if (ctx.chat.type !== "private" || ctx.buyer?.role !== "reseller") return next();
-      const { depositRequests } = ctx.services;
-      if ((await depositRequests.waiting(ctx.from.id)).length === 0) return next();
-      const file = proofFile(ctx.message);
-      if (!file.ok) return void (await ctx.reply(ctx.tr(file.hint)));
-      await answerProof(ctx, await depositRequests.proof(ctx.from.id, undefined, file.file));
-    });
-    // A sticker or a voice note while a request waits for its proof: what a proof is.
-    late.on(["message:sticker", "message:voice"], async (ctx, next) => {
-      if (ctx.chat.type !== "private" || ctx.buyer?.role !== "reseller") return next();
-      if ((await ctx.services.depositRequests.waiting(ctx.from.id)).length === 0) return next();
-      await ctx.reply(ctx.tr("request-proof-type"));
-    });
+    adminHandlers(at("buyers"));
+    resellerHandlers(at("buyers"));
+    lateHandlers(at("fallback"));
   },
 });
