@@ -2,7 +2,9 @@
  * `npm run chaos`: 100 orders through the real bot process while it is killed (SIGKILL) and
  * restarted at random moments, Redis is restarted once, the provider misbehaves at random and
  * some taps are doubled. Meanwhile admins take deposits for resellers, who order from their saldo
- * under the same faults (chaos/resellers.ts). Then the provider's record of calls is reconciled
+ * under the same faults (chaos/resellers.ts), and resellers ask for deposits by transfer with a
+ * proof that an admin approves or rejects (chaos/requests.ts): each approval credited once, no
+ * rejection ever credited. Then the provider's record of calls is reconciled
  * with the ledger, every reseller's money with the books, and every update Telegram handed out
  * with the update stream and the bot's logs. Prints the counts; exits non-zero on any duplicate or
  * missing order, any reseller money that does not add up, any update lost or out of order.
@@ -24,6 +26,7 @@ import { createUpdateStream } from "../src/updates/update-stream.js";
 import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } from "../test/e2e/fake-bot-api.js";
 import { ownRedis } from "../test/helpers/redis.js";
 import { replicaFleet, singleFleet, type Fleet, type FleetMode } from "./fleet.js";
+import { createRequestsDriver, setPayInfo } from "./requests.js";
 import { createResellerDriver, NOT_AT_PROVIDER, readBooks, reconcileResellers, resellerPrices } from "./resellers.js";
 import { confirmOtherSummaries, reconcileAsks, type Ask } from "./summaries.js";
 
@@ -309,7 +312,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   let killedAfterSummary = 0;
   const stopKillingAfterSummaries = fake.beforeAnswer(async (call) => {
     if (!running || call.method !== "sendMessage" || call.answer?.ok !== true) return;
-    if (!/"(?:c|dc):/.test(JSON.stringify(call.payload.reply_markup ?? {})) || summaryKill() >= 0.15) return;
+    if (!/"(?:c|dc|rq):/.test(JSON.stringify(call.payload.reply_markup ?? {})) || summaryKill() >= 0.15) return;
     if (await fleet.killSender(call.via)) killedAfterSummary++;
   });
 
@@ -334,14 +337,25 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     resellers,
     admins,
   );
+  // --- resellers also ask for deposits by transfer, with a proof, approved or rejected by an admin ---
+  await setPayInfo(fake, admins[0]!);
+  const requestsDriver = createRequestsDriver({
+    fake,
+    run: resellerDriver.run,
+    fork,
+    kills: () => fleet.kills(),
+    killNow: () => fleet.killNow(),
+  });
   let resellersDone = false;
   const resellerWork = Promise.all(resellers.map((r) => resellerDriver.orderLoop(r, RESELLER_ORDERS))).finally(
     () => (resellersDone = true),
   );
+  const requestWork = Promise.all(resellers.map((r) => requestsDriver.loop(r, admins, () => resellersDone)));
   const depositWork = Promise.all(admins.map((a, i) => resellerDriver.depositLoop(a, i, () => resellersDone)));
   await Promise.all([
     resellerWork,
     depositWork,
+    requestWork,
     ...users.map(async (user, u) => {
       for (let i = 0; i < perUser && u * perUser + i < ORDERS; i++) {
         const player = `1234567${String(i).padStart(2, "0")}`;
@@ -423,6 +437,11 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     credited: new Set([...resellerBooks.deposits.values()].filter((d) => d.state === "done").map((d) => d.id)),
     killedAfterSummary,
   });
+  // A rejected request is never credited: no statement line carries its id.
+  const requests = requestsDriver.requests;
+  const rejectedCredited = requests.rejectedIds.filter((id) =>
+    [...resellerBooks.statements.values()].some((lines) => lines.some((m) => m.ref === id)),
+  );
   const money = reconcileResellers({
     run,
     books: resellerBooks,
@@ -477,6 +496,10 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   for (const line of oneEach.lines) log(line);
   log(`  secret key in any output: ${leaked ? "YES" : "no"}`);
   for (const line of money.lines) log(line);
+  log(
+    `  deposit requests: ${requests.asked} asked, ${requests.proofs} proofs, ${requests.approved} approved (credited once each, in the deposits above), ` +
+      `${requests.rejected} rejected (${rejectedCredited.length} of them credited); ${requests.doubled} doubled taps, ${requests.aimedKills} kills right after a tap`,
+  );
   await fake.stop();
   await provider.close();
   await redis.stop();
@@ -487,6 +510,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     providerDidNotKnow.length +
     (leaked ? 1 : 0) +
     money.violations.length +
+    rejectedCredited.length +
     oneEach.violations.length +
     updates.violations.length +
     fleetProblems.length;
@@ -495,6 +519,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
       `MISMATCH: ${JSON.stringify({ duplicates, unknownToLedger, notFinal: notFinal.map((r) => [r, ledger.get(r)?.state]), providerDidNotKnow })}`,
     );
     for (const v of money.violations) log(`RESELLER MONEY: ${v}`);
+    for (const id of rejectedCredited) log(`DEPOSIT REQUESTS: ${id} was rejected, and credited`);
     for (const v of oneEach.violations) log(`ONE REQUEST, ONE ID: ${v}`);
     for (const v of updates.violations) log(`UPDATES: ${v}`);
     for (const v of fleetProblems) log(`PROCESSES: ${v}`);
