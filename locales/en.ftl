@@ -912,6 +912,7 @@ request-admin-saldo = Saldo now: { $saldo }
 request-admin-age = Asked { $age }
 request-proof-sent-before = ⚠️ This image was already sent for <code>{ $id }</code>.
 report-requests = Deposit requests: { $asked } asked ({ $askedAmount }) · { $approved } approved ({ $approvedAmount }) · { $rejected } rejected · { $expired } expired
+export-deposits-caption = Deposits of { $month }: { $count } (times in { $tz }), with the request each answers and who approved it
 request-approve = ✅ Approve
 request-other = 💵 Other amount
 request-reject = ❌ Reject

@@ -846,6 +846,7 @@ request-admin-saldo = Saldo sekarang: { $saldo }
 request-admin-age = Diminta { $age }
 request-proof-sent-before = ⚠️ Gambar ini sudah pernah dikirim untuk <code>{ $id }</code>.
 report-requests = Permintaan deposit: { $asked } diminta ({ $askedAmount }) · { $approved } disetujui ({ $approvedAmount }) · { $rejected } ditolak · { $expired } kedaluwarsa
+export-deposits-caption = Deposit { $month }: { $count } (waktu { $tz }), dengan permintaan yang dijawab dan siapa yang menyetujui
 request-approve = ✅ Setujui
 request-other = 💵 Jumlah lain
 request-reject = ❌ Tolak

@@ -31,7 +31,7 @@ export const CSV_HEADER = [
 ] as const;
 
 /** One cell: quoted when needed, and never read as a formula by a spreadsheet. */
-function cell(value: string | number | undefined | null): string {
+export function cell(value: string | number | undefined | null): string {
   if (value === undefined || value === null) return "";
   if (typeof value === "number") return String(value);
   let text = value;
@@ -97,7 +97,7 @@ const KEPT_HOURS = 10_000;
  * hour goes through Intl instant by instant), and kept for the next file. A day's CSV formats
  * thousands of times.
  */
-function wallClock(timeZone: string): (ms: number) => string {
+export function wallClock(timeZone: string): (ms: number) => string {
   let format: Intl.DateTimeFormat | undefined;
   const exact = (ms: number) =>
     (format ??= new Intl.DateTimeFormat("sv-SE", { timeZone, dateStyle: "short", timeStyle: "medium" })).format(

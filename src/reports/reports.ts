@@ -2,6 +2,7 @@
  * The back office's read side: every figure and list the owner reads, in chat and in the Mini App,
  * computed in one place from the ledger's per-day figures; screens only render them.
  */
+import { depositsMonthCsv, type DepositsCsv } from "./deposits-csv.js";
 import type { DepositRequestStore, RequestDayFigures } from "../orders/deposit-requests.js";
 import type { Access } from "../access/access.js";
 import type { People } from "../access/people.js";
@@ -57,6 +58,8 @@ export interface Reports {
   day(day: string): Promise<DayReport | undefined>;
   /** A day's orders as CSV; undefined for no such day. */
   dayCsv(day: string): Promise<DayCsv | undefined>;
+  /** A month's deposits (`YYYY-MM`) as CSV, with the request each answers and who approved it. */
+  monthDeposits(month: string): Promise<DepositsCsv>;
   /** A month's orders (`YYYY-MM`) as one CSV, read a day at a time as it is sent. */
   monthExport(month: string): Promise<MonthExport>;
   /** The provider balance the last sale reported. */
@@ -83,7 +86,7 @@ export interface ReportsDeps {
     | "daysFigures"
     | "daysDetail"
   >;
-  wallets: Pick<Wallets, "get" | "all" | "totals" | "statement" | "statementPage">;
+  wallets: Pick<Wallets, "get" | "all" | "totals" | "statement" | "statementPage" | "depositsBetween">;
   /** Resellers' deposit requests, counted per day as they are asked and decided. */
   requests: Pick<DepositRequestStore, "dayFigures">;
   access: Pick<Access, "list">;
@@ -134,6 +137,7 @@ export function createReports(deps: ReportsDeps): Reports {
       return { csv: file.bytes(), count: file.rows };
     },
     monthExport: (month) => exportMonth({ orders: ledger, timeZone }, month),
+    monthDeposits: (month) => depositsMonthCsv({ wallets: deps.wallets, people: deps.people, timeZone }, month),
     providerBalance: () => ledger.lastBalance(),
     providerPrices: () => ledger.lastProviderPrices(),
     orders: createOrderReports(deps),

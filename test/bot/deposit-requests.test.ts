@@ -102,10 +102,23 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
       `Deposit requests: 1 asked (${amount}) · 1 approved (${amount}) · 0 rejected · 0 expired`,
     );
 
+    // The month's deposits beside /export's orders: the request id and who approved it.
+    world.fake.sendText(ADMIN, "/export");
+    const file = await world.fake.waitForMessage(
+      ADMIN.id,
+      (m) => m.document?.filename.startsWith("deposits-") === true,
+    );
+    const [header, row] = file.document!.content.trim().split("\r\n");
+    expect(header).toBe(
+      "credited_at,deposit_id,kind,reseller_id,reseller_name,amount,note,request_id,approved_by,approved_by_name",
+    );
+    expect(row).toMatch(new RegExp(`^2026-11-26 10:00:00,${id},deposit,5005,Budi,${exact},${id},${id},1001,Admin$`));
+
     const status = await answer(BUDI, () => world.fake.sendText(BUDI, `/status ${id}`), /Deposit request/);
     expect(status.text).toMatch(/approved/);
-    // Another reseller cannot see it.
+    // Another reseller cannot see it; staff answering the request's message with a picture: refused.
     await answer(DEWI, () => world.fake.sendText(DEWI, `/status ${id}`), /tidak ada/);
+    await answer(STAFF, () => world.fake.sendPhoto(STAFF, undefined, { replyTo: message }), /No such deposit request/);
   });
 
   it("when amounts are wrong, or someone else asks, then each is refused with what is allowed", async () => {

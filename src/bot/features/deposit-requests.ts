@@ -184,7 +184,12 @@ function resellerHandlers(composer: Composer<Ctx>): void {
     )
       return askFor(ctx, ctx.message.text.trim());
     const id = repliedRequest(ctx);
-    if (id === undefined || ctx.buyer?.role !== "reseller") return next();
+    if (id === undefined) return next();
+    if (ctx.buyer?.role !== "reseller") {
+      // A proof from someone who is not a reseller belongs to no request of theirs.
+      const file = ctx.message.photo ?? ctx.message.document;
+      return file === undefined ? next() : void (await ctx.reply(ctx.tr("request-not-found")));
+    }
     const file = proofFile(ctx.message);
     if (!file.ok) return void (await ctx.reply(ctx.tr(file.hint)));
     await answerProof(ctx, await ctx.services.depositRequests.proof(ctx.from.id, id, file.file));

@@ -25,12 +25,24 @@ async function sendMonth(ctx: FeatureContext<"reports" | "place">, month: string
             Callback.exportMonth.encode(offer),
           ),
         };
-  const found = await reports.monthExport(month);
+  const [found, deposits] = await Promise.all([reports.monthExport(month), reports.monthDeposits(month)]);
+  // The month's deposits go beside its orders: who was credited, for which request, approved by whom.
+  const sendDeposits = async () => {
+    if (deposits.kind !== "file") return;
+    await ctx.replyWithDocument(new InputFile(deposits.content, deposits.filename), {
+      caption: t("export-deposits-caption", {
+        month: deposits.month,
+        count: String(deposits.count),
+        tz: place.timeZone,
+      }),
+    });
+  };
   switch (found.kind) {
     case "bad-month":
       return void (await ctx.reply(t("export-usage")));
     case "empty":
-      return void (await ctx.reply(t("export-empty", { month: found.month }), other));
+      await ctx.reply(t("export-empty", { month: found.month }), other);
+      return sendDeposits();
     case "too-many":
       return void (await ctx.reply(t("export-too-many", { month: found.month, count: String(found.count) }), other));
     case "file":
@@ -43,6 +55,7 @@ async function sendMonth(ctx: FeatureContext<"reports" | "place">, month: string
         }),
         ...other,
       });
+      return sendDeposits();
   }
 }
 
