@@ -1,5 +1,5 @@
 import { dayIn } from "../calendar.js";
-import type { Bot } from "grammy";
+import { InputFile, type Bot } from "grammy";
 import type { BotContext } from "../bot/context.js";
 import { createByteDownloader } from "../bot/files.js";
 import type { Services } from "../bot/services.js";
@@ -45,6 +45,15 @@ export async function createAppHttp(deps: AppHttpDeps): Promise<HttpServer | und
           depositRequests: deps.depositRequests,
           payInfo: deps.payInfo,
           downloadFile: createByteDownloader({ api: bot.api, apiRoot: config.botApiRoot, token: config.botToken }),
+          sendProof: async (chatId, file) => {
+            const input = new InputFile(file.bytes, file.filename);
+            const kept =
+              file.kind === "photo"
+                ? (await bot.api.sendPhoto(chatId, input, { caption: file.caption })).photo.at(-1)
+                : (await bot.api.sendDocument(chatId, input, { caption: file.caption })).document;
+            if (kept === undefined) throw new Error("Telegram kept no file for the proof");
+            return { fileId: kept.file_id, fileUniqueId: kept.file_unique_id };
+          },
           languageOf: (userId, telegramCode) => prefs.languageFor(userId, telegramCode),
           timeZone: config.timeZone,
           today: () => dayIn(config.timeZone, now()),

@@ -556,6 +556,10 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
       document = file ?? { filename: String(payload[field] ?? ""), content: "" };
     }
     const m = record(chatId, method, payload, rendered, document === undefined ? {} : { document });
+    // An uploaded file is kept as Telegram keeps it: getFile and the file URL serve its bytes.
+    const uploaded = payload.__files?.[0] as { bytes: Buffer } | undefined;
+    if (uploaded !== undefined)
+      files.set(`file-${m.chat_id}-${m.message_id}`, { content: uploaded.bytes, size: uploaded.bytes.length });
     return ok(botMessageObject(m));
   }
 

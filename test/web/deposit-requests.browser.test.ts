@@ -121,6 +121,9 @@ describe("deposit requests in the Mini App", () => {
     const text = await screenText(app.page);
     const id = /request (DR[0-9A-Z]{19})/.exec(text)![1]!;
     const exact = Number(/Transfer exactly Rp ([0-9,]+)/.exec(text)![1]!.replace(/,/g, ""));
+    await app.page
+      .getByTestId(`my-request-${id}`)
+      .evaluate((el) => (el as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: "center" }));
     await app.shot("reseller-top-up");
     await app.close();
 
@@ -163,6 +166,39 @@ describe("deposit requests in the Mini App", () => {
     await world.waitText(RESELLER, credited);
     await world.fake.waitForIdle();
     expect(world.fake.messagesTo(RESELLER.id).filter((m) => credited.test(m.text))).toHaveLength(1);
+  });
+
+  it("when a reseller sends the proof from the page, then the admins get it in the chat and on the page", async () => {
+    app = await open({ user: RESELLER_ID, tab: "wallet" });
+    await app.page.getByTestId("topup-amount").fill("80000");
+    await app.page.getByTestId("topup-ask").click();
+    await shows(app.page, /Transfer tepat Rp 80\.[0-9]{3}/);
+    const id = /permintaan (DR[0-9A-Z]{19})/.exec(await screenText(app.page))![1]!;
+    const exact = Number(/Transfer tepat Rp ([0-9.]+)/.exec(await screenText(app.page))![1]!.replace(/\./g, ""));
+    // Not an image: refused with what a proof may be.
+    await app.page.getByTestId(`proof-file-${id}`).setInputFiles({
+      name: "bukti.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("not a picture"),
+    });
+    await shows(app.page, /Kirim bukti sebagai gambar/);
+    await app.page.getByTestId(`proof-file-${id}`).setInputFiles({
+      name: "bukti.png",
+      mimeType: "image/png",
+      buffer: await receiptImage(exact),
+    });
+    await shows(app.page, new RegExp(`Bukti untuk ${id} diterima`));
+    const notice = await world.fake.waitForMessage(ADMIN.id, (m) => m.method === "sendPhoto" && m.text.includes(id));
+    expect(notice.text).toContain("Dewi");
+    await app.close();
+
+    // The admins' page shows the very picture the reseller chose.
+    app = await open({ user: ADMIN, tab: "pending" });
+    const proof = app.page.getByTestId(`proof-${id}`);
+    await proof.waitFor();
+    await expect
+      .poll(() => proof.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBe(RECEIPT_WIDTH);
   });
 
   it("when a proof is asked for without the init data, or by a reseller, then nothing is served", async () => {

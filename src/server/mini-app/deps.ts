@@ -26,6 +26,14 @@ export interface MiniAppDeps {
   payInfo: PayInfoStore;
   /** A file a user sent, fetched by the server (its URL holds the bot token), at most `maxBytes`. */
   downloadFile: (fileId: string, maxBytes: number) => Promise<Buffer>;
+  /**
+   * A proof uploaded in the page, sent to the reseller's own chat (Telegram keeps it, as a proof
+   * sent in the chat): the file's ids.
+   */
+  sendProof: (
+    chatId: number,
+    file: { bytes: Buffer; kind: "photo" | "document"; filename: string; caption: string },
+  ) => Promise<{ fileId: string; fileUniqueId: string }>;
   /** The reader's language: their /language choice, else Telegram's. */
   languageOf: (userId: number, telegramCode: string | undefined) => Promise<"en" | "id">;
   timeZone: string;

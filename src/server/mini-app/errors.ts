@@ -19,6 +19,7 @@ export interface ApiError {
     | "too-many"
     | "no-code"
     | "unsupported"
+    | "too-large"
     | "internal";
   /**
    * `invalid`: each bad field (or catalogue path) and what is wrong with it; for a catalogue, also

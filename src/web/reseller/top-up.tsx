@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { ApiFailure } from "../client.js";
-import { Empty, Field, Loaded, Notice, Row, Section, failureText, requestId, useApp, useBusy, useLoad } from "../ui.js";
+import { Empty, Field, Loaded, Notice, Section, failureText, requestId, useApp, useBusy, useLoad } from "../ui.js";
 
 /**
  * A reseller tops up their saldo: a deposit request (the same rules as /deposit in the chat: the
@@ -38,6 +38,26 @@ export function TopUpSection(props: { onChange: () => void }) {
     }
     reload();
     props.onChange();
+  });
+
+  const upload = guard(async (id: string, file: File | undefined) => {
+    if (file === undefined) return;
+    try {
+      await api.sendProof(id, file);
+      setNotice({ kind: "done", text: t("page-proof-sent", { id }) });
+    } catch (err) {
+      const failure = err instanceof ApiFailure ? err : new ApiFailure(0, { error: "internal" });
+      setNotice({
+        kind: "error",
+        text:
+          failure.status === 415 || failure.status === 413
+            ? t("page-proof-type")
+            : failure.status === 409
+              ? t("page-request-taken", { id })
+              : failureText(words, failure),
+      });
+    }
+    reload();
   });
 
   const cancel = guard(async (id: string) => {
@@ -85,13 +105,27 @@ export function TopUpSection(props: { onChange: () => void }) {
               <Empty text={t("page-requests-none")} />
             ) : (
               data.requests.map((r) => (
-                <Row
-                  key={r.id}
-                  testid={`my-request-${r.id}`}
-                  label={rp(r.exact)}
-                  hint={`${r.id} · ${t(`page-request-state-${r.state}`)}`}
-                  value={
-                    r.state === "proof" ? (
+                <div class="card request" key={r.id} data-testid={`my-request-${r.id}`}>
+                  <div class="card-head">
+                    <strong>{rp(r.exact)}</strong>
+                    <span class="hint">{t(`page-request-state-${r.state}`)}</span>
+                  </div>
+                  <div class="hint">
+                    <code>{r.id}</code>
+                  </div>
+                  {r.state !== "proof" ? null : (
+                    <div class="actions">
+                      <label class="button" data-testid={`proof-label-${r.id}`}>
+                        {t("page-proof-send")}
+                        <input
+                          type="file"
+                          accept="image/jpeg,image/png,image/webp,application/pdf"
+                          hidden
+                          disabled={busy}
+                          onChange={(e) => void upload(r.id, e.currentTarget.files?.[0])}
+                          data-testid={`proof-file-${r.id}`}
+                        />
+                      </label>
                       <button
                         type="button"
                         class="secondary destructive"
@@ -101,9 +135,9 @@ export function TopUpSection(props: { onChange: () => void }) {
                       >
                         {t("page-request-cancel")}
                       </button>
-                    ) : undefined
-                  }
-                />
+                    </div>
+                  )}
+                </div>
               ))
             )}
           </Section>

@@ -1,4 +1,6 @@
+import { zValidator } from "@hono/zod-validator";
 import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { MAX_DEPOSIT } from "../../../orders/deposits.js";
 import { MAX_PROOF_BYTES, MAX_REASON } from "../../../orders/deposit-request-service.js";
@@ -7,6 +9,11 @@ import { MAX_PAY_INFO } from "../../../shop/pay-info.js";
 import type { MiniAppEnv } from "../auth.js";
 import type { MiniAppDeps } from "../deps.js";
 import { invalid, jsonBody, notFound, paramsOf } from "../errors.js";
+
+/** The largest proof the page may upload (Telegram takes photos up to 10 MB from a bot). */
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+const proofForm = z.object({ file: z.instanceof(File, { message: "send the proof as a file" }) });
 
 const requestIdParam = paramsOf(z.object({ id: z.string().regex(/^DR[0-9A-Z]{19}$/) }));
 
@@ -157,7 +164,9 @@ export function adminDepositRequestRoutes(
  * /reseller/deposit-requests: a reseller's own requests, a new one (the same rules as /deposit in
  * the chat, once per page request), and Cancel of one still waiting for its proof.
  */
-export function resellerDepositRequestRoutes(deps: Pick<MiniAppDeps, "depositRequests" | "payInfo" | "languageOf">) {
+export function resellerDepositRequestRoutes(
+  deps: Pick<MiniAppDeps, "depositRequests" | "payInfo" | "languageOf" | "sendProof">,
+) {
   const { depositRequests, payInfo } = deps;
   return new Hono<MiniAppEnv>()
     .get("/", async (c) => {
@@ -208,6 +217,39 @@ export function resellerDepositRequestRoutes(deps: Pick<MiniAppDeps, "depositReq
           return c.json({ error: "forbidden" as const }, 403);
       }
     })
+    .post(
+      "/:id/proof",
+      bodyLimit({ maxSize: MAX_UPLOAD_BYTES, onError: (c) => c.json({ error: "too-large" as const }, 413) }),
+      requestIdParam,
+      zValidator("form", proofForm, (result, c) =>
+        result.success ? undefined : invalid(c, [{ path: "file", message: "send the proof as a file" }]),
+      ),
+      async (c) => {
+        const viewer = c.get("viewer");
+        const id = c.req.valid("param").id;
+        const mine = await depositRequests.get(id);
+        if (mine === undefined || mine.resellerId !== viewer.userId) return notFound(c);
+        if (mine.state !== "proof") return taken(c, mine);
+        const bytes = Buffer.from(await c.req.valid("form").file.arrayBuffer());
+        const type = proofType(bytes);
+        if (type === undefined) return c.json({ error: "unsupported" as const }, 415);
+        const kind = type.inline ? "photo" : "document";
+        const sent = await deps.sendProof(viewer.userId, {
+          bytes,
+          kind,
+          filename: `${id}.${type.type.split("/")[1]}`,
+          caption: id,
+        });
+        const r = await depositRequests.proof(viewer.userId, id, {
+          ...sent,
+          kind,
+          ...(kind === "document" ? { mime: type.type } : {}),
+        });
+        if (r.kind === "attached") return c.json({ request: requestView(r.request) }, 200);
+        if (r.kind === "closed") return taken(c, r.request);
+        return notFound(c);
+      },
+    )
     .post("/:id/cancel", requestIdParam, async (c) => {
       const r = await depositRequests.cancel(c.req.valid("param").id, c.get("viewer").userId);
       if (r.kind === "not-found" || r.kind === "not-yours") return notFound(c);
