@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { createByteDownloader } from "../bot/files.js";
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import { createAccess } from "../access/access.js";
@@ -28,6 +30,7 @@ import {
   createDepositRequests,
   type DepositRequestEvents,
   type DepositRequests,
+  MAX_PROOF_BYTES,
 } from "../orders/deposit-request-service.js";
 import { createDepositRequestStore } from "../orders/deposit-requests.js";
 import { createPayInfoStore, type PayInfoStore } from "../shop/pay-info.js";
@@ -133,6 +136,7 @@ function buildDepositRequests(
 ): { depositRequests: DepositRequests; payInfo: PayInfoStore } {
   const { config, storage, owner, liveness, logger, now } = deps;
   const payInfo = createPayInfoStore(storage);
+  const download = createByteDownloader({ api: deps.bot.api, apiRoot: config.botApiRoot, token: config.botToken });
   const depositRequests = createDepositRequests({
     store: b.requestStore,
     payInfo,
@@ -145,6 +149,10 @@ function buildDepositRequests(
     limits: config.depositRequests,
     timeZone: config.timeZone,
     claims: createClaims(storage, "request-notice", { owner, liveness }),
+    fingerprint: async (fileId) => {
+      const bytes = await download(fileId, MAX_PROOF_BYTES);
+      return createHash("sha256").update(bytes).digest("hex");
+    },
     now,
   });
   return { depositRequests, payInfo };

@@ -73,6 +73,8 @@ export interface DepositRequestDeps {
   timeZone: string;
   /** Who is telling a reseller that a request closed, among all processes. */
   claims?: Claims;
+  /** The SHA-256 of a file Telegram keeps (undefined when it cannot be read): a picture sent again. */
+  fingerprint?: (fileId: string) => Promise<string | undefined>;
   now?: () => Date;
 }
 
@@ -250,8 +252,14 @@ export function createDepositRequests(deps: DepositRequestDeps) {
         }
         id = waiting[0]!.id;
       }
+      const sha256 = await deps.fingerprint?.(file.fileId).catch(() => undefined);
       const at = now();
-      const r = await store.attachProof(id, resellerId, { ...file, at }, dayOf(at));
+      const r = await store.attachProof(
+        id,
+        resellerId,
+        { ...file, ...(sha256 === undefined ? {} : { sha256 }), at },
+        dayOf(at),
+      );
       // Someone else's request is not named to them: it does not exist for them.
       if (r.kind === "not-found" || r.kind === "not-yours") return { kind: "not-found" };
       if (r.kind === "closed") return r;

@@ -17,6 +17,8 @@ export interface DepositProof {
   fileUniqueId: string;
   kind: "photo" | "document";
   mime?: string;
+  /** The SHA-256 of its bytes, when they could be read: the same picture sent again as a new file. */
+  sha256?: string;
   at: number;
   /** Another request this very file was sent for first (the admins are warned). */
   sentBeforeFor?: string;
@@ -224,9 +226,12 @@ function memoryStore(): DepositRequestStore {
       if (r.state === "review" && r.proof?.fileUniqueId === proof.fileUniqueId)
         return { kind: "attached", request: copy(r)! };
       if (r.state !== "proof") return { kind: "closed", request: copy(r)! };
-      const before = [...requests.values()].find(
-        (o) => o.id !== id && o.proof?.fileUniqueId === proof.fileUniqueId && o.proof.sentBeforeFor === undefined,
-      );
+      const same = (o: DepositRequest) =>
+        o.proof?.fileUniqueId === proof.fileUniqueId ||
+        (proof.sha256 !== undefined && o.proof?.sha256 === proof.sha256);
+      const before = [...requests.values()]
+        .filter((o) => o.id !== id && o.proof !== undefined && same(o))
+        .sort((a, b) => a.proof!.at - b.proof!.at)[0];
       r.proof = { ...proof, ...(before === undefined ? {} : { sentBeforeFor: before.id }) };
       r.state = "review";
       return { kind: "attached", request: copy(r)! };
@@ -303,8 +308,8 @@ function memoryStore(): DepositRequestStore {
 /*
  * Layout (every key starts with the prefix):
  *   dr:ID          hash: u reseller, c chat, l language, a amount, k code, x exact, t created ms, e expires ms,
- *                  s state, m message id, pf/pu/pk/pm/pt/pb proof file id, unique id, kind, mime,
- *                  at, sent before for; db/dt decided by/at, dx credited, rr reason, ct closed at,
+ *                  s state, m message id, pf/pu/pk/pm/ph/pt/pb proof file id, unique id, kind,
+ *                  mime, SHA-256, at, sent before for; db/dt decided by/at, dx credited, rr reason, ct closed at,
  *                  na announced at, tt told at
  *   dr:x           hash exact amount → the request that has it
  *   dr:open        set of open requests
@@ -312,6 +317,7 @@ function memoryStore(): DepositRequestStore {
  *   dr:u:RESELLER  sorted set: the reseller's requests by creation
  *   dr:uo:RESELLER set: the reseller's open requests
  *   dr:f:UNIQUE    the first request a file (by Telegram's unique id) was sent for
+ *   dr:s:SHA256    the first request a file of these bytes was sent for
  *   dr:crediting   set: approved, deposit not known to be credited
  *   dr:untold      set: rejected or expired, reseller not told yet
  *   dr:hold:RESELLER  a proof waiting for the reseller to say which request it is for (JSON, expires)
@@ -380,7 +386,7 @@ end
 return {'no-code'}
 `);
 
-// ARGV: prefix, id, reseller, file id, unique id, kind, mime, at, day
+// ARGV: prefix, id, reseller, file id, unique id, kind, mime, at, day, SHA-256 ('' unknown)
 const PROOF = luaScript(`${CLOSE_FN}
 local pre, id = ARGV[1], ARGV[2]
 local key = pre .. 'dr:' .. id
@@ -393,6 +399,12 @@ if v[1] == 'review' and v[2] == ARGV[5] then return {'attached'} end
 if v[1] ~= 'proof' then return {'closed'} end
 local before = redis.call('GET', pre .. 'dr:f:' .. ARGV[5])
 if not before then redis.call('SET', pre .. 'dr:f:' .. ARGV[5], id) end
+if ARGV[10] ~= '' then
+  local bytes = redis.call('GET', pre .. 'dr:s:' .. ARGV[10])
+  if not bytes then redis.call('SET', pre .. 'dr:s:' .. ARGV[10], id) end
+  if (not before or before == id) and bytes and bytes ~= id then before = bytes end
+  redis.call('HSET', key, 'ph', ARGV[10])
+end
 redis.call('HSET', key, 's', 'review', 'pf', ARGV[4], 'pu', ARGV[5], 'pk', ARGV[6], 'pt', ARGV[8])
 if ARGV[7] ~= '' then redis.call('HSET', key, 'pm', ARGV[7]) end
 if before and before ~= id then redis.call('HSET', key, 'pb', before) end
@@ -468,6 +480,7 @@ function fromHash(id: string, h: Record<string, string>): DepositRequest | undef
           kind: h.pk === "document" ? "document" : "photo",
           at: Number(h.pt),
           ...(h.pm === undefined ? {} : { mime: h.pm }),
+          ...(h.ph === undefined ? {} : { sha256: h.ph }),
           ...(h.pb === undefined ? {} : { sentBeforeFor: h.pb }),
         };
   return {
@@ -535,7 +548,18 @@ function redisStore(redis: RedisClient, pre: string): DepositRequestStore {
       const [kind] = (await PROOF(
         redis,
         [],
-        [pre, id, resellerId, proof.fileId, proof.fileUniqueId, proof.kind, proof.mime ?? "", proof.at, day],
+        [
+          pre,
+          id,
+          resellerId,
+          proof.fileId,
+          proof.fileUniqueId,
+          proof.kind,
+          proof.mime ?? "",
+          proof.at,
+          day,
+          proof.sha256 ?? "",
+        ],
       )) as [string];
       if (kind === "not-found" || kind === "not-yours") return { kind };
       return { kind: kind === "attached" ? "attached" : "closed", request: await must(id) };

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
+import { ONE_PIXEL_PNG, type FakeUser, type SentMessage } from "../e2e/fake-bot-api.js";
 import { button, createWorld, type World } from "../e2e/world.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
@@ -199,7 +199,15 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     const again = await ask(DEWI, "75rb");
     await answer(
       DEWI,
-      () => world.fake.sendPhoto(DEWI, undefined, { replyTo: again.message, fileUniqueId: "shot-1" }),
+      () =>
+        // The same bytes as another file (a screenshot saved and sent again): Telegram gives it a
+        // new unique id; the bot knows it by its SHA-256.
+        world.fake.sendPhoto(DEWI, undefined, {
+          replyTo: again.message,
+          fileId: "photo-2",
+          fileUniqueId: "shot-2",
+          bytes: Buffer.concat([ONE_PIXEL_PNG, Buffer.from("photo-1")]),
+        }),
       /Bukti/,
     );
     const warned = await adminNotice(again.id);
@@ -241,6 +249,22 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     const made = await answer(BUDI, () => world.fake.replyText(BUDI, "75rb", prompt, BUDI.id), /Deposit request/);
     expect(made.text).toMatch(/Transfer exactly <b>Rp 75,[0-9]{3}<\/b>/);
     await answer(BUDI, () => world.fake.replyText(BUDI, "lots", prompt, BUDI.id), /not an amount you can ask for/);
+  });
+
+  it("when an admin rejects and gives no reason within 10 minutes, then the reseller is told it was rejected", async () => {
+    await start();
+    await setPayInfo();
+    const { message, id } = await ask(BUDI, "40rb");
+    await answer(BUDI, () => world.fake.sendPhoto(BUDI, undefined, { replyTo: message }), /Proof received/);
+    const notice = await adminNotice(id);
+    world.fake.tapButton(ADMIN, notice, button(notice, /^rj:/));
+    const prompt = await world.waitText(ADMIN, /Reply to this message with a short reason/);
+    clock += 11 * 60 * 1000;
+    const told = await world.waitText(BUDI, new RegExp(`<code>${id}</code> \\(Rp 40,[0-9]{3}\\) was rejected\\.`));
+    expect(told.text).not.toMatch(/rejected:/);
+    // A reason that comes after that is not passed on twice.
+    await answer(ADMIN, () => world.fake.replyText(ADMIN, "late", prompt, ADMIN.id), /already told/);
+    expect(world.fake.messagesTo(BUDI.id).filter((m) => m.text.includes("was rejected"))).toHaveLength(1);
   });
 
   it("when a request waits for its proof past its time, then it expires and the reseller is told", async () => {

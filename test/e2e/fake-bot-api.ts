@@ -850,7 +850,8 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     sendPhoto(user, chatId, photo = {}) {
       const caption = photo.caption;
       // getFile and the file URL serve the largest size's bytes (a PNG of one pixel unless given).
-      const bytes = photo.bytes ?? ONE_PIXEL_PNG;
+      // (Each file id its own bytes: the pixel, then the id.)
+      const bytes = photo.bytes ?? Buffer.concat([ONE_PIXEL_PNG, Buffer.from(photo.fileId ?? "photo-1")]);
       files.set(photo.fileId ?? "photo-1", { content: bytes, size: bytes.length });
       const target =
         photo.replyTo === undefined

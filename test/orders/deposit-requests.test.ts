@@ -99,6 +99,21 @@ function describeStoreContract(name: string, factory: StoreFactory): void {
       expect(second.kind).toBe("closed");
       const reused = await proof(b.id, 1, "same-image");
       expect(reused.kind === "attached" && reused.request.proof?.sentBeforeFor).toBe(a.id);
+      // The same bytes sent again as another file (another unique id): named too.
+      const c = await made(1, 30_000);
+      const d = await made(2, 30_000);
+      const sha = "ab".repeat(32);
+      const withBytes = (id: string, owner: number, unique: string) =>
+        store.attachProof(
+          id,
+          owner,
+          { fileId: `f-${unique}`, fileUniqueId: unique, kind: "photo", sha256: sha, at: T0 },
+          D,
+        );
+      const original = await withBytes(c.id, 1, "bytes-1");
+      expect(original.kind === "attached" && original.request.proof?.sentBeforeFor).toBeUndefined();
+      const again = await withBytes(d.id, 2, "bytes-2");
+      expect(again.kind === "attached" && again.request.proof?.sentBeforeFor).toBe(c.id);
       // A request with a proof cannot be cancelled or expire: it waits for the admin.
       expect((await store.cancel(a.id, 1, T0, D)).kind).toBe("closed");
       expect(await store.expireDue(T0 + 2 * DAY, D)).toEqual([]);

@@ -98,7 +98,12 @@ describe("deposit requests in the Mini App", () => {
     world.fake.sendText(user, `/deposit ${amount}`);
     const message = await world.waitText(user, new RegExp(`Rp ${amount.replace("rb", "")}`));
     const id = /<code>(DR[0-9A-Z]{19})<\/code>/.exec(message.text)![1]!;
-    world.fake.sendPhoto(user, undefined, { replyTo: message, fileId: `proof-${fileUniqueId}`, fileUniqueId });
+    world.fake.sendPhoto(user, undefined, {
+      replyTo: message,
+      fileId: `proof-${fileUniqueId}`,
+      fileUniqueId,
+      bytes: ONE_PIXEL_PNG,
+    });
     await world.waitText(ADMIN, new RegExp(id));
     return id;
   }
