@@ -166,6 +166,49 @@ function requestFollowUps(deps: DepositRequestDeps, now: () => number, dayOf: (m
   };
 }
 
+/** A reseller asks to deposit `amount`: once per `origin` (the update or page request). */
+function asking(deps: DepositRequestDeps, now: () => number, dayOf: (ms: number) => string) {
+  const { store, logger, limits } = deps;
+  return async (
+    asker: { resellerId: number; chatId: number; lang: Lang },
+    amount: number,
+    origin: string,
+  ): Promise<AskResult> => {
+    const { resellerId, chatId, lang } = asker;
+    const buyer = await deps.buyerOf(resellerId);
+    if (buyer?.role !== "reseller") return { kind: "not-reseller" };
+    const payInfo = await deps.payInfo.get();
+    if (payInfo === undefined) return { kind: "no-pay-info" };
+    const at = now();
+    const fixed = await deps.origins.fix(origin, newRefId("DR", new Date(at)));
+    const shown = fixed.shownAs === undefined ? {} : { shownAs: fixed.shownAs };
+    if (!fixed.first) {
+      const made = await store.get(fixed.value);
+      if (made !== undefined) return { kind: "made", request: made, payInfo, ...shown };
+    }
+    if (!Number.isSafeInteger(amount) || amount < limits.min || amount > limits.max)
+      return { kind: "out-of-limits", min: limits.min, max: limits.max };
+    const r = await store.create(
+      {
+        id: fixed.value,
+        resellerId,
+        chatId,
+        lang,
+        amount,
+        createdAt: at,
+        expiresAt: at + limits.hours * 60 * MINUTE,
+      },
+      { firstCode: randomInt(1, 1000), maxOpen: MAX_OPEN_REQUESTS, reuseMs: AMOUNT_REUSE_MS, day: dayOf(at) },
+    );
+    if (r.kind !== "made") return r;
+    logger.info(
+      { request: r.request.id, resellerId, amount, exact: r.request.exact, state: r.request.state },
+      "deposit request state changed",
+    );
+    return { kind: "made", request: r.request, payInfo, ...shown };
+  };
+}
+
 /**
  * Resellers' requests to top up their saldo: asked with a unique exact amount, answered with a
  * proof, decided once by an admin. An approval is an ordinary deposit of the same id (the
@@ -186,45 +229,7 @@ export function createDepositRequests(deps: DepositRequestDeps) {
     get: (id: string) => store.get(id),
     waiting: waitingOf,
     limits,
-    /** A reseller asks to deposit `amount`: once per `origin` (the update or page request). */
-    async ask(
-      asker: { resellerId: number; chatId: number; lang: Lang },
-      amount: number,
-      origin: string,
-    ): Promise<AskResult> {
-      const { resellerId, chatId, lang } = asker;
-      const buyer = await deps.buyerOf(resellerId);
-      if (buyer?.role !== "reseller") return { kind: "not-reseller" };
-      const payInfo = await deps.payInfo.get();
-      if (payInfo === undefined) return { kind: "no-pay-info" };
-      const at = now();
-      const fixed = await deps.origins.fix(origin, newRefId("DR", new Date(at)));
-      const shown = fixed.shownAs === undefined ? {} : { shownAs: fixed.shownAs };
-      if (!fixed.first) {
-        const made = await store.get(fixed.value);
-        if (made !== undefined) return { kind: "made", request: made, payInfo, ...shown };
-      }
-      if (!Number.isSafeInteger(amount) || amount < limits.min || amount > limits.max)
-        return { kind: "out-of-limits", min: limits.min, max: limits.max };
-      const r = await store.create(
-        {
-          id: fixed.value,
-          resellerId,
-          chatId,
-          lang,
-          amount,
-          createdAt: at,
-          expiresAt: at + limits.hours * 60 * MINUTE,
-        },
-        { firstCode: randomInt(1, 1000), maxOpen: MAX_OPEN_REQUESTS, reuseMs: AMOUNT_REUSE_MS, day: dayOf(at) },
-      );
-      if (r.kind !== "made") return r;
-      logger.info(
-        { request: r.request.id, resellerId, amount, exact: r.request.exact, state: r.request.state },
-        "deposit request state changed",
-      );
-      return { kind: "made", request: r.request, payInfo, ...shown };
-    },
+    ask: asking(deps, now, dayOf),
     /** The message that shows the request (a proof replying to it belongs to it). */
     shown: (id: string, messageId: number) => store.setMessage(id, messageId),
     /** A request made in the Mini App: shown in the reseller's chat too, unless it is already. */
