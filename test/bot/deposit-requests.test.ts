@@ -267,6 +267,44 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     expect(world.fake.messagesTo(BUDI.id).filter((m) => m.text.includes("was rejected"))).toHaveLength(1);
   });
 
+  it("when the admin sets the QRIS picture with /payinfo, then each request shows it, and a PDF proof is taken", async () => {
+    await start();
+    await answer(ADMIN, () => world.fake.sendText(ADMIN, "/payinfo"), /No payment instructions yet/);
+    await answer(
+      ADMIN,
+      () => world.fake.sendPhoto(ADMIN, undefined, { fileId: "qris-1", fileUniqueId: "qris", caption: "/payinfo" }),
+      /instructions set[\s\S]*Scan the QRIS above[\s\S]*with the image/,
+    );
+    const shown = await answer(ADMIN, () => world.fake.sendText(ADMIN, "/payinfo"), /Payment instructions/);
+    expect(shown.method).toBe("sendPhoto");
+
+    // The request comes with the QRIS picture, its text as the caption.
+    const { message, id } = await ask(BUDI, "120rb");
+    expect(message.method).toBe("sendPhoto");
+    expect(message.text).toContain("Scan the QRIS above");
+
+    // A file of another type is refused with what a proof may be; a PDF is a proof.
+    world.fake.sendDocument(BUDI, {
+      fileName: "bukti.zip",
+      content: "PK",
+      mimeType: "application/zip",
+      replyTo: message,
+    });
+    await world.waitText(BUDI, /Send the proof as a photo, an image/);
+    world.fake.sendDocument(BUDI, {
+      fileName: "bukti.pdf",
+      content: "%PDF-1.4 transfer",
+      mimeType: "application/pdf",
+      replyTo: message,
+    });
+    await world.waitText(BUDI, new RegExp(`Proof received for <code>${id}</code>`));
+    const notice = await world.fake.waitForMessage(ADMIN.id, (m) => m.method === "sendDocument" && m.text.includes(id));
+    expect(notice.text).toContain("Rp 120,");
+
+    await answer(ADMIN, () => world.fake.sendText(ADMIN, "/payinfo off"), /instructions removed/);
+    await answer(DEWI, () => world.fake.sendText(DEWI, "/deposit 100rb"), /Toko belum mengatur deposit/);
+  });
+
   it("when a request waits for its proof past its time, then it expires and the reseller is told", async () => {
     await start();
     await setPayInfo();

@@ -126,7 +126,7 @@ export interface FakeBotApi {
    */
   sendDocument(
     user: FakeUser,
-    doc: { fileName: string; content: string; mimeType?: string; size?: number },
+    doc: { fileName: string; content: string; mimeType?: string; size?: number; replyTo?: SentMessage },
     chatId?: number,
   ): Update;
   /** A callback_query with a fresh id, carrying the bot message as it is now (a number is a message_id in the user's private chat). */
@@ -831,6 +831,10 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
     },
     sendDocument(user, doc, chatId) {
       const fileId = `doc-${++fileSeq}`;
+      const target =
+        doc.replyTo === undefined
+          ? undefined
+          : (findMessage(doc.replyTo.chat_id, doc.replyTo.message_id) ?? doc.replyTo);
       files.set(fileId, { content: doc.content, size: doc.size ?? Buffer.byteLength(doc.content) });
       return userMessage(
         user,
@@ -843,6 +847,7 @@ export function createFakeBotApi(opts: FakeBotApiOptions = {}): FakeBotApi {
               doc.mimeType ?? (doc.fileName.endsWith(".json") ? "application/json" : "application/octet-stream"),
             file_size: doc.size ?? Buffer.byteLength(doc.content),
           },
+          ...(target === undefined ? {} : { reply_to_message: botMessageObject(target) }),
         },
         chatId,
       );

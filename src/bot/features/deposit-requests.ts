@@ -220,38 +220,45 @@ function resellerHandlers(composer: Composer<Ctx>): void {
   });
 }
 
+/** /payinfo: shows, sets (a text, a picture) or removes the shop's payment instructions. */
+async function payInfoCommand(ctx: Ctx, text: string, photo: string | undefined): Promise<void> {
+  const t = ctx.tr;
+  const { payInfo } = ctx.services;
+  if (text.toLowerCase() === "off") {
+    const had = await payInfo.clear();
+    return void (await ctx.reply(t(had ? "payinfo-removed" : "payinfo-none")));
+  }
+  if (text === "" && photo === undefined) {
+    const info = await payInfo.get();
+    if (info === undefined) return void (await ctx.reply(t("payinfo-none")));
+    const body = `${t("payinfo-title")}\n${escapeHtml(info.text)}`;
+    if (info.photo !== undefined) return void (await ctx.replyWithPhoto(info.photo, { caption: body }));
+    return void (await ctx.reply(body));
+  }
+  if (text.length > MAX_PAY_INFO) return void (await ctx.reply(t("payinfo-too-long", { max: MAX_PAY_INFO })));
+  const before = await payInfo.get();
+  const kept = text !== "" ? text : (before?.text ?? t("payinfo-default-qris"));
+  // A new text keeps the picture sent before (`/payinfo off` removes both).
+  const picture = photo ?? before?.photo;
+  await payInfo.set({
+    text: kept,
+    ...(picture === undefined ? {} : { photo: picture }),
+    by: ctx.from!.id,
+    at: ctx.services.clock().getTime(),
+  });
+  await ctx.reply(
+    `${t("payinfo-set")}\n${escapeHtml(kept)}${picture !== undefined ? `\n${t("payinfo-with-image")}` : ""}`,
+  );
+}
+
 /** The admins' side: /payinfo, Approve, Other amount, Reject and the replies to their prompts. */
 function adminHandlers(composer: Composer<Ctx>): void {
-  composer.command("payinfo", adminOnly, async (ctx) => {
-    const t = ctx.tr;
-    const { payInfo } = ctx.services;
-    const text = ctx.match.trim();
-    const photo = ctx.message?.photo;
-    if (text.toLowerCase() === "off") {
-      const had = await payInfo.clear();
-      return void (await ctx.reply(t(had ? "payinfo-removed" : "payinfo-none")));
-    }
-    if (text === "" && photo === undefined) {
-      const info = await payInfo.get();
-      if (info === undefined) return void (await ctx.reply(t("payinfo-none")));
-      const body = `${t("payinfo-title")}\n${escapeHtml(info.text)}`;
-      if (info.photo !== undefined) return void (await ctx.replyWithPhoto(info.photo, { caption: body }));
-      return void (await ctx.reply(body));
-    }
-    if (text.length > MAX_PAY_INFO) return void (await ctx.reply(t("payinfo-too-long", { max: MAX_PAY_INFO })));
-    const before = await payInfo.get();
-    const kept = text !== "" ? text : (before?.text ?? t("payinfo-default-qris"));
-    const largest = photo?.[photo.length - 1]?.file_id;
-    await payInfo.set({
-      text: kept,
-      // A new text keeps the image sent before (`/payinfo off` removes both).
-      ...((largest ?? before?.photo) === undefined ? {} : { photo: (largest ?? before?.photo)! }),
-      by: ctx.from!.id,
-      at: ctx.services.clock().getTime(),
-    });
-    await ctx.reply(
-      `${t("payinfo-set")}\n${escapeHtml(kept)}${largest !== undefined ? `\n${t("payinfo-with-image")}` : ""}`,
-    );
+  composer.command("payinfo", adminOnly, (ctx) => payInfoCommand(ctx, ctx.match.trim(), undefined));
+  // A photo with the caption `/payinfo [TEXT]`: the QRIS picture (grammY's commands read text only).
+  composer.on("message:photo", async (ctx, next) => {
+    const caption = /^\/payinfo(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/i.exec(ctx.message.caption ?? "");
+    if (caption === null) return next();
+    await adminOnly(ctx, () => payInfoCommand(ctx, (caption[1] ?? "").trim(), ctx.message.photo.at(-1)?.file_id));
   });
 
   onCallback(
