@@ -167,6 +167,22 @@ function lastLogTime(text: string): number {
   return times.length === 0 ? 0 : Math.max(...times);
 }
 
+/**
+ * Whether the process logged, within 100 ms after `time`, that Redis could not be reached (the run
+ * restarts Redis once): the update's done step after its handling failed, so it was handled again.
+ */
+function redisDownAfter(text: string, time: number): boolean {
+  return text.split("\n").some((line) => {
+    const at = Number(/"time":(\d+)/.exec(line)?.[1] ?? NaN);
+    return (
+      at >= time &&
+      at - time <= 100 &&
+      /"level":50/.test(line) &&
+      /ClientOfflineError|client is offline|ECONNRESET|ECONNREFUSED|Socket closed/i.test(line)
+    );
+  });
+}
+
 function handledLines(outputs: readonly string[]): Handled[] {
   const out: Handled[] = [];
   for (const [index, text] of outputs.entries()) {
@@ -230,11 +246,17 @@ async function reconcileUpdates(
   const twice = [...count].filter(([, n]) => n > 1).map(([id]) => id);
   // A second completion is explained when the process that completed it first was SIGKILLed right
   // after (its last log line within 100 ms): it died between the end of the handling and the
-  // update's done step, so the update went to another process. Anything else is a violation.
-  const unexplained = twice.filter((id) => {
-    const first = handled.filter((h) => h.updateId === id).sort((a, b) => a.time - b.time)[0]!;
-    return !(killed[first.process] === true && lastLogTime(outputs[first.process]!) - first.time <= 100);
-  });
+  // update's done step, so the update went to another process; or when Redis was down right then
+  // (the done step failed, so the update was handled again). Anything else is a violation.
+  const firstOf = (id: number) => handled.filter((h) => h.updateId === id).sort((a, b) => a.time - b.time)[0]!;
+  const killedRightAfter = (id: number) => {
+    const first = firstOf(id);
+    return killed[first.process] === true && lastLogTime(outputs[first.process]!) - first.time <= 100;
+  };
+  const redisDown = twice.filter(
+    (id) => !killedRightAfter(id) && redisDownAfter(outputs[firstOf(id).process]!, firstOf(id).time),
+  );
+  const unexplained = twice.filter((id) => !killedRightAfter(id) && !redisDown.includes(id));
   const again = outputs.reduce((n, o) => n + (o.match(/updates: handling an update again/g)?.length ?? 0), 0);
   const lanes = new Map<string, Handled[]>();
   for (const h of handled) lanes.set(h.lane, [...(lanes.get(h.lane) ?? []), h]);
@@ -252,7 +274,7 @@ async function reconcileUpdates(
   const lines = [
     `  updates handed out: ${ids.length}; acknowledged: ${acked.length}; done in the update stream: ${done.length}; given up after failing every time: ${givenUp.length}`,
     `  updates lost (acknowledged, never done): ${lost.length}; never acknowledged: ${unacked.length}`,
-    `  updates handled to the end twice (log lines): ${twice.length}${twice.length > 0 ? ` ${JSON.stringify(twice)}, ${twice.length - unexplained.length} of them by a process SIGKILLed right after (before the done step)` : ""}; handlings started again after a process died in the middle: ${again}`,
+    `  updates handled to the end twice (log lines): ${twice.length}${twice.length > 0 ? ` ${JSON.stringify(twice)}, ${twice.length - unexplained.length - redisDown.length} of them by a process SIGKILLed right after (before the done step), ${redisDown.length} while Redis was down (its done step failed)` : ""}; handlings started again after a process died in the middle: ${again}`,
     `  member order: ${lanes.size} lanes, ${handled.length} handlings logged, out of order: ${outOfOrder.length}`,
   ];
   const violations = [

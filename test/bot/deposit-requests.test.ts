@@ -134,6 +134,13 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
       expect(refused.text).toContain("Rp 10,000,000");
     }
     await answer(STAFF, () => world.fake.sendText(STAFF, "/deposit 100rb"), /for admins and resellers/);
+    const STRANGER: FakeUser = { id: 7777, first_name: "Tamu", language_code: "en" };
+    const refused = await answer(
+      STRANGER,
+      () => world.fake.sendText(STRANGER, "/deposit 100rb"),
+      /for admins and resellers/,
+    );
+    expect(refused.text).toContain("<code>7777</code>");
     await answer(ADMIN, () => world.fake.sendText(ADMIN, "/deposit 100rb"), /Use <code>\/deposit USER_ID AMOUNT/);
     expect(world.fake.messagesTo(ADMIN.id).some((m) => m.method === "sendPhoto")).toBe(false);
   });
@@ -166,7 +173,7 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     expect([second.exact, third.exact]).not.toContain(fourth.exact);
     world.fake.tapButton(BUDI, third.message, `rq:${third.id}`);
     await world.fake.waitFor(() =>
-      world.fake.callbackAnswers.some((a) => /cannot be cancelled: waiting for the admin/.test(a.text ?? "")),
+      world.fake.callbackAnswers.some((a) => /cannot be cancelled: waiting for approval/.test(a.text ?? "")),
     );
   });
 

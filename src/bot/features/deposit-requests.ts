@@ -401,6 +401,11 @@ export const depositRequestsFeature = defineFeature({
   needs: ["depositRequests", "payInfo", "origins", "people", "place", "clock"],
   commands: [{ name: "payinfo", menu: ["admin"], help: [{ key: "help-payinfo", for: ["admin"] }] }],
   setup(at) {
+    // Someone who may not order: /deposit is refused by what it is for (and how to get access).
+    at("anyone").command("deposit", async (ctx, next) => {
+      if (ctx.buyer !== undefined || ctx.from === undefined) return next();
+      await ctx.reply(`${ctx.tr("deposit-not-for-you")}\n${ctx.tr("access-refused", { userId: String(ctx.from.id) })}`);
+    });
     adminHandlers(at("buyers"));
     resellerHandlers(at("buyers"));
     lateHandlers(at("fallback"));
