@@ -66,6 +66,12 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     expect(exact).toBeLessThan(101_000);
     expect(message.text).toContain("BCA 1234567890 a.n. Toko Maju");
     expect(message.text).toMatch(/reply to this message/);
+    // Text in answer to the request is not a proof: the hint says what is.
+    await answer(
+      BUDI,
+      () => world.fake.replyText(BUDI, "sudah transfer", message, BUDI.id),
+      /Send the proof as a photo/,
+    );
 
     await answer(BUDI, () => world.fake.sendPhoto(BUDI, undefined, { replyTo: message }), /Proof received/);
     const notice = await adminNotice(id);

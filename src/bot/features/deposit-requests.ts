@@ -180,7 +180,9 @@ function resellerHandlers(composer: Composer<Ctx>): void {
       ctx.buyer?.role === "reseller" &&
       ctx.message.text !== undefined &&
       to?.from?.id === ctx.me.id &&
-      to.text?.startsWith(AMOUNT_MARK) === true
+      to.text?.startsWith(AMOUNT_MARK) === true &&
+      // The request's own message starts alike: text answering it is not an amount.
+      !REQUEST_ID.test(to.text)
     )
       return askFor(ctx, ctx.message.text.trim());
     const id = repliedRequest(ctx);
