@@ -217,7 +217,8 @@ function resellerHandlers(composer: Composer<Ctx>): void {
         text: t("request-cancel-too-late", { state: stateText(t, r.request) }),
         show_alert: true,
       });
-    await answerQuery(ctx, { text: t("request-cancelled", { id }) });
+    await answerQuery(ctx, {});
+    await dropButtons(ctx);
     await ctx.reply(t("request-cancelled", { id }));
   });
 }
