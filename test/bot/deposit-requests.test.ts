@@ -201,6 +201,9 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     );
     const notice = await adminNotice(id);
     const approve = button(notice, /^ra:/);
+    // A reseller pressing Approve (a forged tap on their own request): refused, nothing decided.
+    world.fake.tapButton(DEWI, notice, approve);
+    await world.fake.waitFor(() => world.fake.callbackAnswers.some((a) => /khusus admin/.test(a.text ?? "")));
     world.fake.tapButton(ADMIN, notice, button(notice, /^rj:/));
     const prompt = await world.waitText(ADMIN, /Reply to this message with a short reason/);
     // An Approve from another copy of the notice (or an old one) after the Reject.
