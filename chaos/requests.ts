@@ -6,23 +6,10 @@
  * exactly once; a rejected request must never be credited.
  */
 import type { FakeBotApi, FakeUser, SentMessage } from "../test/e2e/fake-bot-api.js";
-import type { DepositSeen, ResellerRun } from "./resellers.js";
+import { poll, type DepositSeen, type ResellerRun } from "./resellers.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const REQUEST = /Deposit request<\/b> <code>(DR[0-9A-Z]{19})<\/code>[\s\S]*?Transfer exactly <b>Rp ([0-9,]+)<\/b>/;
-
-async function poll<T>(fake: FakeBotApi, fn: () => T | undefined, ms: number): Promise<T | undefined> {
-  const box: { value?: T } = {};
-  await fake
-    .waitFor(() => {
-      const v = fn();
-      if (v === undefined) return false;
-      box.value = v;
-      return true;
-    }, ms)
-    .catch(() => undefined);
-  return box.value;
-}
 
 export interface RequestsRun {
   /** Requests made, proofs acknowledged, approvals and rejections the admins were answered. */

@@ -111,7 +111,7 @@ export interface ResellerDriverDeps {
 }
 
 /** Polls until `fn` returns something, or gives up after `ms` (undefined). */
-async function poll<T>(fake: FakeBotApi, fn: () => T | undefined, ms: number): Promise<T | undefined> {
+export async function poll<T>(fake: FakeBotApi, fn: () => T | undefined, ms: number): Promise<T | undefined> {
   const box: { value?: T } = {};
   await fake
     .waitFor(() => {

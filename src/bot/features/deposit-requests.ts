@@ -223,6 +223,27 @@ function resellerHandlers(composer: Composer<Ctx>): void {
   });
 }
 
+/**
+ * Approve (the exact amount) or Confirm of another amount: decided once by the service. The
+ * notice loses its buttons, or the other amount's summary becomes the outcome.
+ */
+async function approveWith(ctx: Ctx, id: string, amount: number | undefined): Promise<void> {
+  const t = ctx.tr;
+  const r = await ctx.services.depositRequests.approve(id, ctx.from!.id, amount);
+  if (r.kind === "not-found") return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
+  if (r.kind === "taken")
+    return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
+  await answerQuery(ctx, { text: t("request-approved-toast") });
+  const done = t("request-approved", {
+    id,
+    amount: formatRupiah(r.request.credited ?? 0, ctx.lang),
+    saldo: formatRupiah(r.saldo, ctx.lang),
+  });
+  if (amount !== undefined) return void (await ctx.editMessageText(done));
+  await dropButtons(ctx);
+  await ctx.reply(done);
+}
+
 /** /payinfo: shows, sets (a text, a picture) or removes the shop's payment instructions. */
 async function payInfoCommand(ctx: Ctx, text: string, photo: string | undefined): Promise<void> {
   const t = ctx.tr;
@@ -264,27 +285,7 @@ function adminHandlers(composer: Composer<Ctx>): void {
     await adminOnly(ctx, () => payInfoCommand(ctx, (caption[1] ?? "").trim(), ctx.message.photo.at(-1)?.file_id));
   });
 
-  onCallback(
-    composer,
-    Callback.requestApprove,
-    async (ctx, id) => {
-      const t = ctx.tr;
-      const r = await ctx.services.depositRequests.approve(id, ctx.from.id);
-      if (r.kind === "not-found") return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
-      if (r.kind === "taken")
-        return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
-      await answerQuery(ctx, { text: t("request-approved-toast") });
-      await dropButtons(ctx);
-      await ctx.reply(
-        t("request-approved", {
-          id,
-          amount: formatRupiah(r.request.credited ?? 0, ctx.lang),
-          saldo: formatRupiah(r.saldo, ctx.lang),
-        }),
-      );
-    },
-    adminOnly,
-  );
+  onCallback(composer, Callback.requestApprove, (ctx, id) => approveWith(ctx, id, undefined), adminOnly);
 
   onCallback(
     composer,
@@ -321,26 +322,7 @@ function adminHandlers(composer: Composer<Ctx>): void {
     adminOnly,
   );
 
-  onCallback(
-    composer,
-    Callback.requestOtherConfirm,
-    async (ctx, { id, amount }) => {
-      const t = ctx.tr;
-      const r = await ctx.services.depositRequests.approve(id, ctx.from.id, amount);
-      if (r.kind === "not-found") return answerQuery(ctx, { text: t("request-not-found"), show_alert: true });
-      if (r.kind === "taken")
-        return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
-      await answerQuery(ctx, { text: t("request-approved-toast") });
-      await ctx.editMessageText(
-        t("request-approved", {
-          id,
-          amount: formatRupiah(r.request.credited ?? 0, ctx.lang),
-          saldo: formatRupiah(r.saldo, ctx.lang),
-        }),
-      );
-    },
-    adminOnly,
-  );
+  onCallback(composer, Callback.requestOtherConfirm, (ctx, { id, amount }) => approveWith(ctx, id, amount), adminOnly);
 
   // The admin's answers to "the reason?" and "which amount?": replies to those prompts.
   composer.on("message:text", async (ctx, next) => {
