@@ -1,7 +1,7 @@
 import { dayIn } from "../calendar.js";
 import { InputFile, type Bot } from "grammy";
 import type { BotContext } from "../bot/context.js";
-import { createByteDownloader } from "../bot/files.js";
+import type { ByteDownloader } from "../bot/files.js";
 import type { Services } from "../bot/services.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -20,6 +20,8 @@ export interface AppHttpDeps extends Pick<
   bot: Bot<BotContext>;
   now: () => Date;
   logger: Logger;
+  /** How the server fetches a file users sent (a proof shown on the Mini App's page). */
+  downloadBytes: ByteDownloader;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function createAppHttp(deps: AppHttpDeps): Promise<HttpServer | und
           deposits: deps.deposits,
           depositRequests: deps.depositRequests,
           payInfo: deps.payInfo,
-          downloadFile: createByteDownloader({ api: bot.api, apiRoot: config.botApiRoot, token: config.botToken }),
+          downloadFile: deps.downloadBytes,
           sendProof: async (chatId, file) => {
             const input = new InputFile(file.bytes, file.filename);
             const kept =

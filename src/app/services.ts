@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { createByteDownloader } from "../bot/files.js";
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import { createAccess } from "../access/access.js";
@@ -15,7 +14,7 @@ import { commandMenus } from "../bot/commands.js";
 import type { BotContext } from "../bot/context.js";
 import { DIALOGUE_STATE } from "../bot/create-bot.js";
 import type { Feature } from "../bot/feature.js";
-import { createDownloader } from "../bot/files.js";
+import { asText, createByteDownloader, type ByteDownloader } from "../bot/files.js";
 import { loadTexts } from "../bot/i18n.js";
 import { createNotifier } from "../bot/notifier.js";
 import { createPendingMessages } from "../bot/pending-messages.js";
@@ -133,10 +132,10 @@ function buildDepositRequests(
   deps: ServiceDeps,
   b: ReturnType<typeof buildBooks>,
   events: DepositRequestEvents,
+  download: ByteDownloader,
 ): { depositRequests: DepositRequests; payInfo: PayInfoStore } {
   const { config, storage, owner, liveness, logger, now } = deps;
   const payInfo = createPayInfoStore(storage);
-  const download = createByteDownloader({ api: deps.bot.api, apiRoot: config.botApiRoot, token: config.botToken });
   const depositRequests = createDepositRequests({
     store: b.requestStore,
     payInfo,
@@ -181,6 +180,8 @@ export function buildServices(deps: ServiceDeps) {
     pendingMessages,
   });
   const b = buildBooks(deps, notifier, people);
+  // One way to fetch a file users sent (catalogue documents, proofs of transfer, the page's proofs).
+  const downloadBytes = createByteDownloader({ api: bot.api, apiRoot: config.botApiRoot, token: config.botToken });
   const { depositRequests, payInfo } = buildDepositRequests(
     deps,
     b,
@@ -195,6 +196,7 @@ export function buildServices(deps: ServiceDeps) {
       timeZone: config.timeZone,
       now,
     }),
+    downloadBytes,
   );
   const features = (deps.features ?? FEATURES).filter((f) => f.availableWith(config));
   const miniAppUrl = config.webApp?.url;
@@ -238,7 +240,7 @@ export function buildServices(deps: ServiceDeps) {
     prefs,
     texts,
     menus,
-    download: createDownloader({ api: bot.api, apiRoot: config.botApiRoot, token: config.botToken }),
+    download: asText(downloadBytes),
     chats: chatPolicy(config.adminChat),
     chatState: createChatState(storage, [DIALOGUE_STATE]),
     telegram: bot.api,
@@ -252,5 +254,18 @@ export function buildServices(deps: ServiceDeps) {
     const resellers = (await b.access.list()).filter((e) => e.role === "reseller").map((e) => e.userId);
     await menus.setAll({ admins: config.adminIds, resellers, adminChat: config.adminChat?.chatId });
   };
-  return { ...b, depositRequests, payInfo, people, services, features, texts, prefs, notifier, broadcaster, setMenus };
+  return {
+    ...b,
+    depositRequests,
+    payInfo,
+    downloadBytes,
+    people,
+    services,
+    features,
+    texts,
+    prefs,
+    notifier,
+    broadcaster,
+    setMenus,
+  };
 }

@@ -46,8 +46,10 @@ export function createByteDownloader(opts: { api: Api; apiRoot: string; token: s
   };
 }
 
-/** A file a user sent, as UTF-8 text (a catalogue document). */
-export function createDownloader(opts: { api: Api; apiRoot: string; token: string }) {
-  const bytes = createByteDownloader(opts);
-  return async (fileId: string, maxBytes: number): Promise<string> => (await bytes(fileId, maxBytes)).toString("utf8");
-}
+export type ByteDownloader = ReturnType<typeof createByteDownloader>;
+
+/** A file a user sent, as UTF-8 text (a catalogue document), through the bot's one downloader. */
+export const asText =
+  (bytes: ByteDownloader) =>
+  async (fileId: string, maxBytes: number): Promise<string> =>
+    (await bytes(fileId, maxBytes)).toString("utf8");

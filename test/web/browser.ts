@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { expect } from "vitest";
 import { signInitData, type InitDataUser } from "../helpers/init-data.js";
 
 /** Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it), or CHROMIUM_PATH. */
@@ -149,4 +150,13 @@ export async function openApp(
     },
     close: () => context.close(),
   };
+}
+
+/** The text of the screen (what a person reads, section headings in capitals as shown), without the tab bar. */
+export const screenText = async (page: Page) => (await page.locator("main.screen").innerText()).replace(/\s+/g, " ");
+
+/** Waits for the screen to have loaded what it shows (no "Loading…" left) and to contain `text`. */
+export async function shows(page: Page, text: string | RegExp): Promise<void> {
+  await page.locator("main.screen h1").first().waitFor();
+  await expect.poll(async () => screenText(page), { timeout: 15_000 }).toMatch(text);
 }

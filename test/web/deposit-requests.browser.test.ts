@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { request } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ONE_PIXEL_PNG } from "../e2e/fake-bot-api.js";
@@ -6,7 +6,7 @@ import { ADMIN, staffWorld, type World } from "../e2e/world.js";
 import { signInitData } from "../helpers/init-data.js";
 import { mkdirSync } from "node:fs";
 import type { SentMessage } from "../e2e/fake-bot-api.js";
-import { launchBrowser, openApp, SCREENSHOTS, type Opened } from "./browser.js";
+import { launchBrowser, openApp, screenText, shows, SCREENSHOTS, type Opened } from "./browser.js";
 import { RESELLER, RESELLER_ID, shopScene, type Scene } from "./scene.js";
 
 /**
@@ -23,12 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
 });
-
-const screenText = async (page: Page) => (await page.locator("main.screen").innerText()).replace(/\s+/g, " ");
-async function shows(page: Page, text: string | RegExp): Promise<void> {
-  await page.locator("main.screen h1").first().waitFor();
-  await expect.poll(async () => screenText(page), { timeout: 15_000 }).toMatch(text);
-}
 
 const RECEIPT_WIDTH = 320;
 

@@ -1,9 +1,9 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { request } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN, STAFF, staffWorld, type World } from "../e2e/world.js";
 import { signInitData, signPre8InitData } from "../helpers/init-data.js";
-import { launchBrowser, openApp, type Opened } from "./browser.js";
+import { launchBrowser, openApp, screenText, shows, type Opened } from "./browser.js";
 import { ADMIN_ID, RESELLER, RESELLER_ID, shopScene, type Scene } from "./scene.js";
 
 /**
@@ -20,15 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
 });
-
-/** The text of the screen (what a person reads, section headings in capitals as shown), without the tab bar. */
-const screenText = async (page: Page) => (await page.locator("main.screen").innerText()).replace(/\s+/g, " ");
-
-/** Waits for the screen to have loaded what it shows (no "Loading…" left) and to contain `text`. */
-async function shows(page: Page, text: string | RegExp): Promise<void> {
-  await page.locator("main.screen h1").first().waitFor();
-  await expect.poll(async () => screenText(page), { timeout: 15_000 }).toMatch(text);
-}
 
 describe("the Mini App's pages, as admins and resellers see them (one shop for all)", () => {
   let world: World;
