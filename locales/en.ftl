@@ -123,6 +123,8 @@ reason-malformed = the provider's answer was incomplete
 reason-status-not-sukses = the provider reported the status "{ $status }"
 reason-ref-id-already-exists = the provider already has an order with this ref id
 reason-interrupted = the bot was restarted while the order was being sent
+reason-server-error = the provider's server reported an error while handling the order
+reason-upstream-unknown = the provider does not know the result yet
 order-interrupted = ⏳ The bot was restarted while order <code>{ $refId }</code> ({ $code } · { $product }) was being sent. Its result is not known yet. It will not be sent again; the result will come here.
 order-already-heading = This order was already placed; here is its result:
 order-in-progress = ⏳ Order <code>{ $refId }</code> is already being processed. Its result will be sent here.
@@ -250,6 +252,10 @@ report-unpriced = ⚠️ { $count ->
         [one] has
        *[other] have
     } no known provider price (settled without one): left out of the margin.
+report-api = 🔌 Through the H2H API: { $sold } sold, { $revenue }{ $failed ->
+    [0] {""}
+   *[other] {" "}({ $failed } failed)
+}
 report-by-reseller = <b>Resellers</b> (sales at their price, profit, deposits)
 report-reseller-line = { $name }, tier { $tier }: { $count } × · sales { $sales } · profit { $profit } · deposits { $deposits }
 report-csv-button = 📄 CSV of { $date }
@@ -656,6 +662,8 @@ page-reason-malformed = The provider's answer was incomplete
 page-reason-status-not-sukses = The provider did not report success
 page-reason-ref-id-already-exists = The provider already has this ref id
 page-reason-interrupted = The bot restarted while the order was being sent
+page-reason-server-error = The provider's server reported an error
+page-reason-upstream-unknown = The provider does not know the result yet
 page-order-player = Player { $player }
 page-order-sn = SN
 page-order-by = By { $user } ({ $id })
@@ -963,3 +971,69 @@ page-request-cancel = Cancel
 page-proof-send = Send proof
 page-proof-sent = Proof received for { $id }. The admin checks the transfer; you will hear in the chat when your saldo is credited.
 page-proof-type = Send the proof as an image (JPEG, PNG, WebP) or a PDF, at most 10 MB.
+
+## The H2H API (resellers' systems ordering by HTTP)
+notice-via-api = Ordered through the H2H API.
+notice-settled-by-provider = Settled by the provider's own status answer.
+api-sales-heading = 🔌 <b>H2H API sales</b>, the last { $minutes } min:
+api-sales-line = • { $user } (<code>{ $userId }</code>): { $sold } sold, { $revenue }{ $failed ->
+    [0] {""}
+   *[other] , { $failed } failed
+}
+
+## /apikey: a reseller's key for the shop's API (H2H)
+command-apikey = A reseller's key for the shop's API
+help-apikey = /apikey ID [off|status|callback URL|none]: a reseller's key for the shop's API (H2H)
+apikey-usage = Use <code>/apikey USER_ID</code> in your private chat with the bot to create or renew a reseller's API key (shown once), <code>/apikey USER_ID off</code> to turn their access off, <code>/apikey USER_ID callback URL</code> (or <code>callback none</code>) for the address their system hears late results at, and <code>/apikey USER_ID status</code> to see it.
+apikey-list-title = <b>Resellers with an API key</b>
+apikey-list-more = … and { $n } more.
+apikey-h2h-off = ⚠️ The shop's API is off until H2H_ENABLED=true is set (and the bot restarted): until then every request is refused.
+apikey-private-only = 🔒 A key is shown only in your private chat with the bot: send <code>/apikey { $userId }</code> there. Nothing was created.
+apikey-not-reseller = API keys are for resellers only.
+apikey-issued = 🔑 <b>API key</b> for { $name }<code>{ $userId }</code>
+apikey-rotated = 🔑 <b>New API key</b> for { $name }<code>{ $userId }</code>: the old key no longer works.
+apikey-credentials =
+    mitra_id: <code>{ $mitraId }</code>
+    secret_key: <code>{ $secretKey }</code>
+apikey-address = Orders: <code>{ $url }?destination=…&amp;ref_id=…&amp;item_code=…&amp;mitra_id=…&amp;secret_key=…</code>
+apikey-address-unknown = Orders: the shop's public address followed by <code>/v1/transaction/partner?destination=…&amp;ref_id=…&amp;item_code=…&amp;mitra_id=…&amp;secret_key=…</code>
+apikey-once = This key is shown only this once: pass it on to the reseller safely. <code>/apikey { $userId }</code> again makes a new one and stops this one.
+apikey-already-shown = This /apikey was handled already: its key was shown once and is not shown again. Send <code>/apikey { $userId }</code> again for a new key.
+apikey-off = 🚫 API access of { $name }<code>{ $userId }</code> is off: their requests are refused from now on. <code>/apikey { $userId }</code> in your private chat turns it on again with a new key.
+apikey-none = { $name }<code>{ $userId }</code> has no API key. <code>/apikey { $userId }</code> in your private chat with the bot creates one.
+apikey-status = { $name }<code>{ $userId }</code>: mitra_id <code>{ $mitraId }</code>, access <b>{ $state }</b>, callback: { $callback }
+apikey-state-on = on
+apikey-state-off = off
+apikey-callback-none = none
+apikey-callback-usage = Use <code>/apikey USER_ID callback URL</code>, or <code>/apikey USER_ID callback none</code> to remove it.
+apikey-callback-bad = <code>{ $typed }</code> is not a callback address: give an http:// or https:// URL of at most { $max } characters, e.g. <code>https://example.com/topup/callback</code>, or <code>none</code>.
+apikey-callback-set = ✅ Callback of { $name }<code>{ $userId }</code>: { $url }
+apikey-callback-removed = ✅ Callback of { $name }<code>{ $userId }</code> removed.
+
+## Mini App: API access on a reseller's page (plain text)
+page-resellers-api-on = API on
+page-api-title = API access (H2H)
+page-api-access = Access
+page-api-on = on
+page-api-off = off
+page-api-none = no key yet
+page-api-mitra = mitra_id
+page-api-callback = Callback URL
+page-api-callback-none = none
+page-api-callback-hint = An http:// or https:// address of at most 500 characters, where the reseller's system hears late results.
+page-api-callback-save = Save callback
+page-api-callback-remove = Remove callback
+page-api-callback-saved = Callback saved.
+page-api-callback-removed = Callback removed.
+page-api-callback-invalid = Give an http:// or https:// address of at most 500 characters.
+page-api-create = Create a key
+page-api-turn-on = Turn on with a new key
+page-api-rotate = New key
+page-api-rotate-warning = The current key stops working at once: the reseller's system needs the new one. Tap "Make the new key" to go ahead.
+page-api-rotate-confirm = Make the new key
+page-api-turn-off = Turn off
+page-api-key-sent = A new key was sent to your private chat with the bot: it is shown there once, never here.
+page-api-key-repeated = This key was made already and sent to your chat with the bot.
+page-api-turned-off = API access turned off: the reseller's requests are refused from now on.
+page-api-not-sent = The new key could not be sent to your chat with the bot, and the old key no longer works: open the bot, press Start, then make a new key.
+page-api-disabled = The shop's API is off until H2H_ENABLED=true is set: keys can be made now, requests are refused until then.

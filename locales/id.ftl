@@ -123,6 +123,8 @@ reason-malformed = jawaban provider tidak lengkap
 reason-status-not-sukses = provider melaporkan status "{ $status }"
 reason-ref-id-already-exists = provider sudah memiliki pesanan dengan ref ID ini
 reason-interrupted = bot dimulai ulang saat pesanan sedang dikirim
+reason-server-error = server provider melaporkan kesalahan saat memproses pesanan
+reason-upstream-unknown = provider belum mengetahui hasilnya
 order-interrupted = ⏳ Bot dimulai ulang saat pesanan <code>{ $refId }</code> ({ $code } · { $product }) sedang dikirim. Hasilnya belum diketahui. Pesanan tidak akan dikirim ulang; hasilnya akan dikirim di sini.
 order-already-heading = Pesanan ini sudah dibuat; berikut hasilnya:
 order-in-progress = ⏳ Pesanan <code>{ $refId }</code> sedang diproses. Hasilnya akan dikirim di sini.
@@ -241,6 +243,10 @@ report-line = { $name }: { $count } × · { $selling } − { $provider } = { $ma
 report-line-unpriced = { $name }: { $count } × · { $selling } − { $provider } = { $margin } (ditambah { $unpriced } terjual dengan harga provider yang tidak diketahui, tidak dihitung)
 report-line-all-unpriced = { $name }: { $count } × · { $unpriced } terjual dengan harga provider tidak diketahui (margin tidak dihitung)
 report-unpriced = ⚠️ { $count } penjualan ({ $selling }) tanpa harga provider yang diketahui (diselesaikan tanpa harga): tidak dihitung dalam margin.
+report-api = 🔌 Lewat API H2H: { $sold } terjual, { $revenue }{ $failed ->
+    [0] {""}
+   *[other] {" "}({ $failed } gagal)
+}
 report-by-reseller = <b>Reseller</b> (penjualan dengan harga mereka, laba, deposit)
 report-reseller-line = { $name }, tier { $tier }: { $count } × · penjualan { $sales } · laba { $profit } · deposit { $deposits }
 report-csv-button = 📄 CSV { $date }
@@ -611,6 +617,8 @@ page-reason-malformed = Jawaban provider tidak lengkap
 page-reason-status-not-sukses = Provider tidak melaporkan sukses
 page-reason-ref-id-already-exists = Provider sudah punya ref id ini
 page-reason-interrupted = Bot dimulai ulang saat pesanan dikirim
+page-reason-server-error = Server provider melaporkan kesalahan
+page-reason-upstream-unknown = Provider belum mengetahui hasilnya
 page-order-player = Pemain { $player }
 page-order-sn = SN
 page-order-by = Oleh { $user } ({ $id })
@@ -897,3 +905,69 @@ page-request-cancel = Batalkan
 page-proof-send = Kirim bukti
 page-proof-sent = Bukti untuk { $id } diterima. Admin memeriksa transfer; Anda akan diberi tahu di chat saat saldo masuk.
 page-proof-type = Kirim bukti sebagai gambar (JPEG, PNG, WebP) atau PDF, paling besar 10 MB.
+
+## The H2H API (resellers' systems ordering by HTTP)
+notice-via-api = Dipesan lewat API H2H.
+notice-settled-by-provider = Diselesaikan dari jawaban status provider.
+api-sales-heading = 🔌 <b>Penjualan API H2H</b>, { $minutes } menit terakhir:
+api-sales-line = • { $user } (<code>{ $userId }</code>): { $sold } terjual, { $revenue }{ $failed ->
+    [0] {""}
+   *[other] , { $failed } gagal
+}
+
+## /apikey: kunci API toko untuk reseller (H2H)
+command-apikey = Kunci API toko untuk reseller
+help-apikey = /apikey ID [off|status|callback URL|none]: kunci API toko untuk reseller (H2H)
+apikey-usage = Pakai <code>/apikey USER_ID</code> di chat pribadi Anda dengan bot untuk membuat atau memperbarui kunci API reseller (ditampilkan sekali), <code>/apikey USER_ID off</code> untuk mematikan aksesnya, <code>/apikey USER_ID callback URL</code> (atau <code>callback none</code>) untuk alamat tempat sistemnya menerima hasil yang terlambat, dan <code>/apikey USER_ID status</code> untuk melihatnya.
+apikey-list-title = <b>Reseller dengan kunci API</b>
+apikey-list-more = … dan { $n } lainnya.
+apikey-h2h-off = ⚠️ API toko mati sampai H2H_ENABLED=true diatur (dan bot dimulai ulang): sampai saat itu setiap permintaan ditolak.
+apikey-private-only = 🔒 Kunci hanya ditampilkan di chat pribadi Anda dengan bot: kirim <code>/apikey { $userId }</code> di sana. Tidak ada yang dibuat.
+apikey-not-reseller = Kunci API hanya untuk reseller.
+apikey-issued = 🔑 <b>Kunci API</b> untuk { $name }<code>{ $userId }</code>
+apikey-rotated = 🔑 <b>Kunci API baru</b> untuk { $name }<code>{ $userId }</code>: kunci lama tidak berlaku lagi.
+apikey-credentials =
+    mitra_id: <code>{ $mitraId }</code>
+    secret_key: <code>{ $secretKey }</code>
+apikey-address = Pesanan: <code>{ $url }?destination=…&amp;ref_id=…&amp;item_code=…&amp;mitra_id=…&amp;secret_key=…</code>
+apikey-address-unknown = Pesanan: alamat publik toko diikuti <code>/v1/transaction/partner?destination=…&amp;ref_id=…&amp;item_code=…&amp;mitra_id=…&amp;secret_key=…</code>
+apikey-once = Kunci ini hanya ditampilkan sekali ini: berikan ke reseller dengan aman. <code>/apikey { $userId }</code> lagi membuat kunci baru dan menghentikan yang ini.
+apikey-already-shown = /apikey ini sudah diproses: kuncinya sudah ditampilkan sekali dan tidak ditampilkan lagi. Kirim <code>/apikey { $userId }</code> lagi untuk kunci baru.
+apikey-off = 🚫 Akses API { $name }<code>{ $userId }</code> mati: permintaannya ditolak mulai sekarang. <code>/apikey { $userId }</code> di chat pribadi Anda menyalakannya lagi dengan kunci baru.
+apikey-none = { $name }<code>{ $userId }</code> belum punya kunci API. <code>/apikey { $userId }</code> di chat pribadi Anda dengan bot membuatnya.
+apikey-status = { $name }<code>{ $userId }</code>: mitra_id <code>{ $mitraId }</code>, akses <b>{ $state }</b>, callback: { $callback }
+apikey-state-on = nyala
+apikey-state-off = mati
+apikey-callback-none = tidak ada
+apikey-callback-usage = Pakai <code>/apikey USER_ID callback URL</code>, atau <code>/apikey USER_ID callback none</code> untuk menghapusnya.
+apikey-callback-bad = <code>{ $typed }</code> bukan alamat callback: berikan URL http:// atau https:// paling panjang { $max } karakter, mis. <code>https://example.com/topup/callback</code>, atau <code>none</code>.
+apikey-callback-set = ✅ Callback { $name }<code>{ $userId }</code>: { $url }
+apikey-callback-removed = ✅ Callback { $name }<code>{ $userId }</code> dihapus.
+
+## Mini App: akses API di halaman reseller (teks biasa)
+page-resellers-api-on = API nyala
+page-api-title = Akses API (H2H)
+page-api-access = Akses
+page-api-on = nyala
+page-api-off = mati
+page-api-none = belum ada kunci
+page-api-mitra = mitra_id
+page-api-callback = URL callback
+page-api-callback-none = tidak ada
+page-api-callback-hint = Alamat http:// atau https:// paling panjang 500 karakter, tempat sistem reseller menerima hasil yang terlambat.
+page-api-callback-save = Simpan callback
+page-api-callback-remove = Hapus callback
+page-api-callback-saved = Callback disimpan.
+page-api-callback-removed = Callback dihapus.
+page-api-callback-invalid = Berikan alamat http:// atau https:// paling panjang 500 karakter.
+page-api-create = Buat kunci
+page-api-turn-on = Nyalakan dengan kunci baru
+page-api-rotate = Kunci baru
+page-api-rotate-warning = Kunci yang sekarang langsung tidak berlaku: sistem reseller butuh kunci baru. Ketuk "Buat kunci baru" untuk lanjut.
+page-api-rotate-confirm = Buat kunci baru
+page-api-turn-off = Matikan
+page-api-key-sent = Kunci baru sudah dikirim ke chat pribadi Anda dengan bot: ditampilkan di sana sekali, tidak pernah di sini.
+page-api-key-repeated = Kunci ini sudah dibuat dan dikirim ke chat Anda dengan bot.
+page-api-turned-off = Akses API dimatikan: permintaan reseller ditolak mulai sekarang.
+page-api-not-sent = Kunci baru tidak bisa dikirim ke chat Anda dengan bot, dan kunci lama sudah tidak berlaku: buka bot, tekan Start, lalu buat kunci baru.
+page-api-disabled = API toko mati sampai H2H_ENABLED=true diatur: kunci bisa dibuat sekarang, permintaan ditolak sampai saat itu.

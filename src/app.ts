@@ -6,6 +6,7 @@ import type { Feature } from "./bot/feature.js";
 import type { Notifier } from "./bot/notifier.js";
 import { createUnavailableNotice } from "./bot/unavailable-notice.js";
 import type { Catalog } from "./catalog/catalog.js";
+import type { PartnerStore } from "./access/partners.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./logger.js";
 import type { Compaction } from "./orders/compaction.js";
@@ -53,6 +54,8 @@ export interface App {
   ledger: OrderLedger;
   wallets: Wallets;
   orders: OrderService;
+  /** Resellers with API access (the H2H API): their keys and callbacks. */
+  partners: PartnerStore;
   notifier: Notifier;
   /** The catalogue of CATALOG_FILE (the one in use until an admin edits one in the chat: `shop`). */
   catalog: Catalog;
@@ -143,6 +146,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     depositRequests: parts.depositRequests,
     broadcaster: parts.broadcaster,
     setMenus: parts.setMenus,
+    chores: parts.chores,
     everyMs: options.recoveryIntervalMs ?? Math.max(1000, Math.min(config.topupTimeoutMs / 2, 30_000)),
   });
   const http = await createAppHttp({ ...parts, config, storage, intake, bot, shop, now, logger });
@@ -172,6 +176,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     ledger: parts.ledger,
     wallets: parts.wallets,
     orders: parts.orders,
+    partners: parts.partners,
     notifier: parts.notifier,
     catalog,
     shop,

@@ -42,6 +42,12 @@ export interface Config {
    * DEPOSIT_REQUEST_HOURS: how long a request waits for its proof of transfer.
    */
   depositRequests: { min: number; max: number; hours: number };
+  /**
+   * H2H_ENABLED: the shop serves its provider interface to its resellers' systems on PORT.
+   * H2H_RATE_LIMIT: requests a second one partner may send (past it: 429). H2H_NOTICE_MINUTES:
+   * the admins hear of the API's sales in one message per this many minutes, not one per sale.
+   */
+  h2h: { enabled: boolean; ratePerSecond: number; noticeMinutes: number };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -219,6 +225,18 @@ const schema = z.object({
   DEPOSIT_REQUEST_HOURS: optional(
     positiveInt("hours").refine((n) => n <= 24 * 30, "must be at most 720 hours (30 days)"),
   ),
+  H2H_ENABLED: optional(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((v) => ["true", "false", "1", "0", "yes", "no"].includes(v), "must be true or false")
+      .transform((v) => v === "true" || v === "1" || v === "yes"),
+  ),
+  H2H_RATE_LIMIT: optional(
+    positiveInt("requests a second").refine((n) => n <= 100_000, "must be at most 100000 requests a second"),
+  ),
+  H2H_NOTICE_MINUTES: optional(positiveInt("minutes").refine((n) => n <= 24 * 60, "must be at most 1440 minutes")),
 });
 
 const TELEGRAM_API_ROOT = "https://api.telegram.org";
@@ -315,6 +333,9 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   if (given("WEBAPP_URL") && !given("PORT")) {
     errors.push("PORT is required when WEBAPP_URL is set (the port the Mini App is served on)");
   }
+  if (e.H2H_ENABLED === true && !given("PORT")) {
+    errors.push("PORT is required when H2H_ENABLED is true (the port the H2H API is served on)");
+  }
   if ((e.DEPOSIT_MIN ?? 10_000) > (e.DEPOSIT_MAX ?? 10_000_000))
     errors.push("DEPOSIT_MIN must not be above DEPOSIT_MAX (the smallest and largest deposit a reseller may ask for)");
   if (errors.length > 0) return { ok: false, errors };
@@ -352,6 +373,11 @@ function configOf(e: Env, apiRoot: string): Config {
       min: e.DEPOSIT_MIN ?? 10_000,
       max: e.DEPOSIT_MAX ?? 10_000_000,
       hours: e.DEPOSIT_REQUEST_HOURS ?? 24,
+    },
+    h2h: {
+      enabled: e.H2H_ENABLED ?? false,
+      ratePerSecond: e.H2H_RATE_LIMIT ?? 50,
+      noticeMinutes: e.H2H_NOTICE_MINUTES ?? 10,
     },
   };
 }

@@ -24,6 +24,11 @@ export interface BackgroundDeps {
   broadcaster: Pick<Broadcaster, "resume">;
   /** Sets the command menus of admins, resellers and the admin chat. */
   setMenus: () => Promise<void>;
+  /**
+   * More looks of the same rhythm, in the same one process: the H2H API's callbacks, its sales
+   * notice, the provider's status of unknown orders.
+   */
+  chores?: ReadonlyArray<{ what: string; run: () => Promise<void> }>;
   /** How often orders left in flight by a crash are looked for. */
   everyMs: number;
   logger: Logger;
@@ -50,6 +55,8 @@ function recoverer(deps: BackgroundDeps): () => Promise<void> {
     await deps.depositRequests
       .sweep()
       .catch((err: unknown) => deps.logger.error({ err }, "deposit requests' look failed"));
+    for (const chore of deps.chores ?? [])
+      await chore.run().catch((err: unknown) => deps.logger.error({ err }, `background look failed: ${chore.what}`));
   };
 }
 

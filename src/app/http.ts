@@ -1,19 +1,37 @@
 import { dayIn } from "../calendar.js";
 import { InputFile, type Bot } from "grammy";
+import { apiKeySender, h2hSettings } from "../bot/api-key-notice.js";
 import type { BotContext } from "../bot/context.js";
 import type { ByteDownloader } from "../bot/files.js";
+import { loadTexts } from "../bot/i18n.js";
 import type { Services } from "../bot/services.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import type { PartnerCallbacks } from "../orders/partner-callbacks.js";
+import type { PartnerOrders } from "../orders/partner-orders.js";
 import { createHttpServer, type HttpServer } from "../server/http-server.js";
+import { createOrigins } from "../storage/origins.js";
 import type { Storage } from "../storage/storage.js";
 import type { Intake } from "./intake.js";
 
 /** What the HTTP server serves: /healthz, the webhook of the intake, the Mini App's API. */
 export interface AppHttpDeps extends Pick<
   Services,
-  "orders" | "reports" | "shop" | "access" | "people" | "wallets" | "deposits" | "depositRequests" | "payInfo" | "prefs"
+  | "orders"
+  | "reports"
+  | "shop"
+  | "access"
+  | "people"
+  | "wallets"
+  | "deposits"
+  | "depositRequests"
+  | "payInfo"
+  | "prefs"
+  | "partners"
 > {
+  /** The H2H API's orders, and the callbacks owed to partners. */
+  partnerOrders: PartnerOrders;
+  partnerCallbacks: Pick<PartnerCallbacks, "owe">;
   config: Config;
   storage: Storage;
   intake: Intake;
@@ -46,6 +64,12 @@ export async function createAppHttp(deps: AppHttpDeps): Promise<HttpServer | und
           deposits: deps.deposits,
           depositRequests: deps.depositRequests,
           payInfo: deps.payInfo,
+          partners: deps.partners,
+          h2hEnabled: config.h2h.enabled,
+          // The chat's own /apikey message, sent by the bot to the admin's private chat.
+          sendApiKey: apiKeySender({ api: bot.api, texts: loadTexts(), h2h: h2hSettings(config) }),
+          origins: createOrigins(deps.storage),
+          now,
           downloadFile: deps.downloadBytes,
           sendProof: async (chatId, file) => {
             const input = new InputFile(file.bytes, file.filename);
@@ -62,11 +86,39 @@ export async function createAppHttp(deps: AppHttpDeps): Promise<HttpServer | und
           shopName: () => config.shopName ?? bot.botInfo.first_name,
           logger,
         });
+  const h2h = config.h2h.enabled ? await h2hApi(deps) : undefined;
   return createHttpServer({
     health: () => deps.storage.ping(),
     serving: () => intake.serving(),
     logger,
-    routes: miniApp === undefined ? [] : [{ path: "/app", app: miniApp }],
+    routes: [
+      ...(miniApp === undefined ? [] : [{ path: "/app", app: miniApp }]),
+      ...(h2h === undefined ? [] : [{ path: "/v1", app: h2h }]),
+    ],
     ...(intake.webhook === undefined ? {} : { webhook: intake.webhook }),
+  });
+}
+
+/** The H2H API under /v1 (its code is loaded only when H2H_ENABLED is true). */
+async function h2hApi(deps: AppHttpDeps) {
+  const { config, now, logger } = deps;
+  const [{ h2hRoutes }, { createRateLimit }] = await Promise.all([
+    import("../server/h2h/h2h.js"),
+    import("../server/h2h/rate-limit.js"),
+  ]);
+  logger.info(
+    { perSecond: config.h2h.ratePerSecond },
+    "H2H API on: resellers' systems order at /v1/transaction/partner",
+  );
+  return h2hRoutes({
+    partners: deps.partners,
+    access: deps.access,
+    people: deps.people,
+    partnerOrders: deps.partnerOrders,
+    rateLimit: createRateLimit(deps.storage, config.h2h.ratePerSecond),
+    owe: (refId) => deps.partnerCallbacks.owe(refId, now().getTime()),
+    refIdPrefix: config.refIdPrefix,
+    now,
+    logger,
   });
 }

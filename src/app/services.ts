@@ -2,12 +2,14 @@ import { createHash } from "node:crypto";
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import { createAccess } from "../access/access.js";
+import { createPartnerStore } from "../access/partners.js";
 import { createPeople, type People } from "../access/people.js";
 import { createUserList } from "../access/user-list.js";
 import { createAudience } from "../broadcast/audience.js";
 import { createBroadcastStore } from "../broadcast/broadcast-store.js";
 import { createBroadcastApi, createBroadcaster } from "../broadcast/sender.js";
 import { FEATURES } from "../bot/all-features.js";
+import { h2hSettings } from "../bot/api-key-notice.js";
 import { broadcastTexts } from "../bot/broadcast-texts.js";
 import { chatPolicy } from "../bot/chats.js";
 import { commandMenus } from "../bot/commands.js";
@@ -35,6 +37,11 @@ import { createDepositRequestStore } from "../orders/deposit-requests.js";
 import { createPayInfoStore, type PayInfoStore } from "../shop/pay-info.js";
 import { createDepositRequestNotices } from "../bot/deposit-request-notices.js";
 import { createOrderService } from "../orders/order-service.js";
+import { createApiSales } from "../orders/api-sales.js";
+import { createPartnerCallbacks, withPartnerCallbacks } from "../orders/partner-callbacks.js";
+import { createPartnerOrders } from "../orders/partner-orders.js";
+import { createUpstreamCheck } from "../orders/upstream-check.js";
+import { createCallbackSender } from "../server/h2h/callbacks.js";
 import { createReports } from "../reports/reports.js";
 import type { Shop } from "../shop/shop.js";
 import { createCatalogUploads, createPriceChanges } from "../shop/uploads.js";
@@ -74,6 +81,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
   const books = createLedger(storage, { timeZone: config.timeZone });
   const { orders: ledger, wallets } = books;
   const origins = createOrigins(storage);
+  const partnerCallbacks = createPartnerCallbacks(storage);
   const compaction = createCompaction({
     ledger: books,
     lease: createLease(storage, "compact", { ttlMs: COMPACTION_LEASE_MS, owner, liveness }),
@@ -92,9 +100,11 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     timeoutMs: config.topupTimeoutMs,
     lowBalanceThreshold: config.lowBalanceThreshold,
     logger,
-    events,
+    // An H2H order an admin settled owes its partner a callback.
+    events: withPartnerCallbacks(events, partnerCallbacks, now, logger),
     now,
   });
+  const partnerOrders = createPartnerOrders({ orders, ledger, wallets, shop });
   const access = createAccess({
     users: createUserList(storage),
     adminIds: config.adminIds,
@@ -114,6 +124,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     refIdPrefix: config.refIdPrefix,
     now,
   });
+  const partners = createPartnerStore(storage);
   const deposits = createDeposits({
     wallets,
     buyerOf: (userId) => access.buyerOf(userId),
@@ -124,7 +135,21 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     undeliveredOnce: createClaims(storage, "deposit-undelivered"),
     now,
   });
-  return { books, ledger, wallets, origins, compaction, orders, access, reports, deposits, requestStore };
+  return {
+    books,
+    ledger,
+    wallets,
+    origins,
+    compaction,
+    orders,
+    access,
+    reports,
+    deposits,
+    requestStore,
+    partners,
+    partnerOrders,
+    partnerCallbacks,
+  };
 }
 
 /** Resellers' deposit requests and the payment instructions they are shown. */
@@ -167,6 +192,7 @@ export function buildServices(deps: ServiceDeps) {
   const prefs = createUserPrefs(storage, (err) => logger.warn({ err }, "preferences not read"));
   const people = createPeople(storage);
   const pendingMessages = createPendingMessages(storage);
+  const apiSales = createApiSales(storage);
   const notifier = createNotifier({
     api: bot.api,
     texts,
@@ -178,6 +204,8 @@ export function buildServices(deps: ServiceDeps) {
     sandbox: config.topup === undefined,
     people,
     pendingMessages,
+    apiSales,
+    now,
   });
   const b = buildBooks(deps, notifier, people);
   // One way to fetch a file users sent (catalogue documents, proofs of transfer, the page's proofs).
@@ -228,6 +256,7 @@ export function buildServices(deps: ServiceDeps) {
     deposits: b.deposits,
     depositRequests,
     payInfo,
+    partners: b.partners,
     uploads: createCatalogUploads(storage),
     priceChanges: createPriceChanges(storage),
     pendingMessages,
@@ -246,6 +275,7 @@ export function buildServices(deps: ServiceDeps) {
     telegram: bot.api,
     place: { timeZone: config.timeZone, shopName: config.shopName },
     miniApp: config.webApp,
+    h2h: h2hSettings(config),
     clock: now,
     handledAgain: deps.handledAgain,
   };
@@ -256,6 +286,7 @@ export function buildServices(deps: ServiceDeps) {
   };
   return {
     ...b,
+    chores: h2hChores(deps, b, notifier, apiSales),
     depositRequests,
     payInfo,
     downloadBytes,
@@ -268,4 +299,49 @@ export function buildServices(deps: ServiceDeps) {
     broadcaster,
     setMenus,
   };
+}
+
+/**
+ * The background looks of a shop that may be a provider or buy from one: the provider's own status
+ * of unknown orders; with the H2H API on, the callbacks owed to partners and the admins' one
+ * notice of the API's sales per period.
+ */
+function h2hChores(
+  deps: ServiceDeps,
+  b: ReturnType<typeof buildBooks>,
+  notifier: ReturnType<typeof createNotifier>,
+  apiSales: ReturnType<typeof createApiSales>,
+): Array<{ what: string; run: () => Promise<void> }> {
+  const { config, logger, now } = deps;
+  // The provider's own status of unknown orders (a shop running this bot answers it).
+  const upstream = createUpstreamCheck({
+    orders: b.ledger,
+    settle: (req) => b.orders.settle(req),
+    topup: deps.topup,
+    logger,
+    now,
+  });
+  const asked = { what: "the provider's status of unknown orders", run: () => upstream.sweep() };
+  if (!config.h2h.enabled) return [asked];
+  const sender = createCallbackSender({
+    callbacks: b.partnerCallbacks,
+    partners: b.partners,
+    ledger: b.ledger,
+    partnerOrders: b.partnerOrders,
+    refIdPrefix: config.refIdPrefix,
+    now,
+    logger,
+  });
+  const minutes = config.h2h.noticeMinutes;
+  return [
+    asked,
+    { what: "partner callbacks", run: () => sender.sweep() },
+    {
+      what: "H2H sales notice",
+      run: async () => {
+        const lines = await apiSales.take(now().getTime(), minutes * 60_000);
+        if (lines !== undefined) await notifier.apiSales(lines, minutes);
+      },
+    },
+  ];
 }

@@ -1,4 +1,5 @@
 import type { Feature } from "./feature.js";
+import { apiKeysFeature } from "./features/api-keys.js";
 import { balanceFeature } from "./features/balance.js";
 import { broadcastFeature, startedUsersFeature } from "./features/broadcast.js";
 import { catalogFeature } from "./features/catalog.js";
@@ -45,6 +46,7 @@ export const FEATURES: readonly Feature[] = [
   usersFeature,
   resellersFeature,
   depositRequestsFeature,
+  apiKeysFeature,
   pricesFeature,
   catalogFeature,
   pauseFeature,

@@ -3,7 +3,8 @@ import type { Texts } from "./i18n.js";
 import type { Logger } from "../logger.js";
 import type { Lang, OrderRecord } from "../orders/order.js";
 import type { Delivery, DepositEvents, FinishedHow, OrderEvents } from "../orders/events.js";
-import { paidFromSaldo } from "../orders/order.js";
+import { paidFromSaldo, viaApi } from "../orders/order.js";
+import type { ApiSales, ApiSalesLine } from "../orders/api-sales.js";
 import { saleMargin } from "../reports/figures.js";
 import type { Deposit } from "../orders/wallet.js";
 import { formatRupiah } from "./format.js";
@@ -34,9 +35,14 @@ export interface NotifierDeps {
   people?: Pick<People, "get">;
   /** The /pending messages that show an order, whose buttons go once it is settled. */
   pendingMessages?: PendingMessages;
+  /** The H2H API's sales and failures go here, told in one notice per period (unknown ones at once). */
+  apiSales?: Pick<ApiSales, "add">;
+  now?: () => Date;
 }
 
 export interface Notifier extends OrderEvents, DepositEvents {
+  /** The H2H API's sales of the last `minutes`, in one notice. */
+  apiSales(lines: readonly ApiSalesLine[], minutes: number): Promise<void>;
   /** Resolves when every notice started so far has gone out (shutdown waits for it). */
   idle(): Promise<void>;
 }
@@ -118,8 +124,10 @@ function orderNoticeText(t: Translate, lang: Lang, order: OrderRecord, settler: 
       margin: sale === undefined ? "" : formatRupiah(sale.margin, lang),
     })}`;
   }
-  if (order.settledBy !== undefined)
+  if (order.settledBy === 0) text += `\n${t("notice-settled-by-provider")}`;
+  else if (order.settledBy !== undefined)
     text += `\n${t("notice-settled", { adminId: String(order.settledBy), adminName: nameBefore(settler) })}`;
+  if (viaApi(order)) text += `\n${t("notice-via-api")}`;
   return text;
 }
 
@@ -224,8 +232,28 @@ function createAdminNotices(deps: NotifierDeps) {
     }
   }
 
+  /** The API's sales of a period: one line per partner. */
+  async function apiSalesNotice(lines: readonly ApiSalesLine[], minutes: number): Promise<void> {
+    if (lines.length === 0) return;
+    await toAdmins((lang) => {
+      const t = tFor(lang);
+      const rows = lines.map((l) =>
+        t("api-sales-line", {
+          user: l.name,
+          userId: String(l.userId),
+          sold: l.sold,
+          revenue: formatRupiah(l.revenue, lang),
+          failed: l.failed,
+        }),
+      );
+      return `${t("api-sales-heading", { minutes })}\n${rows.join("\n")}${sandboxLine(t)}`;
+    });
+  }
+
+  return { apiSalesNotice, finished };
+
   /** What follows a finished order: the pending buttons (settled), the admins' notice, the alerts it crossed. */
-  return async function finished(
+  async function finished(
     order: OrderRecord,
     how: FinishedHow,
     facts: { lowBalance: boolean; providerEmpty?: boolean },
@@ -234,10 +262,16 @@ function createAdminNotices(deps: NotifierDeps) {
       await retirePendingButtons(order).catch((err: unknown) =>
         logger.warn({ err, refId: order.refId }, "pending messages not brought up to date"),
       );
-    await noticeAdmins(order);
+    // The API's sales and failures as they come go into the period's one notice; an unknown one,
+    // or one an admin settled, is told at once (someone must act on it, or did).
+    if (viaApi(order) && how === "confirmed" && order.state !== "unknown" && deps.apiSales !== undefined)
+      await deps.apiSales
+        .add(order, (deps.now ?? (() => new Date()))().getTime())
+        .catch((err: unknown) => logger.error({ err, refId: order.refId }, "API sale not counted for its notice"));
+    else await noticeAdmins(order);
     if (facts.lowBalance) await alertLowBalance(order);
     if (facts.providerEmpty === true) await alertProviderEmpty(order);
-  };
+  }
 }
 
 /**
@@ -313,13 +347,16 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const tasks = createTaskTracker();
   const track = <T>(work: Promise<T>): Promise<T> => tasks.track(work);
   const { claimed, tellOutcome } = createOutcomeTelling(deps);
-  const finished = createAdminNotices(deps);
+  const { finished, apiSalesNotice } = createAdminNotices(deps);
 
   return {
     claimed,
-    tellOutcome: (order, heading) => track(tellOutcome(order, heading)),
+    // An order of the H2H API is told by its HTTP answer, the status query and the callback.
+    tellOutcome: (order, heading) => (viaApi(order) ? Promise.resolve() : track(tellOutcome(order, heading))),
     finished: (order, how: FinishedHow, facts) => track(finished(order, how, facts)),
+    apiSales: (lines, minutes) => track(apiSalesNotice(lines, minutes)),
     async interrupted(order) {
+      if (viaApi(order)) return;
       const lang = await deps.prefs.languageFor(order.userId, order.lang);
       await track(
         sendTo(

@@ -1,6 +1,7 @@
 import type { Api } from "grammy";
 import type { Update } from "grammy/types";
 import type { Access, Role } from "../access/access.js";
+import type { PartnerStore } from "../access/partners.js";
 import type { People } from "../access/people.js";
 import type { Audience } from "../broadcast/audience.js";
 import type { BroadcastStore } from "../broadcast/broadcast-store.js";
@@ -14,6 +15,7 @@ import type { Shop } from "../shop/shop.js";
 import type { CatalogUploads, PriceChanges } from "../shop/uploads.js";
 import type { Origins } from "../storage/origins.js";
 import type { ChatPolicy } from "./chats.js";
+import type { H2hSettings } from "./api-key-notice.js";
 import type { Texts } from "./i18n.js";
 import type { PendingMessages } from "./pending-messages.js";
 import type { UserPrefs } from "./user-prefs.js";
@@ -43,6 +45,8 @@ export interface Services {
   depositRequests: DepositRequests;
   /** The shop's payment instructions for deposits. */
   payInfo: PayInfoStore;
+  /** Resellers with API access (the H2H API): their keys and callbacks. */
+  partners: PartnerStore;
   /** Catalogue documents waiting for Confirm. */
   uploads: CatalogUploads;
   /** Price changes that need a second look, waiting for Confirm. */
@@ -70,6 +74,8 @@ export interface Services {
   place: { timeZone: string; shopName: string | undefined };
   /** The Mini App's page (WEBAPP_URL), when there is one. */
   miniApp: { url: string } | undefined;
+  /** The shop's API for resellers (H2H_ENABLED, the address it is served at), as /apikey tells an admin about it. */
+  h2h: H2hSettings;
   clock: () => Date;
   /**
    * Whether this update is handled again because its handling was cut short: its process died in

@@ -19,6 +19,12 @@ export interface DraftRequest {
   /** In a group: the member's message the order came from; its result replies to it. */
   requestMessageId?: number;
   /**
+   * A partner's system asks (the H2H API): the player id is taken exactly as sent, never
+   * rewritten into the game's form (one that would need it is refused), and the chat id is
+   * API_CHAT_ID. `ttlMs`: the draft is claimed at once or never.
+   */
+  api?: { ttlMs: number };
+  /**
    * The update that asks for it (bot/origin.ts): every handling of that update gets the one draft
    * it made, with the same ref_id.
    */
@@ -108,7 +114,8 @@ export function createDrafts(deps: {
         return { kind: "not-offered", code: known?.code ?? req.productCode, ...(known && { product: known.name }) };
       }
       const checked = checkPlayerId(match.game, req.playerId);
-      if (!checked.ok) return { kind: "bad-player-id", playerId: req.playerId };
+      if (!checked.ok || (req.api !== undefined && checked.playerId !== req.playerId))
+        return { kind: "bad-player-id", playerId: req.playerId };
       const { buyer } = req;
       const order: OrderRecord = {
         refId: fixed.value,
@@ -128,7 +135,7 @@ export function createDrafts(deps: {
         state: "draft",
       };
       // Written only if no handling of the same update wrote it meanwhile (then that one is kept).
-      const saved = await ledger.saveDraft(order, ttlMs);
+      const saved = await ledger.saveDraft(order, req.api?.ttlMs ?? ttlMs);
       if (saved.createdAt === order.createdAt)
         logger.info({ refId: order.refId, state: "draft", product: order.productCode }, "order state changed");
       return withSaldo(saved, shown);

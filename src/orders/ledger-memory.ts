@@ -6,6 +6,7 @@ import {
   costOf,
   paidFromSaldo,
   providerDepositEmpty,
+  viaApi,
   type BalanceSeen,
   type OrderRecord,
   type OrderState,
@@ -48,6 +49,9 @@ function memoryStore(opts: { now?: () => number; timeZone?: string }) {
     /** Credited deposits: id → the time credited (ms). */
     depositTimes: new Map<string, number>(),
     untold: new Set<string>(),
+    /** A partner's ref id (`userId:ref`) → the order it made; and back. */
+    partnerRefs: new Map<string, string>(),
+    partnerRefOf: new Map<string, string>(),
     compacted,
     textIds: new Map<string, string>(),
     textOf,
@@ -123,10 +127,18 @@ function memoryFigures(store: Store) {
       if (from !== undefined) incr(t, `c:${STATE_CODE[from]}`, -1);
       else incr(detail, `${hour}n`, 1);
       incr(t, `c:${STATE_CODE[to]}`, 1);
+      // The H2H API's part (a:…): no step moves an order out of success or failed, so it only grows.
+      const api = viaApi(o);
+      if (api && from === undefined) incr(t, "a:n", 1);
+      if (api && to === "failed") incr(t, "a:f", 1);
       if (to !== "success") return;
       const sell = o.price ?? 0;
       const cost = costOf(o.result);
       incr(t, "sell", sell);
+      if (api) {
+        incr(t, "a:s", 1);
+        incr(t, "a:sell", sell);
+      }
       if (cost === undefined) {
         incr(t, "sellu", sell);
         incr(t, "nu", 1);
@@ -223,9 +235,16 @@ function memoryDrafts(
   store: Store,
   figures: Figures,
   money: Money,
-): Pick<OrderLedger, "saveDraft" | "openDraftOf" | "openDraftsIn" | "claim" | "cancel"> {
+): Pick<
+  OrderLedger,
+  "saveDraft" | "openDraftOf" | "openDraftsIn" | "claim" | "cancel" | "partnerOrder" | "partnerRefOf"
+> {
   const { live, copy, draftKey, openDrafts, now } = store;
+  const partnerKey = (userId: number, ref: string) => `${userId}:${ref}`;
   return {
+    partnerOrder: async (userId, ref) => store.partnerRefs.get(partnerKey(userId, ref)),
+    partnerRefOf: async (refId) => store.partnerRefOf.get(refId),
+
     async saveDraft(order, ttlMs) {
       const kept = live(order.refId);
       if (kept !== undefined) return copy(kept);
@@ -253,6 +272,9 @@ function memoryDrafts(
       if (o === undefined) return { kind: "not-found" };
       if (o.userId !== by.userId) return { kind: "not-yours" };
       if (o.state !== "draft") return { kind: "taken", order: copy(o) };
+      const partner = by.partnerRef === undefined ? undefined : partnerKey(o.userId, by.partnerRef);
+      const made = partner === undefined ? undefined : store.partnerRefs.get(partner);
+      if (made !== undefined) return { kind: "used", refId: made };
       if (by.offered !== undefined && !by.offered.has(o.productCode.toUpperCase()))
         return { kind: "not-offered", order: copy(o) };
       if (paidFromSaldo(o)) {
@@ -270,6 +292,10 @@ function memoryDrafts(
       store.byTime.set(refId, Date.parse(by.at));
       figures.submitted(refId, by.at);
       figures.tally(o, undefined, "submitting");
+      if (partner !== undefined) {
+        store.partnerRefs.set(partner, refId);
+        store.partnerRefOf.set(refId, by.partnerRef!);
+      }
       return { kind: "claimed", order: copy(o) };
     },
 

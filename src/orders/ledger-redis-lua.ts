@@ -283,8 +283,9 @@ end
 /**
  * Lua that moves an order in its day's figures (see the layout in ledger-redis.ts): from one
  * state's count to another's; a success adds its money, by product, by user, by the hour it was
- * sent and, for a reseller's order, by reseller. `pre` is the key prefix, `day` the order's submit
- * day, `draft` its fields (price, productCode, productName, userName, role, tier), `user` its user
+ * sent and, for a reseller's order, by reseller. An order of the H2H API (chat id 0) also counts in
+ * the API's part of the day (a:…). `pre` is the key prefix, `day` the order's submit day, `draft`
+ * its fields (price, productCode, productName, userName, role, tier, chat), `user` its user
  * id as stored, `from`/`to` one-letter states ('' when it was not counted yet), `cost` the
  * provider's price in whole rupiah, `when` its submit time (the newest name wins), `hour` the hour
  * of that time in the shop's time zone ('00'..'23'; nil for an order that does not carry it, whose
@@ -297,9 +298,19 @@ local function tally(pre, day, draft, user, from, to, cost, when, hour)
   if from ~= '' then redis.call('HINCRBY', totals, 'c:' .. from, -1) end
   redis.call('HINCRBY', totals, 'c:' .. to, 1)
   if from == '' and hour then redis.call('HINCRBY', detail, 'h:' .. hour .. ':n', 1) end
+  -- The H2H API's part: orders sent, failed, sold and what those sold for. No step moves an order
+  -- out of success or failed, so these only grow. An order without a chat field (an old one) is a
+  -- chat's.
+  local api = draft.chat == '0'
+  if api and from == '' then redis.call('HINCRBY', totals, 'a:n', 1) end
+  if api and to == 'f' then redis.call('HINCRBY', totals, 'a:f', 1) end
   if to ~= 's' then return end
   local sell = tonumber(draft.price) or 0
   redis.call('HINCRBY', totals, 'sell', sell)
+  if api then
+    redis.call('HINCRBY', totals, 'a:s', 1)
+    redis.call('HINCRBY', totals, 'a:sell', sell)
+  end
   if hour then
     -- An hour's provider money counts a cost nobody knows as 0 (its selling price still counts).
     redis.call('HINCRBY', detail, 'h:' .. hour .. ':s', sell)
@@ -468,6 +479,10 @@ export function ledgerKeys(prefix: string) {
     textIds: `${prefix}dict-ids`,
     textSeq: `${prefix}dict-seq`,
     version: `${prefix}ledger-version`,
+    /** A partner's ref id, used once and for good: the shop's own ref id of the order it made. */
+    partnerRef: (userId: number, ref: string) => `${prefix}pr:${userId}:${ref}`,
+    /** The partner's ref id of an order taken by the H2H API. */
+    partnerRefOf: (refId: string) => `${prefix}pr-of:${refId}`,
   };
 }
 

@@ -28,10 +28,10 @@ import { packMovementTime } from "./statement-codec.js";
 const DRAFT_OF = (first: number) => `
 local function draftOf(f)
   return { price = f[${first}], productCode = f[${first + 1}], productName = f[${first + 2}],
-    userName = f[${first + 3}], role = f[${first + 4}], tier = f[${first + 5}] }
+    userName = f[${first + 3}], role = f[${first + 4}], tier = f[${first + 5}], chat = f[${first + 6}] }
 end
 `;
-const DRAFT_HMGET = "'p', 'k', 'pn', 'n', 'o', 't'";
+const DRAFT_HMGET = "'p', 'k', 'pn', 'n', 'o', 't', 'c'";
 
 // KEYS: order, open draft; ARGV: ttl, ref, hold, then the draft's fields and values
 const SAVE_DRAFT = luaScript(`
@@ -45,14 +45,19 @@ return 0
 
 // A reseller's order holds its price from the saldo in this same step, or is not claimed at all.
 // The order enters the time, user and player indexes here, with its counts.
-// KEYS: order, inflight, wallet, statement, wallets, wallet totals
+// A partner's ref id (the H2H API) is used in this same step, once: a second claim with it is refused.
+// KEYS: order, inflight, wallet, statement, wallets, wallet totals, partner ref, partner ref of the order
 // ARGV: user, at, submit time (9 digits), ref, message id, codes for sale, submit day, key prefix, at packed,
-//       submit hour (00-23, in the shop's time zone)
+//       submit hour (00-23, in the shop's time zone), partner ref ('' when none)
 const CLAIM = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}${LUA_LINEAR_HASH}${LUA_CHUNKS}${LUA_MOVEMENT}
-local f = redis.call('HMGET', KEYS[1], 's', 'u', 'h', 'k', 'y')
+local f = redis.call('HMGET', KEYS[1], 's', 'u', 'h', 'k', 'y', 'c')
 if not f[1] then return {'not-found'} end
 if f[2] ~= ARGV[1] then return {'not-yours'} end
 if f[1] ~= 'draft' then return {'taken', ${LUA_HGETALL}} end
+if ARGV[11] ~= '' then
+  local made = redis.call('GET', KEYS[7])
+  if made then return {'used', made} end
+end
 if ARGV[6] ~= '' then
   local code = '|' .. string.upper(f[4] or '') .. '|'
   if not string.find(ARGV[6], code, 1, true) then return {'not-offered', ${LUA_HGETALL}} end
@@ -77,6 +82,8 @@ if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'm', ARGV[5]) end
 local seenCost = redis.call('HGET', pre .. 'pcost', f[4] or '')
 if seenCost then redis.call('HSET', KEYS[1], 'lc', seenCost) end
 redis.call('HINCRBY', pre .. 'day:' .. ARGV[7], 'c:p', 1)
+-- An order of the H2H API (chat id 0) is one the API sent that day (TALLY keeps the rest of its part).
+if f[6] == '0' then redis.call('HINCRBY', pre .. 'day:' .. ARGV[7], 'a:n', 1) end
 redis.call('HINCRBY', pre .. 'dayd:' .. ARGV[7], 'h:' .. ARGV[10] .. ':n', 1)
 local day = dayOfKey(ARGV[3])
 tinsert(pre .. 't:' .. day, ARGV[3] .. ARGV[4])
@@ -89,6 +96,10 @@ redis.call('INCR', pre .. 'orders-count')
 pinsert(pre, f[5] or '', entry)
 redis.call('PERSIST', KEYS[1])
 redis.call('SADD', KEYS[2], ARGV[4])
+if ARGV[11] ~= '' then
+  redis.call('SET', KEYS[7], ARGV[4])
+  redis.call('SET', KEYS[8], ARGV[11])
+end
 return {'claimed', ${LUA_HGETALL}}
 `);
 
@@ -240,7 +251,10 @@ const reply = (raw: unknown, refId: string) => {
 export function createRedisDrafts(
   ctx: RedisLedgerContext,
   read: OrderReader,
-): Pick<OrderLedger, "saveDraft" | "openDraftOf" | "openDraftsIn" | "claim" | "cancel"> {
+): Pick<
+  OrderLedger,
+  "saveDraft" | "openDraftOf" | "openDraftsIn" | "claim" | "cancel" | "partnerOrder" | "partnerRefOf"
+> {
   const { redis, prefix, keys, dayOf, hourOf } = ctx;
   const { get, compacted } = read;
   return {
@@ -252,6 +266,9 @@ export function createRedisDrafts(
       );
       return Number(kept) === 1 ? ((await get(order.refId)) ?? order) : order;
     },
+
+    partnerOrder: async (userId, partnerRef) => (await redis.get(keys.partnerRef(userId, partnerRef))) ?? undefined,
+    partnerRefOf: async (refId) => (await redis.get(keys.partnerRefOf(refId))) ?? undefined,
 
     async openDraftOf(chatId, userId) {
       return (await redis.get(keys.openDraft(chatId, userId))) ?? undefined;
@@ -282,6 +299,8 @@ export function createRedisDrafts(
             keys.statement(by.userId),
             keys.wallets,
             keys.walletTotals,
+            keys.partnerRef(by.userId, by.partnerRef ?? ""),
+            keys.partnerRefOf(refId),
           ],
           [
             by.userId,
@@ -294,11 +313,13 @@ export function createRedisDrafts(
             prefix,
             packMovementTime(by.at, refId),
             hourOf(ms),
+            by.partnerRef ?? "",
           ],
         ),
         refId,
       );
       if (r.kind === "claimed" && r.order !== undefined) return { kind: "claimed", order: r.order };
+      if (r.kind === "used") return { kind: "used", refId: String(r.list[1]) };
       if (r.kind === "short") return { kind: "short", saldo: Number(r.list[1]) };
       if (r.kind === "not-offered" && r.order !== undefined) return { kind: "not-offered", order: r.order };
       if (r.kind === "taken" && r.order !== undefined) return { kind: "taken", order: r.order };

@@ -58,7 +58,9 @@ import { createRedisWallets, WALLET_SCRIPTS } from "./ledger-redis-wallets.js";
  *                    submitted): c:p/c:s/c:f/c:u = orders submitting/success/failed/unknown,
  *                    sell/cost = selling and provider price of the successes (sellu/nu = the selling
  *                    and count of successes whose provider price is unknown), dep = deposits less
- *                    corrections credited, bal/balAt = the provider balance last seen that day
+ *                    corrections credited, bal/balAt = the provider balance last seen that day;
+ *                    the orders of the H2H API (chat id 0) apart: a:n = sent, a:s/a:f = success/
+ *                    failed, a:sell = selling price of those successes (none on a day without one)
  *   dayd:DAY         hash: the same day by product (p:CODE:n/s/v/m/w = count, selling, cost, name,
  *                    seen at, u = selling at an unknown provider price), by user (u:ID:n/s/v/u/m/w)
  *                    by reseller (r:ID:n/s/v/u/d/m/t/w, d = deposits, t = tier) and by the

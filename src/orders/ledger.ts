@@ -19,6 +19,8 @@ export interface OrderQuery {
 /** What a claim on an order found. Only `claimed` allows a call to the provider. */
 export type ClaimResult =
   | { kind: "claimed"; order: OrderRecord }
+  /** The partner's ref id was used already, by the order `refId`: nothing was held, nothing may be sent. */
+  | { kind: "used"; refId: string }
   /** A reseller's saldo is less than the price: nothing was held, nothing may be sent. */
   | { kind: "short"; saldo: number }
   /** The product is not for sale any more (hidden or removed): still a draft, nothing held. */
@@ -86,8 +88,17 @@ export interface OrderLedger {
       summaryMessageId?: number;
       /** The product codes for sale now (upper case): a draft of any other is not claimed. */
       offered?: ReadonlySet<string>;
+      /**
+       * An order taken by the H2H API: the partner's own ref id, used in this same step and for
+       * good (per user). A claim with a ref id used before is refused (`used`).
+       */
+      partnerRef?: string;
     },
   ): Promise<ClaimResult>;
+  /** The shop's ref id of the order a partner's ref id made (undefined: the ref id is unused). */
+  partnerOrder(userId: number, partnerRef: string): Promise<string | undefined>;
+  /** The partner's own ref id of an order taken by the H2H API (undefined for any other order). */
+  partnerRefOf(refId: string): Promise<string | undefined>;
   /** A draft of this user becomes `cancelled` (and stops being the open draft), unless it was claimed. */
   cancel(refId: string, by: { userId: number; chatId: number; at: string }): Promise<CancelResult>;
   /**

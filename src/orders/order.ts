@@ -51,6 +51,15 @@ export interface DraftFields {
   requestMessageId?: number;
 }
 
+/**
+ * An order a reseller's own system sent through the H2H API has no chat: its chat id is 0, an id
+ * no Telegram chat has. Its outcome is the HTTP answer (and the partner's callback), never a message.
+ */
+export const API_CHAT_ID = 0;
+
+/** Whether an order came through the H2H API (a partner's system), not a chat or the Mini App. */
+export const viaApi = (order: Pick<DraftFields, "chatId">): boolean => order.chatId === API_CHAT_ID;
+
 /** A reseller's order: the price is paid from their saldo. */
 export const paidFromSaldo = (order: Pick<DraftFields, "role" | "price">): boolean =>
   order.role === "reseller" && order.price !== null;

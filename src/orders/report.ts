@@ -1,5 +1,5 @@
 import { hourIn } from "../calendar.js";
-import { costOf, paidFromSaldo, type OrderRecord, type OrderState } from "./order.js";
+import { costOf, paidFromSaldo, viaApi, type OrderRecord, type OrderState } from "./order.js";
 import type { Deposit } from "./wallet.js";
 
 export interface ReportLine {
@@ -26,6 +26,18 @@ export interface DayReport {
   byUser: ReportLine[];
   /** Each reseller who bought or deposited that day. */
   byReseller: ResellerLine[];
+  /** The part of the day that resellers' own systems ordered through the H2H API. */
+  api: ApiFigures;
+}
+
+/** The orders of a day sent through the H2H API (chat id 0); all zero on a day without one. */
+export interface ApiFigures {
+  /** Every one sent to the provider, whatever its outcome so far. */
+  orders: number;
+  /** The successes, and what they sold for. */
+  sold: number;
+  revenue: number;
+  failed: number;
 }
 
 /** A reseller's day: sales at their price, the shop's profit on them, the money they deposited. */
@@ -75,6 +87,7 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
   let provider = 0;
   let unpriced = 0;
   let unpricedCount = 0;
+  const api: ApiFigures = { orders: 0, sold: 0, revenue: 0, failed: 0 };
   const add = (line: ReportLine, sell: number, cost: number | undefined) => {
     line.count += 1;
     line.selling += sell;
@@ -85,6 +98,14 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
   for (const order of orders) {
     if (order.state === "draft" || order.state === "cancelled") continue;
     byState[order.state] += 1;
+    if (viaApi(order)) {
+      api.orders += 1;
+      if (order.state === "failed") api.failed += 1;
+      if (order.state === "success") {
+        api.sold += 1;
+        api.revenue += order.price ?? 0;
+      }
+    }
     if (order.state !== "success") continue;
     const sell = order.price ?? 0;
     const cost = costOf(order.result);
@@ -137,6 +158,7 @@ export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): Da
     byReseller: [...resellers.values()]
       .map(({ seenAt: _seenAt, ...line }) => line)
       .sort((a, b) => b.sales - a.sales || b.deposits - a.deposits || a.userId - b.userId),
+    api,
   };
 }
 
@@ -262,6 +284,7 @@ export function figuresOf(
     byReseller: byReseller.sort((a, b) => b.sales - a.sales || b.deposits - a.deposits || a.userId - b.userId),
     byHour,
     deposits: n(totals, "dep"),
+    api: { orders: n(totals, "a:n"), sold: n(totals, "a:s"), revenue: n(totals, "a:sell"), failed: n(totals, "a:f") },
     ...(balance === undefined ? {} : { balance }),
   };
 }

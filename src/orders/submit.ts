@@ -17,6 +17,8 @@ export interface ConfirmRequest {
   summaryMessageId?: number;
   /** Runs once the order is claimed, beside the provider call (never delaying it): the tap's answer. */
   onClaimed?: (order: OrderRecord) => Promise<void>;
+  /** An order of the H2H API: the partner's ref id, used by this claim and never again. */
+  partnerRef?: string;
 }
 
 /**
@@ -34,6 +36,8 @@ export type ConfirmOutcome =
   | { kind: "short"; order: OrderRecord; saldo: number }
   /** The product is not for sale any more: nothing was sent, the draft stays a draft. */
   | { kind: "not-offered"; order: OrderRecord }
+  /** The partner's ref id made the order `refId` before: nothing was sent. */
+  | { kind: "used"; refId: string }
   | { kind: "not-yours" }
   | { kind: "not-found" };
 
@@ -117,7 +121,9 @@ export function createSubmission(deps: {
         at: now().toISOString(),
         ...(req.summaryMessageId === undefined ? {} : { summaryMessageId: req.summaryMessageId }),
         offered: codesForSale(state.catalog),
+        ...(req.partnerRef === undefined ? {} : { partnerRef: req.partnerRef }),
       });
+      if (claim.kind === "used") return claim;
       if (claim.kind === "not-found" || claim.kind === "not-yours" || claim.kind === "not-offered") return claim;
       if (claim.kind === "short") {
         const draft = await ledger.get(req.refId);

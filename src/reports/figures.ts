@@ -1,5 +1,5 @@
 import { costOf, type OrderRecord } from "../orders/order.js";
-import type { DayFigures, ReportLine, ResellerLine } from "../orders/report.js";
+import type { ApiFigures, DayFigures, ReportLine, ResellerLine } from "../orders/report.js";
 
 /**
  * Money as the owner reads it, computed here once for every screen (the chat's /report, the Mini
@@ -46,6 +46,8 @@ export interface DaySummary {
   byProduct: MoneyLine[];
   byUser: MoneyLine[];
   byReseller: ResellerMoneyLine[];
+  /** The part of the day that resellers' own systems ordered through the H2H API. */
+  api: ApiFigures;
 }
 
 /** One day of the chart. */
@@ -89,6 +91,7 @@ export function daySummary(day: string, f: DayFigures): DaySummary {
     byProduct: f.byProduct.map(moneyLine),
     byUser: f.byUser.map(moneyLine),
     byReseller: f.byReseller.map(resellerMoneyLine),
+    api: f.api,
   };
 }
 

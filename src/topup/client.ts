@@ -1,37 +1,70 @@
 import type { Dispatcher, request as undiciRequest } from "undici";
 import { z } from "zod";
-import type { ProductDetail, TopupClient, TopupRequest, TopupResult, TopupUnknown } from "./types.js";
+import { retry } from "../retry.js";
+import { statusFromAnswer } from "./status.js";
+import type {
+  ProductDetail,
+  TopupClient,
+  TopupFailed,
+  TopupRequest,
+  TopupResult,
+  TopupStatusResult,
+  TopupUnknown,
+} from "./types.js";
 
 export interface TopupClientConfig {
   /** The provider's base address, e.g. https://provider.example.com (a trailing slash is fine). */
   baseUrl: string;
   mitraId: string;
-  /** Read by {@link buildTopupUrl} only. */
+  /** Read by the one function that builds a provider URL, and nowhere else. */
   secretKey: string;
-  /** The whole call, from connect to the last byte of the answer. */
+  /**
+   * The whole call, from connect to the last byte of the answer; for an order sent again after a
+   * rate limit, every attempt and pause together, counted from the first attempt.
+   */
   timeoutMs: number;
   /** For tests; by default a dedicated Agent without keep-alive, interceptors or retries. */
   dispatcher?: Dispatcher;
+  /**
+   * The first pause after a `request/rate-limited` answer, doubled after each next one (at most 5 s);
+   * a Retry-After header takes its place. Default 1000; tests make it short.
+   */
+  rateLimitPauseMs?: number;
 }
 
 /**
- * Builds the order URL (topup-api.md 4.1). This is the only code that reads `secretKey`: the URL
- * it returns is handed to undici and nowhere else, and reaches a log only through {@link redactUrl}.
+ * The one function that reads `secretKey`: a provider URL with the credentials in its query. The
+ * URL it returns is handed to undici and nowhere else, and reaches a log only through {@link redactUrl}.
  */
+function providerUrl(
+  cfg: Pick<TopupClientConfig, "baseUrl" | "mitraId" | "secretKey">,
+  path: string,
+  params: Record<string, string>,
+): URL {
+  // A base URL may carry a path prefix (https://host/api/): keep it, append ours.
+  const url = new URL(`${cfg.baseUrl.replace(/\/+$/, "")}${path}`);
+  url.search = new URLSearchParams({ ...params, secret_key: cfg.secretKey, mitra_id: cfg.mitraId }).toString();
+  return url;
+}
+
+/** Builds the order URL (`/v1/transaction/partner`); see {@link providerUrl} for where it may go. */
 export function buildTopupUrl(
   cfg: Pick<TopupClientConfig, "baseUrl" | "mitraId" | "secretKey">,
   req: TopupRequest,
 ): URL {
-  // A base URL may carry a path prefix (https://host/api/): keep it, append ours.
-  const url = new URL(`${cfg.baseUrl.replace(/\/+$/, "")}/v1/transaction/partner`);
-  url.search = new URLSearchParams({
+  return providerUrl(cfg, "/v1/transaction/partner", {
     destination: req.destination,
     ref_id: req.refId,
     item_code: req.itemCode,
-    secret_key: cfg.secretKey,
-    mitra_id: cfg.mitraId,
-  }).toString();
-  return url;
+  });
+}
+
+/**
+ * Builds the status query's URL (`/v1/transaction/status`, the operation a shop running this bot
+ * offers its resellers); see {@link providerUrl} for where it may go.
+ */
+export function buildStatusUrl(cfg: Pick<TopupClientConfig, "baseUrl" | "mitraId" | "secretKey">, refId: string): URL {
+  return providerUrl(cfg, "/v1/transaction/status", { ref_id: refId });
 }
 
 /** Query parameter names whose values never reach a log. */
@@ -120,6 +153,10 @@ const statusSchema = z.union([z.literal(0), z.literal(1), z.literal("0"), z.lite
 const MAX_ERROR_MSG = 300;
 const MAX_ERROR_CODE = 100;
 const REF_ID_EXISTS = "transaction/ref-id-already-exists";
+/** A provider that relays orders (another shop running this bot) does not know the outcome either. */
+const UPSTREAM_UNKNOWN = "transaction/unknown";
+/** Nothing was ordered and the ref_id was not used: the one answer that is sent again. */
+const RATE_LIMITED = "request/rate-limited";
 
 /**
  * Provider text that we keep (error_msg, error_code, a status value): text only, one line, secrets
@@ -154,11 +191,13 @@ function salvage(data: unknown): Partial<TopupUnknown> {
 /**
  * Turns the provider's answer into a result. Pure, so every odd answer can be tested without HTTP.
  *
- * The HTTP status is not trusted (topup-api.md says nothing about it): the body decides. Only a
- * body that proves success for this very ref_id is a success; only a well-formed error body is a
- * failure; anything else is unknown, because a top-up that did happen must not be ordered again.
+ * The body decides, with one exception. Only a body that proves success for this very ref_id is a
+ * success; only a well-formed error body is a failure, and never one that came with an HTTP 5xx (a
+ * provider that relays orders may still have ours when its server breaks) or says
+ * `transaction/unknown`; anything else is unknown, because a top-up that did happen must not be
+ * ordered again.
  */
-export function parseTopupAnswer(body: string, httpStatus: number, req: TopupRequest): TopupResult {
+export function parseTopupAnswer(body: string, httpStatus: number, req: Pick<TopupRequest, "refId">): TopupResult {
   const http = `HTTP ${httpStatus}`;
   let json: unknown;
   try {
@@ -189,6 +228,26 @@ export function parseTopupAnswer(body: string, httpStatus: number, req: TopupReq
         kind: "unknown",
         reason: "ref-id-already-exists",
         detail: "the provider already has an order with this ref_id",
+        errorCode,
+        ...msg,
+        httpStatus,
+      };
+    }
+    if (errorCode.toLowerCase() === UPSTREAM_UNKNOWN) {
+      return {
+        kind: "unknown",
+        reason: "upstream-unknown",
+        detail: `${http}, the provider does not know the outcome yet`,
+        errorCode,
+        ...msg,
+        httpStatus,
+      };
+    }
+    if (httpStatus >= 500 && httpStatus <= 599) {
+      return {
+        kind: "unknown",
+        reason: "server-error",
+        detail: `${http} with an error body, taken as not final`,
         errorCode,
         ...msg,
         httpStatus,
@@ -303,10 +362,112 @@ function notSentWords({ code, syscall }: ErrorFacts): string | undefined {
   return syscall !== undefined && PRE_SEND_SYSCALLS.has(syscall) ? NOT_SENT[code] : undefined;
 }
 
+/** The first pause after a rate-limited answer; each next one is twice as long, up to {@link MAX_PAUSE_MS}. */
+const RATE_LIMIT_PAUSE_MS = 1_000;
+/** The longest pause, and the longest Retry-After honoured: a provider asking for more gets a failure. */
+const MAX_PAUSE_MS = 5_000;
 /**
- * The provider client: one GET per order over undici, never retried, since a retried top-up is a
- * second top-up. Expected trouble (network, timeouts, odd answers) comes back as a result; it
- * throws only for a bad config, at creation.
+ * The least time an attempt after a pause must still have. An attempt cut short by the budget would
+ * turn a clean "nothing was ordered" into "unknown", which holds the price until an admin looks.
+ */
+const MIN_ATTEMPT_ROOM_MS = 1_000;
+
+interface Http {
+  request: typeof undiciRequest;
+  dispatcher: Dispatcher;
+}
+
+/** One HTTP exchange: the provider's answer, or what went wrong on the way, as a result. */
+type Exchange =
+  | { kind: "answer"; httpStatus: number; body: string; retryAfterMs?: number }
+  | { kind: "trouble"; result: TopupFailed | TopupUnknown };
+
+/** Retry-After in milliseconds, as seconds or as an HTTP date; undefined when absent or unreadable. */
+function retryAfterMs(value: string | string[] | undefined, now: number): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined) return undefined;
+  if (/^\s*\d{1,6}\s*$/.test(v)) return Number(v) * 1000;
+  // An HTTP date always ends in GMT; Date.parse alone would take almost any text for a date.
+  const at = /GMT\s*$/.test(v) ? Date.parse(v) : NaN;
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/**
+ * One GET with its own time limit (`timeoutMs`); `budgetMs` is only named in the timeout's detail.
+ * Never throws: trouble comes back as the result it means for an order.
+ */
+async function exchange(http: Http, url: URL, timeoutMs: number, budgetMs: number): Promise<Exchange> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const res = await http.request(url, {
+      method: "GET",
+      headers: { accept: "application/json" },
+      signal,
+      dispatcher: http.dispatcher,
+    });
+    const httpStatus = res.statusCode;
+    const retryAfter = retryAfterMs(res.headers["retry-after"], Date.now());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      const buf = chunk as Buffer;
+      size += buf.length;
+      if (size > MAX_BODY_BYTES) {
+        res.body.destroy();
+        const detail = `HTTP ${httpStatus}, body larger than 1 MB`;
+        return { kind: "trouble", result: { kind: "unknown", reason: "malformed", detail, httpStatus } };
+      }
+      chunks.push(buf);
+    }
+    const body = Buffer.concat(chunks).toString("utf8");
+    return { kind: "answer", httpStatus, body, ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }) };
+  } catch (err) {
+    return { kind: "trouble", result: troubleResult(err, signal.aborted, budgetMs) };
+  }
+}
+
+/** What a failed exchange means for an order: sent or not, from the error's code only. */
+function troubleResult(err: unknown, aborted: boolean, budgetMs: number): TopupFailed | TopupUnknown {
+  const facts = errorFacts(err);
+  // Checked first: once the signal fired, whatever error follows is its consequence. A
+  // timeout while still connecting is reported as unknown too, which is merely cautious.
+  if (aborted) {
+    return { kind: "unknown", reason: "timeout", detail: `no complete answer within ${budgetMs} ms` };
+  }
+  const words = notSentWords(facts);
+  if (words !== undefined) {
+    return { kind: "failed", reason: "not-sent", detail: `${words} (${facts.code})` };
+  }
+  if (facts.code !== undefined && TIMEOUT_CODES.has(facts.code)) {
+    return { kind: "unknown", reason: "timeout", detail: `no complete answer in time (${facts.code})` };
+  }
+  // Reset, closed socket, a broken body, anything else: the request may have reached the
+  // provider, so we cannot say it failed.
+  return {
+    kind: "unknown",
+    reason: "connection-lost",
+    detail: `connection failed after the request may have been sent (${facts.code ?? "no error code"})`,
+  };
+}
+
+/** The provider refused with `request/rate-limited`: nothing was ordered, the ref_id is still free. */
+function isRateLimited(result: TopupResult): result is TopupFailed {
+  return (
+    result.kind === "failed" && result.reason === "provider-error" && result.errorCode?.toLowerCase() === RATE_LIMITED
+  );
+}
+
+/** Reads a status query's answer (pure, like {@link parseTopupAnswer}); see `statusFromAnswer`. */
+export function parseStatusAnswer(body: string, httpStatus: number, refId: string): TopupStatusResult {
+  return statusFromAnswer(parseTopupAnswer(body, httpStatus, { refId }), httpStatus);
+}
+
+/**
+ * The provider client: one GET per order over undici. An order is sent again, with the same
+ * ref_id, only after a `request/rate-limited` answer and only while its time budget allows; any
+ * other answer or trouble is final, since a retried top-up could be a second top-up. Expected
+ * trouble (network, timeouts, odd answers) comes back as a result; it throws only for a bad
+ * config, at creation.
  */
 export function createTopupClient(cfg: TopupClientConfig): TopupClient {
   if (!Number.isFinite(cfg.timeoutMs) || cfg.timeoutMs <= 0) {
@@ -327,10 +488,14 @@ export function createTopupClient(cfg: TopupClientConfig): TopupClient {
   ) {
     throw new TypeError("TopupClientConfig.baseUrl must be an absolute http(s) URL without query or fragment");
   }
+  const firstPauseMs = cfg.rateLimitPauseMs ?? RATE_LIMIT_PAUSE_MS;
+  if (!Number.isFinite(firstPauseMs) || firstPauseMs < 0) {
+    throw new RangeError("TopupClientConfig.rateLimitPauseMs must be zero or a positive number of milliseconds");
+  }
 
-  // undici is loaded with the first order, not at start: a bot that has not ordered yet does not
+  // undici is loaded with the first call, not at start: a bot that has not ordered yet does not
   // carry the HTTP client's code (a few MB of memory and ~80 ms of start-up).
-  let client: Promise<{ request: typeof undiciRequest; dispatcher: Dispatcher }> | undefined;
+  let client: Promise<Http> | undefined;
   const undici = () =>
     (client ??= import("undici").then(({ Agent, request }) => ({
       request,
@@ -347,72 +512,62 @@ export function createTopupClient(cfg: TopupClientConfig): TopupClient {
           bodyTimeout: cfg.timeoutMs + 1_000,
         }),
     })));
+  /** undici, or why it could not be loaded (nothing left this machine). */
+  const loadHttp = async (): Promise<Http | string> => {
+    try {
+      return await undici();
+    } catch (err) {
+      return `the HTTP client could not be loaded (${errorFacts(err).code ?? "no code"})`;
+    }
+  };
 
   return {
     async order(req) {
-      let http: { request: typeof undiciRequest; dispatcher: Dispatcher };
-      try {
-        http = await undici();
-      } catch (err) {
-        // Nothing left this machine: the order was not sent.
-        return {
-          kind: "failed",
-          reason: "not-sent",
-          detail: `the HTTP client could not be loaded (${errorFacts(err).code ?? "no code"})`,
-        };
-      }
-      const { request, dispatcher } = http;
-      const signal = AbortSignal.timeout(cfg.timeoutMs);
-      let httpStatus: number;
-      let body: string;
-      try {
-        const res = await request(buildTopupUrl(cfg, req), {
-          method: "GET",
-          headers: { accept: "application/json" },
-          signal,
-          dispatcher,
-        });
-        httpStatus = res.statusCode;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of res.body) {
-          const buf = chunk as Buffer;
-          size += buf.length;
-          if (size > MAX_BODY_BYTES) {
-            res.body.destroy();
-            return {
-              kind: "unknown",
-              reason: "malformed",
-              detail: `HTTP ${httpStatus}, body larger than 1 MB`,
-              httpStatus,
-            };
-          }
-          chunks.push(buf);
-        }
-        body = Buffer.concat(chunks).toString("utf8");
-      } catch (err) {
-        const facts = errorFacts(err);
-        // Checked first: once the signal fired, whatever error follows is its consequence. A
-        // timeout while still connecting is reported as unknown too, which is merely cautious.
-        if (signal.aborted) {
-          return { kind: "unknown", reason: "timeout", detail: `no complete answer within ${cfg.timeoutMs} ms` };
-        }
-        const words = notSentWords(facts);
-        if (words !== undefined) {
-          return { kind: "failed", reason: "not-sent", detail: `${words} (${facts.code})` };
-        }
-        if (facts.code !== undefined && TIMEOUT_CODES.has(facts.code)) {
-          return { kind: "unknown", reason: "timeout", detail: `no complete answer in time (${facts.code})` };
-        }
-        // Reset, closed socket, a broken body, anything else: the request may have reached the
-        // provider, so we cannot say it failed.
-        return {
-          kind: "unknown",
-          reason: "connection-lost",
-          detail: `connection failed after the request may have been sent (${facts.code ?? "no error code"})`,
-        };
-      }
-      return parseTopupAnswer(body, httpStatus, req);
+      const http = await loadHttp();
+      if (typeof http === "string") return { kind: "failed", reason: "not-sent", detail: http };
+      const url = buildTopupUrl(cfg, req);
+      // The budget covers every attempt and pause together, from the first attempt on.
+      const deadline = Date.now() + cfg.timeoutMs;
+      let attempts = 0;
+      let slowestMs = 0;
+      let askedPauseMs: number | undefined;
+      let gaveUp = `no time left for another try within ${cfg.timeoutMs} ms`;
+      const result = await retry(
+        async () => {
+          attempts++;
+          const started = Date.now();
+          const answer = await exchange(http, url, Math.max(1, deadline - started), cfg.timeoutMs);
+          slowestMs = Math.max(slowestMs, Date.now() - started);
+          if (answer.kind === "trouble") return answer.result;
+          askedPauseMs = answer.retryAfterMs;
+          return parseTopupAnswer(answer.body, answer.httpStatus, req);
+        },
+        {
+          again: isRateLimited,
+          // Never after an exception: that is a bug, and the order may have gone out.
+          retryOn: () => false,
+          delayMs: (attempt) => {
+            const pause = askedPauseMs ?? Math.min(MAX_PAUSE_MS, firstPauseMs * 2 ** (attempt - 1));
+            if (pause > MAX_PAUSE_MS) {
+              gaveUp = `the provider asked to wait ${Math.round(pause / 1000)} s`;
+              return undefined;
+            }
+            const room = Math.max(MIN_ATTEMPT_ROOM_MS, 2 * slowestMs);
+            return Date.now() + pause + room <= deadline ? pause : undefined;
+          },
+        },
+      );
+      if (!isRateLimited(result)) return result;
+      const tries = attempts === 1 ? "once" : `${attempts} times`;
+      return { ...result, detail: `rate-limited ${tries}; ${gaveUp}` };
+    },
+
+    async status(refId) {
+      const http = await loadHttp();
+      if (typeof http === "string") return { kind: "no-answer", detail: http };
+      const answer = await exchange(http, buildStatusUrl(cfg, refId), cfg.timeoutMs, cfg.timeoutMs);
+      if (answer.kind === "trouble") return { kind: "no-answer", detail: answer.result.detail ?? "no answer" };
+      return parseStatusAnswer(answer.body, answer.httpStatus, refId);
     },
   };
 }

@@ -38,6 +38,7 @@ export interface SandboxProvider {
   /** Starts listening (port 0 = a random free port) and resolves with the base URL. */
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
+  /** Every request of the order operation (`/v1/transaction/partner`), in the order they came. */
   calls: SandboxCall[];
   balance(): number;
   /**
@@ -106,6 +107,10 @@ export function createSandboxProvider(opts: SandboxOptions): SandboxProvider {
   /** Decides the answer and applies its effects at once, so a slow answer still counts as done. */
   function handle(req: IncomingMessage): { httpStatus: number; body: unknown } {
     const url = new URL(req.url ?? "/", "http://sandbox");
+    // Only the order operation is a call; any other path (a status query the provider interface
+    // does not offer) is answered 404 and is not one.
+    if (url.pathname !== PATH)
+      return { httpStatus: 404, body: errorBody("request/not-found", `no such endpoint, use GET ${PATH}`) };
     // Raw values are echoed as sent; "empty" means blank after trimming.
     const q = Object.fromEntries(PARAMS.map((p) => [p, url.searchParams.get(p) ?? ""])) as Record<Param, string>;
     const call: SandboxCall = {
@@ -121,7 +126,6 @@ export function createSandboxProvider(opts: SandboxOptions): SandboxProvider {
       return { httpStatus, body: errorBody(code, msg) };
     };
 
-    if (url.pathname !== PATH) return refuse(404, "request/not-found", `no such endpoint, use GET ${PATH}`);
     if (req.method !== "GET") return refuse(405, "request/method-not-allowed", "only GET is allowed");
     const missing = PARAMS.find((p) => q[p].trim() === "");
     if (missing !== undefined) return refuse(200, "request/missing-parameter", `missing parameter: ${missing}`);

@@ -90,6 +90,13 @@ export function createApi(initData: string) {
     cancelDeposit: (depositId: string) => answer(admin.deposits[":id"].cancel.$post(id(depositId))),
     setTier: (userId: number, tier: string) =>
       answer(admin.resellers[":id"].tier.$post({ ...id(userId), json: { tier } })),
+    /** A new API key for a reseller (access on): the bot sends it to the admin's chat; the answer never holds it. */
+    apiOn: (userId: number, requestId: string) =>
+      answer(admin.resellers[":id"].api.on.$post({ ...id(userId), json: { requestId } })),
+    apiOff: (userId: number) => answer(admin.resellers[":id"].api.off.$post(id(userId))),
+    /** A reseller's callback URL, or null to remove it. */
+    setApiCallback: (userId: number, url: string | null) =>
+      answer(admin.resellers[":id"].api.callback.$put({ ...id(userId), json: { url } })),
     orders: (filter: { q?: string; day?: string; user?: string; state?: string; page?: number }) => {
       const query: Record<string, string> = {};
       for (const [k, v] of Object.entries(filter)) if (v !== undefined && v !== "") query[k] = String(v);

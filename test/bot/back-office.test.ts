@@ -1,12 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { API_CHAT_ID } from "../../src/orders/order.js";
 import { CSV_HEADER } from "../../src/reports/csv.js";
 import { button, createWorld, type World } from "../e2e/world.js";
 import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
+import { draft } from "../orders/fixtures.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const SILENT_ADMIN: FakeUser = { id: 1005, first_name: "Never started", language_code: "en" };
 const STAFF: FakeUser = { id: 1002, first_name: "Sari", language_code: "id" };
 const NEWCOMER: FakeUser = { id: 4004, first_name: "Budi", language_code: "en" };
+/** What the provider answers for a sale of ML86. */
+const ML86_DETAIL = { name: "86 Diamonds", code: "ML86", price: 19500, rate: 1, priceRp: 19500, status: "SUKSES" };
 
 describe("the back office in the chat: the app in process, fake Bot API over HTTP, sandbox, real Redis", () => {
   let world: World;
@@ -104,8 +108,8 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     await world.waitText(ADMIN, /All orders<\/b>: page 1 of 3 \(25 orders\)/);
   });
 
-  it("when a day has successes, failures and unknowns, then /report adds them up exactly and the CSV lists every order", async () => {
-    await world.run({ ...base(), TOPUP_BASE_URL: await world.flakyProvider() });
+  it("when a day has successes, failures and unknowns, then /report adds them up exactly, the CSV lists every order, and the H2H API's part shows once it has an order", async () => {
+    const bot = await world.run({ ...base(), TOPUP_BASE_URL: await world.flakyProvider() });
     await world.order(STAFF, "ML86", "12345678(1234)"); // success: 20,000 sold, 19,500 cost
     await world.order(STAFF, "ML172", "12345678(1234)"); // success: 39,000 sold, 38,500 cost
     await world.order(ADMIN, "FF70", "123456789"); // success: 10,000 sold, 9,500 cost
@@ -121,6 +125,8 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     expect(report.text).toContain("ML172 · 172 Diamonds: 1 × · Rp 39,000 − Rp 38,500 = Rp 500");
     expect(report.text).toContain("Sari (1002): 2 × · Rp 59,000 − Rp 58,000 = Rp 1,000");
     expect(report.text).toContain("Admin (1001): 1 × · Rp 10,000 − Rp 9,500 = Rp 500");
+    // No order came through the H2H API: no line of it.
+    expect(report.text).not.toContain("H2H");
 
     world.fake.tapButton(ADMIN, report, button(report, /CSV/));
     const csvMessage = await world.fake.waitForMessage(ADMIN.id, (m) => m.document !== undefined);
@@ -138,6 +144,24 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     await world.waitText(ADMIN, /No orders on 2020-01-01/);
     world.fake.sendText(ADMIN, "/report someday");
     await world.waitText(ADMIN, /Use \/report for today, <code>\/report yesterday<\/code>/);
+
+    // A reseller's system orders through the H2H API (chat id 0): one sale, one failure.
+    const ledger = bot.app!.ledger;
+    for (const state of ["success", "failed"] as const) {
+      const at = new Date().toISOString();
+      const o = draft({ chatId: API_CHAT_ID, userId: 5005, userName: "Budi", createdAt: at });
+      await ledger.saveDraft(o, 60_000);
+      await ledger.claim(o.refId, { userId: o.userId, at });
+      await ledger.finish(o, {
+        state,
+        at,
+        result: state === "success" ? { sn: "1", productDetail: ML86_DETAIL } : { reason: "provider-error" },
+      });
+    }
+    world.fake.sendText(ADMIN, "/report");
+    const withApi = await world.waitText(ADMIN, /Through the H2H API/);
+    expect(withApi.text).toContain("🔌 Through the H2H API: 1 sold, Rp 20,000 (1 failed)");
+    expect(withApi.text).toContain("Orders: 7 (✅ 4 · ❌ 2 · ⚠️ 1 · ⏳ 0)");
   });
 
   it("when an admin asks for yesterday's report and taps ◀ ▶, then the same message shows the day before or after, never a day to come", async () => {

@@ -45,6 +45,7 @@ describe("features describe themselves: menus, the command list and the group ru
         "saldo",
         "tier",
         "payinfo",
+        "apikey",
       ],
       ...["price", "disable", "enable", "catalog", "pause", "resume", "broadcast", "app"],
     ]);

@@ -1,7 +1,7 @@
 import { dayIn, dayRange } from "../../src/calendar.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/orders/ledger.js";
-import type { FinalState, OrderRecord } from "../../src/orders/order.js";
+import { API_CHAT_ID, type FinalState, type OrderRecord } from "../../src/orders/order.js";
 import { buildReport, hoursOf, type DayFigures } from "../../src/orders/report.js";
 import type { Deposit } from "../../src/orders/wallet.js";
 import { draft } from "./fixtures.js";
@@ -85,7 +85,9 @@ export function describeFiguresContract(name: string, factory: FiguresLedgerFact
         if (roll < 0.45 || open.length === 0) {
           const u = rand.pick(users);
           const p = rand.pick(products);
-          const o = draft({ ...u, chatId: u.userId, ...p, price: p.price, productName: p.productName });
+          // Every third order of a reseller comes from their own system, through the H2H API.
+          const chatId = u.role === "reseller" && step % 3 === 0 ? API_CHAT_ID : u.userId;
+          const o = draft({ ...u, chatId, ...p, price: p.price, productName: p.productName });
           delete (o as Partial<typeof o> & { cost?: number }).cost;
           await ledger.orders.saveDraft(o, 24 * HOUR);
           const claim = await ledger.orders.claim(o.refId, { userId: o.userId, at: tick() });
@@ -169,21 +171,78 @@ export function describeFiguresContract(name: string, factory: FiguresLedgerFact
       const days = [...new Set([DAY1, clock].map((t) => dayIn(TZ, new Date(t))))];
       expect(days.length).toBeGreaterThan(1);
       let unpriced = 0;
+      const api = { orders: 0, sold: 0, failed: 0 };
       for (const day of days) {
         const kept = await ledger.orders.dayFigures(day);
         const { balance: _balance, ...figures } = kept;
         expect(figures).toEqual(await recount(ledger, day));
         expect(kept.total).toBeGreaterThan(0);
         unpriced += kept.unpricedCount;
+        api.orders += kept.api.orders;
+        api.sold += kept.api.sold;
+        api.failed += kept.api.failed;
         const [totalsOnly] = await ledger.orders.daysFigures([day]);
-        expect(totalsOnly).toMatchObject({ total: kept.total, selling: kept.selling, provider: kept.provider });
+        expect(totalsOnly).toMatchObject({
+          total: kept.total,
+          selling: kept.selling,
+          provider: kept.provider,
+          api: kept.api,
+        });
       }
       expect(unpriced).toBeGreaterThan(0);
+      // The API's orders were there, and some of them sold and some failed.
+      expect(api.orders).toBeGreaterThan(api.sold + api.failed);
+      expect(api.sold).toBeGreaterThan(0);
+      expect(api.failed).toBeGreaterThan(0);
       const wallets = await ledger.wallets.all();
       expect(await ledger.wallets.totals()).toEqual({
         saldo: wallets.reduce((s, w) => s + w.saldo, 0),
         held: wallets.reduce((s, w) => s + w.held, 0),
       });
+    });
+
+    it("when orders come through the H2H API, then the day's API part counts exactly those, and no chat order", async () => {
+      const detail = { name: "86 Diamonds", code: "ML86", price: 19500, rate: 1, priceRp: 19500, status: "SUKSES" };
+      const at = (minute: number) => new Date(Date.parse("2026-03-10T03:00:00.000Z") + minute * 60_000).toISOString();
+      const send = async (over: Partial<OrderRecord>, minute: number) => {
+        const o = draft({ userId: 7001, userName: "Dewi", ...over });
+        await ledger.orders.saveDraft(o, HOUR);
+        expect((await ledger.orders.claim(o.refId, { userId: o.userId, at: at(minute) })).kind).toBe("claimed");
+        return o;
+      };
+      const finish = (o: OrderRecord, state: FinalState, minute: number) =>
+        ledger.orders.finish(o, {
+          state,
+          at: at(minute),
+          result: state === "success" ? { sn: "1", productDetail: detail } : { reason: "provider-error" },
+        });
+
+      const sold = await send({ chatId: API_CHAT_ID, price: 20000 }, 0);
+      await finish(sold, "success", 1);
+      const failed = await send({ chatId: API_CHAT_ID, price: 20000 }, 2);
+      await finish(failed, "failed", 3);
+      const settled = await send({ chatId: API_CHAT_ID, price: 15000 }, 4);
+      await finish(settled, "unknown", 5);
+      const half = await ledger.orders.dayFigures("2026-03-10");
+      expect(half.api).toEqual({ orders: 3, sold: 1, revenue: 20000, failed: 1 });
+      const settle = await ledger.orders.settle(settled, {
+        state: "success",
+        at: at(6),
+        adminId: 502,
+        result: { sn: "2" },
+      });
+      expect(settle.kind).toBe("settled");
+      await send({ chatId: API_CHAT_ID, price: 20000 }, 7); // still with the provider
+      const chat = await send({ chatId: 7001, price: 20000 }, 8);
+      await finish(chat, "success", 9);
+
+      const day = await ledger.orders.dayFigures("2026-03-10");
+      expect(day.api).toEqual({ orders: 4, sold: 2, revenue: 35000, failed: 1 });
+      expect(day.byState).toEqual({ success: 3, failed: 1, unknown: 0, submitting: 1 });
+      const { balance: _balance, ...figures } = day;
+      expect(figures).toEqual(await recount(ledger, "2026-03-10"));
+      expect((await ledger.orders.daysFigures(["2026-03-10"]))[0]!.api).toEqual(day.api);
+      expect((await ledger.orders.dayFigures("2026-03-11")).api).toEqual({ orders: 0, sold: 0, revenue: 0, failed: 0 });
     });
 
     it("when several days' detail is read at once, then each day reads as it does alone, in the order asked for", async () => {

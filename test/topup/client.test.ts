@@ -1,9 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { buildTopupUrl, createTopupClient, parseTopupAnswer, redactUrl } from "../../src/topup/client.js";
+import {
+  buildStatusUrl,
+  buildTopupUrl,
+  createTopupClient,
+  parseStatusAnswer,
+  parseTopupAnswer,
+  redactUrl,
+} from "../../src/topup/client.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
-import type { TopupRequest, TopupResult } from "../../src/topup/types.js";
+import type { TopupRequest, TopupResult, TopupStatusResult } from "../../src/topup/types.js";
 
 const SECRET = "sk-test-NEVER-SHOWN-4242";
 const MITRA = "M-77";
@@ -498,5 +505,215 @@ describe("parsing an answer without HTTP", () => {
       reason: "not-json",
       detail: "HTTP 200, body is not JSON",
     });
+  });
+});
+
+describe("provider client when the provider is another shop running this bot", () => {
+  const rateLimited = { status: 0, error_code: "request/rate-limited", error_msg: "too many requests" };
+
+  /** A provider that answers each call with the next handler (the last one repeats), recording each ref_id. */
+  async function scripted(handlers: Array<(req: IncomingMessage, res: ServerResponse) => void>) {
+    const refIds: string[] = [];
+    const provider = await faultyProvider((request, res) => {
+      refIds.push(new URL(request.url!, "http://x").searchParams.get("ref_id")!);
+      handlers[Math.min(refIds.length, handlers.length) - 1]!(request, res);
+    });
+    servers.push(provider);
+    return { url: provider.url, refIds };
+  }
+
+  const clientFor = (url: string, timeoutMs = 5000, rateLimitPauseMs = 20) =>
+    createTopupClient({ baseUrl: url, mitraId: MITRA, secretKey: SECRET, timeoutMs, rateLimitPauseMs });
+
+  it("when a 503 carries an error body, then the result is unknown (held), never failed", async () => {
+    const result = await orderAgainst(
+      json(503, { status: 0, error_code: "transaction/failed", error_msg: "service unavailable" }),
+    );
+    expect(result).toMatchObject({
+      kind: "unknown",
+      reason: "server-error",
+      errorCode: "transaction/failed",
+      httpStatus: 503,
+    });
+  });
+
+  it("when the provider says transaction/unknown in any spelling, then the result is unknown, never failed", async () => {
+    for (const code of ["transaction/unknown", " Transaction/UNKNOWN "]) {
+      const result = await orderAgainst(json(200, { status: 0, error_code: code, error_msg: "ask the status" }));
+      expect(result).toMatchObject({ kind: "unknown", reason: "upstream-unknown", errorMsg: "ask the status" });
+    }
+  });
+
+  it("when the provider is rate-limited twice and then succeeds, then it is one success sent three times with the same ref_id", async () => {
+    const provider = await scripted([json(429, rateLimited), json(429, rateLimited), json(200, successBody("TGRL1"))]);
+    const result = await clientFor(provider.url).order(req("TGRL1"));
+    expect(result).toMatchObject({ kind: "success", refId: "TGRL1", sn: "1234567890" });
+    expect(provider.refIds).toEqual(["TGRL1", "TGRL1", "TGRL1"]);
+  });
+
+  it("when the provider stays rate-limited, then the order failed with the code once the time is up", async () => {
+    const provider = await scripted([json(429, rateLimited)]);
+    const started = Date.now();
+    const result = await clientFor(provider.url, 1500, 50).order(req("TGRL2"));
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(result).toMatchObject({ kind: "failed", reason: "provider-error", errorCode: "request/rate-limited" });
+    expect(result.kind === "failed" && result.detail).toMatch(/^rate-limited \d+ times/);
+    expect(provider.refIds.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(provider.refIds)).toEqual(new Set(["TGRL2"]));
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+  });
+
+  it("when the provider asks for a Retry-After, then the pause honours it, and one too long is not waited for", async () => {
+    const limitedFor = (seconds: string) => (_req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": seconds });
+      res.end(JSON.stringify(rateLimited));
+    };
+    const short = await scripted([limitedFor("1"), json(200, successBody("TGRA1"))]);
+    const started = Date.now();
+    expect(await clientFor(short.url).order(req("TGRA1"))).toMatchObject({ kind: "success" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+
+    const long = await scripted([limitedFor("60"), json(200, successBody("TGRA2"))]);
+    expect(await clientFor(long.url).order(req("TGRA2"))).toMatchObject({
+      kind: "failed",
+      errorCode: "request/rate-limited",
+    });
+    expect(long.refIds).toEqual(["TGRA2"]);
+  });
+
+  it("when anything but a rate limit comes back, then the order is sent once only", async () => {
+    const answers = [
+      json(503, rateLimited),
+      json(200, { status: 0, error_code: "transaction/unknown", error_msg: "x" }),
+      json(200, { status: 0, error_code: "shop/paused", error_msg: "x" }),
+      json(429, "slow down", "text/plain"),
+    ];
+    for (const answer of answers) {
+      const provider = await scripted([answer, json(200, successBody("TGONE"))]);
+      expect(await clientFor(provider.url).order(req("TGONE"))).not.toMatchObject({ kind: "success" });
+      expect(provider.refIds).toHaveLength(1);
+    }
+  });
+});
+
+describe("the provider's status query", () => {
+  async function statusAgainst(
+    handler: (req: IncomingMessage, res: ServerResponse) => void,
+    refId = "TGST1",
+  ): Promise<TopupStatusResult> {
+    const provider = await faultyProvider(handler);
+    servers.push(provider);
+    const client = createTopupClient({ baseUrl: provider.url, mitraId: MITRA, secretKey: SECRET, timeoutMs: 2000 });
+    const result = await client.status!(refId);
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+    return result;
+  }
+
+  it("when asked, then it is one GET on /v1/transaction/status with ref_id and the credentials only", async () => {
+    const seen: string[] = [];
+    await statusAgainst((request, res) => {
+      seen.push(`${request.method} ${request.url}`);
+      json(200, successBody("TGST1"))(request, res);
+    });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.startsWith("GET /v1/transaction/status?")).toBe(true);
+    expect(Object.fromEntries(new URL(seen[0]!.split(" ")[1]!, "http://x").searchParams)).toEqual({
+      ref_id: "TGST1",
+      secret_key: SECRET,
+      mitra_id: MITRA,
+    });
+  });
+
+  it("when the provider reports a finished success for our ref_id, then it is a success with every field", async () => {
+    expect(await statusAgainst(json(200, successBody("TGST1")))).toMatchObject({
+      kind: "success",
+      refId: "TGST1",
+      sn: "1234567890",
+      trxId: "TRX-231123-42",
+      lastBalance: 980000,
+      productDetail: { priceRp: 19500, status: "SUKSES" },
+    });
+  });
+
+  it("when the provider reports transaction/failed, unknown or not-found, then each is told apart", async () => {
+    expect(
+      await statusAgainst(json(200, { status: 0, error_code: "transaction/failed", error_msg: "refused upstream" })),
+    ).toEqual({ kind: "failed", errorCode: "transaction/failed", errorMsg: "refused upstream" });
+    expect(
+      await statusAgainst(json(200, { status: 0, error_code: "Transaction/Unknown", error_msg: "x" })),
+    ).toMatchObject({ kind: "unknown" });
+    expect(await statusAgainst(json(200, { status: 0, error_code: "transaction/not-found", error_msg: "x" }))).toEqual({
+      kind: "not-found",
+    });
+  });
+
+  it("when the provider has no status operation or gives no usable answer, then it is no-answer", async () => {
+    const noAnswers = [
+      json(404, "<html>Not Found</html>", "text/html"),
+      json(405, { status: 0, error_code: "request/method-not-allowed", error_msg: "x" }),
+      json(404, { status: 0, error_code: "request/not-found", error_msg: "x" }),
+      json(200, { status: 0, error_code: "auth/invalid-credentials", error_msg: "x" }),
+      json(429, { status: 0, error_code: "request/rate-limited", error_msg: "x" }),
+      json(503, { status: 0, error_code: "transaction/failed", error_msg: "x" }),
+      json(200, successBody("TGSOMEONEELSE")),
+      json(200, "{"),
+      (request: IncomingMessage) => request.socket.destroy(),
+    ];
+    for (const handler of noAnswers) {
+      const result = await statusAgainst(handler);
+      expect(result).toMatchObject({ kind: "no-answer" });
+      expect(result.kind === "no-answer" && result.detail).toBeTruthy();
+    }
+  });
+
+  it("when nothing listens, then it is no-answer and it does not throw", async () => {
+    const provider = await faultyProvider(() => undefined);
+    await provider.close();
+    const client = createTopupClient({ baseUrl: provider.url, mitraId: MITRA, secretKey: SECRET, timeoutMs: 2000 });
+    const result = await client.status!("TGST1");
+    expect(result).toMatchObject({ kind: "no-answer" });
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+  });
+
+  it("when the answer echoes our request, then the secret is scrubbed from what comes back", async () => {
+    const result = await statusAgainst(
+      json(200, {
+        status: 0,
+        error_code: "transaction/failed",
+        error_msg: `failed: /v1/transaction/status?ref_id=TGST1&secret_key=${SECRET}`,
+      }),
+    );
+    expect(result).toMatchObject({ kind: "failed" });
+    expect(result.kind === "failed" && result.errorMsg).toContain("secret_key=***");
+  });
+
+  it("when the status URL is built, then the base path is kept and redactUrl hides the secret", () => {
+    const url = buildStatusUrl({ baseUrl: "https://p.example.com/api/", mitraId: MITRA, secretKey: SECRET }, "TG 3");
+    expect(url.origin + url.pathname).toBe("https://p.example.com/api/v1/transaction/status");
+    expect(url.searchParams.get("ref_id")).toBe("TG 3");
+    expect(redactUrl(url)).not.toContain(SECRET);
+  });
+});
+
+describe("parsing a chained provider's answer without HTTP", () => {
+  it("when an error body comes with any 5xx, then it is unknown; with a 4xx it is still a failure", () => {
+    const body = JSON.stringify({ status: 0, error_code: "product/unavailable", error_msg: "x" });
+    for (const status of [500, 502, 503, 504, 599]) {
+      expect(parseTopupAnswer(body, status, req("TGP2"))).toMatchObject({ kind: "unknown", reason: "server-error" });
+    }
+    for (const status of [200, 400, 404, 429]) {
+      expect(parseTopupAnswer(body, status, req("TGP2"))).toMatchObject({ kind: "failed", reason: "provider-error" });
+    }
+  });
+
+  it("when a status answer is read, then only the codes that say so become an outcome", () => {
+    const err = (code: string) => JSON.stringify({ status: 0, error_code: code, error_msg: "m" });
+    expect(parseStatusAnswer(err("TRANSACTION/FAILED"), 200, "TGP3")).toMatchObject({ kind: "failed" });
+    expect(parseStatusAnswer(err("transaction/not-found"), 200, "TGP3")).toEqual({ kind: "not-found" });
+    expect(parseStatusAnswer(err("transaction/not-found"), 502, "TGP3")).toMatchObject({ kind: "no-answer" });
+    expect(parseStatusAnswer(err("balance/insufficient"), 200, "TGP3")).toMatchObject({ kind: "no-answer" });
+    expect(
+      parseStatusAnswer(JSON.stringify(successBody("TGP3", {}, { status: "PENDING" })), 200, "TGP3"),
+    ).toMatchObject({ kind: "unknown" });
   });
 });

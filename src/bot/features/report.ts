@@ -91,6 +91,10 @@ async function renderReport(ctx: FeatureContext<"reports" | "place">, day: strin
     ...(report.unpriced.count === 0
       ? []
       : [t("report-unpriced", { count: report.unpriced.count, selling: rp(report.unpriced.selling) })]),
+    // The H2H API's part only on a day a reseller's system ordered through it.
+    ...(report.api.orders === 0
+      ? []
+      : [t("report-api", { sold: report.api.sold, revenue: rp(report.api.revenue), failed: report.api.failed })]),
     ...(report.byProduct.length === 0 ? [] : ["", t("report-by-product"), ...report.byProduct.map(line)]),
     ...(report.byUser.length === 0 ? [] : ["", t("report-by-user"), ...report.byUser.map(line)]),
     ...(report.byReseller.length === 0

@@ -88,7 +88,7 @@ async function allView(ctx: FeatureContext<"reports">): Promise<string> {
  * no saldo; staff from ALLOWED_USER_IDS change there (`/allow` would be refused); staff allowed in
  * the chat, or someone who may not order, with `/allow ID reseller`.
  */
-async function notReseller(ctx: FeatureContext<"access" | "people">, userId: number): Promise<string> {
+export async function notReseller(ctx: FeatureContext<"access" | "people">, userId: number): Promise<string> {
   const [entry, people] = await Promise.all([
     ctx.services.access.list().then((list) => list.find((e) => e.userId === userId)),
     ctx.services.people.get([userId]),

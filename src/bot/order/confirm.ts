@@ -66,6 +66,8 @@ export function confirmButtons<C extends FeatureContext<"orders" | "handledAgain
         }
         case "not-yours":
           return { alert: t("callback-not-yours") };
+        // "used" answers only an order of the H2H API (a partner's ref id); a chat's never has one.
+        case "used":
         case "not-found":
           return { alert: t("callback-expired"), dropButtons: true };
       }

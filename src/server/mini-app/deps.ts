@@ -1,5 +1,6 @@
 import type { Access } from "../../access/access.js";
-import type { People } from "../../access/people.js";
+import type { IssuedKey, PartnerStore } from "../../access/partners.js";
+import type { People, Person } from "../../access/people.js";
 import type { Logger } from "../../logger.js";
 import type { DepositRequests } from "../../orders/deposit-request-service.js";
 import type { Deposits } from "../../orders/deposits.js";
@@ -8,6 +9,7 @@ import type { OrderService } from "../../orders/order-service.js";
 import type { Wallets } from "../../orders/wallet.js";
 import type { Reports } from "../../reports/reports.js";
 import type { Shop } from "../../shop/shop.js";
+import type { Origins } from "../../storage/origins.js";
 
 /** What the Mini App's routes use: the chat's own services, so the page and the chat always agree. */
 export interface MiniAppDeps {
@@ -24,6 +26,23 @@ export interface MiniAppDeps {
   /** Resellers' deposit requests and the payment instructions they are shown. */
   depositRequests: DepositRequests;
   payInfo: PayInfoStore;
+  /** Resellers with API access (the H2H API): their keys and callbacks. */
+  partners: PartnerStore;
+  /** H2H_ENABLED: whether the shop's API answers (keys can be made before it does; the page says so). */
+  h2hEnabled: boolean;
+  /**
+   * A new key, sent by the bot to the admin's own private chat with `protect_content`, in the chat's
+   * own /apikey message: the page never gets it.
+   */
+  sendApiKey: (
+    adminId: number,
+    lang: "en" | "id",
+    key: IssuedKey,
+    reseller: { userId: number; person?: Person | undefined },
+  ) => Promise<void>;
+  /** What each page request made (a new key): the same request sent again makes nothing more. */
+  origins: Origins;
+  now: () => Date;
   /** A file a user sent, fetched by the server (its URL holds the bot token), at most `maxBytes`. */
   downloadFile: (fileId: string, maxBytes: number) => Promise<Buffer>;
   /**

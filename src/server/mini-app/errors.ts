@@ -20,6 +20,7 @@ export interface ApiError {
     | "no-code"
     | "unsupported"
     | "too-large"
+    | "not-sent"
     | "internal";
   /**
    * `invalid`: each bad field (or catalogue path) and what is wrong with it; for a catalogue, also

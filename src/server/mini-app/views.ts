@@ -1,3 +1,4 @@
+import type { Partner } from "../../access/partners.js";
 import { tiersOf, toCatalogJson } from "../../catalog/catalog.js";
 import type { OrderRecord } from "../../orders/order.js";
 import type { ShopState } from "../../shop/shop.js";
@@ -147,3 +148,14 @@ export function catalogView(state: ShopState): CatalogView {
     tiers: [...tiersOf(state.catalog)].sort(),
   };
 }
+
+/** A reseller's access to the shop's API as the page shows it: never the key, which only the admin's chat gets. */
+export interface ApiAccessView {
+  mitraId: string;
+  on: boolean;
+  callbackUrl: string | null;
+}
+
+/** Built field by field, so that nothing else of the partner's record can reach the page. */
+export const apiAccessView = (p: Partner | undefined): ApiAccessView | null =>
+  p === undefined ? null : { mitraId: p.mitraId, on: p.on, callbackUrl: p.callbackUrl ?? null };

@@ -19,6 +19,7 @@ import {
   useLoad,
   useMainAction,
 } from "../ui.js";
+import { ApiAccessSection } from "./api-access.js";
 
 /** A line of a reseller's statement, as the statement call answers it. */
 type Movement = AnswerOf<"reseller">["movements"][number];
@@ -92,9 +93,10 @@ export function ResellersPage() {
                   <Row
                     key={r.userId}
                     label={personName(r)}
-                    hint={
-                      r.source === "none" ? t("page-resellers-no-longer") : t("page-resellers-tier", { tier: r.tier })
-                    }
+                    hint={[
+                      r.source === "none" ? t("page-resellers-no-longer") : t("page-resellers-tier", { tier: r.tier }),
+                      ...(r.api?.on === true ? [t("page-resellers-api-on")] : []),
+                    ].join(" · ")}
                     value={
                       <span class="money-pair">
                         {rp(r.saldo)}
@@ -236,6 +238,7 @@ function ResellerDetail(props: { userId: number }) {
               </div>
             </div>
             <TierPicker userId={props.userId} tier={d.reseller.tier} onChanged={reload} />
+            <ApiAccessSection userId={props.userId} api={d.api} enabled={d.apiEnabled} onChanged={reload} />
             {deposit.kind === "closed" ? (
               <button
                 type="button"

@@ -1,11 +1,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { MAX_CALLBACK_URL, parseCallbackUrl } from "../../../access/partners.js";
 import { tiersOf } from "../../../catalog/catalog.js";
 import { MAX_DEPOSIT, MAX_DEPOSIT_NOTE } from "../../../orders/deposits.js";
 import type { MiniAppEnv } from "../auth.js";
 import type { MiniAppDeps } from "../deps.js";
 import { invalid, jsonBody, notFound, paramsOf, queryOf } from "../errors.js";
-import { depositView } from "../views.js";
+import { apiAccessView, depositView } from "../views.js";
 import { USER_ID } from "./ids.js";
 
 const STATEMENT_PAGE = 20;
@@ -35,22 +36,92 @@ const statementQuery = z.object({
 /** The origin (storage/origins.ts) of a request of the page: the admin's, named by the page. */
 const requestOrigin = (userId: number, requestId: string) => `r:${userId}:${requestId}`;
 
+/** The page's name for a request: sent again (a retry, a double tap), it makes nothing more. */
+const requestIdBody = z.object({
+  requestId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8 to 64 letters, digits, _ or -"),
+});
+
+/** A callback URL, or null to remove it (read as the chat's `/apikey ID callback` reads it). */
+const callbackBody = z.object({ url: z.string({ error: "must be a URL, or null" }).max(10_000).nullable() });
+
+const CALLBACK_RULE = `must be an http:// or https:// address of at most ${MAX_CALLBACK_URL} characters`;
+
+type ApiAccessDeps = Pick<
+  MiniAppDeps,
+  "access" | "partners" | "people" | "origins" | "sendApiKey" | "languageOf" | "now" | "logger"
+>;
+
 /**
- * /admin/resellers: the resellers with their saldo, one's statement a page at a time, a deposit
- * prepared for Confirm (the same rules as /deposit in the chat), a new price tier.
+ * /admin/resellers/:id/api/…: a reseller's access to the shop's API (H2H), as `/apikey` in the chat
+ * changes it. A new key goes to the admin's own private chat through the bot; no answer holds it.
  */
-export function resellersRoutes(deps: Pick<MiniAppDeps, "reports" | "deposits" | "access" | "shop">) {
-  const { reports, deposits, access, shop } = deps;
+function apiAccessRoutes(deps: ApiAccessDeps) {
+  const { access, partners, people, origins, logger } = deps;
   return new Hono<MiniAppEnv>()
-    .get("/", async (c) => c.json(await reports.resellers.list(), 200))
+    .post("/:id/api/on", jsonBody(requestIdBody), resellerId, async (c) => {
+      const userId = c.req.valid("param").id;
+      const viewer = c.get("viewer");
+      if ((await access.buyerOf(userId))?.role !== "reseller") return c.json({ error: "not-reseller" as const }, 404);
+      // One key per request of the page: the same request again shows what the first one made.
+      const made = await origins.fix(requestOrigin(viewer.userId, c.req.valid("json").requestId), `apikey:${userId}`);
+      if (made.first) {
+        const key = await partners.issue(userId, deps.now().getTime());
+        const [named, lang] = await Promise.all([
+          people.get([userId]),
+          deps.languageOf(viewer.userId, viewer.languageCode),
+        ]);
+        try {
+          await deps.sendApiKey(viewer.userId, lang, key, { userId, person: named.get(userId) });
+        } catch (err) {
+          logger.warn({ err, adminId: viewer.userId, userId }, "mini app: a new API key was not sent");
+          return c.json({ error: "not-sent" as const }, 502);
+        }
+      }
+      return c.json({ api: apiAccessView(await partners.get(userId)), repeated: !made.first }, 200);
+    })
+    .post("/:id/api/off", resellerId, async (c) => {
+      const userId = c.req.valid("param").id;
+      if (!(await partners.turnOff(userId))) return notFound(c);
+      return c.json({ api: apiAccessView(await partners.get(userId)) }, 200);
+    })
+    .put("/:id/api/callback", jsonBody(callbackBody), resellerId, async (c) => {
+      const userId = c.req.valid("param").id;
+      const typed = c.req.valid("json").url;
+      let url: string | undefined;
+      if (typed !== null && typed.trim() !== "") {
+        const read = parseCallbackUrl(typed);
+        if (!read.ok) return invalid(c, [{ path: "url", message: CALLBACK_RULE }]);
+        url = read.url;
+      }
+      if (!(await partners.setCallback(userId, url))) return notFound(c);
+      return c.json({ api: apiAccessView(await partners.get(userId)) }, 200);
+    });
+}
+
+/**
+ * /admin/resellers: the resellers with their saldo and API access, one's statement a page at a
+ * time, a deposit prepared for Confirm (the same rules as /deposit in the chat), a new price tier,
+ * their API access turned on (a new key) or off and their callback URL.
+ */
+export function resellersRoutes(
+  deps: Pick<MiniAppDeps, "reports" | "deposits" | "shop" | "h2hEnabled"> & ApiAccessDeps,
+) {
+  const { reports, deposits, access, shop, partners, h2hEnabled } = deps;
+  return new Hono<MiniAppEnv>()
+    .get("/", async (c) => {
+      const [list, keys] = await Promise.all([reports.resellers.list(), partners.list()]);
+      const byUser = new Map(keys.map((p) => [p.userId, p]));
+      const resellers = list.resellers.map((r) => ({ ...r, api: apiAccessView(byUser.get(r.userId)) }));
+      return c.json({ ...list, resellers, apiEnabled: h2hEnabled }, 200);
+    })
     .get("/:id", resellerId, queryOf(statementQuery), async (c) => {
-      const statement = await reports.resellers.statementPage(
-        c.req.valid("param").id,
-        c.req.valid("query").page,
-        STATEMENT_PAGE,
-      );
+      const userId = c.req.valid("param").id;
+      const [statement, partner] = await Promise.all([
+        reports.resellers.statementPage(userId, c.req.valid("query").page, STATEMENT_PAGE),
+        partners.get(userId),
+      ]);
       if (statement === undefined) return notFound(c);
-      return c.json(statement, 200);
+      return c.json({ ...statement, api: apiAccessView(partner), apiEnabled: h2hEnabled }, 200);
     })
     .post("/:id/deposits", jsonBody(depositBody), resellerId, async (c) => {
       const sent = c.req.valid("json");
@@ -80,5 +151,6 @@ export function resellersRoutes(deps: Pick<MiniAppDeps, "reports" | "deposits" |
       if (r.kind === "unknown-tier") return invalid(c, [{ path: "tier", message: `one of ${[...tiers].join(", ")}` }]);
       if (r.kind === "not-reseller") return c.json({ error: "not-reseller" as const }, 404);
       return c.json({ old: r.old, tier }, 200);
-    });
+    })
+    .route("/", apiAccessRoutes(deps));
 }

@@ -1,0 +1,152 @@
+import { findProduct, type Buyer, type Catalog } from "../catalog/catalog.js";
+import type { Shop } from "../shop/shop.js";
+import type { OrderLedger } from "./ledger.js";
+import { API_CHAT_ID, type OrderRecord } from "./order.js";
+import type { OrderService } from "./order-service.js";
+import type { Wallets } from "./wallet.js";
+
+/** A partner's order as their system sends it: who (already authenticated), their ref id, what, for whom. */
+export interface PartnerOrderRequest {
+  userId: number;
+  /** The reseller's name as the shop knows it, for the books. */
+  userName: string;
+  buyer: Extract<Buyer, { role: "reseller" }>;
+  partnerRef: string;
+  itemCode: string;
+  /** Taken exactly as sent. */
+  destination: string;
+}
+
+/** Why a partner's order was refused before anything was held (their ref id stays unused). */
+export type PartnerRefusal =
+  "product-not-found" | "product-unavailable" | "destination-invalid" | "balance-insufficient" | "shop-paused";
+
+/**
+ * What a partner's order (or a status query) came to. `order` is the order as it stands: its
+ * state says success, failed or unknown (still being sent counts as unknown).
+ */
+export type PartnerOutcome =
+  | { kind: "order"; order: OrderRecord; partnerRef: string }
+  /** The ref id was used before, by the order `refId` (whatever became of it). */
+  | { kind: "used"; refId: string }
+  | { kind: "refused"; why: PartnerRefusal }
+  | { kind: "not-found" };
+
+/** A product as the partner's product list shows it: at their price, available unless disabled. */
+export interface PartnerProduct {
+  code: string;
+  name: string;
+  game: string;
+  price: number;
+  available: boolean;
+}
+
+/** How long a partner's draft may wait for its claim: it is claimed at once, or never. */
+const PARTNER_DRAFT_MS = 2 * 60 * 1000;
+
+/**
+ * The shop as a provider for its resellers' systems: an order by a partner's ref id is a draft
+ * and a Confirm of the order service (the same rules, prices, pause and exactly-once claim as in
+ * the chat), with the partner's ref id used in the claim's own atomic step, so that it orders at
+ * most once, whatever the timing, the connections or the crashes.
+ */
+export function createPartnerOrders(deps: {
+  orders: Pick<OrderService, "createDraft" | "confirm" | "cancel">;
+  ledger: Pick<OrderLedger, "partnerOrder" | "partnerRefOf" | "get">;
+  wallets: Pick<Wallets, "get">;
+  shop: Pick<Shop, "state">;
+}) {
+  const { orders, ledger } = deps;
+
+  /** A draft that was not claimed goes at once (nothing was held for it). */
+  const drop = (refId: string, userId: number) =>
+    orders.cancel({ refId, userId, chatId: API_CHAT_ID }).catch(() => undefined);
+
+  async function order(req: PartnerOrderRequest): Promise<PartnerOutcome> {
+    // Answered before anything else when known: a used ref id stays used whatever is sent with it.
+    const made = await ledger.partnerOrder(req.userId, req.partnerRef);
+    if (made !== undefined) return { kind: "used", refId: made };
+    const draft = await orders.createDraft({
+      chatId: API_CHAT_ID,
+      userId: req.userId,
+      userName: req.userName,
+      lang: "id",
+      buyer: req.buyer,
+      productCode: req.itemCode,
+      playerId: req.destination,
+      api: { ttlMs: PARTNER_DRAFT_MS },
+    });
+    if (draft.kind === "paused") return { kind: "refused", why: "shop-paused" };
+    if (draft.kind === "bad-player-id") return { kind: "refused", why: "destination-invalid" };
+    if (draft.kind === "not-offered")
+      return { kind: "refused", why: draft.product === undefined ? "product-not-found" : "product-unavailable" };
+    const refId = draft.draft.refId;
+    const confirmed = await orders.confirm({ refId, userId: req.userId, partnerRef: req.partnerRef });
+    switch (confirmed.kind) {
+      case "submitted":
+      case "already":
+      case "in-progress":
+        return { kind: "order", order: confirmed.order, partnerRef: req.partnerRef };
+      case "used":
+        await drop(refId, req.userId);
+        return confirmed;
+      case "short":
+        await drop(refId, req.userId);
+        return { kind: "refused", why: "balance-insufficient" };
+      case "paused":
+        await drop(refId, req.userId);
+        return { kind: "refused", why: "shop-paused" };
+      case "not-offered":
+        await drop(refId, req.userId);
+        return { kind: "refused", why: "product-unavailable" };
+      case "cancelled":
+      case "not-yours":
+      case "not-found":
+        // The draft was made a moment ago by this very request: gone only if it expired meanwhile.
+        return { kind: "refused", why: "product-unavailable" };
+    }
+  }
+
+  return {
+    order,
+
+    /** The order a partner's ref id made, as it stands now. */
+    async status(userId: number, partnerRef: string): Promise<PartnerOutcome> {
+      const refId = await ledger.partnerOrder(userId, partnerRef);
+      const found = refId === undefined ? undefined : await ledger.get(refId);
+      return found === undefined ? { kind: "not-found" } : { kind: "order", order: found, partnerRef };
+    },
+
+    /** The partner's ref id of an order of theirs (for a callback), undefined for any other order. */
+    partnerRefOf: (refId: string) => ledger.partnerRefOf(refId),
+
+    /** What the partner may spend, and what is held for orders whose outcome is not known yet. */
+    async balance(userId: number): Promise<{ balance: number; held: number }> {
+      const w = await deps.wallets.get(userId);
+      return { balance: w.saldo, held: w.held };
+    },
+
+    /** The products offered to the partner's tier, at their price (a disabled one as not available). */
+    async products(buyer: PartnerOrderRequest["buyer"]): Promise<PartnerProduct[]> {
+      return productsFor((await deps.shop.state()).catalog, buyer);
+    },
+  };
+}
+
+export type PartnerOrders = ReturnType<typeof createPartnerOrders>;
+
+/** Every product with a price for the tier, in the catalogue's order. */
+export function productsFor(catalog: Catalog, buyer: PartnerOrderRequest["buyer"]): PartnerProduct[] {
+  const list: PartnerProduct[] = [];
+  for (const game of catalog.games) {
+    for (const p of game.products) {
+      const price = p.prices[buyer.tier] ?? p.price;
+      if (price === undefined) continue;
+      list.push({ code: p.code, name: p.name, game: game.name, price, available: !p.disabled });
+    }
+  }
+  return list;
+}
+
+/** Whether a code names a product of this shop at all (another shop's code is not found). */
+export const knownProduct = (catalog: Catalog, code: string): boolean => findProduct(catalog, code) !== undefined;

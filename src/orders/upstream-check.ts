@@ -1,0 +1,158 @@
+import type { Logger } from "../logger.js";
+import type { TopupClient, TopupStatusResult } from "../topup/types.js";
+import type { OrderRecord } from "./order.js";
+import { SN, type SettleOutcome, type SettleRequest } from "./settle.js";
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+/** Past this age an unknown order is no longer asked about: an admin decides. */
+const GIVE_UP_AFTER_MS = 25 * HOUR_MS;
+
+/**
+ * The "admin" of a settlement made on the provider's own status answer: 0, an id no Telegram user
+ * has, so every screen can tell it from an admin's verdict.
+ */
+export const SETTLED_BY_PROVIDER = 0;
+
+/** The reason an order settled as failed on the provider's status answer is given. */
+export const FAILED_BY_STATUS = "The provider's status says the order failed.";
+
+/**
+ * How long to wait between two status queries about an unknown order of this age (since it was
+ * sent): a minute during its first hour, when most late outcomes arrive, then an hour until it is
+ * 25 hours old; undefined after that (never asked again).
+ */
+export function askIntervalMs(ageMs: number): number | undefined {
+  if (!Number.isFinite(ageMs) || ageMs >= GIVE_UP_AFTER_MS) return undefined;
+  return ageMs < HOUR_MS ? MINUTE_MS : HOUR_MS;
+}
+
+export interface UpstreamCheckDeps {
+  /** The orders whose result is unknown, oldest first. */
+  orders: { pending(): Promise<OrderRecord[]> };
+  /** The settlement an admin's verdict goes through: it tells the user and the admins. */
+  settle(req: SettleRequest): Promise<SettleOutcome>;
+  topup: Pick<TopupClient, "status">;
+  logger: Logger;
+  now: () => Date;
+}
+
+/**
+ * Settles unknown orders on the provider's own status answer, when the provider offers one (a
+ * shop running this bot does): each `sweep` asks about the orders that are due (see
+ * {@link askIntervalMs}) and settles those the provider reports finished, exactly as an admin's
+ * verdict would, with {@link SETTLED_BY_PROVIDER} as the admin. Anything else (not known yet, not
+ * found, no answer) is left as it is; `not-found` in particular is never taken for a failure, since
+ * the order may still be on its way to the provider.
+ *
+ * When each order was last asked is kept in memory only: one process (the holder of the
+ * background lease) sweeps, and a process that takes over asks once early, which is harmless as
+ * asking is only a read. A sweep never throws; a sweep asked for while one runs joins it.
+ */
+/** How long a provider that has not answered the status operation yet is left alone after it did not. */
+export const NO_STATUS_QUIET_MS = 10 * 60_000;
+
+export function createUpstreamCheck(deps: UpstreamCheckDeps): { sweep(): Promise<void> } {
+  const { logger } = deps;
+  const lastAsked = new Map<string, number>();
+  let running: Promise<void> | undefined;
+  // A provider that never answered the status operation (most do not offer it) is asked again only
+  // after a quiet while, not about every order every minute; one that answered once is trusted to.
+  let answersStatus = false;
+  let quietUntil = 0;
+
+  async function settleOn(order: OrderRecord, answer: TopupStatusResult): Promise<void> {
+    const refId = order.refId;
+    let req: SettleRequest;
+    if (answer.kind === "success") {
+      // Outer spaces are noise, as in an order's own answer; any other odd SN is an admin's call.
+      const sn = answer.sn.trim();
+      if (!SN.test(sn)) {
+        logger.warn({ refId, snLength: answer.sn.length }, "provider status says success, but its SN is not usable");
+        return;
+      }
+      req = {
+        refId,
+        adminId: SETTLED_BY_PROVIDER,
+        outcome: { state: "success", sn, cost: Math.round(answer.productDetail.priceRp) },
+      };
+    } else if (answer.kind === "failed") {
+      req = { refId, adminId: SETTLED_BY_PROVIDER, outcome: { state: "failed", reason: FAILED_BY_STATUS } };
+    } else {
+      const detail = "detail" in answer ? answer.detail : undefined;
+      logger.debug({ refId, status: answer.kind, detail }, "provider status leaves the order unknown");
+      return;
+    }
+    const outcome = await deps.settle(req);
+    if (outcome.kind === "settled" || outcome.kind === "not-pending" || outcome.kind === "not-found") {
+      lastAsked.delete(refId);
+      const level = outcome.kind === "settled" ? "info" : "debug";
+      logger[level](
+        { refId, state: req.outcome.state, outcome: outcome.kind },
+        "order settled on the provider's status",
+      );
+      return;
+    }
+    // bad-sn, bad-cost, bad-reason: the ledger refused the verdict; asked again when next due.
+    logger.warn(
+      { refId, state: req.outcome.state, outcome: outcome.kind },
+      "provider status could not settle the order",
+    );
+  }
+
+  async function check(order: OrderRecord): Promise<void> {
+    // Only orders still waiting for a verdict; an order an admin settled is never touched again.
+    if (order.state !== "unknown" || order.result?.reason === "settled") {
+      lastAsked.delete(order.refId);
+      return;
+    }
+    const at = deps.now().getTime();
+    const interval = askIntervalMs(at - Date.parse(order.submittedAt ?? order.createdAt));
+    if (interval === undefined) {
+      lastAsked.delete(order.refId);
+      return;
+    }
+    const last = lastAsked.get(order.refId);
+    if (last !== undefined && at - last < interval) return;
+    // Recorded before asking: an answer that never comes must not turn into asking every sweep.
+    lastAsked.set(order.refId, at);
+    const answer = await deps.topup.status?.(order.refId);
+    if (answer === undefined) return;
+    if (answer.kind !== "no-answer") answersStatus = true;
+    else if (!answersStatus) quietUntil = at + NO_STATUS_QUIET_MS;
+    await settleOn(order, answer);
+  }
+
+  async function sweepOnce(): Promise<void> {
+    if (deps.topup.status === undefined) return;
+    // Decided once per round: a round that asks, asks about every order that is due.
+    if (!answersStatus && deps.now().getTime() < quietUntil) return;
+    let orders: OrderRecord[];
+    try {
+      orders = await deps.orders.pending();
+    } catch (err) {
+      logger.warn({ err }, "unknown orders could not be listed for the provider's status");
+      return;
+    }
+    const pending = new Set<string>();
+    for (const order of orders) {
+      pending.add(order.refId);
+      try {
+        await check(order);
+      } catch (err) {
+        logger.warn({ refId: order.refId, err }, "provider status check of an order failed");
+      }
+    }
+    // Orders settled or gone since: forget them, so the map holds the unknown orders only.
+    for (const refId of lastAsked.keys()) if (!pending.has(refId)) lastAsked.delete(refId);
+  }
+
+  return {
+    sweep() {
+      running ??= sweepOnce().finally(() => {
+        running = undefined;
+      });
+      return running;
+    },
+  };
+}

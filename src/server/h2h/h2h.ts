@@ -1,0 +1,157 @@
+import { Hono, type Context } from "hono";
+import type { Access } from "../../access/access.js";
+import type { Partner, PartnerStore } from "../../access/partners.js";
+import type { People } from "../../access/people.js";
+import type { Logger } from "../../logger.js";
+import type { OrderRecord } from "../../orders/order.js";
+import type { PartnerOrderRequest, PartnerOrders } from "../../orders/partner-orders.js";
+import { errorBody, orderBody, refusalBody, usedBody, type ErrorBody, type ErrorCode } from "./answers.js";
+import type { RateLimit } from "./rate-limit.js";
+
+export interface H2hDeps {
+  partners: Pick<PartnerStore, "authenticate">;
+  access: Pick<Access, "buyerOf">;
+  people: Pick<People, "get">;
+  partnerOrders: PartnerOrders;
+  rateLimit: RateLimit;
+  /** An order whose outcome its partner may not have read (they hung up): the callback tells it. */
+  owe: (refId: string) => Promise<void>;
+  /** REF_ID_PREFIX: the head of the shop's transaction ids. */
+  refIdPrefix: string;
+  now: () => Date;
+  logger: Logger;
+}
+
+/** A partner's ref id: 1 to 64 of A–Z a–z 0–9 _ . - (case counts). */
+const REF_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+const MAX_PARAM = 64;
+
+type Checked<T> = { ok: true; value: T } | Refused;
+
+type Refused = { ok: false; body: ErrorBody; status: 200 | 429 };
+
+const fail = (code: ErrorCode, msg: string, status: 200 | 429 = 200): Refused => ({
+  ok: false,
+  body: errorBody(code, msg),
+  status,
+});
+
+/**
+ * The query's parameters, each given exactly once and not empty; the first that is missing,
+ * empty or repeated is named. Nothing here is logged: the query holds the secret key.
+ */
+function single<N extends string>(url: URL, names: readonly N[], code: ErrorCode): Checked<Record<N, string>> {
+  const out = {} as Record<N, string>;
+  for (const name of names) {
+    const all = url.searchParams.getAll(name);
+    if (all.length === 0) return fail(code, `${name} is missing`);
+    if (all.length > 1) return fail(code, `${name} is given more than once`);
+    if (all[0]!.trim() === "") return fail(code, `${name} is empty`);
+    out[name] = all[0]!;
+  }
+  return { ok: true, value: out };
+}
+
+/**
+ * The H2H API: the shop's resellers' systems order by HTTP, in the shape of the provider interface
+ * the shop itself buys from, paid from their saldo at their tier's price, once per ref id. Every
+ * request names its partner by `mitra_id` and `secret_key` (a wrong one, a key turned off, or a
+ * partner who is no longer a reseller: `auth/invalid-credentials`), then counts against the
+ * partner's allowance per second (429 `request/rate-limited`). Answers are HTTP 200 with a
+ * status-0 body for every refusal, as the provider's are.
+ */
+export function h2hRoutes(deps: H2hDeps) {
+  const { partnerOrders, logger } = deps;
+
+  /** The partner a request's credentials name, within their allowance. */
+  async function partnerOf(url: URL): Promise<Checked<{ partner: Partner; buyer: PartnerOrderRequest["buyer"] }>> {
+    const creds = single(url, ["mitra_id", "secret_key"], "auth/invalid-credentials");
+    if (!creds.ok) return creds;
+    const partner = await deps.partners.authenticate(creds.value.mitra_id, creds.value.secret_key);
+    const buyer = partner === undefined ? undefined : await deps.access.buyerOf(partner.userId);
+    if (partner === undefined || buyer?.role !== "reseller")
+      return fail("auth/invalid-credentials", "mitra_id or secret_key is wrong, or API access is off");
+    if (!(await deps.rateLimit.take(partner.userId, deps.now().getTime())))
+      return fail("request/rate-limited", "too many requests; nothing was ordered, send it again shortly", 429);
+    return { ok: true, value: { partner, buyer } };
+  }
+
+  const answer = (c: Context, checked: { body: ErrorBody; status: 200 | 429 }) => c.json(checked.body, checked.status);
+
+  /** The saldo to show with an order: after it for a fresh answer, now for a status query. */
+  async function shown(c: Context, order: OrderRecord, partnerRef: string, balance: number) {
+    return c.json(orderBody(order, partnerRef, balance, deps.refIdPrefix), 200);
+  }
+
+  const app = new Hono({ strict: false })
+    .get("/transaction/partner", async (c) => {
+      const url = new URL(c.req.url);
+      const who = await partnerOf(url);
+      if (!who.ok) return answer(c, who);
+      const params = single(url, ["ref_id", "item_code", "destination"], "request/invalid-parameter");
+      if (!params.ok) return answer(c, params);
+      const { ref_id: ref, item_code: code, destination } = params.value;
+      if (!REF_ID.test(ref))
+        return answer(c, fail("request/invalid-parameter", "ref_id must be 1 to 64 of A-Z a-z 0-9 _ . -"));
+      if (destination.length > MAX_PARAM)
+        return answer(c, fail("request/invalid-parameter", "destination is longer than 64 characters"));
+      if (code.length > MAX_PARAM) return c.json(refusalBody("product-not-found"), 200);
+      const { partner, buyer } = who.value;
+      const name = (await deps.people.get([partner.userId])).get(partner.userId)?.name ?? `reseller ${partner.userId}`;
+      const r = await partnerOrders.order({
+        userId: partner.userId,
+        userName: name,
+        buyer,
+        partnerRef: ref,
+        itemCode: code,
+        destination,
+      });
+      if (r.kind === "used") return c.json(usedBody(), 200);
+      if (r.kind === "refused") return c.json(refusalBody(r.why), 200);
+      if (r.kind === "not-found")
+        return c.json(errorBody("transaction/unknown", "the order's outcome is not known yet"), 200);
+      const order = r.order;
+      logger.info({ refId: order.refId, partner: partner.mitraId, state: order.state }, "H2H order answered");
+      // The partner hung up before the answer: the callback tells them once the outcome is known.
+      if (c.req.raw.signal.aborted && (order.state === "success" || order.state === "failed"))
+        await deps
+          .owe(order.refId)
+          .catch((err: unknown) => logger.error({ err, refId: order.refId }, "callback not noted"));
+      return shown(c, order, ref, order.saldoAfter ?? (await partnerOrders.balance(partner.userId)).balance);
+    })
+    .get("/transaction/status", async (c) => {
+      const url = new URL(c.req.url);
+      const who = await partnerOf(url);
+      if (!who.ok) return answer(c, who);
+      const params = single(url, ["ref_id"], "request/invalid-parameter");
+      if (!params.ok) return answer(c, params);
+      const ref = params.value.ref_id;
+      if (!REF_ID.test(ref))
+        return answer(c, fail("request/invalid-parameter", "ref_id must be 1 to 64 of A-Z a-z 0-9 _ . -"));
+      const userId = who.value.partner.userId;
+      const r = await partnerOrders.status(userId, ref);
+      if (r.kind !== "order")
+        return c.json(errorBody("transaction/not-found", "no order was made with this ref_id"), 200);
+      return shown(c, r.order, ref, (await partnerOrders.balance(userId)).balance);
+    })
+    .get("/balance", async (c) => {
+      const who = await partnerOf(new URL(c.req.url));
+      if (!who.ok) return answer(c, who);
+      return c.json({ status: 1 as const, data: await partnerOrders.balance(who.value.partner.userId) }, 200);
+    })
+    .get("/products", async (c) => {
+      const who = await partnerOf(new URL(c.req.url));
+      if (!who.ok) return answer(c, who);
+      return c.json({ status: 1 as const, data: await partnerOrders.products(who.value.buyer) }, 200);
+    });
+
+  for (const path of ["/transaction/partner", "/transaction/status", "/balance", "/products"])
+    app.all(path, (c) => c.json(errorBody("request/method-not-allowed", "use GET"), 405));
+  app.all("*", (c) => c.json(errorBody("request/not-found", "no such operation"), 404));
+  app.onError((err, c) => {
+    // The path only: the query holds the secret key.
+    logger.error({ err, path: c.req.path }, "H2H request failed");
+    return c.json(errorBody("transaction/unknown", "the shop could not answer; ask the status of this ref_id"), 500);
+  });
+  return app;
+}

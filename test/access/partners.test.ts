@@ -1,0 +1,139 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  createPartnerStore,
+  hmacHex,
+  MAX_CALLBACK_URL,
+  parseCallbackUrl,
+  type PartnerStore,
+} from "../../src/access/partners.js";
+import { createStorage } from "../../src/storage/storage.js";
+import { keysOf, redisStorage } from "../helpers/redis.js";
+
+const BUDI = 5005;
+const DEWI = 5006;
+const NOW = Date.parse("2026-11-26T03:00:00Z");
+
+const implementations: Array<
+  [string, () => Promise<{ store: () => PartnerStore; prefix?: string; cleanup: () => Promise<void> }>]
+> = [
+  [
+    "Redis",
+    async () => {
+      const { storage, prefix, cleanup } = await redisStorage("partners");
+      // Each call is another process on the same Redis: what one writes, the others read.
+      return { store: () => createPartnerStore(storage), prefix, cleanup };
+    },
+  ],
+  [
+    "memory",
+    async () => {
+      const storage = await createStorage({ redisUrl: undefined, prefix: "m:" });
+      return { store: () => createPartnerStore(storage), cleanup: () => storage.close() };
+    },
+  ],
+];
+
+for (const [name, make] of implementations) {
+  describe(`resellers' API keys: ${name}`, () => {
+    let store: () => PartnerStore;
+    let prefix: string | undefined;
+    let cleanup: () => Promise<void>;
+    beforeEach(async () => ({ store, prefix, cleanup } = await make()));
+    afterEach(() => cleanup());
+
+    it("when a key is issued, then it authenticates (in another process too), and a wrong key, another mitra_id or an empty one do not", async () => {
+      const first = await store().issue(BUDI, NOW);
+      expect(first.rotated).toBe(false);
+      expect(first.mitraId).toMatch(/^P[0-9A-Z]{10}$/);
+      expect(first.secretKey.length).toBeGreaterThanOrEqual(40);
+      const other = store();
+      expect(await other.authenticate(first.mitraId, first.secretKey)).toMatchObject({
+        userId: BUDI,
+        mitraId: first.mitraId,
+        on: true,
+        keyAt: NOW,
+      });
+      expect(await other.authenticate(first.mitraId, `${first.secretKey}x`)).toBeUndefined();
+      expect(await other.authenticate(first.mitraId, "")).toBeUndefined();
+      expect(await other.authenticate("P0000000000", first.secretKey)).toBeUndefined();
+      expect(await other.authenticate("not a mitra id", first.secretKey)).toBeUndefined();
+      expect(await other.authenticate("", "")).toBeUndefined();
+      // What the store hands out about a partner never holds the key.
+      expect(JSON.stringify([await other.get(BUDI), await other.list()])).not.toContain(first.secretKey);
+    });
+
+    it("when a key is rotated, then the mitra_id stays, the old key is refused and the new one works", async () => {
+      const first = await store().issue(BUDI, NOW);
+      const second = await store().issue(BUDI, NOW + 1000);
+      expect(second).toMatchObject({ mitraId: first.mitraId, rotated: true });
+      expect(second.secretKey).not.toBe(first.secretKey);
+      expect(await store().authenticate(first.mitraId, first.secretKey)).toBeUndefined();
+      expect(await store().authenticate(second.mitraId, second.secretKey)).toMatchObject({ userId: BUDI });
+      expect((await store().get(BUDI))?.keyAt).toBe(NOW + 1000);
+    });
+
+    it("when access is turned off, then the key is refused; issued again, a new key works and the old one does not", async () => {
+      expect(await store().turnOff(BUDI)).toBe(false); // never had a key
+      const first = await store().issue(BUDI, NOW);
+      expect(await store().turnOff(BUDI)).toBe(true);
+      expect(await store().authenticate(first.mitraId, first.secretKey)).toBeUndefined();
+      expect(await store().get(BUDI)).toMatchObject({ on: false, mitraId: first.mitraId });
+      const again = await store().issue(BUDI, NOW + 5000);
+      expect(again).toMatchObject({ mitraId: first.mitraId, rotated: true });
+      expect(await store().authenticate(first.mitraId, first.secretKey)).toBeUndefined();
+      expect(await store().authenticate(again.mitraId, again.secretKey)).toMatchObject({ on: true });
+    });
+
+    it("when a callback is set and removed, then the partner shows it, a key-less reseller gets none, and a callback is signed with the key", async () => {
+      expect(await store().setCallback(BUDI, "https://example.com/cb")).toBe(false);
+      expect(await store().get(BUDI)).toBeUndefined();
+      const key = await store().issue(BUDI, NOW);
+      expect(await store().setCallback(BUDI, "https://example.com/cb")).toBe(true);
+      expect((await store().get(BUDI))?.callbackUrl).toBe("https://example.com/cb");
+      // Rotating keeps the callback.
+      await store().issue(BUDI, NOW + 1);
+      expect((await store().get(BUDI))?.callbackUrl).toBe("https://example.com/cb");
+      expect(await store().setCallback(BUDI, undefined)).toBe(true);
+      expect((await store().get(BUDI))?.callbackUrl).toBeUndefined();
+      const latest = await store().issue(BUDI, NOW + 2);
+      expect(await store().sign(BUDI, '{"a":1}')).toBe(hmacHex(latest.secretKey, '{"a":1}'));
+      expect(await store().sign(BUDI, '{"a":1}')).not.toBe(hmacHex(key.secretKey, '{"a":1}'));
+      expect(await store().sign(DEWI, "{}")).toBeUndefined();
+    });
+
+    it("when two resellers have keys, then each key is their own and the list has both, by user id", async () => {
+      const dewi = await store().issue(DEWI, NOW);
+      const budi = await store().issue(BUDI, NOW);
+      expect(dewi.mitraId).not.toBe(budi.mitraId);
+      expect(await store().authenticate(budi.mitraId, dewi.secretKey)).toBeUndefined();
+      expect(await store().authenticate(dewi.mitraId, dewi.secretKey)).toMatchObject({ userId: DEWI });
+      expect((await store().list()).map((p) => p.userId)).toEqual([BUDI, DEWI]);
+      if (prefix !== undefined) expect((await keysOf(prefix, "h2h:*")).length).toBe(5);
+    });
+  });
+}
+
+describe("a callback URL as an admin types it (the chat and the Mini App read it alike)", () => {
+  it("when it is an http or https address of at most 500 characters, then it is kept as URL writes it", () => {
+    expect(parseCallbackUrl(" https://example.com/topup/callback?x=1 ")).toEqual({
+      ok: true,
+      url: "https://example.com/topup/callback?x=1",
+    });
+    expect(parseCallbackUrl("http://10.0.0.5:8080")).toEqual({ ok: true, url: "http://10.0.0.5:8080/" });
+    expect(parseCallbackUrl("HTTPS://Example.COM/cb")).toEqual({ ok: true, url: "https://example.com/cb" });
+    const longest = `https://example.com/${"a".repeat(MAX_CALLBACK_URL - 20)}`;
+    expect(longest).toHaveLength(MAX_CALLBACK_URL);
+    expect(parseCallbackUrl(longest)).toEqual({ ok: true, url: longest });
+  });
+
+  it("when it is anything else, then it is refused with the reason", () => {
+    expect(parseCallbackUrl(`https://example.com/${"a".repeat(MAX_CALLBACK_URL)}`)).toEqual({
+      ok: false,
+      why: "too-long",
+    });
+    for (const typed of ["example.com/cb", "https:example.com", "http:///cb", "https://exa mple.com", "", "none?"])
+      expect(parseCallbackUrl(typed)).toEqual({ ok: false, why: "not-url" });
+    for (const typed of ["ftp://example.com/cb", "javascript:alert(1)", "file:///etc/passwd"])
+      expect(parseCallbackUrl(typed)).toEqual({ ok: false, why: "not-http" });
+  });
+});
