@@ -347,6 +347,9 @@ settle-not-found = There is no order <code>{ $refId }</code>.
 settle-not-pending = Order <code>{ $refId }</code> is not pending (it is { $outcome }); nothing was changed.
 order-settled-heading = An admin checked this order with the provider. Final result:
 order-failed-settled = ❌ <b>Order failed</b> (checked by an admin with the provider).
+order-success-by-provider = ✅ <b>Top-up successful</b> (confirmed by the provider's status)
+order-failed-by-provider = ❌ <b>Order failed</b> (the provider's status says so).
+order-provider-heading = The provider confirmed this order's result. Final result:
 ## /allow, /deny, /users
 allow-usage = Use <code>/allow USER_ID</code> (staff: they order on the shop's account) or <code>/allow USER_ID reseller</code> (they pay from their own saldo). The user sees their id when they send /start.
 deny-usage = Use <code>/deny USER_ID</code>.

@@ -326,6 +326,9 @@ settle-not-found = Tidak ada pesanan <code>{ $refId }</code>.
 settle-not-pending = Pesanan <code>{ $refId }</code> tidak sedang pending (status: { $outcome }); tidak ada yang diubah.
 order-settled-heading = Admin sudah memeriksa pesanan ini ke provider. Hasil akhirnya:
 order-failed-settled = ❌ <b>Pesanan gagal</b> (sudah diperiksa admin ke provider).
+order-success-by-provider = ✅ <b>Top-up berhasil</b> (dikonfirmasi status provider)
+order-failed-by-provider = ❌ <b>Pesanan gagal</b> (menurut status provider).
+order-provider-heading = Provider sudah mengonfirmasi hasil pesanan ini. Hasil akhirnya:
 ## /allow, /deny, /users
 allow-usage = Gunakan <code>/allow USER_ID</code> (staf: memesan dengan akun toko) atau <code>/allow USER_ID reseller</code> (membayar dari saldo sendiri). Pengguna melihat ID-nya saat mengirim /start.
 deny-usage = Gunakan <code>/deny USER_ID</code>.

@@ -149,7 +149,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     chores: parts.chores,
     everyMs: options.recoveryIntervalMs ?? Math.max(1000, Math.min(config.topupTimeoutMs / 2, 30_000)),
   });
-  const http = await createAppHttp({ ...parts, config, storage, intake, bot, shop, now, logger });
+  /** H2H orders in flight in this process (a stop waits for them, as for updates). */
+  const partnerWork = createTaskTracker();
+  const http = await createAppHttp({ ...parts, config, storage, intake, bot, shop, now, logger, partnerWork });
   const { start, stop } = createLifecycle({
     ...parts,
     config,
@@ -166,6 +168,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     background,
     unavailable,
     updates,
+    partnerWork,
     telegramRetryDelaysMs: options.telegramRetryDelaysMs ?? TELEGRAM_RETRY_DELAYS_MS,
   });
 

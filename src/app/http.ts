@@ -7,6 +7,7 @@ import { loadTexts } from "../bot/i18n.js";
 import type { Services } from "../bot/services.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import type { TaskTracker } from "../tasks.js";
 import type { PartnerCallbacks } from "../orders/partner-callbacks.js";
 import type { PartnerOrders } from "../orders/partner-orders.js";
 import { createHttpServer, type HttpServer } from "../server/http-server.js";
@@ -31,6 +32,8 @@ export interface AppHttpDeps extends Pick<
 > {
   /** The H2H API's orders, and the callbacks owed to partners. */
   partnerOrders: PartnerOrders;
+  /** The H2H orders in flight, which a stop waits for. */
+  partnerWork: TaskTracker;
   partnerCallbacks: Pick<PartnerCallbacks, "owe">;
   config: Config;
   storage: Storage;
@@ -117,6 +120,7 @@ async function h2hApi(deps: AppHttpDeps) {
     partnerOrders: deps.partnerOrders,
     rateLimit: createRateLimit(deps.storage, config.h2h.ratePerSecond),
     owe: (refId) => deps.partnerCallbacks.owe(refId, now().getTime()),
+    track: (work) => deps.partnerWork.track(work),
     refIdPrefix: config.refIdPrefix,
     now,
     logger,

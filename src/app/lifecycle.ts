@@ -36,6 +36,8 @@ export interface LifecycleDeps extends RuntimeParts {
   prefs: Pick<UserPrefs, "close">;
   /** The updates being handled in this process (the bot's first middleware tracks them). */
   updates: TaskTracker;
+  /** The H2H orders being carried out in this process (their provider call and its record). */
+  partnerWork: TaskTracker;
   telegramRetryDelaysMs: readonly number[];
 }
 
@@ -100,6 +102,8 @@ export function createLifecycle(deps: LifecycleDeps): { start: () => Promise<voi
       await deps.notifier.idle();
       await deps.unavailable.idle();
       await http?.close();
+      // An H2H order whose partner's connection was just closed still gets its outcome recorded.
+      await deps.partnerWork.idle();
       await deps.shop.close();
       await deps.prefs.close();
       await deps.storage.close();

@@ -313,16 +313,21 @@ function h2hChores(
   apiSales: ReturnType<typeof createApiSales>,
 ): Array<{ what: string; run: () => Promise<void> }> {
   const { config, logger, now } = deps;
-  // The provider's own status of unknown orders (a shop running this bot answers it).
-  const upstream = createUpstreamCheck({
-    orders: b.ledger,
-    settle: (req) => b.orders.settle(req),
-    topup: deps.topup,
-    logger,
-    now,
-  });
-  const asked = { what: "the provider's status of unknown orders", run: () => upstream.sweep() };
-  if (!config.h2h.enabled) return [asked];
+  // The provider's own status of unknown orders (a shop running this bot answers it); the built-in
+  // sandbox offers no such operation, so it is not asked.
+  const upstream =
+    config.topup === undefined
+      ? undefined
+      : createUpstreamCheck({
+          orders: b.ledger,
+          settle: (req) => b.orders.settle(req),
+          topup: deps.topup,
+          logger,
+          now,
+        });
+  const asked =
+    upstream === undefined ? [] : [{ what: "the provider's status of unknown orders", run: () => upstream.sweep() }];
+  if (!config.h2h.enabled) return asked;
   const sender = createCallbackSender({
     callbacks: b.partnerCallbacks,
     partners: b.partners,
@@ -334,7 +339,7 @@ function h2hChores(
   });
   const minutes = config.h2h.noticeMinutes;
   return [
-    asked,
+    ...asked,
     { what: "partner callbacks", run: () => sender.sweep() },
     {
       what: "H2H sales notice",

@@ -100,7 +100,8 @@ export function createUpstreamCheck(deps: UpstreamCheckDeps): { sweep(): Promise
     );
   }
 
-  async function check(order: OrderRecord): Promise<void> {
+  /** Asks about one order when it is due; "no-answer" when the provider did not answer. */
+  async function check(order: OrderRecord): Promise<"asked" | "no-answer" | undefined> {
     // Only orders still waiting for a verdict; an order an admin settled is never touched again.
     if (order.state !== "unknown" || order.result?.reason === "settled") {
       lastAsked.delete(order.refId);
@@ -117,10 +118,11 @@ export function createUpstreamCheck(deps: UpstreamCheckDeps): { sweep(): Promise
     // Recorded before asking: an answer that never comes must not turn into asking every sweep.
     lastAsked.set(order.refId, at);
     const answer = await deps.topup.status?.(order.refId);
-    if (answer === undefined) return;
+    if (answer === undefined) return "asked";
     if (answer.kind !== "no-answer") answersStatus = true;
     else if (!answersStatus) quietUntil = at + NO_STATUS_QUIET_MS;
     await settleOn(order, answer);
+    return answer.kind === "no-answer" ? "no-answer" : "asked";
   }
 
   async function sweepOnce(): Promise<void> {
@@ -135,10 +137,14 @@ export function createUpstreamCheck(deps: UpstreamCheckDeps): { sweep(): Promise
       return;
     }
     const pending = new Set<string>();
+    let silent = false;
     for (const order of orders) {
       pending.add(order.refId);
+      // A provider that did not answer is not asked about the others in this round: a round stays
+      // short (the background work waits for it at a stop), and the next round goes on.
+      if (silent) continue;
       try {
-        await check(order);
+        silent = (await check(order)) === "no-answer";
       } catch (err) {
         logger.warn({ refId: order.refId, err }, "provider status check of an order failed");
       }

@@ -462,6 +462,9 @@ export function parseStatusAnswer(body: string, httpStatus: number, refId: strin
   return statusFromAnswer(parseTopupAnswer(body, httpStatus, { refId }), httpStatus);
 }
 
+/** The longest a status query waits for its answer. */
+const STATUS_TIMEOUT_MS = 5_000;
+
 /**
  * The provider client: one GET per order over undici. An order is sent again, with the same
  * ref_id, only after a `request/rate-limited` answer and only while its time budget allows; any
@@ -565,7 +568,9 @@ export function createTopupClient(cfg: TopupClientConfig): TopupClient {
     async status(refId) {
       const http = await loadHttp();
       if (typeof http === "string") return { kind: "no-answer", detail: http };
-      const answer = await exchange(http, buildStatusUrl(cfg, refId), cfg.timeoutMs, cfg.timeoutMs);
+      // A read, asked again later: it never holds up the background work for long.
+      const limit = Math.min(cfg.timeoutMs, STATUS_TIMEOUT_MS);
+      const answer = await exchange(http, buildStatusUrl(cfg, refId), limit, limit);
       if (answer.kind === "trouble") return { kind: "no-answer", detail: answer.result.detail ?? "no answer" };
       return parseStatusAnswer(answer.body, answer.httpStatus, refId);
     },

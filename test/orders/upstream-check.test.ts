@@ -120,8 +120,20 @@ describe("asking the provider's status about unknown orders", () => {
   it("when the provider has no status operation, then it is asked again only after a quiet while, never each minute", async () => {
     const w = world([unknownOrder("TGQ1"), unknownOrder("TGQ2")], () => ({ kind: "no-answer", detail: "HTTP 404" }));
     for (let minute = 0; minute <= 25; minute++) await w.sweepAt(minute * MINUTE);
-    // A round about both orders at 0, then one round every NO_STATUS_QUIET_MS, not one a minute.
-    expect(w.asked.map((a) => a.at)).toEqual([0, 0, 10 * MINUTE, 10 * MINUTE, 20 * MINUTE, 20 * MINUTE]);
+    // One question at 0 (no answer: the round stops there), then one every NO_STATUS_QUIET_MS, not one a minute.
+    expect(w.asked.map((a) => a.at)).toEqual([0, 10 * MINUTE, 20 * MINUTE]);
+  });
+
+  it("when the provider does not answer about one order, then the others wait for the next round (a round stays short)", async () => {
+    let down = true;
+    const w = world([unknownOrder("TGR1"), unknownOrder("TGR2")], () =>
+      down ? { kind: "no-answer", detail: "timeout" } : { kind: "unknown" },
+    );
+    await w.sweepAt(0);
+    expect(w.asked.map((a) => a.refId)).toEqual(["TGR1"]);
+    down = false;
+    await w.sweepAt(10 * MINUTE);
+    expect(w.asked.map((a) => a.refId)).toEqual(["TGR1", "TGR1", "TGR2"]);
   });
 
   it("when the provider answered the status once, then a later failure to answer does not quiet it", async () => {

@@ -216,4 +216,86 @@ describe("shops in a chain: this bot's provider client ordering from another sho
     expect(status.data.sn).toBe(body.data.sn);
     expect(slow.calls).toHaveLength(1);
   });
+
+  it("the admins hear of the API's sales in one notice per period, not one per sale", async () => {
+    let clock = Date.parse("2026-11-26T03:00:00Z");
+    const world = await createWorld({ initialBalance: 10_000_000 });
+    worlds.push(world);
+    const port = await freePort();
+    const bot = await world.run(
+      {
+        ADMIN_IDS: String(ADMIN.id),
+        RESELLER_IDS: String(SHOP_B.id),
+        H2H_ENABLED: "true",
+        H2H_NOTICE_MINUTES: "5",
+        PORT: String(port),
+      },
+      { now: () => new Date(clock), recoveryIntervalMs: 50 },
+    );
+    const key = await partner(bot, SHOP_B, 100_000);
+    const order = async (ref: string, destination = PLAYER) =>
+      (await (
+        await fetch(
+          `http://127.0.0.1:${port}/v1/transaction/partner?${new URLSearchParams({ ref_id: ref, item_code: "ML86", destination, mitra_id: key.mitraId, secret_key: key.secretKey }).toString()}`,
+        )
+      ).json()) as { status: number };
+    for (const ref of ["N-1", "N-2", "N-3"]) expect((await order(ref)).status).toBe(1);
+    const notices = () => world.fake.messagesTo(ADMIN.id).filter((m) => /H2H API sales|Sale/.test(m.text));
+    // Nothing per sale; after the period, one notice with the three.
+    clock += 5 * 60_000 + 1_000;
+    const notice = await world.fake.waitForMessage(ADMIN.id, (m) => /H2H API sales/.test(m.text));
+    expect(notice.text).toMatch(/3 sold/);
+    expect(notice.text).toContain(String(SHOP_B.id));
+    expect(notices()).toHaveLength(1);
+  });
+
+  it("an order shop B could not learn in time is settled by B itself from A's status answer, and B's user is told", async () => {
+    let clockB = Date.now();
+    const a = await createWorld();
+    worlds.push(a);
+    // A's provider answers after 1.5 s; A waits up to 5 s for it, B only 0.3 s for A.
+    const slow = await a.slowSandbox(1500);
+    const portA = await freePort();
+    const botA = await a.run({
+      ADMIN_IDS: String(ADMIN.id),
+      RESELLER_IDS: String(SHOP_B.id),
+      H2H_ENABLED: "true",
+      PORT: String(portA),
+      TOPUP_BASE_URL: slow.url,
+      TOPUP_TIMEOUT_MS: "5000",
+    });
+    const key = await partner(botA, SHOP_B, 100_000);
+    const b = await createWorld();
+    worlds.push(b);
+    const botB = await b.run(
+      {
+        ADMIN_IDS: String(ADMIN.id),
+        ALLOWED_USER_IDS: String(STAFF.id),
+        TOPUP_BASE_URL: `http://127.0.0.1:${portA}`,
+        TOPUP_MITRA_ID: key.mitraId,
+        TOPUP_SECRET_KEY: key.secretKey,
+        TOPUP_TIMEOUT_MS: "300",
+      },
+      { now: () => new Date(clockB), recoveryIntervalMs: 50 },
+    );
+    const first = await b.order(STAFF, "ML86", PLAYER);
+    expect(first.text).toMatch(/unknown|not known|belum/i);
+    // A carries it out meanwhile; B asks A's status a minute later and settles it as a success.
+    await expect
+      .poll(async () => (await botA.app!.ledger.pending()).length + (await botA.app!.ledger.inFlight()).length, {
+        timeout: 10_000,
+      })
+      .toBe(0);
+    clockB += 61_000;
+    const told = await b.fake.waitForMessage(
+      STAFF.id,
+      (m) => m.message_id !== first.message_id && /SN|success/i.test(m.text) && m.text !== first.text,
+      10_000,
+    );
+    expect(told.text).toMatch(/\d{6,}/);
+    const refId = (await botB.app!.ledger.history("all", 0, 5)).orders[0]!;
+    expect(refId.state).toBe("success");
+    expect(refId.settledBy).toBe(0);
+    expect(slow.calls).toHaveLength(1);
+  });
 });

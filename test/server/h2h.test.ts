@@ -154,6 +154,14 @@ describe("the H2H API: a reseller's system orders by HTTP in the provider's own 
     );
     expect(post.status).toBe(405);
     expect(post.body.status).toBe(0);
+    // A trailing slash names the same operation, and the same ref id is still used once.
+    const slash = await get("/v1/transaction/partner/", {
+      ref_id: "REUSE-1",
+      item_code: "ML86",
+      destination: PLAYER,
+      ...creds(BUDI),
+    });
+    expect(slash.body).toMatchObject({ status: 0, error_code: "transaction/ref-id-already-exists" });
     const nowhere = await get("/v1/nothing", creds(BUDI));
     expect(nowhere.status).toBe(404);
     expect(nowhere.body.status).toBe(0);
@@ -172,5 +180,28 @@ describe("the H2H API: a reseller's system orders by HTTP in the provider's own 
     await partnersOf(bot.app!).turnOff(BUDI.id);
     expect((await order(BUDI, "OFF-1")).body.error_code).toBe("auth/invalid-credentials");
     expect((await get("/v1/balance", creds(DEWI))).body.status).toBe(1);
+
+    // A reseller the admin added in the chat, with a key, then removed: the key stops working.
+    const SITI: FakeUser = { id: 5007, first_name: "Siti", language_code: "en" };
+    world.fake.sendText(ADMIN, `/allow ${SITI.id} reseller`);
+    await world.waitText(ADMIN, new RegExp(`${SITI.id}`));
+    const siti = await partnersOf(bot.app!).issue(SITI.id, Date.now());
+    const sitiCreds = { mitra_id: siti.mitraId, secret_key: siti.secretKey };
+    expect((await get("/v1/balance", sitiCreds)).body).toEqual({ status: 1, data: { balance: 0, held: 0 } });
+    // With saldo 0 an order is refused as such, and its ref id stays unused.
+    const broke = await get("/v1/transaction/partner", {
+      ...sitiCreds,
+      ref_id: "S-1",
+      item_code: "ML86",
+      destination: PLAYER,
+    });
+    expect(broke.body).toMatchObject({ status: 0, error_code: "balance/insufficient" });
+    const before = world.fake.messagesTo(ADMIN.id).length;
+    world.fake.sendText(ADMIN, `/deny ${SITI.id}`);
+    await world.fake.waitForMessage(ADMIN.id, (m) => world.fake.messagesTo(ADMIN.id).indexOf(m) >= before);
+    expect((await get("/v1/balance", sitiCreds)).body).toMatchObject({
+      status: 0,
+      error_code: "auth/invalid-credentials",
+    });
   });
 });

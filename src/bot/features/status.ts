@@ -55,7 +55,8 @@ function renderStatus(
   if (order.finishedAt !== undefined) lines.push(t("status-finished", { time: time(order.finishedAt) }));
   if (order.settledAt !== undefined) {
     lines.push(
-      opts.admin && order.settledBy !== undefined
+      // Settled by 0: by the provider's own status answer.
+      opts.admin && order.settledBy !== undefined && order.settledBy !== 0
         ? t("status-settled-by", {
             time: time(order.settledAt),
             adminId: String(order.settledBy),

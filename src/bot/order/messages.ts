@@ -66,7 +66,15 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
   const add = (key: string, vars: Record<string, string>) => lines.push(t(key, vars));
   const product = { code: order.productCode, product: order.productName };
   if (order.state === "success") {
-    lines.push(t(order.settledBy === undefined ? "order-success" : "order-success-settled"));
+    lines.push(
+      t(
+        order.settledBy === undefined
+          ? "order-success"
+          : order.settledBy === 0
+            ? "order-success-by-provider"
+            : "order-success-settled",
+      ),
+    );
     add("line-product", product);
     if (r.destinationName !== undefined)
       add("line-player", { playerName: r.destinationName, playerId: order.playerId });
@@ -84,7 +92,8 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
   }
   if (order.state === "failed") {
     if (r.reason === "not-sent") lines.push(t("order-not-sent"));
-    else if (r.reason === "settled") lines.push(t("order-failed-settled"));
+    else if (r.reason === "settled")
+      lines.push(t(order.settledBy === 0 ? "order-failed-by-provider" : "order-failed-settled"));
     else lines.push(t("order-failed"));
     add("line-product", product);
     add("line-player-id", { playerId: order.playerId });
@@ -146,7 +155,9 @@ export function outcomeText(
   const who = order.chatId < 0 ? `${mention({ id: order.userId, first_name: order.userName })}\n` : "";
   const body = `${who}${renderOutcome(t, order, lang)}`;
   if (heading === "already") return `${t("order-already-heading")}\n\n${body}`;
-  if (heading === "settled") return `${t("order-settled-heading")}\n\n${body}`;
+  // Settled by 0: by the provider's own status answer, not by an admin.
+  if (heading === "settled")
+    return `${t(order.settledBy === 0 ? "order-provider-heading" : "order-settled-heading")}\n\n${body}`;
   return body;
 }
 

@@ -16,6 +16,8 @@ export interface H2hDeps {
   rateLimit: RateLimit;
   /** An order whose outcome its partner may not have read (they hung up): the callback tells it. */
   owe: (refId: string) => Promise<void>;
+  /** Work a stop waits for: an order in flight finishes and is recorded before the store closes. */
+  track: <T>(work: Promise<T>) => Promise<T>;
   /** REF_ID_PREFIX: the head of the shop's transaction ids. */
   refIdPrefix: string;
   now: () => Date;
@@ -98,14 +100,16 @@ export function h2hRoutes(deps: H2hDeps) {
       if (code.length > MAX_PARAM) return c.json(refusalBody("product-not-found"), 200);
       const { partner, buyer } = who.value;
       const name = (await deps.people.get([partner.userId])).get(partner.userId)?.name ?? `reseller ${partner.userId}`;
-      const r = await partnerOrders.order({
-        userId: partner.userId,
-        userName: name,
-        buyer,
-        partnerRef: ref,
-        itemCode: code,
-        destination,
-      });
+      const r = await deps.track(
+        partnerOrders.order({
+          userId: partner.userId,
+          userName: name,
+          buyer,
+          partnerRef: ref,
+          itemCode: code,
+          destination,
+        }),
+      );
       if (r.kind === "used") return c.json(usedBody(), 200);
       if (r.kind === "refused") return c.json(refusalBody(r.why), 200);
       if (r.kind === "not-found")
