@@ -24,8 +24,9 @@ import { createStorage } from "../src/storage/storage.js";
 import { createSandboxProvider } from "../src/topup/sandbox.js";
 import { createUpdateStream } from "../src/updates/update-stream.js";
 import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } from "../test/e2e/fake-bot-api.js";
-import { ownRedis } from "../test/helpers/redis.js";
+import { freePort, ownRedis } from "../test/helpers/redis.js";
 import { replicaFleet, singleFleet, type Fleet, type FleetMode } from "./fleet.js";
+import { createPartners, splitBooks } from "./partners.js";
 import { createRequestsDriver, setPayInfo } from "./requests.js";
 import { createResellerDriver, NOT_AT_PROVIDER, readBooks, reconcileResellers, resellerPrices } from "./resellers.js";
 import { confirmOtherSummaries, reconcileAsks, type Ask } from "./summaries.js";
@@ -34,6 +35,9 @@ const ORDERS = Number(process.env.CHAOS_ORDERS ?? 100);
 const USERS = Number(process.env.CHAOS_USERS ?? 5);
 const RESELLERS = Number(process.env.CHAOS_RESELLERS ?? 3);
 const RESELLER_ORDERS = Number(process.env.CHAOS_RESELLER_ORDERS ?? 12);
+/** Partners ordering over the H2H API (chaos/partners.ts), and how many ref ids each. */
+const PARTNER_IDS = [7101, 7102];
+const PARTNER_ORDERS = Number(process.env.CHAOS_PARTNER_ORDERS ?? 20);
 const TIMEOUT_MS = 1500;
 const SECRET = "chaos-secret-never-printed";
 const DOC = "docs/chaos.md";
@@ -91,6 +95,8 @@ async function faultyProvider(catalog: Catalog) {
   });
   await sandbox.listen(0, "127.0.0.1");
   const faults = { ok: 0, http502: 0, refusedBefore: 0, malformedAfter: 0, slowAfter: 0, resetAfter: 0 };
+  /** The sn of every order the sandbox carried out, by ref id, as it answered (the sandbox keeps no record of it). */
+  const sns = new Map<string, string>();
   const proxy = createServer((req, res) => {
     const roll = random();
     const forward = (then: (status: number, body: string) => void) => {
@@ -98,7 +104,11 @@ async function faultyProvider(catalog: Catalog) {
       const r = httpRequest({ host: up.hostname, port: up.port, path: req.url, method: "GET" }, (answer) => {
         let body = "";
         answer.on("data", (c: Buffer) => (body += c.toString()));
-        answer.on("end", () => then(answer.statusCode ?? 200, body));
+        answer.on("end", () => {
+          const sn = /"ref_id":"([^"]+)"[\s\S]*"sn":"([^"]*)"/.exec(body) ?? [];
+          if (sn[1] !== undefined) sns.set(sn[1], sn[2]!);
+          then(answer.statusCode ?? 200, body);
+        });
       });
       r.end();
     };
@@ -144,6 +154,7 @@ async function faultyProvider(catalog: Catalog) {
   return {
     sandbox,
     faults,
+    sns,
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     async close() {
       await sandbox.close();
@@ -318,13 +329,25 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     TOPUP_TIMEOUT_MS: String(TIMEOUT_MS),
     REDIS_URL: redis.url,
     ALLOWED_USER_IDS: users.map((u) => u.id).join(","),
-    RESELLER_IDS: resellers.map((u) => u.id).join(","),
+    RESELLER_IDS: [...resellers.map((u) => u.id), ...PARTNER_IDS].join(","),
+    H2H_ENABLED: "true",
+    H2H_RATE_LIMIT: "100000",
+    PORT: String(await freePort()),
     ADMIN_IDS: admins.map((u) => u.id).join(","),
     // "update handled" lines (info) are what the member order is checked on.
     LOG_LEVEL: "info",
   };
   let running = true;
   const fleet = fleetOf({ env, fake, random, redis, running: () => running });
+  const partners = await createPartners({
+    redisUrl: redis.url,
+    ids: PARTNER_IDS,
+    adminId: admins[0]!.id,
+    ports: () => fleet.ports(),
+    fork,
+    orders: PARTNER_ORDERS,
+    timeoutMs: TIMEOUT_MS,
+  });
   await fleet.start();
 
   // --- a process killed right after it sent a summary (an order's or a deposit's): Telegram has
@@ -375,6 +398,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   const requestWork = Promise.all(resellers.map((r) => requestsDriver.loop(r, admins, () => resellersDone)));
   const depositWork = Promise.all(admins.map((a, i) => resellerDriver.depositLoop(a, i, () => resellersDone)));
   await Promise.all([
+    ...PARTNER_IDS.map((id) => partners.loop(id)),
     resellerWork,
     depositWork,
     requestWork,
@@ -422,7 +446,10 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   const storage = await createStorage({ redisUrl: redis.url, prefix: "topup:" });
   const books = createLedger(storage);
   // An admin settles some of the resellers' unknown orders (spent or released at settlement).
-  await resellerDriver.settleSome(books, sandbox.calls);
+  // The orders the provider was sent (the sandbox records its order operation only, not the bot's
+  // status queries about unknown orders, which it does not offer).
+  const orderCalls = () => sandbox.calls;
+  await resellerDriver.settleSome(books, orderCalls());
   await sleep(1500);
   const updates = await reconcileUpdates(fake, redis.url, fleet.mode, fleet.outputs(), fleet.killed());
   const stopCodes = await fleet.stop();
@@ -435,7 +462,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   }
   const ledger = new Map<string, OrderRecord>();
   const records = books.orders;
-  for (const ref of new Set([...confirmed, ...sandbox.calls.map((c) => c.refId)])) {
+  for (const ref of new Set([...confirmed, ...orderCalls().map((c) => c.refId)])) {
     const order = await records.get(ref);
     if (order) ledger.set(ref, order);
   }
@@ -445,17 +472,25 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
       .filter((c) => c.method === "sendMessage")
       .flatMap((c) => [...JSON.stringify(c.payload ?? {}).matchAll(/"dc:([A-Z0-9]+)"/g)].map((m) => m[1]!)),
   );
-  const resellerBooks = await readBooks(
+  const allBooks = await readBooks(
     books,
     resellers.map((r) => r.id),
     [...run.orders.keys()],
     [...run.deposits.keys(), ...summaryDepositIds],
   );
+  const { resellers: resellerBooks, partners: partnerBooks } = splitBooks(allBooks, PARTNER_IDS);
+  const h2h = await partners.reconcile({
+    books: partnerBooks,
+    calls: orderCalls(),
+    sns: provider.sns,
+    prices: resellerPrices(catalog.catalog),
+    messagesTo: (chatId) => fake.messagesTo(chatId),
+  });
   await storage.close();
   const oneEach = reconcileAsks({
     asks,
     calls: fake.calls,
-    provider: sandbox.calls,
+    provider: orderCalls(),
     credited: new Set([...resellerBooks.deposits.values()].filter((d) => d.state === "done").map((d) => d.id)),
     killedAfterSummary,
   });
@@ -467,7 +502,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   const money = reconcileResellers({
     run,
     books: resellerBooks,
-    calls: sandbox.calls,
+    calls: orderCalls(),
     prices: resellerPrices(catalog.catalog),
     summaryDepositIds,
     messagesTo: (chatId) => fake.messagesTo(chatId),
@@ -475,7 +510,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
 
   // --- reconcile ---
   const callsPerRef = new Map<string, number>();
-  for (const c of sandbox.calls) callsPerRef.set(c.refId, (callsPerRef.get(c.refId) ?? 0) + 1);
+  for (const c of orderCalls()) callsPerRef.set(c.refId, (callsPerRef.get(c.refId) ?? 0) + 1);
   const duplicates = [...callsPerRef].filter(([, n]) => n > 1).map(([ref]) => ref);
   const unknownToLedger = [...callsPerRef.keys()].filter((ref) => !ledger.has(ref));
   const FINAL = new Set(["success", "failed", "unknown"]);
@@ -488,7 +523,9 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     const state = ledger.get(ref)?.state ?? "missing";
     states[state] = (states[state] ?? 0) + 1;
   }
-  const leaked = outputs.some((o) => o.includes(SECRET)) || fake.allOutgoingText().includes(SECRET);
+  const leaked = [SECRET, ...partners.secrets()].some(
+    (secret) => outputs.some((o) => o.includes(secret)) || fake.allOutgoingText().includes(secret),
+  );
   const fleetProblems = [
     ...fleet.violations(),
     ...stopCodes.filter((c) => c !== 0).map((c) => `a process stopped at the end exited ${String(c)}, not 0`),
@@ -509,7 +546,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   for (const line of fleet.figures()) log(line);
   log(`  provider faults: ${JSON.stringify(faults)}`);
   log(`  confirmed orders: ${confirmed.size}; outcomes in the ledger: ${JSON.stringify(states)}`);
-  log(`  provider calls: ${sandbox.calls.length} for ${callsPerRef.size} ref ids`);
+  log(`  provider calls: ${orderCalls().length} for ${callsPerRef.size} ref ids`);
   log(`  sent twice (duplicates): ${duplicates.length}`);
   log(`  provider saw, ledger does not know: ${unknownToLedger.length}`);
   log(`  confirmed but not final or unknown (missing): ${notFinal.length}`);
@@ -518,6 +555,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   for (const line of oneEach.lines) log(line);
   log(`  secret key in any output: ${leaked ? "YES" : "no"}`);
   for (const line of money.lines) log(line);
+  for (const line of h2h.lines) log(line);
   log(
     `  deposit requests: ${requests.asked} asked, ${requests.proofs} proofs, ${requests.approved} approved (credited once each, in the deposits above), ` +
       `${requests.rejected} rejected (${rejectedCredited.length} of them credited); ${requests.doubled} doubled taps, ${requests.aimedKills} kills right after a tap`,
@@ -534,6 +572,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     money.violations.length +
     rejectedCredited.length +
     oneEach.violations.length +
+    h2h.violations.length +
     updates.violations.length +
     fleetProblems.length;
   if (bad > 0) {
@@ -543,15 +582,18 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     for (const v of money.violations) log(`RESELLER MONEY: ${v}`);
     for (const id of rejectedCredited) log(`DEPOSIT REQUESTS: ${id} was rejected, and credited`);
     for (const v of oneEach.violations) log(`ONE REQUEST, ONE ID: ${v}`);
+    for (const v of h2h.violations) log(`PARTNERS: ${v}`);
     for (const v of updates.violations) log(`UPDATES: ${v}`);
     for (const v of fleetProblems) log(`PROCESSES: ${v}`);
   } else {
-    log("OK: 0 duplicates, 0 missing, 0 updates lost or out of order; every reseller's money accounted for");
+    log(
+      "OK: 0 duplicates, 0 missing, 0 updates lost or out of order; every reseller's and partner's money accounted for",
+    );
   }
   runLines.push(
     `- seed ${initialSeed}${how === "" ? "" : ` (${fleet.mode})`}: ${fleet.kills()} SIGKILLs, ${killedAfterSummary} right after a summary was sent; ` +
       `${oneEach.lines[0]!.match(/shown more than one summary: (\d+)/)?.[1] ?? "?"} requests shown a second summary, every Confirm pressed; ` +
-      `${sandbox.calls.length} provider calls for ${callsPerRef.size} ref ids; ${duplicates.length} duplicates; ` +
+      `${orderCalls().length} provider calls for ${callsPerRef.size} ref ids; ${duplicates.length} duplicates; ` +
       `${bad === 0 ? "OK" : `${bad} violations`}`,
   );
   return bad;
@@ -648,6 +690,12 @@ const SINGLE_TEXT =
   'the credit and the message, a later tap only answers "already credited", and the run ended before the look for untold\n' +
   "deposits, at start and then every few seconds in the process doing the background work, came round). It does not fail\n" +
   "the run.\n\n" +
+  "Partners (chaos/partners.ts): two resellers with an H2H key and a saldo (written straight into Redis) order by HTTP from\n" +
+  "their own systems during the kills, to the processes' `PORT`s in turn. A refused connection, a cut answer or a 5xx is sent\n" +
+  "again with the same ref id (a used one's status is then asked); one ref id in five is sent twice at the same moment, one\n" +
+  'in five again on purpose after its answer ("ref-id-already-exists"). Reconciled through the ledger\'s `pr:USER:REF` keys:\n' +
+  "each partner ref id at most one order and one provider call, every status-1 answer carried out once by the provider with\n" +
+  "its sn, and each partner's saldo against its statement and orders as the resellers' above.\n\n" +
   "One request, one id: one time in seven, the process that sent a summary (an order's or a deposit's) is SIGKILLed before\n" +
   "the fake Telegram answers that sendMessage: the user has the summary, the process never learned it went out, and the update\n" +
   "is handled again by the restarted process. Every request (/order, /deposit) is sent once (again only after 30 s without an\n" +

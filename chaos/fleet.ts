@@ -40,6 +40,8 @@ export interface Fleet {
   redisRestarts(): number;
   /** Report lines of its own (takeovers, the rolling restart). */
   figures(): string[];
+  /** The HTTP ports (`PORT`) of the processes running now (the H2H partners send to them). */
+  ports(): number[];
   /** What must not happen: an exit code other than 0 after SIGTERM, a stop over 10 s, a takeover over 15 s. */
   violations(): string[];
 }
@@ -120,6 +122,7 @@ export function singleFleet(deps: FleetDeps): Fleet {
     aimedKills: () => aimed,
     redisRestarts: () => redisRestarts,
     figures: () => [],
+    ports: () => (alive() && deps.env.PORT !== undefined ? [Number(deps.env.PORT)] : []),
     violations: () => [],
   };
 }
@@ -303,6 +306,7 @@ export function replicaFleet(deps: FleetDeps, mode: "webhook" | "polling", size:
     kills: () => kills,
     aimedKills: () => aimed,
     redisRestarts: () => redisRestarts,
+    ports: () => members.filter(alive).map((m) => m.port),
     figures() {
       const lines: string[] = [];
       if (stops.length > 0) {
