@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import type { Kind } from "./bots.js";
+import type { H2hResult } from "./h2h.js";
 import type { IdleResult } from "./idle-chats.js";
 import type { ConfirmResult } from "./redis-commands.js";
 import type { ReplicaResult } from "./replicas.js";
@@ -69,6 +70,8 @@ export interface Report {
   redisBackground: number[];
   /** 1 and 3 processes in webhook mode; undefined with BENCH_REPLICAS=0. */
   replicas: ReplicaResult | undefined;
+  /** Partners ordering through the H2H API; undefined with BENCH_H2H=0. */
+  h2h?: H2hResult | undefined;
   /** The seeded year; undefined with BENCH_YEAR=0. */
   year: YearResult | undefined;
 }
@@ -373,6 +376,8 @@ ${table(["key", "keys", "bytes each"], keyRows)}
 
 ${replicasSection(rep.replicas)}
 
+${h2hSection(rep.h2h)}
+
 ${yearSection(rep.year)}
 
 ${handSection()}`;
@@ -396,8 +401,72 @@ export function printSummary(rep: Report) {
         `${`${f(percentile(ours.latency, 50))}/${f(percentile(ours.latency, 95))}`.padEnd(15)}  ${f(ours.commandsPerUpdate, 2).padStart(8)}  ${f(ours.providerCallsPerOrder, 2).padStart(11)}  ${f(ours.rss / MB)}/${f(ours.peak / MB)}\n`,
     );
   }
+  if (rep.h2h !== undefined) {
+    const { direct, shop, chain, oneAtATime: one } = rep.h2h;
+    const pp = (l: H2hResult["direct"]) => `${f(percentile(l.latency, 50), 2)} / ${f(percentile(l.latency, 95), 2)} ms`;
+    process.stdout.write(
+      `\nH2H: one shop ${f(shop.ordersPerSecond)} orders/s, p50/p95 ${pp(shop)} (sandbox alone ${pp(direct)}), ` +
+        `${f(shop.commandsPerOrder, 1)} Redis commands/order; chain B → A ${f(chain.ordersPerSecond)} orders/s, p50/p95 ${pp(chain)}; ` +
+        `one at a time: sandbox ${pp(one.direct)}, one shop ${pp(one.shop)}, chain ${pp(one.chain)}\n`,
+    );
+  }
   if (rep.warning !== undefined) process.stdout.write(`\nWARNING: ${rep.warning}\n`);
   process.stdout.write(`\nwritten to ${DOC}\n`);
+}
+
+/** The section "The H2H API": partners ordering by HTTP through one shop and through a chain of two. */
+function h2hSection(h2h: H2hResult | undefined): string {
+  const text = `Partners' systems ordering through the H2H API (\`bench/h2h.ts\`): the compiled bot as production runs it,
+\`H2H_ENABLED=true\`, its own key prefix on the shared Redis, the sandbox provider over real HTTP with no latency.`;
+  if (h2h === undefined) return `## The H2H API\n\n${text}\n\nNot measured in this run (\`BENCH_H2H=0\`).`;
+  const { direct, shop, chain } = h2h;
+  const q = (l: H2hResult["direct"], n: number) => percentile(l.latency, n);
+  const row = (name: string, l: H2hResult["direct"], added: string, cmds: string) => [
+    name,
+    f(l.ordersPerSecond),
+    `${f(q(l, 50), 2)} / ${f(q(l, 95), 2)}`,
+    added,
+    cmds,
+    String(l.failed),
+  ];
+  const over = (l: H2hResult["direct"], base: H2hResult["direct"]) =>
+    `${f(q(l, 50) - q(base, 50), 2)} / ${f(q(l, 95) - q(base, 95), 2)}`;
+  const rows = [
+    row("the sandbox alone (called straight)", direct, "–", "–"),
+    row("one shop: partner → shop A → sandbox", shop, over(shop, direct), f(shop.commandsPerOrder, 1)),
+    row("a chain: partner → shop B → shop A → sandbox", chain, over(chain, shop), f(chain.commandsPerOrder, 1)),
+  ];
+  const byName = Object.entries(shop.byName)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([name, calls]) => `\`${name}\` ${f(calls / shop.orders, 2)}`)
+    .join(", ");
+  const one = h2h.oneAtATime;
+  const oneRows = [
+    row("the sandbox alone", one.direct, "–", "–"),
+    row("one shop", one.shop, over(one.shop, one.direct), "–"),
+    row("a chain of two shops", one.chain, over(one.chain, one.shop), "–"),
+  ];
+  return `## The H2H API
+
+${text}
+${h2h.partners} partners, each order a ref id of its own, ${h2h.inFlight} requests in flight over keep-alive connections
+(undici), ${count(shop.orders)} timed orders after ${count(h2h.warm)} untimed ones, for each line. The sandbox alone is the same load sent straight to the provider in the same run: the shop's line minus it is what the shop
+adds. In the chain, shop B's provider (\`TOPUP_BASE_URL\`) is shop A's H2H API with B's key as a reseller of A, and
+the partners order from B; its "added" column is over the one shop. Latency: the whole HTTP request, sent to body
+read. Redis commands per order: INFO on the shared Redis before and after (server-wide: other clients count too);
+the chain's counts both shops.
+
+${table(["path", "orders/s", "p50 / p95 ms", "added p50 / p95 ms", "Redis commands / order", "failed"], rows)}
+
+One shop's Redis commands per order by name (the top ones): ${byName}. Most of them run inside
+the ledger's Lua steps (the draft, the claim with its hold, the outcome with the day's figures): an H2H
+order is a chat Confirm's steps plus the key, the allowance and the ref id.
+
+One request at a time (${count(one.shop.orders)} orders each, no queueing behind other requests): what the shop adds to its
+provider's own time.
+
+${table(["path", "orders/s", "p50 / p95 ms", "added p50 / p95 ms", "Redis commands / order", "failed"], oneRows)}`;
 }
 
 const share = (part: number, whole: number) => `${f((100 * part) / whole, 1)} %`;

@@ -8,6 +8,7 @@
  *
  * One file per measurement: start-up.ts, rounds.ts, redis-commands.ts (the Confirm update),
  * idle-chats.ts, replicas.ts (1 and 3 processes in webhook mode: what the update stream costs),
+ * h2h.ts (partners ordering through the H2H API, one shop and a chain of two),
  * year.ts (a seeded year of sales, year-seed.ts, and the questions asked of it); benchmarks-doc.ts
  * writes the doc. The environment variables are in settings.ts.
  */
@@ -18,6 +19,7 @@ import { loadCatalog } from "../src/catalog/catalog.js";
 import { createSandboxProvider } from "../src/topup/sandbox.js";
 import { printSummary, renderDoc, type Report } from "./benchmarks-doc.js";
 import type { Harness } from "./bots.js";
+import { h2h } from "./h2h.js";
 import { idleChats } from "./idle-chats.js";
 import { compileBenchFiles, distFingerprint, removeBenchFiles, stopAll } from "./processes.js";
 import { confirmProbe } from "./redis-commands.js";
@@ -26,6 +28,7 @@ import { replicaRounds } from "./replicas.js";
 import { mergeRounds, round, type RoundResult } from "./rounds.js";
 import {
   DOC,
+  H2H,
   IDLE_CHATS,
   MAIN,
   MB,
@@ -122,6 +125,12 @@ async function main() {
     replicas = await replicaRounds((line) => process.stdout.write(`${line}\n`));
   }
 
+  let h2hResult: Report["h2h"];
+  if (H2H) {
+    process.stdout.write(`${at()} the H2H API: partners ordering by HTTP, one shop and a chain of two\n`);
+    h2hResult = await h2h(h, (line) => process.stdout.write(`${line}\n`));
+  }
+
   let yearResult: Report["year"];
   if (YEAR) {
     process.stdout.write(`${at()} a year of sales: ${YEAR_DAYS} days × ${YEAR_PER_DAY} orders\n`);
@@ -140,6 +149,7 @@ async function main() {
     minutes: (performance.now() - began) / 60_000,
     redisBackground: background,
     replicas,
+    h2h: h2hResult,
     year: yearResult,
   };
   if (distFingerprint() !== built)

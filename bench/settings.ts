@@ -9,8 +9,10 @@
  * calls per question, default 40); several processes (replicas.ts): BENCH_REPLICAS (0 leaves it out),
  * BENCH_REPLICAS_ROUNDS (chats at once, default 1,10,100), BENCH_REPLICAS_ORDERS (orders per round
  * at least, default 500), BENCH_REPLICAS_WARM (warm-up orders, default 100), BENCH_BASELINE (a
- * checkout of the bot before the update stream, built: the "today" column). Read once, when the
- * bench starts.
+ * checkout of the bot before the update stream, built: the "today" column); the H2H API (h2h.ts):
+ * BENCH_H2H (0 leaves it out), BENCH_H2H_ORDERS (timed orders, default 2000), BENCH_H2H_WARM (default
+ * 200), BENCH_H2H_IN_FLIGHT (requests at once, default 16), BENCH_H2H_PARTNERS (default 4). Read
+ * once, when the bench starts.
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -62,6 +64,12 @@ export const REPLICA_ORDERS = Math.max(1, Number(process.env.BENCH_REPLICAS_ORDE
 export const REPLICA_WARM_ORDERS = Math.max(1, Number(process.env.BENCH_REPLICAS_WARM ?? 100));
 export const REPLICA_BASELINE =
   process.env.BENCH_BASELINE === undefined ? undefined : resolve(process.env.BENCH_BASELINE);
+
+export const H2H = process.env.BENCH_H2H !== "0";
+export const H2H_ORDERS = Math.max(1, Number(process.env.BENCH_H2H_ORDERS ?? 2000));
+export const H2H_WARM = Math.max(1, Number(process.env.BENCH_H2H_WARM ?? 200));
+export const H2H_IN_FLIGHT = Math.max(1, Number(process.env.BENCH_H2H_IN_FLIGHT ?? 16));
+export const H2H_PARTNERS = Math.max(1, Number(process.env.BENCH_H2H_PARTNERS ?? 4));
 
 export const TARGETS = {
   peakRss100Mb: 100,
