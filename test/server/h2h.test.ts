@@ -154,6 +154,15 @@ describe("the H2H API: a reseller's system orders by HTTP in the provider's own 
     );
     expect(post.status).toBe(405);
     expect(post.body.status).toBe(0);
+    // HEAD is not an order either (it would be one with no answer to read).
+    const head = await fetch(
+      `${base}/v1/transaction/partner?${new URLSearchParams({ ref_id: "HEAD-1", item_code: "ML86", destination: PLAYER, ...creds(BUDI) }).toString()}`,
+      { method: "HEAD" },
+    );
+    expect(head.status).toBe(405);
+    expect((await get("/v1/transaction/status", { ref_id: "HEAD-1", ...creds(BUDI) })).body.error_code).toBe(
+      "transaction/not-found",
+    );
     // A trailing slash names the same operation, and the same ref id is still used once.
     const slash = await get("/v1/transaction/partner/", {
       ref_id: "REUSE-1",

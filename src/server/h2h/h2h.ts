@@ -87,6 +87,8 @@ export function h2hRoutes(deps: H2hDeps) {
 
   const app = new Hono({ strict: false })
     .get("/transaction/partner", async (c) => {
+      // Hono answers HEAD with the GET route: an order is placed by a GET only.
+      if (c.req.method !== "GET") return c.json(errorBody("request/method-not-allowed", "use GET"), 405);
       const url = new URL(c.req.url);
       const who = await partnerOf(url);
       if (!who.ok) return answer(c, who);
