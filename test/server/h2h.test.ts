@@ -116,6 +116,9 @@ describe("the H2H API: a reseller's system orders by HTTP in the provider's own 
     );
     expect(answers.filter((a) => a.body.status === 1)).toHaveLength(1);
     expect(answers.filter((a) => a.body.error_code === "transaction/ref-id-already-exists")).toHaveLength(9);
+    // Another partner never reads this order: for them the ref id names nothing.
+    const theirs = await get("/v1/transaction/status", { ref_id: "SAME-1", ...creds(DEWI) });
+    expect(theirs.body).toMatchObject({ status: 0, error_code: "transaction/not-found" });
     expect(world.sandbox.calls.filter((r) => r.destination === "55555555(1234)")).toHaveLength(1);
   });
 
