@@ -3,7 +3,6 @@ import { InputFile, type Bot } from "grammy";
 import { apiKeySender, h2hSettings } from "../bot/api-key-notice.js";
 import type { BotContext } from "../bot/context.js";
 import type { ByteDownloader } from "../bot/files.js";
-import { loadTexts } from "../bot/i18n.js";
 import type { Services } from "../bot/services.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -11,7 +10,6 @@ import type { TaskTracker } from "../tasks.js";
 import type { PartnerCallbacks } from "../orders/partner-callbacks.js";
 import type { PartnerOrders } from "../orders/partner-orders.js";
 import { createHttpServer, type HttpServer } from "../server/http-server.js";
-import { createOrigins } from "../storage/origins.js";
 import type { Storage } from "../storage/storage.js";
 import type { Intake } from "./intake.js";
 
@@ -29,6 +27,8 @@ export interface AppHttpDeps extends Pick<
   | "payInfo"
   | "prefs"
   | "partners"
+  | "apiKeys"
+  | "texts"
 > {
   /** The H2H API's orders, and the callbacks owed to partners. */
   partnerOrders: PartnerOrders;
@@ -70,9 +70,8 @@ export async function createAppHttp(deps: AppHttpDeps): Promise<HttpServer | und
           partners: deps.partners,
           h2hEnabled: config.h2h.enabled,
           // The chat's own /apikey message, sent by the bot to the admin's private chat.
-          sendApiKey: apiKeySender({ api: bot.api, texts: loadTexts(), h2h: h2hSettings(config) }),
-          origins: createOrigins(deps.storage),
-          now,
+          sendApiKey: apiKeySender({ api: bot.api, texts: deps.texts, h2h: h2hSettings(config) }),
+          apiKeys: deps.apiKeys,
           downloadFile: deps.downloadBytes,
           sendProof: async (chatId, file) => {
             const input = new InputFile(file.bytes, file.filename);

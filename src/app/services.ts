@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import { createAccess } from "../access/access.js";
+import { createApiKeys } from "../access/api-keys.js";
 import { createPartnerStore } from "../access/partners.js";
 import { createPeople, type People } from "../access/people.js";
 import { createUserList } from "../access/user-list.js";
@@ -125,6 +126,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     now,
   });
   const partners = createPartnerStore(storage);
+  const apiKeys = createApiKeys({ partners, access, origins, now });
   const deposits = createDeposits({
     wallets,
     buyerOf: (userId) => access.buyerOf(userId),
@@ -147,6 +149,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     deposits,
     requestStore,
     partners,
+    apiKeys,
     partnerOrders,
     partnerCallbacks,
   };
@@ -257,6 +260,7 @@ export function buildServices(deps: ServiceDeps) {
     depositRequests,
     payInfo,
     partners: b.partners,
+    apiKeys: b.apiKeys,
     uploads: createCatalogUploads(storage),
     priceChanges: createPriceChanges(storage),
     pendingMessages,

@@ -1,6 +1,7 @@
 import type { Api } from "grammy";
 import type { Update } from "grammy/types";
 import type { Access, Role } from "../access/access.js";
+import type { ApiKeys } from "../access/api-keys.js";
 import type { PartnerStore } from "../access/partners.js";
 import type { People } from "../access/people.js";
 import type { Audience } from "../broadcast/audience.js";
@@ -47,6 +48,8 @@ export interface Services {
   payInfo: PayInfoStore;
   /** Resellers with API access (the H2H API): their keys and callbacks. */
   partners: PartnerStore;
+  /** An admin's changes to a reseller's API access: a key made once per request, off, the callback. */
+  apiKeys: ApiKeys;
   /** Catalogue documents waiting for Confirm. */
   uploads: CatalogUploads;
   /** Price changes that need a second look, waiting for Confirm. */

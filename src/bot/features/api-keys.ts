@@ -1,4 +1,4 @@
-import { MAX_CALLBACK_URL, parseCallbackUrl, type Partner } from "../../access/partners.js";
+import { MAX_CALLBACK_URL, type Partner } from "../../access/partners.js";
 import type { Person } from "../../access/people.js";
 import { adminOnly } from "../admin.js";
 import { apiKeyText, sendKeyMessage, withH2hState } from "../api-key-notice.js";
@@ -9,7 +9,7 @@ import { originOf } from "../origin.js";
 import { nameBefore } from "../people.js";
 import { notReseller } from "./resellers.js";
 
-type Ctx = FeatureContext<"partners" | "access" | "people" | "origins" | "clock" | "h2h">;
+type Ctx = FeatureContext<"partners" | "apiKeys" | "access" | "people" | "h2h">;
 
 const USER_ID = /^[1-9][0-9]{0,15}$/;
 
@@ -82,14 +82,11 @@ async function issue(ctx: Ctx, userId: number): Promise<void> {
   const t = ctx.tr;
   const chat = ctx.chat!;
   if (chat.type !== "private") return void (await answer(ctx, t("apikey-private-only", { userId: String(userId) })));
-  if ((await ctx.services.access.buyerOf(userId))?.role !== "reseller")
+  const made = await ctx.services.apiKeys.issue(userId, originOf(ctx));
+  if (made.kind === "not-reseller")
     return void (await answer(ctx, `${t("apikey-not-reseller")}\n${await notReseller(ctx, userId)}`));
-  const now = ctx.services.clock().getTime();
-  const origin = originOf(ctx);
-  if (origin !== undefined && !(await ctx.services.origins.fix(origin, `apikey:${userId}:${now}`)).first)
-    return void (await answer(ctx, t("apikey-already-shown", { userId: String(userId) })));
-  const key = await ctx.services.partners.issue(userId, now);
-  const text = apiKeyText(t, ctx.services.h2h, key, { userId, person: await personOf(ctx, userId) });
+  if (made.kind === "repeated") return void (await answer(ctx, t("apikey-already-shown", { userId: String(userId) })));
+  const text = apiKeyText(t, ctx.services.h2h, made.key, { userId, person: await personOf(ctx, userId) });
   await sendKeyMessage("sendMessage", chat.id, () => ctx.reply(text, { protect_content: true }));
 }
 
@@ -98,14 +95,17 @@ async function callback(ctx: Ctx, userId: number, typed: string): Promise<string
   const t = ctx.tr;
   if (typed === "") return t("apikey-callback-usage");
   const who = whoVars(userId, await personOf(ctx, userId));
-  if (typed.toLowerCase() === "none") {
-    const had = await ctx.services.partners.setCallback(userId, undefined);
-    return t(had ? "apikey-callback-removed" : "apikey-none", who);
+  const r = await ctx.services.apiKeys.setCallback(userId, typed);
+  switch (r.kind) {
+    case "set":
+      return t("apikey-callback-set", { ...who, url: r.url });
+    case "removed":
+      return t("apikey-callback-removed", who);
+    case "no-key":
+      return t("apikey-none", who);
+    case "bad-url":
+      return t("apikey-callback-bad", { typed: typed.slice(0, 100), max: MAX_CALLBACK_URL });
   }
-  const read = parseCallbackUrl(typed);
-  if (!read.ok) return t("apikey-callback-bad", { typed: typed.slice(0, 100), max: MAX_CALLBACK_URL });
-  const had = await ctx.services.partners.setCallback(userId, read.url);
-  return had ? t("apikey-callback-set", { ...who, url: read.url }) : t("apikey-none", who);
 }
 
 /**
@@ -114,7 +114,7 @@ async function callback(ctx: Ctx, userId: number, typed: string): Promise<string
  */
 export const apiKeysFeature = defineFeature({
   name: "api-keys",
-  needs: ["partners", "access", "people", "origins", "clock", "h2h"],
+  needs: ["partners", "apiKeys", "access", "people", "h2h"],
   commands: [{ name: "apikey", menu: ["admin"], help: [{ key: "help-apikey", for: ["admin"] }] }],
   setup(at) {
     at("buyers").command("apikey", adminOnly, async (ctx) => {
@@ -126,7 +126,7 @@ export const apiKeysFeature = defineFeature({
         case "issue":
           return issue(ctx, ask.userId);
         case "off": {
-          const had = await ctx.services.partners.turnOff(ask.userId);
+          const had = await ctx.services.apiKeys.turnOff(ask.userId);
           const who = whoVars(ask.userId, await personOf(ctx, ask.userId));
           return void (await answer(ctx, t(had ? "apikey-off" : "apikey-none", who)));
         }

@@ -1,4 +1,5 @@
 import type { Access } from "../../access/access.js";
+import type { ApiKeys } from "../../access/api-keys.js";
 import type { IssuedKey, PartnerStore } from "../../access/partners.js";
 import type { People, Person } from "../../access/people.js";
 import type { Logger } from "../../logger.js";
@@ -9,7 +10,6 @@ import type { OrderService } from "../../orders/order-service.js";
 import type { Wallets } from "../../orders/wallet.js";
 import type { Reports } from "../../reports/reports.js";
 import type { Shop } from "../../shop/shop.js";
-import type { Origins } from "../../storage/origins.js";
 
 /** What the Mini App's routes use: the chat's own services, so the page and the chat always agree. */
 export interface MiniAppDeps {
@@ -40,9 +40,8 @@ export interface MiniAppDeps {
     key: IssuedKey,
     reseller: { userId: number; person?: Person | undefined },
   ) => Promise<void>;
-  /** What each page request made (a new key): the same request sent again makes nothing more. */
-  origins: Origins;
-  now: () => Date;
+  /** An admin's changes to a reseller's API access, as `/apikey` makes them: a key once per request. */
+  apiKeys: ApiKeys;
   /** A file a user sent, fetched by the server (its URL holds the bot token), at most `maxBytes`. */
   downloadFile: (fileId: string, maxBytes: number) => Promise<Buffer>;
   /**

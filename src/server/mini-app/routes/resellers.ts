@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { MAX_CALLBACK_URL, parseCallbackUrl } from "../../../access/partners.js";
+import { MAX_CALLBACK_URL } from "../../../access/partners.js";
 import { tiersOf } from "../../../catalog/catalog.js";
 import { MAX_DEPOSIT, MAX_DEPOSIT_NOTE } from "../../../orders/deposits.js";
 import type { MiniAppEnv } from "../auth.js";
@@ -46,54 +46,45 @@ const callbackBody = z.object({ url: z.string({ error: "must be a URL, or null" 
 
 const CALLBACK_RULE = `must be an http:// or https:// address of at most ${MAX_CALLBACK_URL} characters`;
 
-type ApiAccessDeps = Pick<
-  MiniAppDeps,
-  "access" | "partners" | "people" | "origins" | "sendApiKey" | "languageOf" | "now" | "logger"
->;
+type ApiAccessDeps = Pick<MiniAppDeps, "apiKeys" | "partners" | "people" | "sendApiKey" | "languageOf" | "logger">;
 
 /**
  * /admin/resellers/:id/api/…: a reseller's access to the shop's API (H2H), as `/apikey` in the chat
  * changes it. A new key goes to the admin's own private chat through the bot; no answer holds it.
  */
 function apiAccessRoutes(deps: ApiAccessDeps) {
-  const { access, partners, people, origins, logger } = deps;
+  const { apiKeys, partners, people, logger } = deps;
   return new Hono<MiniAppEnv>()
     .post("/:id/api/on", jsonBody(requestIdBody), resellerId, async (c) => {
       const userId = c.req.valid("param").id;
       const viewer = c.get("viewer");
-      if ((await access.buyerOf(userId))?.role !== "reseller") return c.json({ error: "not-reseller" as const }, 404);
       // One key per request of the page: the same request again shows what the first one made.
-      const made = await origins.fix(requestOrigin(viewer.userId, c.req.valid("json").requestId), `apikey:${userId}`);
-      if (made.first) {
-        const key = await partners.issue(userId, deps.now().getTime());
+      const made = await apiKeys.issue(userId, requestOrigin(viewer.userId, c.req.valid("json").requestId));
+      if (made.kind === "not-reseller") return c.json({ error: "not-reseller" as const }, 404);
+      if (made.kind === "issued") {
         const [named, lang] = await Promise.all([
           people.get([userId]),
           deps.languageOf(viewer.userId, viewer.languageCode),
         ]);
         try {
-          await deps.sendApiKey(viewer.userId, lang, key, { userId, person: named.get(userId) });
+          await deps.sendApiKey(viewer.userId, lang, made.key, { userId, person: named.get(userId) });
         } catch (err) {
           logger.warn({ err, adminId: viewer.userId, userId }, "mini app: a new API key was not sent");
           return c.json({ error: "not-sent" as const }, 502);
         }
       }
-      return c.json({ api: apiAccessView(await partners.get(userId)), repeated: !made.first }, 200);
+      return c.json({ api: apiAccessView(await partners.get(userId)), repeated: made.kind === "repeated" }, 200);
     })
     .post("/:id/api/off", resellerId, async (c) => {
       const userId = c.req.valid("param").id;
-      if (!(await partners.turnOff(userId))) return notFound(c);
+      if (!(await apiKeys.turnOff(userId))) return notFound(c);
       return c.json({ api: apiAccessView(await partners.get(userId)) }, 200);
     })
     .put("/:id/api/callback", jsonBody(callbackBody), resellerId, async (c) => {
       const userId = c.req.valid("param").id;
-      const typed = c.req.valid("json").url;
-      let url: string | undefined;
-      if (typed !== null && typed.trim() !== "") {
-        const read = parseCallbackUrl(typed);
-        if (!read.ok) return invalid(c, [{ path: "url", message: CALLBACK_RULE }]);
-        url = read.url;
-      }
-      if (!(await partners.setCallback(userId, url))) return notFound(c);
+      const r = await apiKeys.setCallback(userId, c.req.valid("json").url);
+      if (r.kind === "bad-url") return invalid(c, [{ path: "url", message: CALLBACK_RULE }]);
+      if (r.kind === "no-key") return notFound(c);
       return c.json({ api: apiAccessView(await partners.get(userId)) }, 200);
     });
 }
@@ -104,7 +95,7 @@ function apiAccessRoutes(deps: ApiAccessDeps) {
  * their API access turned on (a new key) or off and their callback URL.
  */
 export function resellersRoutes(
-  deps: Pick<MiniAppDeps, "reports" | "deposits" | "shop" | "h2hEnabled"> & ApiAccessDeps,
+  deps: Pick<MiniAppDeps, "reports" | "deposits" | "shop" | "access" | "h2hEnabled"> & ApiAccessDeps,
 ) {
   const { reports, deposits, access, shop, partners, h2hEnabled } = deps;
   return new Hono<MiniAppEnv>()

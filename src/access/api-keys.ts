@@ -1,0 +1,54 @@
+import type { Origins } from "../storage/origins.js";
+import type { Access } from "./access.js";
+import { parseCallbackUrl, type IssuedKey, type PartnerStore } from "./partners.js";
+
+/** What asking for a reseller's key came to. */
+export type IssueOutcome =
+  | { kind: "issued"; key: IssuedKey }
+  /** Only a reseller may have a key: nothing was made. */
+  | { kind: "not-reseller" }
+  /** The same request again (an update or a page's request handled twice): no second key. */
+  | { kind: "repeated" };
+
+/** What setting a reseller's callback came to (`url`: as it is kept). */
+export type CallbackOutcome = { kind: "set"; url: string } | { kind: "removed" | "no-key" | "bad-url" };
+
+/**
+ * A reseller's access to the H2H API as an admin changes it, from the chat (`/apikey`) or the
+ * shop app's Resellers page alike: a key made once per request, access off, the callback.
+ */
+export function createApiKeys(deps: {
+  partners: Pick<PartnerStore, "issue" | "turnOff" | "setCallback">;
+  access: Pick<Access, "buyerOf">;
+  origins: Pick<Origins, "fix">;
+  now: () => Date;
+}) {
+  return {
+    /**
+     * Creates or rotates a reseller's key (same mitra_id, a new key; access on), once per `origin`
+     * (the update or the page's request that asks): the same one again makes no second key.
+     */
+    async issue(userId: number, origin: string | undefined): Promise<IssueOutcome> {
+      if ((await deps.access.buyerOf(userId))?.role !== "reseller") return { kind: "not-reseller" };
+      const now = deps.now().getTime();
+      if (origin !== undefined && !(await deps.origins.fix(origin, `apikey:${userId}:${now}`)).first)
+        return { kind: "repeated" };
+      return { kind: "issued", key: await deps.partners.issue(userId, now) };
+    },
+
+    /** Turns access off; false when the reseller never had a key. */
+    turnOff: (userId: number): Promise<boolean> => deps.partners.turnOff(userId),
+
+    /** Sets the callback URL, or removes it (`none`, empty or null). */
+    async setCallback(userId: number, typed: string | null): Promise<CallbackOutcome> {
+      const text = typed?.trim() ?? "";
+      if (text === "" || text.toLowerCase() === "none")
+        return { kind: (await deps.partners.setCallback(userId, undefined)) ? "removed" : "no-key" };
+      const read = parseCallbackUrl(text);
+      if (!read.ok) return { kind: "bad-url" };
+      return (await deps.partners.setCallback(userId, read.url)) ? { kind: "set", url: read.url } : { kind: "no-key" };
+    },
+  };
+}
+
+export type ApiKeys = ReturnType<typeof createApiKeys>;

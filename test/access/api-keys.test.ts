@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createApiKeys, type ApiKeys } from "../../src/access/api-keys.js";
+import { createPartnerStore, type PartnerStore } from "../../src/access/partners.js";
+import { createOrigins } from "../../src/storage/origins.js";
+import { redisStorage } from "../helpers/redis.js";
+
+const BUDI = 5005;
+const STAFF = 5006;
+
+describe("an admin's changes to a reseller's API access (the chat's /apikey and the app's page alike)", () => {
+  let keys: ApiKeys;
+  let partners: PartnerStore;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    const made = await redisStorage("api-keys");
+    cleanup = made.cleanup;
+    partners = createPartnerStore(made.storage);
+    const access = {
+      buyerOf: async (userId: number) =>
+        userId === BUDI ? { role: "reseller" as const, tier: "reseller" } : { role: "staff" as const },
+    };
+    keys = createApiKeys({ partners, access, origins: createOrigins(made.storage), now: () => new Date() });
+  });
+  afterEach(() => cleanup());
+
+  it("when a key is asked for a reseller, then it works; asked again by the same request, no second key is made", async () => {
+    const first = await keys.issue(BUDI, "u:1");
+    expect(first.kind).toBe("issued");
+    if (first.kind !== "issued") return;
+    expect(await keys.issue(BUDI, "u:1")).toEqual({ kind: "repeated" });
+    expect(await partners.authenticate(first.key.mitraId, first.key.secretKey)).toMatchObject({ userId: BUDI });
+    // A new request rotates: same mitra_id, the old key refused.
+    const second = await keys.issue(BUDI, "u:2");
+    if (second.kind !== "issued") throw new Error(second.kind);
+    expect(second.key.mitraId).toBe(first.key.mitraId);
+    expect(await partners.authenticate(first.key.mitraId, first.key.secretKey)).toBeUndefined();
+  });
+
+  it("when the user is not a reseller, then nothing is made", async () => {
+    expect(await keys.issue(STAFF, "u:3")).toEqual({ kind: "not-reseller" });
+    expect(await partners.get(STAFF)).toBeUndefined();
+  });
+
+  it("when a callback is set, refused, removed or given for someone without a key, then each says so", async () => {
+    expect(await keys.setCallback(BUDI, "https://x.example/cb")).toEqual({ kind: "no-key" });
+    await keys.issue(BUDI, undefined);
+    expect(await keys.setCallback(BUDI, "ftp://x.example/cb")).toEqual({ kind: "bad-url" });
+    expect(await keys.setCallback(BUDI, " https://x.example/cb ")).toEqual({
+      kind: "set",
+      url: "https://x.example/cb",
+    });
+    expect((await partners.get(BUDI))?.callbackUrl).toBe("https://x.example/cb");
+    expect(await keys.setCallback(BUDI, "none")).toEqual({ kind: "removed" });
+    expect((await partners.get(BUDI))?.callbackUrl).toBeUndefined();
+    expect(await keys.turnOff(BUDI)).toBe(true);
+    expect(await keys.turnOff(STAFF)).toBe(false);
+  });
+});
