@@ -138,7 +138,8 @@ export function createDrafts(deps: {
       const saved = await ledger.saveDraft(order, req.api?.ttlMs ?? ttlMs);
       if (saved.createdAt === order.createdAt)
         logger.info({ refId: order.refId, state: "draft", product: order.productCode }, "order state changed");
-      return withSaldo(saved, shown);
+      // A partner's system is shown no summary: the saldo is read by the claim alone.
+      return req.api === undefined ? withSaldo(saved, shown) : { kind: "draft", draft: saved };
     },
 
     /** Cancel wins only over a draft nobody confirmed: the ledger decides between the two taps. */
