@@ -669,6 +669,7 @@ page-reason-server-error = The provider's server reported an error
 page-reason-upstream-unknown = The provider does not know the result yet
 page-order-player = Player { $player }
 page-order-sn = SN
+page-order-api = API
 page-order-by = By { $user } ({ $id })
 page-order-cost = provider { $cost }
 page-today-title = Today, { $day }

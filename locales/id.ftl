@@ -624,6 +624,7 @@ page-reason-server-error = Server provider melaporkan kesalahan
 page-reason-upstream-unknown = Provider belum mengetahui hasilnya
 page-order-player = Pemain { $player }
 page-order-sn = SN
+page-order-api = API
 page-order-by = Oleh { $user } ({ $id })
 page-order-cost = provider { $cost }
 page-today-title = Hari ini, { $day }

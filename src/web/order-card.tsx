@@ -11,7 +11,10 @@ export function OrderCard(props: { order: OrderView; words: Words; children?: pr
         <span class="order-state">
           <span class="dot" aria-hidden="true" /> {t(`page-state-${o.state}`)}
         </span>
-        <span class="order-time">{time(o.submittedAt ?? o.createdAt)}</span>
+        <span class="order-time">
+          {o.viaApi === true ? <span class="order-api">{t("page-order-api")} · </span> : null}
+          {time(o.submittedAt ?? o.createdAt)}
+        </span>
       </header>
       <p class="order-product">
         <b>{o.productCode}</b> · {o.productName}

@@ -67,6 +67,47 @@ describe("the Mini App's API: who may see what, and every change through the cha
     return { status: res.statusCode, json, text, headers: res.headers };
   }
 
+  it("when a reseller's system orders through the H2H API, then the admin's and the reseller's pages mark that order API", async () => {
+    const bot = await world.run({ H2H_ENABLED: "true" });
+    const app = bot.app!;
+    const key = await app.partners.issue(RESELLER.id, Date.now());
+    const at = new Date().toISOString();
+    await app.wallets.saveDeposit(
+      {
+        id: "DEPAPI1",
+        resellerId: RESELLER.id,
+        amount: 100_000,
+        note: "",
+        adminId: ADMIN.id,
+        chatId: ADMIN.id,
+        createdAt: at,
+        state: "draft",
+      },
+      60_000,
+    );
+    await app.wallets.confirmDeposit("DEPAPI1", { adminId: ADMIN.id, at });
+    const query = new URLSearchParams({
+      destination: "12345678(1234)",
+      ref_id: "PAGE-1",
+      item_code: "ML86",
+      mitra_id: key.mitraId,
+      secret_key: key.secretKey,
+    }).toString();
+    const answer = await request(`${base.replace(/\/app\/api$/, "")}/v1/transaction/partner?${query}`);
+    expect(((await answer.body.json()) as { status: number }).status).toBe(1);
+    await world.order(STAFF, "ML86", "87654321(4321)");
+
+    const admin = await call("/admin/orders", { user: ADMIN });
+    const byPlayer = (orders: Array<{ playerId: string; viaApi?: boolean }>, player: string) =>
+      orders.find((o) => o.playerId === player);
+    expect(byPlayer(admin.json.orders, "12345678(1234)")?.viaApi).toBe(true);
+    expect(byPlayer(admin.json.orders, "87654321(4321)")?.viaApi).toBeUndefined();
+    const mine = await call("/reseller/orders", { user: RESELLER });
+    expect(byPlayer(mine.json.orders, "12345678(1234)")?.viaApi).toBe(true);
+    // The page never carries the partner's key.
+    for (const text of bodies) expect(text).not.toContain(key.secretKey);
+  });
+
   it("when the bot runs in webhook mode, then the shop app is served on the same port beside the webhook", async () => {
     await world.run({ WEBHOOK_URL: "https://shop.example.com/tg/hook", WEBHOOK_SECRET: "hook-secret_123" });
     const origin = base.replace(/\/app\/api$/, "");

@@ -1,6 +1,6 @@
 import type { Partner } from "../../access/partners.js";
 import { tiersOf, toCatalogJson } from "../../catalog/catalog.js";
-import type { OrderRecord } from "../../orders/order.js";
+import { viaApi, type OrderRecord } from "../../orders/order.js";
 import type { ShopState } from "../../shop/shop.js";
 import type { Deposit } from "../../orders/wallet.js";
 
@@ -81,6 +81,8 @@ export interface OrderView {
   errorCode?: string;
   errorMessage?: string;
   settledBy?: number;
+  /** Ordered by a reseller's own system through the H2H API, not in a chat or this app. */
+  viaApi?: true;
 }
 
 /** A deposit or correction prepared for Confirm, with the saldo before and after it. */
@@ -119,6 +121,7 @@ export function orderView(o: OrderRecord, forAdmin: boolean): OrderView {
     price: o.price,
   };
   if (o.submittedAt !== undefined) view.submittedAt = o.submittedAt;
+  if (viaApi(o)) view.viaApi = true;
   if (o.finishedAt !== undefined || o.settledAt !== undefined) view.finishedAt = o.settledAt ?? o.finishedAt!;
   if (r.destinationName !== undefined) view.playerName = r.destinationName;
   if (o.state === "success" && r.sn !== undefined) view.sn = r.sn;
