@@ -4,6 +4,7 @@ import { createLedger } from "../../src/orders/create-ledger.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { freePort, REDIS_URL } from "../helpers/redis.js";
 import { createWorld, type World } from "./world.js";
+import { writePastDeposit } from "../helpers/ledger-history.js";
 
 const ADMIN_ID = 1001;
 const PARTNER_ID = 7007;
@@ -35,20 +36,15 @@ describe("the H2H API when the process that took an order is killed", () => {
     const key = await createPartnerStore(storage).issue(PARTNER_ID, Date.now());
     const { wallets } = createLedger(storage, { timeZone: "Asia/Jakarta" });
     const at = new Date().toISOString();
-    await wallets.saveDeposit(
-      {
-        id: "DEPK1",
-        resellerId: PARTNER_ID,
-        amount: 50_000,
-        note: "",
-        adminId: ADMIN_ID,
-        chatId: ADMIN_ID,
-        createdAt: at,
-        state: "draft",
-      },
-      60_000,
-    );
-    await wallets.confirmDeposit("DEPK1", { adminId: ADMIN_ID, at });
+    const deposit = {
+      id: "DEPK1",
+      resellerId: PARTNER_ID,
+      amount: 50_000,
+      note: "",
+      adminId: ADMIN_ID,
+      chatId: ADMIN_ID,
+    };
+    await writePastDeposit(wallets, { ...deposit, createdAt: at }, { at });
     const url = (path: string, params: Record<string, string>) =>
       `http://127.0.0.1:${port}${path}?${new URLSearchParams({ ...params, mitra_id: key.mitraId, secret_key: key.secretKey }).toString()}`;
     const ask = async (path: string, params: Record<string, string>) =>

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { createWorld, type RunningBot, type World } from "../e2e/world.js";
 import { freePort } from "../helpers/redis.js";
+import { writePastDeposit } from "../helpers/ledger-history.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const STAFF: FakeUser = { id: 1002, first_name: "Sari", language_code: "en" };
@@ -16,22 +17,16 @@ const PLAYER = "12345678(1234)";
 async function partner(bot: RunningBot, user: FakeUser, saldo: number) {
   const app = bot.app!;
   const key = await app.partners.issue(user.id, Date.now());
-  const id = `DEP${user.id}`;
   const at = new Date().toISOString();
-  await app.wallets.saveDeposit(
-    {
-      id,
-      resellerId: user.id,
-      amount: saldo,
-      note: "",
-      adminId: ADMIN.id,
-      chatId: ADMIN.id,
-      createdAt: at,
-      state: "draft",
-    },
-    60_000,
-  );
-  await app.wallets.confirmDeposit(id, { adminId: ADMIN.id, at });
+  const deposit = {
+    id: `DEP${user.id}`,
+    resellerId: user.id,
+    amount: saldo,
+    note: "",
+    adminId: ADMIN.id,
+    chatId: ADMIN.id,
+  };
+  await writePastDeposit(app.wallets, { ...deposit, createdAt: at }, { at });
   return key;
 }
 

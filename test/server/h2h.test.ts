@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { createWorld, SECRET, type RunningBot, type World } from "../e2e/world.js";
 import { freePort } from "../helpers/redis.js";
+import { writePastDeposit } from "../helpers/ledger-history.js";
 
 /** A Mobile Legends player id of the sample catalogue: an id and a zone. */
 const PLAYER = "12345678(1234)";
@@ -37,21 +38,16 @@ describe("the H2H API: a reseller's system orders by HTTP in the provider's own 
     for (const user of [BUDI, DEWI]) {
       const issued = await partnersOf(services).issue(user.id, Date.now());
       keys.set(user.id, issued);
-      const id = `DEP${user.id}`;
-      await walletsOf(services).saveDeposit(
-        {
-          id,
-          resellerId: user.id,
-          amount: 100_000,
-          note: "",
-          adminId: ADMIN.id,
-          chatId: ADMIN.id,
-          createdAt: new Date().toISOString(),
-          state: "draft",
-        },
-        60_000,
-      );
-      await walletsOf(services).confirmDeposit(id, { adminId: ADMIN.id, at: new Date().toISOString() });
+      const at = new Date().toISOString();
+      const deposit = {
+        id: `DEP${user.id}`,
+        resellerId: user.id,
+        amount: 100_000,
+        note: "",
+        adminId: ADMIN.id,
+        chatId: ADMIN.id,
+      };
+      await writePastDeposit(walletsOf(services), { ...deposit, createdAt: at }, { at });
     }
   });
   afterEach(async () => {

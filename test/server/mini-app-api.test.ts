@@ -5,6 +5,7 @@ import { ADMIN, button, createWorld, SECRET, STAFF, type World } from "../e2e/wo
 import { signInitData, signPre8InitData } from "../helpers/init-data.js";
 import { freePort } from "../helpers/redis.js";
 import { postToWebhook } from "../helpers/webhook.js";
+import { writePastDeposit } from "../helpers/ledger-history.js";
 
 const RESELLER: FakeUser = { id: 5005, first_name: "Budi", language_code: "id" };
 const OTHER_RESELLER: FakeUser = { id: 5006, first_name: "Dewi", language_code: "en" };
@@ -72,20 +73,15 @@ describe("the Mini App's API: who may see what, and every change through the cha
     const app = bot.app!;
     const key = await app.partners.issue(RESELLER.id, Date.now());
     const at = new Date().toISOString();
-    await app.wallets.saveDeposit(
-      {
-        id: "DEPAPI1",
-        resellerId: RESELLER.id,
-        amount: 100_000,
-        note: "",
-        adminId: ADMIN.id,
-        chatId: ADMIN.id,
-        createdAt: at,
-        state: "draft",
-      },
-      60_000,
-    );
-    await app.wallets.confirmDeposit("DEPAPI1", { adminId: ADMIN.id, at });
+    const deposit = {
+      id: "DEPAPI1",
+      resellerId: RESELLER.id,
+      amount: 100_000,
+      note: "",
+      adminId: ADMIN.id,
+      chatId: ADMIN.id,
+    };
+    await writePastDeposit(app.wallets, { ...deposit, createdAt: at }, { at });
     const query = new URLSearchParams({
       destination: "12345678(1234)",
       ref_id: "PAGE-1",
