@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomCrockford } from "../crockford.js";
 import type { Storage } from "../storage/storage.js";
 
 /**
@@ -69,15 +70,8 @@ export function parseCallbackUrl(typed: string): { ok: true; url: string } | { o
   return { ok: true, url: url.href };
 }
 
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
 /** A mitra_id: `P` and ten letters or digits, unguessable enough that one cannot be found by trying. */
-function newMitraId(): string {
-  const bytes = randomBytes(10);
-  let id = "P";
-  for (const b of bytes) id += CROCKFORD[b % 32];
-  return id;
-}
+const newMitraId = (): string => `P${randomCrockford(10)}`;
 
 /** 32 random bytes, URL-safe: it travels in a query string. */
 const newSecret = (): string => randomBytes(32).toString("base64url");

@@ -1,4 +1,5 @@
 import type { DraftFields, OrderRecord, OrderResult, OrderState } from "./order.js";
+import { CROCKFORD } from "../crockford.js";
 import type { OrderLine } from "./order-line.js";
 
 /*
@@ -36,8 +37,6 @@ export const msKey = (ms: number): string => Math.max(0, Math.floor(ms)).toStrin
 
 /** The UTC day number of a time (days since 1970-01-01): the time index keeps one list per UTC day. */
 export const utcDay = (ms: number): number => Math.floor(ms / 86_400_000);
-
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /**
  * The creation time a ref id carries (ref-id.ts: the prefix, 9 base-32 digits of milliseconds, 10

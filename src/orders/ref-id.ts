@@ -1,6 +1,4 @@
-import { randomBytes } from "node:crypto";
-
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+import { CROCKFORD, randomCrockford } from "../crockford.js";
 
 /**
  * A ref_id unique forever: the millisecond clock in base 32 (sortable) plus 50 random bits.
@@ -13,10 +11,7 @@ export function newRefId(prefix: string, now: Date): string {
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const bytes = randomBytes(10);
-  let rand = "";
-  for (let i = 0; i < 10; i++) rand += CROCKFORD[bytes[i]! % 32];
-  return `${prefix}${time}${rand}`;
+  return `${prefix}${time}${randomCrockford(10)}`;
 }
 
 /**

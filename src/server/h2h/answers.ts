@@ -1,3 +1,4 @@
+import { CROCKFORD } from "../../crockford.js";
 import type { OrderRecord } from "../../orders/order.js";
 import type { PartnerRefusal } from "../../orders/partner-orders.js";
 
@@ -63,8 +64,6 @@ export const usedBody = (): ErrorBody =>
 const FAILED_MSG = "the order failed at the shop's provider; the price was returned to your saldo";
 const UNKNOWN_MSG =
   "the outcome is not known yet; the price stays held. Do not send it again with a new ref_id: ask its status";
-
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /**
  * The shop's own transaction id of an order, in the provider's form: a prefix, a six-digit segment
