@@ -1,4 +1,4 @@
-import { findProduct, type Buyer, type Catalog } from "../catalog/catalog.js";
+import type { Buyer, Catalog } from "../catalog/catalog.js";
 import type { Shop } from "../shop/shop.js";
 import type { OrderLedger } from "./ledger.js";
 import { API_CHAT_ID, type OrderRecord } from "./order.js";
@@ -147,6 +147,3 @@ export function productsFor(catalog: Catalog, buyer: PartnerOrderRequest["buyer"
   }
   return list;
 }
-
-/** Whether a code names a product of this shop at all (another shop's code is not found). */
-export const knownProduct = (catalog: Catalog, code: string): boolean => findProduct(catalog, code) !== undefined;

@@ -80,10 +80,9 @@ export function h2hRoutes(deps: H2hDeps) {
 
   const answer = (c: Context, checked: { body: ErrorBody; status: 200 | 429 }) => c.json(checked.body, checked.status);
 
-  /** The saldo to show with an order: after it for a fresh answer, now for a status query. */
-  async function shown(c: Context, order: OrderRecord, partnerRef: string, balance: number) {
-    return c.json(orderBody(order, partnerRef, balance, deps.refIdPrefix), 200);
-  }
+  /** An order as its partner reads it, with the saldo to show: after it for a fresh answer, now for a status query. */
+  const shown = (c: Context, order: OrderRecord, partnerRef: string, balance: number) =>
+    c.json(orderBody(order, partnerRef, balance, deps.refIdPrefix), 200);
 
   const app = new Hono({ strict: false })
     .get("/transaction/partner", async (c) => {
