@@ -82,5 +82,19 @@ describe("the Resellers page: a reseller's API access", () => {
     expect(html).not.toContain(firstKey);
     expect(html).not.toContain(secondKey);
     expect(await page.getByTestId("api-callback").inputValue()).toBe("https://reseller.example.com/cb");
+
+    // The same section in Bahasa Indonesia, dark, on a 360 px phone.
+    await app.close();
+    app = await openApp(browser, {
+      base,
+      botToken: world.fake.token,
+      user: { ...ADMIN, language_code: "id" },
+      theme: "dark",
+      tab: "resellers",
+    });
+    await app.page.getByTestId("reseller-5005").click();
+    await shows(app.page, /Akses API \(H2H\)/i);
+    expect(await app.page.getByTestId("api-state").innerText()).toBe("mati");
+    await app.shot("admin-reseller-api-id-dark");
   });
 });
