@@ -178,8 +178,8 @@ return out
  * and at or above `lower` ('' = none), newest first, at most `take`: one text of one entry per
  * order, joined by line breaks (a list of thousands of orders comes back as one string, not
  * thousands), the number of entries, and the hashes of the orders that keep no line. An entry is
- * 'c' and a compacted element; 'l', the 9 digits of the submit time and the day's kept line of the
- * order (LUA_LINE: its ref id, byte 1, the line); or 'h' and the header of an order whose hash
+ * a compacted element as it is; '!', the 9 digits of the submit time and the day's kept line of the
+ * order (LUA_LINE: its ref id, byte 1, the line); or '#' and the header of an order whose hash
  * comes next in the hashes. Neither a compacted element (escapeField) nor a kept line holds a line
  * break.
  * ARGV: key prefix, upper, lower, take
@@ -203,8 +203,9 @@ for _, day in ipairs(redis.call('ZRANGE', pre .. 't-days', maxDay, minDay, 'BYSC
     local kept
     for i = #els, 1, -1 do
       local e = els[i]
-      if #headerOf(e) < #e then
-        entries[#entries + 1] = 'c' .. e
+      if string.find(e, '\t', 10, true) then
+        -- A compacted order, as it is (its header's first digit tells it from the marked entries below).
+        entries[#entries + 1] = e
       else
         if not kept then
           -- The day's kept lines by ref id, read once (a later line of a ref id replaces the earlier).
@@ -217,9 +218,9 @@ for _, day in ipairs(redis.call('ZRANGE', pre .. 't-days', maxDay, minDay, 'BYSC
         local ref = string.sub(e, 10)
         local line = kept[ref]
         if line then
-          entries[#entries + 1] = 'l' .. string.sub(e, 1, 9) .. line
+          entries[#entries + 1] = '!' .. string.sub(e, 1, 9) .. line
         else
-          entries[#entries + 1] = 'h' .. e
+          entries[#entries + 1] = '#' .. e
           hashes[#hashes + 1] = redis.call('HGETALL', pre .. 'o:' .. ref)
         end
       end
@@ -236,11 +237,21 @@ export const FIND_SCRIPTS: readonly LuaScript[] = [FIND, TIME_SCAN, ENTRY_SCAN, 
 /** Reads over 10,000 orders at once are split in scripts of this many (a day's CSV is one or two). */
 const SCAN_BATCH = 5_000;
 
+/*
+ * An entry of DAY_LINES's answer is a compacted order's element as the time index holds it (it
+ * starts with its header's first base-36 digit), or, marked by its first character, a recent
+ * order's kept line ("!", then the 9-digit submit time and the line) or the header of a recent
+ * order whose hash follows in the answer ("#").
+ */
+const KEPT_LINE = "!";
+const HASH_HEADER = "#";
+const isCompacted = (entry: string) => entry[0] !== KEPT_LINE && entry[0] !== HASH_HEADER;
+
 /** The header of an entry of DAY_LINES's answer (for a compacted element, what precedes its first tab). */
 function entryHeader(entry: string): string {
-  if (entry[0] === "c") {
+  if (isCompacted(entry)) {
     const tab = entry.indexOf("\t");
-    return entry.slice(1, tab < 0 ? entry.length : tab);
+    return entry.slice(0, tab < 0 ? entry.length : tab);
   }
   const cut = entry.indexOf("\x01");
   return entry.slice(1, cut < 0 ? entry.length : cut);
@@ -283,8 +294,8 @@ async function eachLineByTime(
     for (let i = entries.length - 1; i >= 0; i--) {
       const entry = entries[i]!;
       let line: OrderLine | undefined;
-      if (entry[0] === "c") {
-        const element = entry.slice(1);
+      if (isCompacted(entry)) {
+        const element = entry;
         try {
           line = lineOfElement(element, text);
         } catch (err) {
@@ -292,12 +303,12 @@ async function eachLineByTime(
           // Texts not read yet from the dictionary: those of every order read are fetched at once.
           const ids = new Set<string>();
           for (const batch of batches)
-            for (const e of batch.entries) if (e[0] === "c") for (const id of textIdsOf(e.slice(1))) ids.add(id);
+            for (const e of batch.entries) if (isCompacted(e)) for (const id of textIdsOf(e)) ids.add(id);
           await texts.load(ids);
           loaded = true;
           line = lineOfElement(element, text);
         }
-      } else if (entry[0] === "l") {
+      } else if (entry[0] === KEPT_LINE) {
         const cut = entry.indexOf("\x01");
         line = lineOfKept(entry.slice(10, cut), entry.slice(cut + 1), parseInt(entry.slice(1, 10), 36));
       } else {

@@ -1,6 +1,7 @@
 import type { DraftFields, OrderRecord, OrderResult, OrderState } from "./order.js";
 import { CROCKFORD } from "../crockford.js";
-import type { OrderLine } from "./order-line.js";
+import { fieldScanner } from "./field-scan.js";
+import { newLine, type OrderLine } from "./order-line.js";
 
 /*
  * How an open or recent order is written down in the Redis ledger (ledger-redis.ts): a hash of
@@ -339,6 +340,9 @@ function keptValue(text: string): string | undefined {
   return out + text.slice(from);
 }
 
+/** The values of the kept line being read (a line has at most 19). */
+const keptValues = fieldScanner(20);
+
 const KEPT_STATES: Readonly<Record<string, OrderState>> = { s: "success", f: "failed", u: "unknown" };
 const KEPT_ROLES: Readonly<Record<string, NonNullable<OrderLine["role"]>>> = { s: "staff", r: "reseller", a: "admin" };
 
@@ -350,25 +354,29 @@ const KEPT_ROLES: Readonly<Record<string, NonNullable<OrderLine["role"]>>> = { s
  * r~providerPriceFrom (those missing at the end left out).
  */
 export function lineOfKept(refId: string, kept: string, indexMs: number): OrderLine {
-  const v = kept.split("\x01");
-  const state = KEPT_STATES[v[0]!];
-  const role = v[2] === "\x02" ? undefined : KEPT_ROLES[v[2]!];
-  if (state === undefined || v.length < 4 || v.length > 19 || (role === undefined && v[2] !== "\x02"))
+  const v = keptValues;
+  const whole = v.scan(kept, 0, kept.length, "\x01");
+  const state = KEPT_STATES[v.field(0)];
+  const role = v.field(2) === "\x02" ? undefined : KEPT_ROLES[v.field(2)];
+  if (!whole || state === undefined || v.count < 4 || v.count > 19 || (role === undefined && v.field(2) !== "\x02"))
     throw new Error(`order ${refId}: its kept line is of an unknown form`);
-  const at = (i: number) => (i < v.length ? keptValue(v[i]!) : undefined);
+  const at = (i: number) => {
+    const raw = v.at(i);
+    return raw === undefined ? undefined : keptValue(raw);
+  };
   const submitted = at(1);
   const price = at(8);
-  const line: OrderLine = {
+  const line = newLine(
     refId,
     state,
-    submittedMs: submitted === "" ? indexMs : Date.parse(submitted ?? ""),
-    userId: Number(at(3)),
-    userName: at(4) ?? "",
-    productCode: at(5) ?? "",
-    productName: at(6) ?? "",
-    playerId: at(7) ?? "",
-    price: price === undefined ? null : Number(price),
-  };
+    submitted === "" ? indexMs : Date.parse(submitted ?? ""),
+    Number(at(3)),
+    at(4) ?? "",
+    at(5) ?? "",
+    at(6) ?? "",
+    at(7) ?? "",
+    price === undefined ? null : Number(price),
+  );
   if (role !== undefined) line.role = role;
   const text = (i: number, key: "trxId" | "destinationName" | "sn" | "tier" | "errorCode" | "errorMsg") => {
     const value = at(i);

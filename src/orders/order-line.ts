@@ -34,19 +34,59 @@ export interface OrderLine {
   providerPriceFrom?: "admin" | "last-seen";
 }
 
+/**
+ * A line with every field present, in one order (the optional ones undefined until set): lines
+ * made from a whole order, a compacted one or a kept line then share one shape, and the code
+ * that prints thousands of them reads each field the same way every time.
+ */
+export function newLine(
+  refId: string,
+  state: OrderState,
+  submittedMs: number,
+  userId: number,
+  userName: string,
+  productCode: string,
+  productName: string,
+  playerId: string,
+  price: number | null,
+): OrderLine {
+  return {
+    refId,
+    state,
+    submittedMs,
+    userId,
+    userName,
+    productCode,
+    productName,
+    playerId,
+    price,
+    role: undefined,
+    tier: undefined,
+    trxId: undefined,
+    destinationName: undefined,
+    sn: undefined,
+    lastBalance: undefined,
+    errorCode: undefined,
+    errorMsg: undefined,
+    priceRp: undefined,
+    providerPrice: undefined,
+    providerPriceFrom: undefined,
+  };
+}
+
 /** The line of a whole order. */
 export function orderLine(o: OrderRecord): OrderLine {
-  const line: OrderLine = {
-    refId: o.refId,
-    state: o.state,
-    submittedMs: Date.parse(o.submittedAt ?? o.createdAt),
-    userId: o.userId,
-    userName: o.userName,
-    productCode: o.productCode,
-    productName: o.productName,
-    playerId: o.playerId,
-    price: o.price,
-  };
+  const line = newLine(
+    o.refId,
+    o.state,
+    Date.parse(o.submittedAt ?? o.createdAt),
+    o.userId,
+    o.userName,
+    o.productCode,
+    o.productName,
+    o.playerId,
+    o.price,
+  );
   if (o.role !== undefined) line.role = o.role;
   if (o.tier !== undefined) line.tier = o.tier;
   const r = o.result;

@@ -12,7 +12,8 @@ import {
   unpackTime,
 } from "./order-codec.js";
 import type { OrderRecord, OrderResult, OrderState } from "./order.js";
-import { orderLine, type OrderLine } from "./order-line.js";
+import { fieldScanner } from "./field-scan.js";
+import { newLine, orderLine, type OrderLine } from "./order-line.js";
 
 /*
  * A compacted order is an element of the time index (t:DAY, one list per UTC day, oldest first):
@@ -239,6 +240,9 @@ export function unpackOrder(element: string, text: (id: string) => string): Orde
   return order;
 }
 
+/** The fields of the compacted order being read (a packed order has at most 23). */
+const packedFields = fieldScanner(24);
+
 /**
  * The line of a compacted order (orderLine of unpackOrder's order), read from its element without
  * making the whole order: the fields a list prints, the dictionary's texts parsed once for all.
@@ -246,44 +250,44 @@ export function unpackOrder(element: string, text: (id: string) => string): Orde
 export function lineOfElement(element: string, text: (id: string) => string): OrderLine | undefined {
   const tab = element.indexOf("\t");
   if (tab < 0) return undefined;
-  const f = element.slice(tab + 1).split("\t");
-  if (f[0] !== "1") {
+  const { field, blank } = packedFields;
+  if (!packedFields.scan(element, tab + 1, element.length, "\t") || field(0) !== "1") {
     const order = unpackOrder(element, text);
     return order === undefined ? undefined : orderLine(order);
   }
-  const [userName, , role, tier] = parsedText(text(f[4]!)) as [
+  const [userName, , role, tier] = parsedText(text(field(4))) as [
     string,
     unknown,
     OrderRecord["role"] | null,
     string | null,
   ];
-  const [, productCode, productName, price] = parsedText(text(f[5]!)) as [unknown, string, string, number | null];
-  const line: OrderLine = {
-    refId: element.slice(9, tab),
-    state: LETTER_STATE[f[1]!]!,
-    submittedMs: f[8] === "" ? parseInt(element.slice(0, 9), 36) : Date.parse(unpackTime(f[8]!)),
-    userId: unInt36(f[2]!),
+  const [, productCode, productName, price] = parsedText(text(field(5))) as [unknown, string, string, number | null];
+  const line = newLine(
+    element.slice(9, tab),
+    LETTER_STATE[field(1)]!,
+    blank(8) ? parseInt(element.slice(0, 9), 36) : Date.parse(unpackTime(field(8))),
+    unInt36(field(2)),
     userName,
     productCode,
     productName,
-    playerId: unescapeField(f[6]!),
+    unescapeField(field(6)),
     price,
-  };
+  );
   if (role !== null) line.role = role!;
   if (tier !== null) line.tier = tier;
-  if (f[16] === "-") return line;
+  if (field(16) === "-") return line;
   // The result's other fields first, as unpackOrder reads them: the named ones below win.
-  if ((f[22] ?? "") !== "") {
-    const rest = JSON.parse(unescapeField(f[22]!)) as Partial<Record<keyof OrderLine, unknown>>;
+  if (!blank(22)) {
+    const rest = JSON.parse(unescapeField(field(22))) as Partial<Record<keyof OrderLine, unknown>>;
     for (const key of ["errorCode", "errorMsg", "providerPrice", "providerPriceFrom"] as const)
       if (rest[key] !== undefined) (line as unknown as Record<string, unknown>)[key] = rest[key];
   }
-  if ((f[16] ?? "") !== "") line.trxId = unescapeField(f[16]!);
-  if ((f[17] ?? "") !== "") line.destinationName = unescapeField(f[17]!);
-  if ((f[18] ?? "") !== "") line.sn = unescapeField(f[18]!);
-  if ((f[19] ?? "") !== "") line.lastBalance = unInt36(f[19]!);
-  if ((f[21] ?? "") !== "") {
-    const detail = parsedText(text(f[21]!)) as { priceRp?: number } | null;
+  if (!blank(16)) line.trxId = unescapeField(field(16));
+  if (!blank(17)) line.destinationName = unescapeField(field(17));
+  if (!blank(18)) line.sn = unescapeField(field(18));
+  if (!blank(19)) line.lastBalance = unInt36(field(19));
+  if (!blank(21)) {
+    const detail = parsedText(text(field(21))) as { priceRp?: number } | null;
     if (typeof detail === "object" && detail !== null && detail.priceRp !== undefined) line.priceRp = detail.priceRp;
   }
   return line;
