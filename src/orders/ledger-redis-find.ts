@@ -177,11 +177,12 @@ return out
  * What a list of orders prints of each order submitted below `upper` (exclusive; '' = no bound)
  * and at or above `lower` ('' = none), newest first, at most `take`: one text of one entry per
  * order, joined by line breaks (a list of thousands of orders comes back as one string, not
- * thousands), the number of entries, and the hashes of the orders that keep no line. An entry is
- * a compacted element as it is; '!', the 9 digits of the submit time and the day's kept line of the
- * order (LUA_LINE: its ref id, byte 1, the line); or '#' and the header of an order whose hash
- * comes next in the hashes. Neither a compacted element (escapeField) nor a kept line holds a line
- * break.
+ * thousands), the number of orders, and the hashes of the orders that keep no line. An order is
+ * one entry, its compacted element as it is; or, for a recent order, three entries: its day's
+ * kept line (LUA_LINE: its ref id, byte 1, the line), its header (the 9 digits of its submit
+ * time and its ref id) and '!'; or two: its header and '#', its hash coming next in the hashes.
+ * The script only points at strings Redis already holds, making none per order. Neither a
+ * compacted element (escapeField) nor a kept line holds a line break.
  * ARGV: key prefix, upper, lower, take
  */
 const DAY_LINES = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}
@@ -204,7 +205,7 @@ for _, day in ipairs(redis.call('ZRANGE', pre .. 't-days', maxDay, minDay, 'BYSC
     for i = #els, 1, -1 do
       local e = els[i]
       if string.find(e, '\t', 10, true) then
-        -- A compacted order, as it is (its header's first digit tells it from the marked entries below).
+        -- A compacted order, as it is (it is never '!' or '#', the last entries of a recent one).
         entries[#entries + 1] = e
       else
         if not kept then
@@ -218,9 +219,12 @@ for _, day in ipairs(redis.call('ZRANGE', pre .. 't-days', maxDay, minDay, 'BYSC
         local ref = string.sub(e, 10)
         local line = kept[ref]
         if line then
-          entries[#entries + 1] = '!' .. string.sub(e, 1, 9) .. line
+          entries[#entries + 1] = line
+          entries[#entries + 1] = e
+          entries[#entries + 1] = '!'
         else
-          entries[#entries + 1] = '#' .. e
+          entries[#entries + 1] = e
+          entries[#entries + 1] = '#'
           hashes[#hashes + 1] = redis.call('HGETALL', pre .. 'o:' .. ref)
         end
       end
@@ -237,24 +241,37 @@ export const FIND_SCRIPTS: readonly LuaScript[] = [FIND, TIME_SCAN, ENTRY_SCAN, 
 /** Reads over 10,000 orders at once are split in scripts of this many (a day's CSV is one or two). */
 const SCAN_BATCH = 5_000;
 
-/*
- * An entry of DAY_LINES's answer is a compacted order's element as the time index holds it (it
- * starts with its header's first base-36 digit), or, marked by its first character, a recent
- * order's kept line ("!", then the 9-digit submit time and the line) or the header of a recent
- * order whose hash follows in the answer ("#").
- */
+/** The last entry of a recent order with a kept line, and of one whose hash comes with the answer (DAY_LINES). */
 const KEPT_LINE = "!";
 const HASH_HEADER = "#";
-const isCompacted = (entry: string) => entry[0] !== KEPT_LINE && entry[0] !== HASH_HEADER;
 
-/** The header of an entry of DAY_LINES's answer (for a compacted element, what precedes its first tab). */
-function entryHeader(entry: string): string {
-  if (isCompacted(entry)) {
-    const tab = entry.indexOf("\t");
-    return entry.slice(0, tab < 0 ? entry.length : tab);
+/**
+ * How many entries of DAY_LINES's answer the order ending at entry `last` takes (entries are
+ * walked from the end: the oldest order first); 0 when they are not of that form.
+ */
+function entriesOfOrder(entries: readonly string[], last: number): number {
+  const entry = entries[last];
+  const size = entry === KEPT_LINE ? 3 : entry === HASH_HEADER ? 2 : 1;
+  return last - size + 1 < 0 ? 0 : size;
+}
+
+/** The header of the order ending at entry `last` (for a compacted element, what precedes its first tab). */
+function headerOfOrder(entries: readonly string[], last: number): string {
+  const entry = entries[last]!;
+  if (entry === KEPT_LINE || entry === HASH_HEADER) return entries[last - 1]!;
+  const tab = entry.indexOf("\t");
+  return entry.slice(0, tab < 0 ? entry.length : tab);
+}
+
+/** How many orders the entries of DAY_LINES's answer hold; -1 when they are not of its form. */
+function ordersIn(entries: readonly string[]): number {
+  let orders = 0;
+  for (let last = entries.length - 1; last >= 0; orders++) {
+    const size = entriesOfOrder(entries, last);
+    if (size === 0) return -1;
+    last -= size;
   }
-  const cut = entry.indexOf("\x01");
-  return entry.slice(1, cut < 0 ? entry.length : cut);
+  return orders;
 }
 
 /**
@@ -280,47 +297,58 @@ async function eachLineByTime(
       string[][],
     ];
     const entries = count === 0 ? [] : packed.split("\n");
-    if (entries.length !== count)
+    if (ordersIn(entries) !== count)
       throw new Error(`orders of ${fromMs}-${toMs}: an answer that does not split in orders`);
     batches.push({ entries, hashes });
     if (count < SCAN_BATCH) break;
-    cursor = entryHeader(entries[count - 1]!);
+    cursor = headerOfOrder(entries, entries.length - 1);
   }
   const seen = new Set<string>();
   let loaded = false;
   for (let b = batches.length - 1; b >= 0; b--) {
     const { entries, hashes } = batches[b]!;
     let hash = hashes.length;
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const entry = entries[i]!;
+    for (let last = entries.length - 1; last >= 0;) {
+      const entry = entries[last]!;
       let line: OrderLine | undefined;
-      if (isCompacted(entry)) {
-        const element = entry;
+      if (entry === KEPT_LINE) {
+        const header = entries[last - 1]!;
+        const kept = entries[last - 2]!;
+        const cut = kept.indexOf("\x01");
+        line = lineOfKept(kept.slice(0, cut), kept.slice(cut + 1), parseInt(header.slice(0, 9), 36));
+      } else if (entry === HASH_HEADER) {
+        const order = orderFromHash(entries[last - 1]!.slice(9), pairs(hashes[--hash]!));
+        line = order === undefined ? undefined : orderLine(order);
+      } else {
         try {
-          line = lineOfElement(element, text);
+          line = lineOfElement(entry, text);
         } catch (err) {
           if (!(err instanceof MissingText) || loaded) throw err;
           // Texts not read yet from the dictionary: those of every order read are fetched at once.
-          const ids = new Set<string>();
-          for (const batch of batches)
-            for (const e of batch.entries) if (isCompacted(e)) for (const id of textIdsOf(e)) ids.add(id);
-          await texts.load(ids);
+          await texts.load(textIdsIn(batches));
           loaded = true;
-          line = lineOfElement(element, text);
+          line = lineOfElement(entry, text);
         }
-      } else if (entry[0] === KEPT_LINE) {
-        const cut = entry.indexOf("\x01");
-        line = lineOfKept(entry.slice(10, cut), entry.slice(cut + 1), parseInt(entry.slice(1, 10), 36));
-      } else {
-        const order = orderFromHash(entry.slice(10), pairs(hashes[--hash]!));
-        line = order === undefined ? undefined : orderLine(order);
       }
+      last -= entriesOfOrder(entries, last);
       if (line !== undefined && !seen.has(line.refId)) {
         seen.add(line.refId);
         each(line);
       }
     }
   }
+}
+
+/** The dictionary numbers the compacted orders of DAY_LINES's answers refer to. */
+function textIdsIn(batches: ReadonlyArray<{ entries: readonly string[] }>): Set<string> {
+  const ids = new Set<string>();
+  for (const { entries } of batches)
+    for (let last = entries.length - 1; last >= 0;) {
+      const size = entriesOfOrder(entries, last);
+      if (size === 1) for (const id of textIdsOf(entries[last]!)) ids.add(id);
+      last -= size;
+    }
+  return ids;
 }
 
 /** The index a query reads, as a function of (upper, lower, skip, take) → orders newest first. */
