@@ -343,6 +343,12 @@ function keptValue(text: string): string | undefined {
 /** The values of the kept line being read (a line has at most 19). */
 const keptValues = fieldScanner(20);
 
+/** Value i of the kept line last scanned; undefined past its end or when it is missing (byte 2). */
+function keptAt(i: number): string | undefined {
+  const raw = keptValues.at(i);
+  return raw === undefined ? undefined : keptValue(raw);
+}
+
 const KEPT_STATES: Readonly<Record<string, OrderState>> = { s: "success", f: "failed", u: "unknown" };
 const KEPT_ROLES: Readonly<Record<string, NonNullable<OrderLine["role"]>>> = { s: "staff", r: "reseller", a: "admin" };
 
@@ -360,10 +366,7 @@ export function lineOfKept(refId: string, kept: string, indexMs: number): OrderL
   const role = v.field(2) === "\x02" ? undefined : KEPT_ROLES[v.field(2)];
   if (!whole || state === undefined || v.count < 4 || v.count > 19 || (role === undefined && v.field(2) !== "\x02"))
     throw new Error(`order ${refId}: its kept line is of an unknown form`);
-  const at = (i: number) => {
-    const raw = v.at(i);
-    return raw === undefined ? undefined : keptValue(raw);
-  };
+  const at = keptAt;
   const submitted = at(1);
   const price = at(8);
   const line = newLine(
@@ -377,21 +380,18 @@ export function lineOfKept(refId: string, kept: string, indexMs: number): OrderL
     at(7) ?? "",
     price === undefined ? null : Number(price),
   );
-  if (role !== undefined) line.role = role;
-  const text = (i: number, key: "trxId" | "destinationName" | "sn" | "tier" | "errorCode" | "errorMsg") => {
-    const value = at(i);
-    if (value !== undefined) line[key] = value;
-  };
-  text(9, "trxId");
-  text(10, "destinationName");
-  text(11, "sn");
+  // A line has every field (undefined until set): a value that is missing leaves it so.
+  line.role = role;
+  line.trxId = at(9);
+  line.destinationName = at(10);
+  line.sn = at(11);
   const balance = at(12);
   if (balance !== undefined) line.lastBalance = Number(balance);
   const priceRp = at(13);
   if (priceRp !== undefined) line.priceRp = Number(priceRp);
-  text(14, "tier");
-  text(15, "errorCode");
-  text(16, "errorMsg");
+  line.tier = at(14);
+  line.errorCode = at(15);
+  line.errorMsg = at(16);
   const providerPrice = at(17);
   if (providerPrice !== undefined) line.providerPrice = JSON.parse(providerPrice) as number;
   const from = at(18);

@@ -30,6 +30,9 @@ export const CSV_HEADER = [
   "provider_price_from",
 ] as const;
 
+/** A cell with one of these is quoted (one object: a literal in the function would be a new one per cell). */
+const NEEDS_QUOTES = /[",\n\r]/;
+
 /** One cell: quoted when needed, and never read as a formula by a spreadsheet. */
 export function cell(value: string | number | undefined | null): string {
   if (value === undefined || value === null) return "";
@@ -47,7 +50,7 @@ export function cell(value: string | number | undefined | null): string {
     (first === 45 && text.length > 1 && !(second >= 48 && second <= 57))
   )
     text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /**
