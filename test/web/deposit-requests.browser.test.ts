@@ -1,4 +1,4 @@
-import type { Browser } from "playwright-core";
+import type { Browser, Locator } from "playwright-core";
 import { request } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ONE_PIXEL_PNG } from "../e2e/fake-bot-api.js";
@@ -70,6 +70,29 @@ async function chatShot(name: string, message: SentMessage, photo: Buffer): Prom
   }
 }
 
+/**
+ * Whether a button is drawn as the page draws a button of these classes (its fill): an action a
+ * user must find at once is the page's filled button, not the browser's grey default.
+ */
+async function drawnAs(button: Locator, classes: string): Promise<boolean> {
+  return button.evaluate((el, names) => {
+    // The page's own objects, typed as much as is used here (the tests have no DOM types).
+    interface Drawn {
+      ownerDocument: { createElement(tag: string): Drawn; body: { append(node: Drawn): void } };
+      className: string;
+      remove(): void;
+    }
+    const page = globalThis as unknown as { getComputedStyle(node: Drawn): { backgroundColor: string } };
+    const button = el as unknown as Drawn;
+    const probe = button.ownerDocument.createElement("button");
+    probe.className = names;
+    button.ownerDocument.body.append(probe);
+    const fill = page.getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    return page.getComputedStyle(button).backgroundColor === fill;
+  }, classes);
+}
+
 describe("deposit requests in the Mini App", () => {
   let world: World;
   let scene: Scene;
@@ -107,6 +130,7 @@ describe("deposit requests in the Mini App", () => {
     app = await open({ user: ADMIN, tab: "pending" });
     await shows(app.page, /No payment instructions yet/);
     await app.page.getByTestId("payinfo-text").fill("Transfer ke BCA 1234567890 a.n. Toko Berkah");
+    expect(await drawnAs(app.page.getByTestId("payinfo-save"), "primary")).toBe(true);
     await app.page.getByTestId("payinfo-save").click();
     await shows(app.page, /Payment instructions saved/);
     await app.close();
@@ -115,6 +139,7 @@ describe("deposit requests in the Mini App", () => {
     app = await open({ user: RESELLER, tab: "wallet" });
     await shows(app.page, /Transfer ke BCA 1234567890/);
     await app.page.getByTestId("topup-amount").fill("150000");
+    expect(await drawnAs(app.page.getByTestId("topup-ask"), "primary")).toBe(true);
     await app.page.getByTestId("topup-ask").click();
     await shows(app.page, /Transfer exactly Rp 150,[0-9]{3} \(Rp 150,000 \+ code [0-9]+\)/);
     const text = await screenText(app.page);
@@ -148,6 +173,9 @@ describe("deposit requests in the Mini App", () => {
       .toBe(RECEIPT_WIDTH);
     expect(await proof.getAttribute("src")).toMatch(/^blob:/);
     await app.shot("admin-deposit-request");
+    // Approve is the card's filled button; Other amount and Reject are outlined beside it.
+    expect(await drawnAs(app.page.getByTestId(`approve-${id}`), "primary")).toBe(true);
+    expect(await drawnAs(app.page.getByTestId(`reject-${id}`), "primary")).toBe(false);
     await app.page.getByTestId(`approve-${id}`).click();
     await shows(app.page, new RegExp(`${id} approved: Rp ${exact.toLocaleString("en-US")} credited`));
 
@@ -225,6 +253,7 @@ describe("deposit requests in the Mini App", () => {
     app = await open({ user: ADMIN, tab: "pending" });
     await app.page.getByTestId(`reject-${id}`).click();
     await app.page.getByTestId("request-value").fill("transfer tidak ditemukan");
+    expect(await drawnAs(app.page.getByTestId("request-send"), "primary destructive")).toBe(true);
     await app.page.getByTestId("request-send").click();
     await shows(app.page, new RegExp(`${id} rejected`));
     await world.waitText(RESELLER_ID, /ditolak: transfer tidak ditemukan/);

@@ -70,6 +70,7 @@ function PayInfoEditor(props: { text: string; onSaved: () => void }) {
       <div class="actions">
         <button
           type="button"
+          class="primary"
           disabled={busy || text.trim() === ""}
           onClick={() => void save()}
           data-testid="payinfo-save"
@@ -159,6 +160,7 @@ export function DepositRequestsSection() {
                       <div class="actions">
                         <button
                           type="button"
+                          class={decision.kind === "other" ? "primary" : "primary destructive"}
                           disabled={busy || (decision.kind === "other" && !/[0-9]/.test(decision.value))}
                           onClick={() => void decide(r, decision)}
                           data-testid="request-send"
@@ -174,6 +176,7 @@ export function DepositRequestsSection() {
                     <div class="actions">
                       <button
                         type="button"
+                        class="primary"
                         disabled={busy}
                         onClick={() => void decide(r, "approve")}
                         data-testid={`approve-${r.id}`}

@@ -88,6 +88,7 @@ export function TopUpSection(props: { onChange: () => void }) {
                   <div class="actions">
                     <button
                       type="button"
+                      class="primary"
                       disabled={busy || !/[0-9]/.test(amount)}
                       onClick={() => void send()}
                       data-testid="topup-ask"
