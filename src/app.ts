@@ -12,6 +12,8 @@ import type { Logger } from "./logger.js";
 import type { Compaction } from "./orders/compaction.js";
 import type { OrderLedger } from "./orders/ledger.js";
 import type { OrderService } from "./orders/order-service.js";
+import type { PartnerCallbacks } from "./orders/partner-callbacks.js";
+import type { PartnerOrders } from "./orders/partner-orders.js";
 import type { Wallets } from "./orders/wallet.js";
 import type { HttpServer } from "./server/http-server.js";
 import { createShop, type Shop } from "./shop/shop.js";
@@ -56,6 +58,9 @@ export interface App {
   orders: OrderService;
   /** Resellers with API access (the H2H API): their keys and callbacks. */
   partners: PartnerStore;
+  /** The H2H API's orders (what a partner's request makes), and the callbacks owed to partners. */
+  partnerOrders: PartnerOrders;
+  partnerCallbacks: PartnerCallbacks;
   notifier: Notifier;
   /** The catalogue of CATALOG_FILE (the one in use until an admin edits one in the chat: `shop`). */
   catalog: Catalog;
@@ -180,6 +185,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     wallets: parts.wallets,
     orders: parts.orders,
     partners: parts.partners,
+    partnerOrders: parts.partnerOrders,
+    partnerCallbacks: parts.partnerCallbacks,
     notifier: parts.notifier,
     catalog,
     shop,

@@ -105,7 +105,16 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     events: withPartnerCallbacks(events, partnerCallbacks, now, logger),
     now,
   });
-  const partnerOrders = createPartnerOrders({ orders, ledger, wallets, shop });
+  const partnerOrders = createPartnerOrders({
+    orders,
+    ledger,
+    wallets,
+    shop,
+    callbacks: partnerCallbacks,
+    // The answer waits for the provider up to its timeout; past that and a minute, it is not coming.
+    answerWithinMs: config.topupTimeoutMs + 60_000,
+    now,
+  });
   const access = createAccess({
     users: createUserList(storage),
     adminIds: config.adminIds,

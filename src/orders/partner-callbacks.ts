@@ -14,12 +14,14 @@ export interface OwedCallback {
 /**
  * The callbacks owed to partners: an order of the H2H API whose first answer was not its outcome
  * (it was unknown, or the partner hung up) is noted here once its outcome is known, and stays
- * until the partner's system acknowledged it or a day went by. Shared by every process (Redis:
+ * until the partner's system acknowledged it or a day went by. Every H2H order is noted before it
+ * is sent, due when its answer could no longer be on its way, and dropped when the partner was
+ * given its outcome: an answer lost with the process is a callback still owed. Shared by every process (Redis:
  * `h2h:cb` sorted by the time due, `h2h:cbi` with attempts and since), or in memory.
  */
 export interface PartnerCallbacks {
-  /** Due now (an order noted twice is one callback). */
-  owe(refId: string, nowMs: number): Promise<void>;
+  /** Due at `atMs` (an order noted twice is one callback, due at the later note's time). */
+  owe(refId: string, atMs: number): Promise<void>;
   /** The ones due at `nowMs`, at most `limit`, oldest due first. */
   due(nowMs: number, limit: number): Promise<OwedCallback[]>;
   /** Tried and not acknowledged: tried again at `dueAt`. */

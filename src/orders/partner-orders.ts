@@ -3,6 +3,7 @@ import type { Shop } from "../shop/shop.js";
 import type { OrderLedger } from "./ledger.js";
 import { API_CHAT_ID, type OrderRecord } from "./order.js";
 import type { OrderService } from "./order-service.js";
+import type { PartnerCallbacks } from "./partner-callbacks.js";
 import type { Wallets } from "./wallet.js";
 
 /** A partner's order as their system sends it: who (already authenticated), their ref id, what, for whom. */
@@ -55,12 +56,23 @@ export function createPartnerOrders(deps: {
   ledger: Pick<OrderLedger, "partnerOrder" | "partnerRefOf" | "get">;
   wallets: Pick<Wallets, "get">;
   shop: Pick<Shop, "state">;
+  /**
+   * The callbacks owed to partners. One is noted before an order is sent, due once its answer
+   * could no longer be on its way (`answerWithinMs` later): if the process dies before the
+   * partner got the answer, the callback still brings the outcome. The answer given drops it.
+   */
+  callbacks: Pick<PartnerCallbacks, "owe" | "done">;
+  /** How long after the order is sent its answer may still be given (the provider's timeout, and a margin). */
+  answerWithinMs: number;
+  now: () => Date;
 }) {
-  const { orders, ledger } = deps;
+  const { orders, ledger, callbacks } = deps;
 
-  /** A draft that was not claimed goes at once (nothing was held for it). */
-  const drop = (refId: string, userId: number) =>
-    orders.cancel({ refId, userId, chatId: API_CHAT_ID }).catch(() => undefined);
+  /** A draft that was not claimed goes at once (nothing was held for it), and no callback is owed for it. */
+  const drop = async (refId: string, userId: number) => {
+    await orders.cancel({ refId, userId, chatId: API_CHAT_ID }).catch(() => undefined);
+    await callbacks.done(refId);
+  };
 
   async function order(req: PartnerOrderRequest): Promise<PartnerOutcome> {
     // Answered before anything else when known: a used ref id stays used whatever is sent with it.
@@ -81,6 +93,7 @@ export function createPartnerOrders(deps: {
     if (draft.kind === "not-offered")
       return { kind: "refused", why: draft.product === undefined ? "product-not-found" : "product-unavailable" };
     const refId = draft.draft.refId;
+    await callbacks.owe(refId, deps.now().getTime() + deps.answerWithinMs);
     const confirmed = await orders.confirm({ refId, userId: req.userId, partnerRef: req.partnerRef });
     switch (confirmed.kind) {
       case "submitted":
@@ -103,12 +116,19 @@ export function createPartnerOrders(deps: {
       case "not-yours":
       case "not-found":
         // The draft was made a moment ago by this very request: gone only if it expired meanwhile.
+        await callbacks.done(refId);
         return { kind: "refused", why: "product-unavailable" };
     }
   }
 
   return {
     order,
+
+    /**
+     * The partner was given the order's outcome in the answer to their request: the callback noted
+     * before it was sent is not owed.
+     */
+    answered: (refId: string) => callbacks.done(refId),
 
     /** The order a partner's ref id made, as it stands now. */
     async status(userId: number, partnerRef: string): Promise<PartnerOutcome> {

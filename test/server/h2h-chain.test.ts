@@ -216,6 +216,47 @@ describe("shops in a chain: this bot's provider client ordering from another sho
     expect(a.slow!.calls).toHaveLength(1);
   });
 
+  it("an order carried out when the shop's process stopped before answering is told by the callback, once the answer can no longer come; an order answered at once gets none", async () => {
+    let clock = Date.now();
+    const callback = await callbackServer(() => 200);
+    const a = await upstreamShop({
+      extra: { TOPUP_TIMEOUT_MS: "5000" },
+      options: { now: () => new Date(clock), recoveryIntervalMs: 50 },
+    });
+    const app = a.bot.app!;
+    const key = await partner(a.bot, SHOP_B, 100_000);
+    await app.partners.setCallback(SHOP_B.id, callback.url);
+    const answered = await ask(a.base, key, "/v1/transaction/partner", {
+      ref_id: "FAST-1",
+      item_code: "ML86",
+      destination: PLAYER,
+    });
+    expect(answered.status).toBe(1);
+    // The order the way a request makes it, its outcome recorded, and no answer given: as when the
+    // process stops between the two.
+    const lost = await app.partnerOrders.order({
+      userId: SHOP_B.id,
+      userName: SHOP_B.first_name,
+      buyer: { role: "reseller", tier: "reseller" },
+      partnerRef: "LOST-1",
+      itemCode: "ML86",
+      destination: PLAYER,
+    });
+    expect(lost).toMatchObject({ kind: "order", order: { state: "success" } });
+    // Not while the answer could still be on its way…
+    clock += 30_000;
+    await expect.poll(() => app.partnerCallbacks.due(clock, 10).then((d) => d.length)).toBe(0);
+    expect(callback.received).toHaveLength(0);
+    // …then the callback, for the lost answer only (both were due by then).
+    clock += 60_000;
+    await expect.poll(() => callback.received.length, { timeout: 10_000 }).toBe(1);
+    const body = JSON.parse(callback.received[0]!.body) as { status: number; data: { ref_id: string; sn: string } };
+    expect(body).toMatchObject({ status: 1, data: { ref_id: "LOST-1" } });
+    await expect.poll(() => app.partnerCallbacks.due(clock + 3_600_000, 10).then((d) => d.length)).toBe(0);
+    expect(callback.received).toHaveLength(1);
+    expect(a.world.sandbox.calls).toHaveLength(2);
+  });
+
   it("the admins hear of the API's sales in one notice per period, not one per sale", async () => {
     let clock = Date.parse("2026-11-26T03:00:00Z");
     const a = await upstreamShop({

@@ -55,7 +55,8 @@ export function createCallbackSender(deps: {
     const order = await deps.ledger.get(refId);
     const partnerRef = await deps.partnerOrders.partnerRefOf(refId);
     if (order === undefined || partnerRef === undefined) return callbacks.done(refId);
-    if (order.state !== "success" && order.state !== "failed") return callbacks.later(refId, nowMs + MINUTE);
+    // Not known yet: looked at again in a minute (not a failed try: the backoff starts with the first one).
+    if (order.state !== "success" && order.state !== "failed") return callbacks.owe(refId, nowMs + MINUTE);
     const partner = await deps.partners.get(order.userId);
     if (partner?.callbackUrl === undefined) return callbacks.done(refId);
     const { balance } = await deps.partnerOrders.balance(order.userId);

@@ -117,11 +117,17 @@ export function h2hRoutes(deps: H2hDeps) {
         return c.json(errorBody("transaction/unknown", "the order's outcome is not known yet"), 200);
       const order = r.order;
       logger.info({ refId: order.refId, partner: partner.mitraId, state: order.state }, "H2H order answered");
-      // The partner hung up before the answer: the callback tells them once the outcome is known.
-      if (c.req.raw.signal.aborted && (order.state === "success" || order.state === "failed"))
+      const final = order.state === "success" || order.state === "failed";
+      // The partner hung up before the answer: the callback tells them the outcome now. Given a
+      // final answer, they are owed none; given "unknown", the callback comes with the outcome.
+      if (c.req.raw.signal.aborted && final)
         await deps
           .owe(order.refId)
           .catch((err: unknown) => logger.error({ err, refId: order.refId }, "callback not noted"));
+      else if (final)
+        await partnerOrders
+          .answered(order.refId)
+          .catch((err: unknown) => logger.error({ err, refId: order.refId }, "callback not dropped"));
       return shown(c, order, ref, order.saldoAfter ?? (await partnerOrders.balance(partner.userId)).balance);
     })
     .get("/transaction/status", async (c) => {
