@@ -16,8 +16,8 @@ export interface OwedCallback {
  * (it was unknown, or the partner hung up) is noted here once its outcome is known, and stays
  * until the partner's system acknowledged it or a day went by. Every H2H order is noted before it
  * is sent, due when its answer could no longer be on its way, and dropped when the partner was
- * given its outcome: an answer lost with the process is a callback still owed. Shared by every process (Redis:
- * `h2h:cb` sorted by the time due, `h2h:cbi` with attempts and since), or in memory.
+ * given its outcome: an answer lost with the process is a callback still owed. Shared by every
+ * process (Redis: `h2h:cb` sorted by the time due, `h2h:cbi` with attempts and since), or in memory.
  */
 export interface PartnerCallbacks {
   /** Due at `atMs` (an order noted twice is one callback, due at the later note's time). */
