@@ -246,7 +246,8 @@ Other settings: \`BENCH_MIN_ORDERS\` (orders per round at least, default 200), \
 times, bot and bare alternating, medians reported; default 1${REPEAT === 1 ? "" : `, this run ${REPEAT}`}), \`BENCH_REDIS_URL\`,
 \`BENCH_PROFILE=/tmp/prof\` (Chrome CPU profiles of the bot in the rounds); the year: \`BENCH_YEAR=0\` leaves it out,
 \`BENCH_YEAR_DAYS\` (default 365), \`BENCH_YEAR_PER_DAY\` (orders a day, default 2000), \`BENCH_YEAR_IN_FLIGHT\` (orders
-written at once, default 1000), \`BENCH_YEAR_CALLS\` (timed calls per question, default 40); a small year in about 2 minutes:
+written at once, default 1000), \`BENCH_YEAR_CALLS\` (timed calls per question, default 40), \`BENCH_DRIVER_GC=0\` (the driver does not
+collect its own garbage before each timed call); a small year in about 2 minutes:
 \`BENCH_YEAR_DAYS=30 BENCH_YEAR_PER_DAY=500\`. Several processes (about 2.5 minutes, each configuration with a
 \`redis-server\` of its own): \`BENCH_REPLICAS=0\` leaves them out, \`BENCH_REPLICAS_ROUNDS\` (default 1,10,100),
 \`BENCH_REPLICAS_ORDERS\` (default 500), \`BENCH_REPLICAS_WARM\` (warm-up orders, default 100), \`BENCH_BASELINE\` (a checkout of
@@ -630,7 +631,14 @@ ${table(["one user's orders", "B recent", "B compacted", "MB a busy day, recent"
   \`PORT\` with \`WEBAPP_URL\` set): spawn → "bot started" ${f(bot.startMs, 0)} ms; RSS ${f(bot.rssAfterStart / MB, 1)} MB after
   start, ${f(bot.rssAfter / MB, 1)} MB after the questions (peak ${f(bot.peak / MB, 1)} MB).
 - **Questions**: each asked ${YEAR_WARM_CALLS} times untimed, then ${YEAR_CALLS} times timed one after the other (* fewer: a question
-  that took more than ${f(YEAR_QUESTION_BUDGET_MS / 1000, 0)} s in all stops after 3), nothing else running on the bot. Mini App: a GET
+  that took more than ${f(YEAR_QUESTION_BUDGET_MS / 1000, 0)} s in all stops after 3), nothing else running on the bot. ${
+    year.driverPauses.collecting
+      ? ` Before
+  each call the bench driver (the process of the fake Bot API and of the HTTP client) runs a full garbage collection of
+  its own, so that its pauses are not counted as the bot's time.`
+      : ` The bench driver did not collect its garbage before each call (\`BENCH_DRIVER_GC=0\`).`
+  } The driver's collections that fell inside a call (from
+  before the call to after its answer was checked): ${f(year.driverPauses.ms)} ms in ${year.driverPauses.calls} calls, the longest ${f(year.driverPauses.longest)} ms. Mini App: a GET
   over loopback HTTP with \`Authorization: tma <initData>\` signed with the bot token (an admin, or the big reseller
   for \`/reseller/…\`), from the request to the last byte of the answer. Chat: the command sent through the fake Bot
   API as the user (at most one command per user every ${COMMAND_GAP_MS} ms, below the flood limit), from the update being queued

@@ -6,7 +6,8 @@
  * BENCH_PROFILE (a directory: CPU profiles of the bot in the rounds); the seeded year: BENCH_YEAR
  * (0 leaves it out), BENCH_YEAR_DAYS (default 365), BENCH_YEAR_PER_DAY (orders a day, default 2000),
  * BENCH_YEAR_IN_FLIGHT (ledger steps at once while seeding, default 1000), BENCH_YEAR_CALLS (timed
- * calls per question, default 40); several processes (replicas.ts): BENCH_REPLICAS (0 leaves it out),
+ * calls per question, default 40), BENCH_DRIVER_GC (0: the driver does not collect its garbage before
+ * each timed call, to see what that changes); several processes (replicas.ts): BENCH_REPLICAS (0 leaves it out),
  * BENCH_REPLICAS_ROUNDS (chats at once, default 1,10,100), BENCH_REPLICAS_ORDERS (orders per round
  * at least, default 500), BENCH_REPLICAS_WARM (warm-up orders, default 100), BENCH_BASELINE (a
  * checkout of the bot before the update stream, built: the "today" column); the H2H API (h2h.ts):
@@ -48,6 +49,8 @@ export const YEAR_DAYS = Math.max(1, Number(process.env.BENCH_YEAR_DAYS ?? 365))
 export const YEAR_PER_DAY = Math.max(1, Number(process.env.BENCH_YEAR_PER_DAY ?? 2000));
 export const YEAR_IN_FLIGHT = Math.max(1, Number(process.env.BENCH_YEAR_IN_FLIGHT ?? 1000));
 export const YEAR_CALLS = Math.max(1, Number(process.env.BENCH_YEAR_CALLS ?? 40));
+/** The driver collects its own garbage before each of the year's calls (driver-gc.ts). */
+export const DRIVER_GC = process.env.BENCH_DRIVER_GC !== "0";
 /** Untimed calls before each question's timed ones. */
 export const YEAR_WARM_CALLS = 3;
 /** A question slower than this stops early (after 3 timed calls at least): it reads the whole year. */

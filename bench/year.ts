@@ -22,9 +22,11 @@ import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } fr
 import { signInitData } from "../test/helpers/init-data.js";
 import { freePort, ownRedis } from "../test/helpers/redis.js";
 import { botEnv, READY, type Harness } from "./bots.js";
+import { watchDriverGc, type DriverGc, type DriverPauses } from "./driver-gc.js";
 import { alsoStop, memoryOf, startProc, stopProc } from "./processes.js";
 import { keysByShape, keysUnder, redisInfo, type KeyShape, type RedisClient } from "./redis-info.js";
 import {
+  DRIVER_GC,
   MAIN,
   MB,
   ROOT,
@@ -90,6 +92,8 @@ export interface YearResult {
   bot: { startMs: number; rssAfterStart: number; rssAfter: number; peak: number };
   /** What a shop owner asks, in the Mini App and in the chat (either may be missing). */
   questions: Array<{ question: string; app?: Timing; chat?: Timing }>;
+  /** The bench driver's own collections that fell inside timed calls, and whether it collected before each call. */
+  driverPauses: DriverPauses & { collecting: boolean };
   /** dist/web/size.json's firstLoadGzip (bytes), if the build wrote it. */
   firstLoadGzip: number | undefined;
 }
@@ -98,9 +102,14 @@ const fakeUser = (m: Member): FakeUser => ({ id: m.id, first_name: m.name, langu
 
 /**
  * Calls `once` for warm-up, then YEAR_CALLS times (fewer when the question is slow), and gives up
- * at the first call without an answer; `once` times itself.
+ * at the first call without an answer; `once` times itself. The driver collects its own garbage
+ * before each call.
  */
-async function timeCalls(call: string, once: () => Promise<{ ms: number; bytes: number }>): Promise<Timing> {
+async function timeCalls(
+  call: string,
+  once: () => Promise<{ ms: number; bytes: number }>,
+  driver: DriverGc,
+): Promise<Timing> {
   const samples: number[] = [];
   let bytes = 0;
   const timing = (noAnswer: boolean): Timing => ({
@@ -112,12 +121,16 @@ async function timeCalls(call: string, once: () => Promise<{ ms: number; bytes: 
   });
   try {
     for (let i = 0; i < YEAR_WARM_CALLS; i++) {
+      driver.collect();
       // A question that reads the whole year warms up once.
       if ((await once()).ms > YEAR_QUESTION_BUDGET_MS / 10) break;
     }
     const began = performance.now();
     for (let i = 0; i < YEAR_CALLS; i++) {
+      driver.collect();
+      const from = performance.now();
       const r = await once();
+      driver.timed(from, performance.now());
       samples.push(r.ms);
       bytes = r.bytes;
       if (samples.length >= 3 && performance.now() - began > YEAR_QUESTION_BUDGET_MS) break;
@@ -328,7 +341,7 @@ async function askTheBot(
   redisUrl: string,
   seed: SeedResult,
   progress: (line: string) => void,
-): Promise<Pick<YearResult, "bot" | "questions">> {
+): Promise<Pick<YearResult, "bot" | "questions" | "driverPauses">> {
   const fake = createFakeBotApi();
   await fake.start();
   const port = await freePort();
@@ -351,8 +364,9 @@ async function askTheBot(
     const rssAfterStart = memoryOf(proc.pid).rss;
     progress(`  the bot started on the year in ${startMs.toFixed(0)} ms; the questions:`);
     const asked: Asked[] = [];
+    const driver = watchDriverGc(DRIVER_GC);
     const ask: Ask = async (question, side, call, once) => {
-      const timing = await timeCalls(call, once);
+      const timing = await timeCalls(call, once, driver);
       asked.push({ question, side, timing });
       const { samples } = timing;
       progress(
@@ -367,9 +381,15 @@ async function askTheBot(
     // Last: the bot and Redis may go on reading the year after the call is given up.
     await miniAppQuestions(api, fake.token, { admin, staff, reseller }, seed, ask, { readingTheYear: true });
     const mem = memoryOf(proc.pid);
+    const driverPauses = await driver.finish();
+    progress(
+      `  the driver's own collections inside timed calls: ${f(driverPauses.ms)} ms in ${driverPauses.calls} calls ` +
+        `(the longest ${f(driverPauses.longest)} ms)`,
+    );
     return {
       bot: { startMs, rssAfterStart, rssAfter: mem.rss, peak: mem.peak },
       questions: mergeQuestions(asked),
+      driverPauses: { ...driverPauses, collecting: DRIVER_GC },
     };
   } finally {
     await stopProc(proc);
