@@ -631,11 +631,12 @@ ${table(["one user's orders", "B recent", "B compacted", "MB a busy day, recent"
   \`PORT\` with \`WEBAPP_URL\` set): spawn → "bot started" ${f(bot.startMs, 0)} ms; RSS ${f(bot.rssAfterStart / MB, 1)} MB after
   start, ${f(bot.rssAfter / MB, 1)} MB after the questions (peak ${f(bot.peak / MB, 1)} MB).
 - **Questions**: each asked ${YEAR_WARM_CALLS} times untimed, then ${YEAR_CALLS} times timed one after the other (* fewer: a question
-  that took more than ${f(YEAR_QUESTION_BUDGET_MS / 1000, 0)} s in all stops after 3), nothing else running on the bot. ${
+  that took more than ${f(YEAR_QUESTION_BUDGET_MS / 1000, 0)} s in all stops after 3), nothing else running on the bot.${
     year.driverPauses.collecting
       ? ` Before
   each call the bench driver (the process of the fake Bot API and of the HTTP client) runs a full garbage collection of
-  its own, so that its pauses are not counted as the bot's time.`
+  its own, so that its pauses are not counted as the bot's time (its work right after a collection still is: a
+  small call's p50 is 2–3 ms higher for it).`
       : ` The bench driver did not collect its garbage before each call (\`BENCH_DRIVER_GC=0\`).`
   } The driver's collections that fell inside a call (from
   before the call to after its answer was checked): ${f(year.driverPauses.ms)} ms in ${year.driverPauses.calls} calls, the longest ${f(year.driverPauses.longest)} ms. Mini App: a GET
