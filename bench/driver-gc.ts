@@ -20,7 +20,7 @@ export interface DriverPauses {
 }
 
 export interface DriverGc {
-  /** A full collection of the driver's heap, now (between timed calls). */
+  /** A full collection of the driver's heap, now, between timed calls (none with BENCH_DRIVER_GC=0). */
   collect(): void;
   /** Notes a timed call's window (performance.now() at its start and end). */
   timed(from: number, to: number): void;
