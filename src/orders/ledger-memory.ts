@@ -4,6 +4,7 @@ import { compactElement, orderTexts, unpackOrder } from "./packed-order-codec.js
 import { orderLine } from "./order-line.js";
 import {
   costOf,
+  outcomeKnown,
   paidFromSaldo,
   providerDepositEmpty,
   viaApi,
@@ -520,7 +521,7 @@ function memoryCompaction(store: Store): Ledger["compact"] {
       const entry = store.orders.get(refId);
       if (entry === undefined || submittedMs >= opts.before.getTime()) continue;
       const o = entry.order;
-      if (o.state !== "success" && o.state !== "failed") continue;
+      if (!outcomeKnown(o.state)) continue;
       const finished = o.settledAt ?? o.finishedAt;
       if (o.notifiedAt === undefined && !(finished !== undefined && finished < untoldBefore)) continue;
       const texts = orderTexts(o);

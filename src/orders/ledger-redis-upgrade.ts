@@ -3,7 +3,7 @@ import { luaScript, type RedisClient } from "../storage/redis.js";
 import type { UpgradeResult } from "./ledger.js";
 import { LUA_BASICS, LUA_CHUNKS, LUA_LINEAR_HASH, LUA_TIME_INDEX, TALLY, type LedgerKeys } from "./ledger-redis-lua.js";
 import { draftFields, msKey, orderFromHash, resultFields } from "./order-codec.js";
-import { costOf, type OrderRecord } from "./order.js";
+import { costOf, outcomeKnown, type OrderRecord } from "./order.js";
 import { hoursOf } from "./report.js";
 
 /**
@@ -220,7 +220,7 @@ async function compactLayout(ctx: Context, onProgress?: (done: number) => void):
         ...(hash.h === undefined ? {} : { hold: Number(hash.h) }),
         ...(hash.dy === undefined ? {} : { day: hash.dy }),
       });
-      const final = order.state === "success" || order.state === "failed" ? "1" : "0";
+      const final = outcomeKnown(order.state) ? "1" : "0";
       return MIGRATE_ORDER(
         redis,
         [keys.order(ref), byTime],

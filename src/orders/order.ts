@@ -119,6 +119,11 @@ export function providerDepositEmpty(result: OrderResult | undefined): boolean {
 
 export const FINAL_STATES: ReadonlySet<OrderState> = new Set(["success", "failed", "unknown"]);
 
+/** Whether the order's outcome is known: it succeeded or failed (an unknown one is final, not known). */
+export function outcomeKnown(state: OrderState): boolean {
+  return state === "success" || state === "failed";
+}
+
 /** The partner balance the provider reported after a successful sale. */
 export interface BalanceSeen {
   balance: number;

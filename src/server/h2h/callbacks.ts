@@ -1,6 +1,7 @@
 import type { PartnerStore } from "../../access/partners.js";
 import type { Logger } from "../../logger.js";
 import type { OrderLedger } from "../../orders/ledger.js";
+import { outcomeKnown } from "../../orders/order.js";
 import type { PartnerCallbacks } from "../../orders/partner-callbacks.js";
 import type { PartnerOrders } from "../../orders/partner-orders.js";
 import { orderBody } from "./answers.js";
@@ -56,7 +57,7 @@ export function createCallbackSender(deps: {
     const partnerRef = await deps.partnerOrders.partnerRefOf(refId);
     if (order === undefined || partnerRef === undefined) return callbacks.done(refId);
     // Not known yet: looked at again in a minute (not a failed try: the backoff starts with the first one).
-    if (order.state !== "success" && order.state !== "failed") return callbacks.owe(refId, nowMs + MINUTE);
+    if (!outcomeKnown(order.state)) return callbacks.owe(refId, nowMs + MINUTE);
     const partner = await deps.partners.get(order.userId);
     if (partner?.callbackUrl === undefined) return callbacks.done(refId);
     const { balance } = await deps.partnerOrders.balance(order.userId);

@@ -3,7 +3,7 @@ import type { Access } from "../../access/access.js";
 import type { Partner, PartnerStore } from "../../access/partners.js";
 import type { People } from "../../access/people.js";
 import type { Logger } from "../../logger.js";
-import type { OrderRecord } from "../../orders/order.js";
+import { outcomeKnown, type OrderRecord } from "../../orders/order.js";
 import type { PartnerOrderRequest, PartnerOrders } from "../../orders/partner-orders.js";
 import { errorBody, orderBody, refusalBody, usedBody, type ErrorBody, type ErrorCode } from "./answers.js";
 import type { RateLimit } from "./rate-limit.js";
@@ -117,7 +117,7 @@ export function h2hRoutes(deps: H2hDeps) {
         return c.json(errorBody("transaction/unknown", "the order's outcome is not known yet"), 200);
       const order = r.order;
       logger.info({ refId: order.refId, partner: partner.mitraId, state: order.state }, "H2H order answered");
-      const final = order.state === "success" || order.state === "failed";
+      const final = outcomeKnown(order.state);
       // The partner hung up before the answer: the callback tells them the outcome now. Given a
       // final answer, they are owed none; given "unknown", the callback comes with the outcome.
       if (c.req.raw.signal.aborted && final)
