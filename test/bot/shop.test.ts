@@ -109,6 +109,38 @@ describe("the shop from a phone: prices, products, the catalogue file, pause (th
     expect((await ask(STAFF, "/pricelist", /Price list/)).text).toContain("<b>Rp 21,000</b>");
   });
 
+  it("when a price warning's Confirm is pressed after the price was set another way, then nothing changes and it says what the price is now", async () => {
+    await world.run(env);
+    const warned = await ask(ADMIN, "/price ML86 2100", /Check this price/);
+    const applied = await ask(ADMIN, "/price ML86 21000", /price Rp 20,000/);
+    expect(applied.text).toContain("<b>Rp 21,000</b>");
+    world.fake.tapButton(ADMIN, warned, button(warned, /^pc:/));
+    const moved = await world.fake.waitForMessage(
+      ADMIN.id,
+      (m) => m.message_id === warned.message_id && /changed since this warning/.test(m.text),
+    );
+    expect(moved.text).toContain("it is now <b>Rp 21,000</b>");
+    expect(moved.text).toContain("Nothing changed");
+    await world.fake.waitFor(() => world.fake.callbackAnswers.some((a) => /it is now Rp 21,000/.test(a.text ?? "")));
+    expect((await ask(STAFF, "/pricelist", /Price list/)).text).toContain("<b>Rp 21,000</b>");
+    // A tier's price the same way, in Indonesian: the tier's own price is what is compared.
+    const tierWarned = await ask(ADMIN2, "/price ML86 5000 gold", /Periksa|harga/i);
+    await ask(ADMIN, "/price ML86 19600 gold", /tier <b>gold<\/b> Rp 19,700/);
+    const confirm = button(tierWarned, /^pc:/);
+    world.fake.tapButton(ADMIN2, tierWarned, confirm);
+    const tierMoved = await world.fake.waitForMessage(
+      ADMIN2.id,
+      (m) => m.message_id === tierWarned.message_id && /sudah berubah/.test(m.text),
+    );
+    expect(tierMoved.text).toContain("sekarang <b>Rp 19.600</b>");
+    // Pressed again (an old copy of the button), the old warning still changes nothing.
+    world.fake.tapButton(ADMIN2, tierWarned, confirm);
+    await world.fake.waitFor(
+      () => world.fake.callbackAnswers.filter((a) => /sekarang Rp 19\.600/.test(a.text ?? "")).length === 2,
+    );
+    expect((await ask(RESELLER, "/pricelist", /Price list/)).text).not.toContain("Rp 5,000");
+  });
+
   it("when an admin types a price the way people write it, then the answer shows it in rupiah, in English and Indonesian", async () => {
     await world.run(env);
     const rp = await ask(ADMIN, "/price ML86 Rp22.000", /price/);

@@ -12,7 +12,7 @@ import { defineFeature } from "../feature.js";
 import { formatRupiah } from "../format.js";
 import type { Translate } from "../i18n.js";
 import { originOf, showOnce } from "../origin.js";
-import { summaryButtons, summaryKeyboard } from "../summary-buttons.js";
+import { summaryButtons, summaryKeyboard, type TapAnswer } from "../summary-buttons.js";
 
 const TIER = /^[a-z][a-z0-9_-]{0,31}$/;
 const CODE = /^[A-Za-z0-9._-]{1,32}$/;
@@ -106,6 +106,34 @@ function priceChangeText(t: Translate, lang: Lang, change: PriceChange, product:
   return lines.join("\n");
 }
 
+/** The price a change is about (the selling price, or its tier's) in `catalog`; "gone": no such product. */
+function priceOf(catalog: Catalog, change: PriceChange): number | undefined | "gone" {
+  const match = findProduct(catalog, change.code);
+  if (match === undefined) return "gone";
+  return change.tier === undefined ? match.product.price : match.product.prices[change.tier];
+}
+
+/** A price Confirm that found the price moved since its warning (or the product gone): what it is now. */
+function staleAnswer(
+  ctx: { tr: Translate; lang: Lang },
+  change: PriceChange,
+  now: number | undefined | "gone",
+): TapAnswer {
+  const t = ctx.tr;
+  if (now === "gone")
+    return { alert: t("shop-unknown-code", { code: change.code }), summary: t("price-change-was-stale") };
+  const rp = (n: number | undefined) => (n === undefined ? t("price-not-set") : formatRupiah(n, ctx.lang));
+  const vars = {
+    code: change.code,
+    tier: change.tier ?? "",
+    now: rp(now),
+    from: rp(change.from),
+    to: rp(change.amount),
+  };
+  const key = change.tier === undefined ? "price-change-moved" : "price-change-moved-tier";
+  return { alert: t(key, vars), summary: t(key, vars) };
+}
+
 /**
  * /price, /disable, /enable for admins: one product changed in the catalogue in use, at once for
  * every process and every new summary (summaries already shown keep their price). A price below
@@ -195,20 +223,33 @@ export const pricesFeature = defineFeature({
         const { shop, priceChanges } = ctx.services;
         const change = await priceChanges.get(id);
         if (change === undefined) return { alert: t("callback-expired"), dropButtons: true };
+        if (change.state === "stale") return staleAnswer(ctx, change, priceOf(await shop.catalog(), change));
         if (change.state !== "draft") return { alert: t(`price-change-was-${change.state}`) };
-        // Applied once however often it is tapped: the catalogue write carries the change's id.
-        const done = await shop.edit(
+        // Applied once however often it is tapped (the catalogue write carries the change's id), and
+        // only over the price the warning showed: the check and the write are one compare-and-set
+        // (shop.edit runs this again on a newer catalogue if another edit lands in between).
+        const outcome = await shop.edit(
           ctx.from.id,
-          (catalog) => {
+          (
+            catalog,
+          ): CatalogEdit<{ kind: "applied" } | { kind: "moved"; now: number | undefined } | { kind: "gone" }> => {
             const match = findProduct(catalog, change.code);
-            if (match === undefined) return { result: false };
-            return { catalog: withPrice(catalog, match.product.code, change.tier, change.amount), result: true };
+            if (match === undefined) return { result: { kind: "gone" } };
+            const p = match.product;
+            const now = change.tier === undefined ? p.price : p.prices[change.tier];
+            // A second tap racing the first finds its own price there: that is this change, applied.
+            if (now === change.amount) return { result: { kind: "applied" } };
+            if (now !== change.from) return { result: { kind: "moved", now } };
+            return {
+              catalog: withPrice(catalog, p.code, change.tier, change.amount),
+              result: { kind: "applied" },
+            };
           },
           change.id,
         );
-        if (!done) {
+        if (outcome.kind !== "applied") {
           await priceChanges.finish(id, "stale");
-          return { alert: t("shop-unknown-code", { code: change.code }), summary: t("price-change-was-stale") };
+          return staleAnswer(ctx, change, outcome.kind === "gone" ? "gone" : outcome.now);
         }
         await priceChanges.finish(id, "applied");
         const vars = {
