@@ -5,12 +5,12 @@ import type { Logger } from "../logger.js";
 import type { PayInfo, PayInfoStore } from "../shop/pay-info.js";
 import type { Claims } from "../storage/claims.js";
 import type { Origins } from "../storage/origins.js";
-import type { DepositRequest, DepositRequestStore, DepositProof } from "./deposit-requests.js";
+import type { DepositRequest, DepositRequestStore, DepositProof, HandCreditResult } from "./deposit-requests.js";
 import type { Deposits } from "./deposits.js";
 import type { Delivery } from "./events.js";
 import type { Lang } from "./order.js";
 import { newRefId } from "./ref-id.js";
-import type { Wallets } from "./wallet.js";
+import type { Deposit, DepositConfirmResult, Wallets } from "./wallet.js";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -58,12 +58,32 @@ export type ApproveResult =
   /** Decided (or closed) before: `request` says how. */
   | { kind: "taken"; request: DepositRequest };
 
+/** What a hand credit of a request came to: credited (the deposit's own result), or why not. */
+export type HandCreditAnswer =
+  | { kind: "credited"; request: DepositRequest; confirmed: DepositConfirmResult }
+  | Exclude<HandCreditResult, { kind: "decided" }>;
+
+/** Confirm of an admin's deposit: the deposit's own result, or why its request refused the hand credit. */
+export type DepositConfirmAnswer =
+  | { kind: "confirmed"; confirmed: DepositConfirmResult }
+  | { kind: "refused"; requestId: string; refusal: Exclude<HandCreditResult, { kind: "decided" }> };
+
+/** A request id in a deposit's note, as the bot writes it (any case typed). */
+const REQUEST_ID = /\bDR[0-9A-Z]{19}\b/i;
+
+/**
+ * The request an admin's deposit credits by hand: the one its note names, for a deposit (a
+ * correction, below 0, credits no request).
+ */
+export const requestNamedIn = (d: Pick<Deposit, "amount" | "note">): string | undefined =>
+  d.amount > 0 ? REQUEST_ID.exec(d.note)?.[0].toUpperCase() : undefined;
+
 /** What the deposit requests service works with. */
 export interface DepositRequestDeps {
   store: DepositRequestStore;
   payInfo: PayInfoStore;
   wallets: Pick<Wallets, "get" | "saveDeposit">;
-  deposits: Pick<Deposits, "confirm">;
+  deposits: Pick<Deposits, "confirm" | "get" | "cancel">;
   buyerOf: (userId: number) => Promise<Buyer | undefined>;
   origins: Origins;
   events: DepositRequestEvents;
@@ -83,7 +103,7 @@ export interface DepositRequestDeps {
  * approval credited, a closed request told; and the periodic look that finishes what a stop left.
  */
 function requestFollowUps(deps: DepositRequestDeps, now: () => number, dayOf: (ms: number) => string) {
-  const { store } = deps;
+  const { store, logger } = deps;
 
   /** The admins get the proof once (a stop between the message and its record: once more, the same). */
   async function announce(request: DepositRequest): Promise<void> {
@@ -107,6 +127,7 @@ function requestFollowUps(deps: DepositRequestDeps, now: () => number, dayOf: (m
   /** The approval's deposit, credited once (again after a stop: the wallet credits a deposit id once). */
   async function credit(request: DepositRequest): Promise<number> {
     const by = request.decidedBy ?? 0;
+    if (request.byHand !== undefined) return creditHand(request, by);
     await deps.wallets.saveDeposit(
       {
         id: request.id,
@@ -125,6 +146,24 @@ function requestFollowUps(deps: DepositRequestDeps, now: () => number, dayOf: (m
     if (r.kind === "done") return r.wallet.saldo;
     if (r.kind === "taken") return r.deposit.saldoAfter ?? (await deps.wallets.get(request.resellerId)).saldo;
     throw new Error(`deposit request ${request.id}: its deposit could not be credited (${r.kind})`);
+  }
+
+  /**
+   * A request credited by hand is credited by the admin's own deposit (prepared before the request
+   * was decided), once, never by a deposit of the request's id: the decision is the claim.
+   */
+  async function creditHand(request: DepositRequest, by: number): Promise<number> {
+    const r = await deps.deposits.confirm(request.byHand!, by);
+    await store.credited(request.id);
+    if (r.kind === "done") return r.wallet.saldo;
+    if (r.kind === "taken" && r.deposit.state === "done")
+      return r.deposit.saldoAfter ?? (await deps.wallets.get(request.resellerId)).saldo;
+    // Its summary was cancelled or expired in between: nothing was credited; the admin sees it in the logs.
+    logger.error(
+      { request: request.id, deposit: request.byHand, outcome: r.kind },
+      "deposit request credited by hand: its deposit could not be credited",
+    );
+    return (await deps.wallets.get(request.resellerId)).saldo;
   }
 
   /** Tells the reseller once that a request closed without a credit. */
@@ -298,6 +337,46 @@ export function createDepositRequests(deps: DepositRequestDeps) {
         "deposit request state changed",
       );
       return { kind: "approved", request: r.request, saldo: await credit(r.request) };
+    },
+    /**
+     * An admin's own deposit `deposit` (a summary they confirmed) credits request `id` by hand:
+     * the request is decided as credited by hand first, in one atomic step that refuses one credited
+     * before (by Approve, Other amount or by hand) or another reseller's; then the deposit is
+     * credited, once. A stop in between is finished by the next look (`sweep`) or the next tap.
+     */
+    async creditByHand(id: string, deposit: Deposit, adminId: number): Promise<HandCreditAnswer> {
+      const at = now();
+      const r = await store.creditByHand(id, {
+        resellerId: deposit.resellerId,
+        depositId: deposit.id,
+        amount: deposit.amount,
+        by: adminId,
+        at,
+        day: dayOf(at),
+      });
+      if (r.kind !== "decided") return r;
+      logger.info(
+        { request: id, resellerId: deposit.resellerId, credited: deposit.amount, deposit: deposit.id, by: adminId },
+        "deposit request credited by hand",
+      );
+      const confirmed = await deps.deposits.confirm(deposit.id, adminId);
+      await store.credited(id);
+      return { kind: "credited", request: r.request, confirmed };
+    },
+    /**
+     * Confirm of an admin's deposit, from the chat or the Mini App: one that names a request in its
+     * note (`/deposit USER_ID AMOUNT DR…`) credits that request by hand (above), or is refused and
+     * cancelled (so that no later tap credits it); any other is credited once as it is.
+     */
+    async confirmDeposit(depositId: string, adminId: number): Promise<DepositConfirmAnswer> {
+      const draft = await deps.deposits.get(depositId);
+      const requestId = draft === undefined ? undefined : requestNamedIn(draft);
+      if (draft === undefined || requestId === undefined || draft.state === "cancelled")
+        return { kind: "confirmed", confirmed: await deps.deposits.confirm(depositId, adminId) };
+      const hand = await requests.creditByHand(requestId, draft, adminId);
+      if (hand.kind === "credited") return { kind: "confirmed", confirmed: hand.confirmed };
+      await deps.deposits.cancel(depositId);
+      return { kind: "refused", requestId, refusal: hand };
     },
     /** Rejects once, at the press; the reason (if the admin gives one soon) follows. */
     async reject(id: string, adminId: number) {

@@ -49,6 +49,11 @@ export interface DepositRequest {
   announcedAt?: number;
   /** The reseller was told it closed (rejected or expired). */
   toldAt?: number;
+  /**
+   * Credited by an admin's own deposit (`/deposit USER_ID AMOUNT DR…`), of this id, instead of by
+   * Approve: the request is `approved` with it, whatever state it was in before.
+   */
+  byHand?: string;
 }
 
 export const isOpen = (r: DepositRequest): boolean => r.state === "proof" || r.state === "review";
@@ -92,6 +97,15 @@ export type DecideResult =
   /** Decided before, closed, or still waiting for its proof: nothing changed. */
   | { kind: "taken"; request: DepositRequest };
 
+export type HandCreditResult =
+  /** Decided now as credited by hand (or before, by this very deposit: a second try of the same). */
+  | { kind: "decided"; request: DepositRequest }
+  | { kind: "not-found" }
+  /** Not the reseller's the admin named. */
+  | { kind: "not-yours"; request: DepositRequest }
+  /** Credited before (by Approve, Other amount or another hand credit): `request` says when and by whom. */
+  | { kind: "taken"; request: DepositRequest };
+
 export type CancelRequestResult =
   | { kind: "cancelled"; request: DepositRequest }
   | { kind: "not-found" }
@@ -133,6 +147,15 @@ export interface DepositRequestStore {
   ): Promise<DecideResult>;
   /** The reseller's Cancel: only while it waits for its proof. */
   cancel(id: string, resellerId: number, at: number, day: string): Promise<CancelRequestResult>;
+  /**
+   * An admin credits the request by hand with deposit `hand.depositId`: decided as approved
+   * (`byHand`) in one step, from any state but approved (open, expired, rejected, cancelled), so
+   * that no Approve credits it afterwards; only the reseller's own request.
+   */
+  creditByHand(
+    id: string,
+    hand: { resellerId: number; depositId: string; amount: number; by: number; at: number; day: string },
+  ): Promise<HandCreditResult>;
   /** The reason an admin gave a rejection (the first one kept). */
   setReason(id: string, reason: string): Promise<void>;
   /** Requests waiting for a proof past `expiresAt` ≤ now: closed as expired; those closed now. */

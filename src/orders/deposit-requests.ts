@@ -9,6 +9,7 @@ import {
   type DepositRequest,
   type DepositRequestState,
   type DepositRequestStore,
+  type HandCreditResult,
   type RequestDayFigures,
 } from "./deposit-request.js";
 
@@ -22,6 +23,7 @@ export {
   type DepositRequest,
   type DepositRequestState,
   type DepositRequestStore,
+  type HandCreditResult,
   type ProofResult,
   type RequestDayFigures,
 } from "./deposit-request.js";
@@ -127,6 +129,22 @@ function memoryStore(): DepositRequestStore {
       r.toldAt = at;
       return { kind: "cancelled", request: copy(r)! };
     },
+    async creditByHand(id, hand) {
+      const r = requests.get(id);
+      if (r === undefined) return { kind: "not-found" };
+      if (r.resellerId !== hand.resellerId) return { kind: "not-yours", request: copy(r)! };
+      if (r.state === "approved") return { kind: r.byHand === hand.depositId ? "decided" : "taken", request: copy(r)! };
+      close(r, "approved", hand.at);
+      r.decidedBy = hand.by;
+      r.decidedAt = hand.at;
+      r.credited = hand.amount;
+      r.byHand = hand.depositId;
+      // A rejection or an expiry not told yet is not told: the reseller hears of the credit instead.
+      r.toldAt ??= hand.at;
+      crediting.add(id);
+      count(hand.day, "approved", hand.amount);
+      return { kind: "decided", request: copy(r)! };
+    },
     async setReason(id, reason) {
       const r = requests.get(id);
       if (r !== undefined && r.state === "rejected") r.reason ??= reason;
@@ -176,7 +194,7 @@ function memoryStore(): DepositRequestStore {
  *   dr:ID          hash: u reseller, c chat, l language, a amount, k code, x exact, t created ms, e expires ms,
  *                  s state, m message id, pf/pu/pk/pm/ph/pt/pb proof file id, unique id, kind,
  *                  mime, SHA-256, at, sent before for; db/dt decided by/at, dx credited, rr reason, ct closed at,
- *                  na announced at, tt told at
+ *                  na announced at, tt told at, hd the deposit that credited it by hand
  *   dr:x           hash exact amount → the request that has it
  *   dr:open        set of open requests
  *   dr:due         sorted set: requests waiting for their proof, by expiry
@@ -323,6 +341,26 @@ end
 return closed
 `);
 
+// ARGV: prefix, id, reseller, deposit id, amount, by, at, day
+const HAND = luaScript(`${CLOSE_FN}
+local pre, id = ARGV[1], ARGV[2]
+local key = pre .. 'dr:' .. id
+local v = redis.call('HMGET', key, 'u', 's', 'hd')
+if not v[1] then return {'not-found'} end
+if v[1] ~= ARGV[3] then return {'not-yours'} end
+if v[2] == 'approved' then
+  if v[3] == ARGV[4] then return {'decided'} end
+  return {'taken'}
+end
+close(pre, id, 'approved', ARGV[7])
+redis.call('HSET', key, 'db', ARGV[6], 'dt', ARGV[7], 'dx', ARGV[5], 'hd', ARGV[4])
+redis.call('HSETNX', key, 'tt', ARGV[7])
+redis.call('SREM', pre .. 'dr:untold', id)
+redis.call('SADD', pre .. 'dr:crediting', id)
+count(pre, ARGV[8], 'a', ARGV[5])
+return {'decided'}
+`);
+
 // ARGV: prefix, id, field, value, state it must be in ('' any): sets the field once.
 const SET_ONCE = luaScript(`
 local key = ARGV[1] .. 'dr:' .. ARGV[2]
@@ -369,6 +407,7 @@ function fromHash(id: string, h: Record<string, string>): DepositRequest | undef
     ...opt("closedAt", num(h.ct)),
     ...opt("announcedAt", num(h.na)),
     ...opt("toldAt", num(h.tt)),
+    ...opt("byHand", h.hd),
   };
 }
 
@@ -440,6 +479,15 @@ function redisStore(redis: RedisClient, pre: string): DepositRequestStore {
       const [kind] = (await CANCEL(redis, [], [pre, id, resellerId, at, day])) as [string];
       if (kind === "not-found" || kind === "not-yours") return { kind };
       return { kind: kind === "cancelled" ? "cancelled" : "closed", request: await must(id) };
+    },
+    async creditByHand(id, hand): Promise<HandCreditResult> {
+      const [kind] = (await HAND(
+        redis,
+        [],
+        [pre, id, hand.resellerId, hand.depositId, hand.amount, hand.by, hand.at, hand.day],
+      )) as [string];
+      if (kind === "not-found") return { kind };
+      return { kind: kind as "decided" | "not-yours" | "taken", request: await must(id) };
     },
     setReason: async (id, reason) => void (await setOnce(id, "rr", reason, "rejected")),
     async expireDue(now, day) {

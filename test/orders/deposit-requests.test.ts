@@ -170,6 +170,48 @@ function describeStoreContract(name: string, factory: StoreFactory): void {
       });
     });
 
+    it("credits by hand once: an open, expired or rejected request is decided by the first hand credit, and Approve or another hand credit then changes nothing", async () => {
+      const hand = (id: string, depositId: string, resellerId = 1, by = 1001) =>
+        store.creditByHand(id, { resellerId, depositId, amount: 10_777, by, at: T0 + HOUR, day: D });
+      // Open (waiting for its proof): many hand credits at once, one decides.
+      const open = await made(1, 10_000);
+      const presses = await Promise.all(Array.from({ length: 10 }, (_, i) => hand(open.id, `DP${i}`, 1, 1001 + i)));
+      const decided = presses.filter((p) => p.kind === "decided");
+      expect(decided).toHaveLength(1);
+      const after = (await store.get(open.id))!;
+      expect([after.state, after.credited, after.byHand]).toEqual(["approved", 10_777, decided[0]!.request.byHand]);
+      expect(presses.filter((p) => p.kind === "taken")).toHaveLength(9);
+      // The same deposit again (a second tap of its Confirm) is its own decision, not a refusal.
+      expect((await hand(open.id, after.byHand!)).kind).toBe("decided");
+      expect((await proof(open.id, 1)).kind).toBe("closed");
+      expect((await store.decide(open.id, { state: "approved", credited: 1 }, 1002, T0, D)).kind).toBe("taken");
+      expect((await store.open()).map((o) => o.id)).not.toContain(open.id);
+      expect(await store.crediting()).toEqual([open.id]);
+      // Another reseller's request is not theirs; one unknown is not found.
+      expect((await hand(open.id, "DPX", 2)).kind).toBe("not-yours");
+      expect((await hand("DRNONE", "DPY")).kind).toBe("not-found");
+      // Approved by its Approve: refused, with who approved it.
+      const approved = await made(1, 20_000);
+      await proof(approved.id, 1);
+      await store.decide(approved.id, { state: "approved", credited: approved.exact }, 1005, T0 + 1, D);
+      const refused = await hand(approved.id, "DPZ");
+      expect(refused.kind === "taken" && [refused.request.decidedBy, refused.request.byHand]).toEqual([
+        1005,
+        undefined,
+      ]);
+      // Expired (not told yet) and rejected: decided by the hand credit; the expiry is not told any more.
+      const expired = await made(1, 30_000);
+      await store.expireDue(T0 + 2 * DAY, D);
+      expect((await hand(expired.id, "DPE")).kind).toBe("decided");
+      expect((await store.untold()).map((u) => u.id)).not.toContain(expired.id);
+      const rejected = await made(1, 40_000);
+      await proof(rejected.id, 1);
+      await store.decide(rejected.id, { state: "rejected" }, 1001, T0, D);
+      expect((await hand(rejected.id, "DPR")).kind).toBe("decided");
+      expect((await store.get(rejected.id))!.state).toBe("approved");
+      expect((await store.dayFigures(D)).approved).toEqual({ count: 4, amount: 3 * 10_777 + approved.exact });
+    });
+
     it("expires a request waiting for its proof past its time, once, and the reseller is to be told", async () => {
       const r = await made(1, 10_000);
       expect(await store.expireDue(T0 + DAY - 1, D)).toEqual([]);

@@ -35,7 +35,9 @@ function repliedRequest(ctx: Ctx): string | undefined {
   return REQUEST_ID.exec(to.text ?? to.caption ?? "")?.[0];
 }
 
-const stateText = (t: Translate, r: DepositRequest) => t(`request-state-${r.state}`);
+/** A request's state in words; one an admin credited with their own deposit says so. */
+const stateText = (t: Translate, r: DepositRequest) =>
+  t(r.byHand !== undefined ? "request-state-hand" : `request-state-${r.state}`);
 
 /** A request's state for /status DR…: its reseller and the admins. */
 function statusText(t: Translate, lang: Lang, r: DepositRequest, nowMs: number): string {

@@ -4,13 +4,15 @@ import type { Person } from "../../access/people.js";
 import { tiersOf } from "../../catalog/catalog.js";
 import { MAX_DEPOSIT } from "../../orders/deposits.js";
 import type { Lang } from "../../orders/order.js";
+import type { DepositRequest } from "../../orders/deposit-requests.js";
+import { requestNamedIn } from "../../orders/deposit-request-service.js";
 import type { Deposit } from "../../orders/wallet.js";
 import { adminOnly, isAdmin } from "../admin.js";
 import { Callback } from "../callback-data.js";
 import { originOf, showOnce } from "../origin.js";
 import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
-import { formatRupiah } from "../format.js";
+import { formatRupiah, formatTime } from "../format.js";
 import type { Translate } from "../i18n.js";
 import { nameBefore } from "../people.js";
 import type { ResellerRow } from "../../reports/resellers.js";
@@ -57,6 +59,51 @@ const doneLine = (t: Translate, lang: Lang, d: Deposit, saldo: number, person?: 
     saldo: formatRupiah(saldo, lang),
     id: d.id,
   });
+
+/**
+ * Why request `id` cannot be credited by hand to `userId`: unknown, another reseller's, or
+ * credited before (when, by whom, and how); undefined when it can.
+ */
+async function handRefusal(
+  ctx: FeatureContext<"depositRequests" | "people" | "place">,
+  id: string,
+  userId: number,
+): Promise<string | undefined> {
+  const request = await ctx.services.depositRequests.get(id);
+  if (request === undefined) return ctx.tr("deposit-hand-unknown", { id });
+  if (request.resellerId !== userId) return handRefusalText(ctx, id, { kind: "not-yours", request });
+  if (request.state === "approved") return handRefusalText(ctx, id, { kind: "taken", request });
+  return undefined;
+}
+
+/** The refusal of a hand credit, as the admin reads it. */
+async function handRefusalText(
+  ctx: FeatureContext<"people" | "place">,
+  id: string,
+  r: { kind: "not-found" } | { kind: "not-yours" | "taken"; request: DepositRequest },
+): Promise<string> {
+  const t = ctx.tr;
+  if (r.kind === "not-found") return t("deposit-hand-unknown", { id });
+  const { request } = r;
+  if (r.kind === "not-yours") {
+    const owner = (await ctx.services.people.get([request.resellerId])).get(request.resellerId);
+    return t("deposit-hand-not-theirs", {
+      id,
+      owner: String(request.resellerId),
+      name: nameBefore(owner),
+    });
+  }
+  const by = request.decidedBy ?? 0;
+  const admin = (await ctx.services.people.get([by])).get(by);
+  return t(request.byHand === undefined ? "deposit-hand-already-approved" : "deposit-hand-already-by-hand", {
+    id,
+    amount: formatRupiah(request.credited ?? request.exact, ctx.lang),
+    when: formatTime(new Date(request.decidedAt ?? 0).toISOString(), ctx.lang, ctx.services.place.timeZone),
+    name: nameBefore(admin),
+    by: String(by),
+    deposit: request.byHand ?? "",
+  });
+}
 
 /** Every reseller's saldo (and anyone's with money left) and what the shop owes in all. */
 async function allView(ctx: FeatureContext<"reports">): Promise<string> {
@@ -111,7 +158,7 @@ export async function notReseller(ctx: FeatureContext<"access" | "people">, user
  */
 export const resellersFeature = defineFeature({
   name: "resellers",
-  needs: ["access", "wallets", "deposits", "shop", "place", "origins", "people", "reports"],
+  needs: ["access", "wallets", "deposits", "depositRequests", "shop", "place", "origins", "people", "reports"],
   commands: [
     {
       name: "deposit",
@@ -161,6 +208,13 @@ export const resellersFeature = defineFeature({
         return void (await ctx.reply(t("amount-unclear", { typed: parsed.typed })));
       }
       const { userId, amount, note } = parsed;
+      // A request named in the note is credited by this deposit, by hand: refused at once when it
+      // cannot be (credited before, another reseller's), and decided with the credit at Confirm.
+      const requestId = requestNamedIn({ amount, note });
+      if (requestId !== undefined) {
+        const refusal = await handRefusal(ctx, requestId, userId);
+        if (refusal !== undefined) return void (await ctx.reply(refusal));
+      }
       // One deposit per update, however often it is handled: a second handling shows the same one.
       const origin = originOf(ctx);
       const r = await ctx.services.deposits.prepare(
@@ -179,9 +233,10 @@ export const resellersFeature = defineFeature({
         case "prepared": {
           const { deposit, saldoBefore } = r;
           const person = (await ctx.services.people.get([userId])).get(userId);
+          const hand = requestId === undefined ? "" : `\n${t("deposit-hand-summary", { id: requestId })}`;
           const text =
             deposit.state === "draft"
-              ? depositSummary(t, ctx.lang, deposit, saldoBefore, person)
+              ? depositSummary(t, ctx.lang, deposit, saldoBefore, person) + hand
               : deposit.state === "done"
                 ? doneLine(t, ctx.lang, deposit, deposit.saldoAfter ?? saldoBefore + deposit.amount, person)
                 : t("deposit-cancelled");
@@ -198,8 +253,14 @@ export const resellersFeature = defineFeature({
       guard: adminOnly,
       async onConfirm(ctx, id) {
         const t = ctx.tr;
-        // Credited once; the reseller is told by the service (again if an earlier tap's bot stopped first).
-        const r = await ctx.services.deposits.confirm(id, ctx.from.id);
+        // Credited once; the reseller is told by the service (again if an earlier tap's bot stopped
+        // first). One naming a request credits it by hand, or is refused (credited before).
+        const answer = await ctx.services.depositRequests.confirmDeposit(id, ctx.from.id);
+        if (answer.kind === "refused") {
+          const refusal = await handRefusalText(ctx, answer.requestId, answer.refusal);
+          return { alert: refusal, summary: refusal };
+        }
+        const r = answer.confirmed;
         const resellerId = r.kind === "done" || r.kind === "taken" ? r.deposit.resellerId : undefined;
         const person =
           resellerId === undefined ? undefined : (await ctx.services.people.get([resellerId])).get(resellerId);

@@ -133,7 +133,9 @@ export function DepositRequestsSection() {
                 <div class="card request" key={r.id} data-testid={`request-${r.id}`}>
                   <div class="card-head">
                     <strong>{rp(r.exact)}</strong>
-                    <span class="hint">{t(`page-request-state-${r.state}`)}</span>
+                    <span class="hint">
+                      {t(r.byHand ? "page-request-state-hand" : `page-request-state-${r.state}`)}
+                    </span>
                   </div>
                   <div class="hint">
                     {t("page-request-who", { name: r.name ?? "", id: String(r.resellerId), saldo: rp(r.saldo) })}

@@ -109,7 +109,9 @@ export function TopUpSection(props: { onChange: () => void }) {
                 <div class="card request" key={r.id} data-testid={`my-request-${r.id}`}>
                   <div class="card-head">
                     <strong>{rp(r.exact)}</strong>
-                    <span class="hint">{t(`page-request-state-${r.state}`)}</span>
+                    <span class="hint">
+                      {t(r.byHand ? "page-request-state-hand" : `page-request-state-${r.state}`)}
+                    </span>
                   </div>
                   <div class="hint">
                     <code>{r.id}</code>

@@ -51,6 +51,8 @@ export function requestView(r: DepositRequest, extra: { name?: string | undefine
     code: r.code,
     exact: r.exact,
     state: r.state,
+    /** Credited by an admin's own deposit (`/deposit USER_ID AMOUNT DR…`), not by Approve. */
+    byHand: r.byHand !== undefined,
     createdAt: new Date(r.createdAt).toISOString(),
     expiresAt: new Date(r.expiresAt).toISOString(),
     proof:

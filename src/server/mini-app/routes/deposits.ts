@@ -10,13 +10,23 @@ const depositId = paramsOf(z.object({ id: z.string().regex(REF_ID) }));
 
 /**
  * /admin/deposits/:id: a prepared deposit confirmed (credited once however often this is called:
- * the ledger's step; the reseller is told in the chat) or cancelled.
+ * the ledger's step; the reseller is told in the chat; one naming a deposit request credits it by
+ * hand, or is refused) or cancelled.
  */
-export function depositsRoutes(deps: Pick<MiniAppDeps, "deposits">) {
-  const { deposits } = deps;
+export function depositsRoutes(deps: Pick<MiniAppDeps, "deposits" | "depositRequests">) {
+  const { deposits, depositRequests } = deps;
   return new Hono<MiniAppEnv>()
     .post("/:id/confirm", depositId, async (c) => {
-      const r = await deposits.confirm(c.req.valid("param").id, c.get("viewer").userId);
+      const id = c.req.valid("param").id;
+      // A deposit naming a deposit request credits it by hand, as in the chat: refused (and the
+      // deposit cancelled) when the request was credited before or is another reseller's.
+      const answer = await depositRequests.confirmDeposit(id, c.get("viewer").userId);
+      if (answer.kind === "refused") {
+        const cancelled = await deposits.get(id);
+        if (cancelled === undefined) return notFound(c);
+        return c.json({ error: "taken" as const, deposit: depositView(cancelled, 0) }, 409);
+      }
+      const r = answer.confirmed;
       switch (r.kind) {
         case "done":
           return c.json(
