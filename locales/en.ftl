@@ -245,6 +245,7 @@ report-by-user = <b>By user</b> (successful sales)
 report-line = { $name }: { $count } × · { $selling } − { $provider } = { $margin }
 report-line-unpriced = { $name }: { $count } × · { $selling } − { $provider } = { $margin } (and { $unpriced } sold at an unknown provider price, left out)
 report-line-all-unpriced = { $name }: { $count } × · { $unpriced } sold at an unknown provider price (no margin counted)
+report-loss = { $line } 🔻 <b>loss</b>: sold below the provider price
 report-unpriced = ⚠️ { $count ->
         [one] One sale
        *[other] { $count } sales
@@ -434,6 +435,13 @@ deposit-hand-already-by-hand = Deposit request <code>{ $id }</code> was already 
 tier-usage = Use <code>/tier USER_ID NAME</code>. Tiers in the catalogue: { $tiers }.
 tier-unknown = There is no tier <b>{ $tier }</b> in the catalogue's prices. Tiers: { $tiers }.
 tier-set = Reseller { $name }<code>{ $userId }</code>: tier { $old } → <b>{ $tier }</b>. New summaries use its prices.
+tier-traps-title = ⚠️ Tier <b>{ $tier }</b> has no price of its own for { $count } { $count ->
+        [one] product
+       *[other] products
+    }, so it pays the selling price there: more than tier { $base } pays.
+tier-trap-line = <code>{ $code }</code> { $product }: pays { $pays } (tier reseller: { $base })
+tier-traps-more = … and { $count } more.
+tier-traps-hint = Give the tier its own price with <code>/price CODE AMOUNT { $tier }</code>.
 
 ## /language
 language-choose = Choose your language:
@@ -470,6 +478,7 @@ price-confirm-title = ⚠️ <b>Check this price</b>: <b>{ $code }</b> · { $pro
 price-confirm-title-tier = ⚠️ <b>Check this price</b>: <b>{ $code }</b> · { $product }, tier <b>{ $tier }</b>: { $from } → <b>{ $to }</b>
 price-warning-below-cost = The provider charged { $provider } for it last time: every sale at this price loses <b>{ $loss }</b>.
 price-warning-far = That is { $percent }% away from the price it replaces ({ $from }): a typo?
+price-warning-tier-above-retail = Tier <b>{ $tier }</b> would pay { $tierPrice }, more than the selling price { $retail }: its resellers would pay more than a walk-in customer.
 price-confirm-new-tier = Tier <b>{ $tier }</b> does not exist yet: Confirm makes it.
 price-confirm-hint = Tap <b>Confirm</b> to set it anyway, or <b>Cancel</b>. Nothing changed yet.
 price-change-applied = Price set.
@@ -988,6 +997,7 @@ page-proof-type = Send the proof as an image (JPEG, PNG, WebP) or a PDF, at most
 ## The H2H API (resellers' systems ordering by HTTP)
 notice-via-api = Ordered through the H2H API.
 notice-settled-by-provider = Settled by the provider's own status answer.
+notice-loss = 🔻 <b>Loss</b>: sold at { $price }, below the provider price { $cost }: <b>{ $loss }</b> lost on this sale.
 api-sales-heading = 🔌 <b>H2H API sales</b>, the last { $minutes } min:
 api-sales-line = • { $user } (<code>{ $userId }</code>): { $sold } sold, { $revenue }{ $failed ->
     [0] {""}

@@ -242,6 +242,7 @@ report-by-user = <b>Per pengguna</b> (penjualan berhasil)
 report-line = { $name }: { $count } × · { $selling } − { $provider } = { $margin }
 report-line-unpriced = { $name }: { $count } × · { $selling } − { $provider } = { $margin } (ditambah { $unpriced } terjual dengan harga provider yang tidak diketahui, tidak dihitung)
 report-line-all-unpriced = { $name }: { $count } × · { $unpriced } terjual dengan harga provider tidak diketahui (margin tidak dihitung)
+report-loss = { $line } 🔻 <b>rugi</b>: terjual di bawah harga provider
 report-unpriced = ⚠️ { $count } penjualan ({ $selling }) tanpa harga provider yang diketahui (diselesaikan tanpa harga): tidak dihitung dalam margin.
 report-api = 🔌 Lewat API H2H: { $sold } terjual, { $revenue }{ $failed ->
     [0] {""}
@@ -413,6 +414,10 @@ deposit-hand-already-by-hand = Permintaan deposit <code>{ $id }</code> sudah dik
 tier-usage = Gunakan <code>/tier USER_ID NAMA</code>. Tier di katalog: { $tiers }.
 tier-unknown = Tidak ada tier <b>{ $tier }</b> di harga katalog. Tier: { $tiers }.
 tier-set = Reseller { $name }<code>{ $userId }</code>: tier { $old } → <b>{ $tier }</b>. Ringkasan baru memakai harganya.
+tier-traps-title = ⚠️ Tier <b>{ $tier }</b> tidak punya harga sendiri untuk { $count } produk, jadi membayar harga jual di sana: lebih mahal dari tier { $base }.
+tier-trap-line = <code>{ $code }</code> { $product }: membayar { $pays } (tier reseller: { $base })
+tier-traps-more = … dan { $count } lagi.
+tier-traps-hint = Beri tier ini harga sendiri dengan <code>/price CODE AMOUNT { $tier }</code>.
 
 ## /language
 language-choose = Pilih bahasa Anda:
@@ -449,6 +454,7 @@ price-confirm-title = ⚠️ <b>Periksa harga ini</b>: <b>{ $code }</b> · { $pr
 price-confirm-title-tier = ⚠️ <b>Periksa harga ini</b>: <b>{ $code }</b> · { $product }, tier <b>{ $tier }</b>: { $from } → <b>{ $to }</b>
 price-warning-below-cost = Provider terakhir kali menagih { $provider } untuk produk ini: setiap penjualan dengan harga ini rugi <b>{ $loss }</b>.
 price-warning-far = Itu { $percent }% jauhnya dari harga yang diganti ({ $from }): salah ketik?
+price-warning-tier-above-retail = Tier <b>{ $tier }</b> akan membayar { $tierPrice }, lebih mahal dari harga jual { $retail }: resellernya membayar lebih mahal dari pembeli biasa.
 price-confirm-new-tier = Tier <b>{ $tier }</b> belum ada: Konfirmasi akan membuatnya.
 price-confirm-hint = Ketuk <b>Konfirmasi</b> untuk tetap memakainya, atau <b>Batal</b>. Belum ada yang berubah.
 price-change-applied = Harga dipasang.
@@ -922,6 +928,7 @@ page-proof-type = Kirim bukti sebagai gambar (JPEG, PNG, WebP) atau PDF, paling 
 ## The H2H API (resellers' systems ordering by HTTP)
 notice-via-api = Dipesan lewat API H2H.
 notice-settled-by-provider = Diselesaikan dari jawaban status provider.
+notice-loss = 🔻 <b>Rugi</b>: terjual { $price }, di bawah harga provider { $cost }: rugi <b>{ $loss }</b> pada penjualan ini.
 api-sales-heading = 🔌 <b>Penjualan API H2H</b>, { $minutes } menit terakhir:
 api-sales-line = • { $user } (<code>{ $userId }</code>): { $sold } terjual, { $revenue }{ $failed ->
     [0] {""}

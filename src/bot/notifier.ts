@@ -124,6 +124,10 @@ function orderNoticeText(t: Translate, lang: Lang, order: OrderRecord, settler: 
       margin: sale === undefined ? "" : formatRupiah(sale.margin, lang),
     })}`;
   }
+  // A sale below what the provider charged for it is a loss, whoever bought it: said plainly.
+  const sold = saleMargin(order);
+  if (sold !== undefined && sold.margin < 0)
+    text += `\n${t("notice-loss", { price: formatRupiah(order.price!, lang), cost: formatRupiah(sold.cost, lang), loss: formatRupiah(-sold.margin, lang) })}`;
   if (order.settledBy === 0) text += `\n${t("notice-settled-by-provider")}`;
   else if (order.settledBy !== undefined)
     text += `\n${t("notice-settled", { adminId: String(order.settledBy), adminName: nameBefore(settler) })}`;

@@ -35,6 +35,8 @@ export interface PriceChange {
   /** The price it replaces, and the provider price last seen, when the summary was made. */
   from?: number;
   providerPrice?: number;
+  /** Tiers that would pay more than a walk-in customer once it applies: a selling price below their own. */
+  tierTraps?: Array<{ tier: string; tierPrice: number; retail: number }>;
   state: PendingState;
   createdAt: string;
 }

@@ -117,6 +117,38 @@ describe("an owner's day without surprises: books right to the rupiah, the shop'
     expect(list.text).toContain("platinum");
   });
 
+  it("when a sale is made below its provider price, then the admins' notice and /report mark it as a loss", async () => {
+    await world.run(env());
+    world.fake.sendText(ADMIN_ID, "/start");
+    await world.waitText(ADMIN_ID, /Halo Wati/);
+    // A sale at Rp 20,000 first: the provider names its price for ML86 (19,500); no loss there.
+    await world.order(STAFF, "ML86", "12345678(1234)");
+    const first = await world.waitText(ADMIN, /Sale<\/b> by Sari/);
+    expect(first.text).not.toMatch(/Loss/);
+    const warned = await ask(ADMIN, "/price ML86 19000", /Check this price/);
+    world.fake.tapButton(ADMIN, warned, button(warned, /^pc:/));
+    await world.fake.waitForMessage(ADMIN.id, (m) => m.message_id === warned.message_id && /confirmed/.test(m.text));
+    const before = world.fake.messagesTo(ADMIN.id).length;
+    await world.order(STAFF, "ML86", "12345678(1234)");
+    const notice = await world.fake.waitForMessage(
+      ADMIN.id,
+      (m) => /Sale<\/b> by Sari/.test(m.text) && world.fake.messagesTo(ADMIN.id).indexOf(m) >= before,
+    );
+    expect(notice.text).toContain(
+      "🔻 <b>Loss</b>: sold at Rp 19,000, below the provider price Rp 19,500: <b>Rp 500</b> lost on this sale.",
+    );
+    const told = await world.waitText(ADMIN_ID, /Rugi<\/b>: terjual Rp 19\.000/);
+    expect(told.text).toContain("rugi <b>Rp 500</b>");
+    // The day: two sales of ML86, 39,000 against 39,000: no loss in sum. A third at a loss tips it.
+    await world.order(STAFF, "ML86", "12345678(1234)");
+    await world.fake.waitFor(
+      () => world.fake.messagesTo(ADMIN.id).filter((m) => /Loss<\/b>: sold at Rp 19,000/.test(m.text)).length === 2,
+    );
+    const report = await ask(ADMIN, "/report", /Sales report/);
+    expect(report.text).toMatch(/86 Diamonds: 3 × · Rp 58,000 − Rp 58,500 = Rp -500 🔻 <b>loss<\/b>/);
+    expect(report.text).toMatch(/Margin: Rp -500 🔻 <b>loss<\/b>/);
+  });
+
   it("when a player id fits another game's rule, then it is refused with the game's example, never rewritten", async () => {
     await world.run(env());
     const refused = await ask(ADMIN, "/order FF70 12345678(1234)", /123456789/);

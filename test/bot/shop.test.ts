@@ -141,6 +141,43 @@ describe("the shop from a phone: prices, products, the catalogue file, pause (th
     expect((await ask(RESELLER, "/pricelist", /Price list/)).text).not.toContain("Rp 5,000");
   });
 
+  it("when a selling price would fall below a tier's own price, then /price warns with Confirm and changes nothing until then", async () => {
+    await world.run(env);
+    const warned = await ask(ADMIN, "/price ML86 19750", /Check this price/);
+    expect(warned.text).toContain(
+      "Tier <b>reseller</b> would pay Rp 19,800, more than the selling price Rp 19,750: its resellers would pay more than a walk-in customer.",
+    );
+    expect(warned.text).not.toContain("Tier <b>gold</b>");
+    expect((await ask(STAFF, "/pricelist", /Price list/)).text).toContain("<b>Rp 20,000</b>");
+    world.fake.tapButton(ADMIN, warned, button(warned, /^pc:/));
+    await world.fake.waitForMessage(ADMIN.id, (m) => m.message_id === warned.message_id && /confirmed/.test(m.text));
+    expect((await ask(STAFF, "/pricelist", /Price list/)).text).toContain("<b>Rp 19,750</b>");
+    // In Indonesian, for both tiers at once.
+    const both = await ask(ADMIN2, "/price FF70 9650", /Periksa|harga/i);
+    expect(both.text).toContain(
+      "Tier <b>gold</b> akan membayar Rp 9.700, lebih mahal dari harga jual Rp 9.650: resellernya membayar lebih mahal dari pembeli biasa.",
+    );
+    expect(both.text).toContain("Tier <b>reseller</b> akan membayar Rp 9.800");
+  });
+
+  it("when an admin puts a reseller in a tier, then the products that tier has no price for, and so pays more than tier reseller, are listed", async () => {
+    await world.run(env);
+    const set = await ask(ADMIN, `/tier ${RESELLER.id} gold`, /tier reseller → <b>gold<\/b>/);
+    expect(set.text).toContain("Tier <b>gold</b> has no price of its own for 2 products");
+    expect(set.text).toContain("<code>ML257</code> 257 Diamonds: pays Rp 58,000 (tier reseller: Rp 57,600)");
+    expect(set.text).toContain("<code>FF140</code> 140 Diamonds: pays Rp 19,500 (tier reseller: Rp 19,200)");
+    expect(set.text).not.toContain("ML86");
+    expect(set.text).toContain("<code>/price CODE AMOUNT gold</code>");
+    // Once the tier has its own price, the product is no longer listed; in Indonesian.
+    await ask(ADMIN, "/price ML257 57500 gold", /tier <b>gold<\/b>/);
+    const again = await ask(ADMIN2, `/tier ${RESELLER.id} gold`, /tier gold → <b>gold<\/b>/);
+    expect(again.text).toContain("tidak punya harga sendiri untuk 1 produk");
+    expect(again.text).not.toContain("ML257");
+    // Tier reseller itself has nothing to list.
+    const back = await ask(ADMIN, `/tier ${RESELLER.id} reseller`, /→ <b>reseller<\/b>/);
+    expect(back.text).not.toContain("no price of its own");
+  });
+
   it("when an admin types a price the way people write it, then the answer shows it in rupiah, in English and Indonesian", async () => {
     await world.run(env);
     const rp = await ask(ADMIN, "/price ML86 Rp22.000", /price/);

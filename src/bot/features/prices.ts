@@ -82,6 +82,22 @@ const withPrice = (catalog: Catalog, code: string, tier: string | undefined, amo
     tier === undefined ? { ...q, price: amount } : { ...q, prices: { ...q.prices, [tier]: amount } },
   );
 
+/**
+ * The tiers that would pay more than a walk-in customer if `amount` became the product's selling
+ * price: those whose own price is above it. (A tier's own price is the admin's to set as they mean.)
+ */
+function tierTrapsOf(
+  p: Product,
+  tier: string | undefined,
+  amount: number,
+): Array<{ tier: string; tierPrice: number; retail: number }> {
+  if (tier !== undefined) return [];
+  return Object.entries(p.prices)
+    .filter(([, price]) => price > amount)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, price]) => ({ tier: name, tierPrice: price, retail: amount }));
+}
+
 /** A price change that waits for Confirm: what it is, why it needs a look, and what was there before. */
 function priceChangeText(t: Translate, lang: Lang, change: PriceChange, product: string): string {
   const rp = (n: number) => formatRupiah(n, lang);
@@ -101,6 +117,14 @@ function priceChangeText(t: Translate, lang: Lang, change: PriceChange, product:
         : t("price-warning-far", { from: rp(w.from), percent: w.percent }),
     );
   }
+  for (const trap of change.tierTraps ?? [])
+    lines.push(
+      t("price-warning-tier-above-retail", {
+        tier: trap.tier,
+        tierPrice: rp(trap.tierPrice),
+        retail: rp(trap.retail),
+      }),
+    );
   if (change.newTier === true) lines.push(t("price-confirm-new-tier", { tier: change.tier ?? "" }));
   lines.push(t("price-confirm-hint"));
   return lines.join("\n");
@@ -171,7 +195,8 @@ export const pricesFeature = defineFeature({
       const p = match.product;
       const current = tier === undefined ? p.price : p.prices[tier];
       const providerPrice = (await reports.providerPrices()).get(p.code);
-      if (current !== amount && priceWarnings(amount, current, providerPrice).length > 0) {
+      const tierTraps = current === amount ? [] : tierTrapsOf(p, tier, amount);
+      if (current !== amount && (priceWarnings(amount, current, providerPrice).length > 0 || tierTraps.length > 0)) {
         // A second look first: the change waits for Confirm, one per update however often it is handled.
         const origin = originOf(ctx);
         const fresh = newRefId("PC", clock());
@@ -185,6 +210,7 @@ export const pricesFeature = defineFeature({
           amount,
           ...(current === undefined ? {} : { from: current }),
           ...(providerPrice === undefined ? {} : { providerPrice }),
+          ...(tierTraps.length === 0 ? {} : { tierTraps }),
           state: "draft",
           createdAt: clock().toISOString(),
         });

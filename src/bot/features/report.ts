@@ -62,17 +62,26 @@ async function renderReport(ctx: FeatureContext<"reports" | "place">, day: strin
     return { text: `${title}\n${t("report-empty", { date: day })}`, keyboard: days(new InlineKeyboard()) };
   const rp = (n: number) => formatRupiah(n, ctx.lang);
   // A sale whose provider price nobody knows is shown apart and left out of the margin.
+  // A line sold below its provider price (a negative margin) is marked as a loss.
+  const loss = (text: string, margin: number) => (margin < 0 ? t("report-loss", { line: text }) : text);
   const line = (l: MoneyLine) =>
-    t(
-      l.unpriced === 0 ? "report-line" : l.unpriced === l.selling ? "report-line-all-unpriced" : "report-line-unpriced",
-      {
-        name: l.name,
-        count: String(l.count),
-        selling: rp(l.selling - l.unpriced),
-        provider: rp(l.provider),
-        margin: rp(l.margin),
-        unpriced: rp(l.unpriced),
-      },
+    loss(
+      t(
+        l.unpriced === 0
+          ? "report-line"
+          : l.unpriced === l.selling
+            ? "report-line-all-unpriced"
+            : "report-line-unpriced",
+        {
+          name: l.name,
+          count: String(l.count),
+          selling: rp(l.selling - l.unpriced),
+          provider: rp(l.provider),
+          margin: rp(l.margin),
+          unpriced: rp(l.unpriced),
+        },
+      ),
+      l.margin,
     );
   const text = [
     title,
@@ -83,11 +92,14 @@ async function renderReport(ctx: FeatureContext<"reports" | "place">, day: strin
       unknown: String(report.orders.unknown),
       submitting: String(report.orders.submitting),
     }),
-    t("report-totals", {
-      selling: rp(report.selling),
-      provider: rp(report.provider),
-      margin: rp(report.margin),
-    }),
+    loss(
+      t("report-totals", {
+        selling: rp(report.selling),
+        provider: rp(report.provider),
+        margin: rp(report.margin),
+      }),
+      report.margin,
+    ),
     ...(report.unpriced.count === 0
       ? []
       : [t("report-unpriced", { count: report.unpriced.count, selling: rp(report.unpriced.selling) })]),
@@ -103,14 +115,17 @@ async function renderReport(ctx: FeatureContext<"reports" | "place">, day: strin
           "",
           t("report-by-reseller"),
           ...report.byReseller.map((r) =>
-            t("report-reseller-line", {
-              name: `${r.name} (${r.userId})`,
-              tier: r.tier === "" ? "–" : r.tier,
-              count: String(r.count),
-              sales: rp(r.sales),
-              profit: rp(r.profit),
-              deposits: rp(r.deposits),
-            }),
+            loss(
+              t("report-reseller-line", {
+                name: `${r.name} (${r.userId})`,
+                tier: r.tier === "" ? "–" : r.tier,
+                count: String(r.count),
+                sales: rp(r.sales),
+                profit: rp(r.profit),
+                deposits: rp(r.deposits),
+              }),
+              r.profit,
+            ),
           ),
         ]),
     ...requestsLine,

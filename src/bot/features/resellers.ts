@@ -1,7 +1,7 @@
 import { InlineKeyboard } from "grammy";
 import { readAmount, type AmountRefusal } from "../../amounts.js";
 import type { Person } from "../../access/people.js";
-import { tiersOf } from "../../catalog/catalog.js";
+import { DEFAULT_TIER, priceFor, tiersOf, type Catalog } from "../../catalog/catalog.js";
 import { MAX_DEPOSIT } from "../../orders/deposits.js";
 import type { Lang } from "../../orders/order.js";
 import type { DepositRequest } from "../../orders/deposit-requests.js";
@@ -103,6 +103,41 @@ async function handRefusalText(
     by: String(by),
     deposit: request.byHand ?? "",
   });
+}
+
+/** The most products a tier's trap list names; the rest are counted. */
+const MAX_TRAP_LINES = 30;
+
+/**
+ * The products `tier` has no price of its own for, so that it pays the selling price: more than
+ * tier `reseller` pays for them (hidden products left out). Empty for tier `reseller` itself.
+ */
+function tierTrapLines(t: Translate, lang: Lang, catalog: Catalog, tier: string): string[] {
+  const traps = catalog.games.flatMap((g) =>
+    g.products.flatMap((p) => {
+      if (p.disabled || p.prices[tier] !== undefined) return [];
+      const pays = priceFor(p, { role: "reseller", tier });
+      const base = priceFor(p, { role: "reseller", tier: DEFAULT_TIER });
+      return pays != null && base != null && pays > base ? [{ p, pays, base }] : [];
+    }),
+  );
+  if (traps.length === 0) return [];
+  const lines = traps.slice(0, MAX_TRAP_LINES).map(({ p, pays, base }) =>
+    t("tier-trap-line", {
+      code: p.code,
+      product: p.name,
+      pays: formatRupiah(pays, lang),
+      base: formatRupiah(base, lang),
+    }),
+  );
+  const more = traps.length - lines.length;
+  return [
+    "",
+    t("tier-traps-title", { tier, count: traps.length, base: DEFAULT_TIER }),
+    ...lines,
+    ...(more > 0 ? [t("tier-traps-more", { count: more })] : []),
+    t("tier-traps-hint", { tier }),
+  ];
 }
 
 /** Every reseller's saldo (and anyone's with money left) and what the shop owes in all. */
@@ -295,7 +330,8 @@ export const resellersFeature = defineFeature({
 
     composer.command("tier", adminOnly, async (ctx) => {
       const t = ctx.tr;
-      const tiers = tiersOf(await ctx.services.shop.catalog());
+      const catalog = await ctx.services.shop.catalog();
+      const tiers = tiersOf(catalog);
       const m = /^([1-9][0-9]{0,15})\s+(\S+)$/.exec(ctx.match.trim());
       if (m === null) return void (await ctx.reply(t("tier-usage", { tiers: [...tiers].join(", ") })));
       const userId = Number(m[1]);
@@ -305,7 +341,8 @@ export const resellersFeature = defineFeature({
         return void (await ctx.reply(t("tier-unknown", { tier, tiers: [...tiers].join(", ") })));
       if (r.kind === "not-reseller") return void (await ctx.reply(await notReseller(ctx, userId)));
       const person = (await ctx.services.people.get([userId])).get(userId);
-      await ctx.reply(t("tier-set", { userId: String(userId), name: nameBefore(person), old: r.old, tier }));
+      const set = t("tier-set", { userId: String(userId), name: nameBefore(person), old: r.old, tier });
+      await ctx.reply([set, ...tierTrapLines(t, ctx.lang, catalog, tier)].join("\n"));
     });
   },
 });
