@@ -258,4 +258,26 @@ describe("deposit requests in the Mini App", () => {
     await shows(app.page, new RegExp(`${id} rejected`));
     await world.waitText(RESELLER_ID, /ditolak: transfer tidak ditemukan/);
   });
+  it("when an admin credits a request by hand in the chat, then the reseller's page says credited by hand and the admin's page has it no more", async () => {
+    // Payment instructions (the page's first test writes them too; this one may run alone).
+    world.fake.sendText(ADMIN, "/payinfo Transfer ke BCA 1234567890 a.n. Toko Berkah");
+    await world.waitText(ADMIN, /instructions set/);
+    world.fake.sendText(RESELLER_ID, "/deposit 70rb");
+    const asked = await world.waitText(RESELLER_ID, /Permintaan deposit<\/b> <code>DR/);
+    const id = /<code>(DR[0-9A-Z]{19})<\/code>/.exec(asked.text)![1]!;
+    const exact = Number(/<b>Rp ([0-9.]+)<\/b>/.exec(asked.text)![1]!.replace(/\./g, ""));
+    world.fake.sendText(ADMIN, `/deposit ${RESELLER_ID.id} ${exact} ${id}`);
+    const summary = await world.waitText(ADMIN, new RegExp(`credits deposit request <code>${id}</code> by hand`));
+    world.fake.tapButton(ADMIN, summary, summary.reply_markup!.inline_keyboard[0]![0]!.callback_data!);
+    await world.waitText(RESELLER_ID, new RegExp(`Rp ${exact.toLocaleString("id-ID")}`));
+
+    app = await open({ user: RESELLER_ID, tab: "wallet" });
+    const mine = app.page.getByTestId(`my-request-${id}`);
+    await mine.waitFor();
+    await expect.poll(async () => mine.innerText()).toMatch(/dikredit manual/);
+    await app.close();
+    app = await open({ user: ADMIN, tab: "pending" });
+    await shows(app.page, /Deposit requests/i);
+    expect(await app.page.getByTestId(`request-${id}`).count()).toBe(0);
+  });
 });
