@@ -268,7 +268,7 @@ describe("deposit requests in the Mini App", () => {
     const exact = Number(/<b>Rp ([0-9.]+)<\/b>/.exec(asked.text)![1]!.replace(/\./g, ""));
     world.fake.sendText(ADMIN, `/deposit ${RESELLER_ID.id} ${exact} ${id}`);
     const summary = await world.waitText(ADMIN, new RegExp(`credits deposit request <code>${id}</code> by hand`));
-    world.fake.tapButton(ADMIN, summary, summary.reply_markup!.inline_keyboard[0]![0]!.callback_data!);
+    world.fake.tapButton(ADMIN, summary, summary.reply_markup!.inline_keyboard[0]![0]!.callback_data);
     await world.waitText(RESELLER_ID, new RegExp(`Rp ${exact.toLocaleString("id-ID")}`));
 
     app = await open({ user: RESELLER_ID, tab: "wallet" });
