@@ -505,6 +505,40 @@ describe("the Mini App's API: who may see what, and every change through the cha
     expect(prices.json.games[0].products[0]).toEqual({ code: "ML86", name: "86 Diamonds", price: 19_800 });
   });
 
+  it("when a reseller sends a proof another reseller sent before, then only the admins' page names that other request", async () => {
+    await world.run();
+    world.fake.sendText(ADMIN, "/payinfo BCA 1234567890 a.n. Toko Maju");
+    await world.waitText(ADMIN, /instructions set/);
+    /** `user`'s /deposit and its proof, the same picture for both (one file_unique_id); the request id. */
+    const askAndProve = async (user: FakeUser, amount: string) => {
+      const before = world.fake.messagesTo(user.id).length;
+      world.fake.sendText(user, `/deposit ${amount}`);
+      const made = await world.fake.waitForMessage(
+        user.id,
+        (m) => /DR[0-9A-Z]{19}/.test(m.text) && world.fake.messagesTo(user.id).indexOf(m) >= before,
+      );
+      const id = /DR[0-9A-Z]{19}/.exec(made.text)![0];
+      world.fake.sendPhoto(user, undefined, { replyTo: made, fileId: "transfer", fileUniqueId: "transfer" });
+      await world.fake.waitForMessage(ADMIN.id, (m) => m.method === "sendPhoto" && m.text.includes(id));
+      return id;
+    };
+    const first = await askAndProve(RESELLER, "100rb");
+    const second = await askAndProve(OTHER_RESELLER, "50rb");
+
+    // The admins are told, in the page as in the chat.
+    const pending = await call("/admin/deposit-requests", { user: ADMIN });
+    const flagged = pending.json.requests.find((r: any) => r.id === second);
+    expect(flagged.proof.sentBeforeFor).toBe(first);
+    // The reseller who sent it again never reads the other request's id, in no answer.
+    const mine = await call("/reseller/deposit-requests", { user: OTHER_RESELLER });
+    expect(mine.json.requests.map((r: any) => r.id)).toEqual([second]);
+    expect(mine.text).not.toContain(first);
+    const cancel = await call(`/reseller/deposit-requests/${second}/cancel`, { user: OTHER_RESELLER, body: {} });
+    expect(cancel.status).toBe(409);
+    expect(cancel.text).not.toContain(first);
+    expect(world.fake.messagesTo(OTHER_RESELLER.id).some((m) => m.text.includes(first))).toBe(false);
+  });
+
   it("when an owner reads the page, then margins leave unpriced sales out, statements read one line per order, resellers have names, and a player id is found as typed", async () => {
     await world.run({ TOPUP_BASE_URL: await world.flakyProvider() });
     world.fake.sendText(RESELLER, "/start");
