@@ -1,9 +1,8 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CSV_HEADER } from "../../src/reports/csv.js";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { button, createWorld, type World } from "../e2e/world.js";
+import { EMPTY_DEPOSIT_REFUSAL, listenJson } from "../helpers/provider-answer.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const STAFF: FakeUser = { id: 1002, first_name: "Sari", language_code: "en" };
@@ -164,11 +163,7 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
 
   it("when a reseller's order is refused by the provider, then they read that it failed and the price came back, in English and Indonesian, and only admins read the provider's reason", async () => {
     // The provider's own words for its own empty deposit read as if the reseller's saldo were short.
-    const refusing = await listenJson({
-      status: 0,
-      error_code: "transaction/insufficient-balance",
-      error_msg: "Saldo tidak cukup",
-    });
+    const refusing = await listenJson(EMPTY_DEPOSIT_REFUSAL);
     try {
       await world.run({ ...base, RESELLER_IDS: `${RESELLER.id},${ENV_RESELLER.id}`, TOPUP_BASE_URL: refusing.url });
       await deposit(5005, "100000");
@@ -385,16 +380,3 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     expect([col(staffRow, "buyer_role"), col(staffRow, "price_paid")]).toEqual(["staff", ""]);
   });
 });
-
-/** A provider that answers every request with `body` (HTTP 200). */
-async function listenJson(body: unknown): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify(body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
