@@ -145,6 +145,8 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     await world.waitText(ADMIN, new RegExp(`<code>${refId}</code> is settled as ❌ failed`));
     const told = await world.waitText(ENV_RESELLER, /Admin sudah memeriksa/);
     expect(told.text).toContain("Harga (Rp 9.800) sudah kembali ke saldo Anda: Rp 100.000");
+    // The admin's reason (often the provider's words pasted in) is for the admins.
+    expect(told.text).not.toContain("refunded by provider");
     world.fake.sendText(ADMIN, `/settle ${refId} failed again`);
     await world.waitText(ADMIN, /is not pending/);
     expect(await saldoOf(ENV_RESELLER)).toMatch(/Saldo Anda<\/b>: Rp 100\.000[\s\S]*: Rp 0\n/);
