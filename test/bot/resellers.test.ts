@@ -69,8 +69,9 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     world.fake.tapButton(RESELLER, summary, button(summary, /^c:/));
     const result = await world.waitText(RESELLER, /Top-up successful/);
     expect(result.text).toContain("Saldo left: Rp 30,200");
-    // A reseller never sees the shop's balance with the provider.
+    // A reseller never sees the shop's balance with the provider, nor the provider's trx id.
     expect(result.text).not.toMatch(/Balance left/);
+    expect(result.text).not.toMatch(/Trx id|SBX-/);
     expect(world.sandbox.calls).toHaveLength(1);
   });
 

@@ -86,7 +86,8 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
     } else if (paidFromSaldo(order)) {
       if (order.saldoAfter !== undefined) add("line-saldo", { saldo: formatRupiah(order.saldoAfter, lang) });
     } else if (r.lastBalance !== undefined) add("line-balance", { balance: formatRupiah(r.lastBalance, lang) });
-    if (r.trxId !== undefined) add("line-trx", { trxId: r.trxId });
+    // The provider's trx id is the shop's business with it: a reseller has the ref id (as in /status and the app).
+    if (r.trxId !== undefined && !paidFromSaldo(order)) add("line-trx", { trxId: r.trxId });
     add("line-ref", { refId: order.refId });
     return lines.join("\n");
   }
