@@ -29,6 +29,9 @@ export function OrderCard(props: { order: OrderView; words: Words; children?: pr
           {t("page-order-sn")} <code>{o.sn ?? "–"}</code>
         </p>
       )}
+      {o.returned === undefined ? null : (
+        <p class="order-returned">{t("page-order-returned", { price: rp(o.returned) })}</p>
+      )}
       {o.errorMessage !== undefined || o.errorCode !== undefined ? (
         <p class="order-error">{[o.errorCode, o.errorMessage].filter(Boolean).join(": ")}</p>
       ) : o.reason !== undefined ? (

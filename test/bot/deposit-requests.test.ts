@@ -127,6 +127,47 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     await answer(STAFF, () => world.fake.sendPhoto(STAFF, undefined, { replyTo: message }), /No such deposit request/);
   });
 
+  it("when a reseller sends /deposit or /status DR… in a group, then nothing is made or shown there and they are pointed to the private chat; the admins' room still shows it", async () => {
+    const GROUP = -100500;
+    const ADMIN_ROOM = -100777;
+    await world.run({ ...env, ADMIN_CHAT_ID: String(ADMIN_ROOM) }, { now: () => new Date(clock) });
+    await setPayInfo();
+    const inGroup = () => world.fake.messagesTo(GROUP);
+    const pointer = async (user: FakeUser, text: string, pattern: RegExp) => {
+      const before = inGroup().length;
+      world.fake.sendText(user, text, GROUP);
+      return world.fake.waitForMessage(GROUP, (m) => pattern.test(m.text) && inGroup().indexOf(m) >= before);
+    };
+
+    const asked = await pointer(BUDI, "/deposit@topup_test_bot 100rb", /only in your private chat with me/);
+    expect(asked.text).toContain("send /deposit there");
+    expect(JSON.stringify(asked.reply_markup)).toContain('"url":"https://t.me/topup_test_bot"');
+    const diminta = await pointer(DEWI, "/deposit 50rb", /hanya dibuat dan ditampilkan di chat pribadi/);
+    expect(diminta.text).toContain("kirim /deposit di sana");
+
+    // In the private chat it works; its id and amount never reach the group.
+    const { id, exact } = await ask(BUDI, "100rb");
+    const status = await pointer(BUDI, `/status ${id}`, /only in your private chat with me/);
+    expect(status.text).toContain("send /status there");
+    // An admin in an ordinary group is not shown it either.
+    await pointer(ADMIN, `/status ${id}`, /only in your private chat with me/);
+    await world.fake.waitForIdle();
+    for (const m of inGroup()) {
+      expect(m.text).not.toMatch(/DR[0-9A-Z]{19}/);
+      expect(m.text).not.toContain(exact.toLocaleString("en-US"));
+    }
+
+    // The admins' room: the request is shown to an admin, and a deposit by hand still asks for Confirm.
+    world.fake.sendText(ADMIN, `/status ${id}`, ADMIN_ROOM);
+    await world.fake.waitForMessage(ADMIN_ROOM, (m) => m.text.includes(id) && /waiting for proof/i.test(m.text));
+    world.fake.sendText(ADMIN, "/deposit 5005 50000", ADMIN_ROOM);
+    await world.fake.waitForMessage(ADMIN_ROOM, (m) => /"dc:/.test(JSON.stringify(m.reply_markup ?? {})));
+
+    // Only the private chat's request was made.
+    const report = await answer(ADMIN, () => world.fake.sendText(ADMIN, "/report"), /Sales report/);
+    expect(report.text).toMatch(/Deposit requests: 1 asked/);
+  });
+
   it("when amounts are wrong, or someone else asks, then each is refused with what is allowed", async () => {
     await start();
     await setPayInfo();

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CSV_HEADER } from "../../src/reports/csv.js";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { button, createWorld, type World } from "../e2e/world.js";
+import { EMPTY_DEPOSIT_REFUSAL, listenJson } from "../helpers/provider-answer.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const STAFF: FakeUser = { id: 1002, first_name: "Sari", language_code: "en" };
@@ -68,8 +69,9 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     world.fake.tapButton(RESELLER, summary, button(summary, /^c:/));
     const result = await world.waitText(RESELLER, /Top-up successful/);
     expect(result.text).toContain("Saldo left: Rp 30,200");
-    // A reseller never sees the shop's balance with the provider.
+    // A reseller never sees the shop's balance with the provider, nor the provider's trx id.
     expect(result.text).not.toMatch(/Balance left/);
+    expect(result.text).not.toMatch(/Trx id|SBX-/);
     expect(world.sandbox.calls).toHaveLength(1);
   });
 
@@ -144,6 +146,8 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     await world.waitText(ADMIN, new RegExp(`<code>${refId}</code> is settled as ❌ failed`));
     const told = await world.waitText(ENV_RESELLER, /Admin sudah memeriksa/);
     expect(told.text).toContain("Harga (Rp 9.800) sudah kembali ke saldo Anda: Rp 100.000");
+    // The admin's reason (often the provider's words pasted in) is for the admins.
+    expect(told.text).not.toContain("refunded by provider");
     world.fake.sendText(ADMIN, `/settle ${refId} failed again`);
     await world.waitText(ADMIN, /is not pending/);
     expect(await saldoOf(ENV_RESELLER)).toMatch(/Saldo Anda<\/b>: Rp 100\.000[\s\S]*: Rp 0\n/);
@@ -158,6 +162,77 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
     expect(statement).toMatch(/dipakai untuk pesanan − Rp 19\.200/);
     expect(statement).toMatch(/dikembalikan \(pesanan gagal\) \+ Rp 19\.200/);
     expect(statement).not.toMatch(/ditahan/);
+  });
+
+  it("when a reseller's order is refused by the provider, then they read that it failed and the price came back, in English and Indonesian, and only admins read the provider's reason", async () => {
+    // The provider's own words for its own empty deposit read as if the reseller's saldo were short.
+    const refusing = await listenJson(EMPTY_DEPOSIT_REFUSAL);
+    try {
+      await world.run({ ...base, RESELLER_IDS: `${RESELLER.id},${ENV_RESELLER.id}`, TOPUP_BASE_URL: refusing.url });
+      await deposit(5005, "100000");
+      await deposit(5006, "100000");
+      const providerWords =
+        /Saldo tidak cukup|insufficient|Error code|Kode error|provider refused|ditolak oleh provider/i;
+
+      const summary = await world.summaryFor(RESELLER, "FF70", "123456789");
+      world.fake.tapButton(RESELLER, summary, button(summary, /^c:/));
+      const failed = await world.waitText(RESELLER, /Order failed/);
+      expect(failed.text).toContain("The price (Rp 9,800) is back in your saldo: Rp 100,000");
+      expect(failed.text).not.toMatch(providerWords);
+      // The old Confirm tapped again: the same shop's word, no provider code.
+      world.fake.tapButton(RESELLER, summary, button(summary, /^c:/));
+      await world.fake.waitFor(() =>
+        world.fake.callbackAnswers.some((a) => /Already ordered: it failed/.test(a.text ?? "")),
+      );
+      const toast = world.fake.callbackAnswers.find((a) => /Already ordered: it failed/.test(a.text ?? ""))!;
+      expect(toast.text).toContain("Rp 9,800");
+      expect(toast.text).not.toMatch(providerWords);
+
+      const gagal = await world.order(ENV_RESELLER, "FF70", "123456789");
+      expect(gagal.text).toContain("Pesanan gagal");
+      expect(gagal.text).toContain("Harga (Rp 9.800) sudah kembali ke saldo Anda: Rp 100.000");
+      expect(gagal.text).not.toMatch(providerWords);
+      const refId = /Ref ID: <code>([A-Z0-9]+)<\/code>/.exec(gagal.text)![1]!;
+
+      // /status by the reseller: the same; by an admin: the provider's code and message.
+      world.fake.sendText(ENV_RESELLER, `/status ${refId}`);
+      const status = await world.waitText(ENV_RESELLER, /Status pesanan|Order status/);
+      expect(status.text).toContain("Harga (Rp 9.800) sudah kembali ke saldo Anda.");
+      expect(status.text).not.toMatch(providerWords);
+      world.fake.sendText(ADMIN, `/status ${refId}`);
+      const adminStatus = await world.fake.waitForMessage(
+        ADMIN.id,
+        (m) => m.text.includes(refId) && /transaction\/insufficient-balance/.test(m.text),
+      );
+      expect(adminStatus.text).toContain("Saldo tidak cukup");
+      // The admins' notice of the failed order names the provider's reason.
+      const notice = await world.fake.waitForMessage(
+        ADMIN.id,
+        (m) => /Failed order/.test(m.text) && m.text.includes(refId),
+      );
+      expect(notice.text).toContain("transaction/insufficient-balance");
+      expect(notice.text).toContain("Saldo tidak cukup");
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it("when a reseller's saldo is too short at Confirm and the shop takes deposit requests, then the refusal says to /deposit what is missing", async () => {
+    await world.run({ ...base, RESELLER_IDS: `${RESELLER.id},${ENV_RESELLER.id}` });
+    world.fake.sendText(ADMIN, "/payinfo BCA 1234567890 a.n. Toko Maju");
+    await world.waitText(ADMIN, /instructions set/);
+    await deposit(5005, "15000");
+    const summary = await world.summaryFor(RESELLER, "ML86", "12345678(1234)");
+    expect(summary.text).toMatch(/less than Rp 19,800: top up first \(\/deposit/);
+    world.fake.tapButton(RESELLER, summary, button(summary, /^c:/));
+    const refused = await world.waitText(RESELLER, /Not enough saldo: you have <b>Rp 15,000<\/b>/);
+    // What is missing is 4,800; the smallest request the shop takes is 10,000.
+    expect(refused.text).toContain("<code>/deposit 10000</code>");
+    const kurang = await world.summaryFor(ENV_RESELLER, "ML86", "12345678(1234)");
+    world.fake.tapButton(ENV_RESELLER, kurang, button(kurang, /^c:/));
+    const ditolak = await world.waitText(ENV_RESELLER, /Saldo tidak cukup: saldo Anda <b>Rp 0<\/b>/);
+    expect(ditolak.text).toContain("<code>/deposit 19800</code>");
+    expect(world.sandbox.calls).toHaveLength(0);
   });
 
   it("when a reseller looks around, then they see their own saldo and prices, never the shop's balance", async () => {

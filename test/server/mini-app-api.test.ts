@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { ADMIN, button, createWorld, SECRET, STAFF, type World } from "../e2e/world.js";
 import { signInitData, signPre8InitData } from "../helpers/init-data.js";
+import { EMPTY_DEPOSIT_REFUSAL, listenJson } from "../helpers/provider-answer.js";
 import { freePort } from "../helpers/redis.js";
 import { postToWebhook } from "../helpers/webhook.js";
 import { writePastDeposit } from "../helpers/ledger-history.js";
@@ -503,6 +504,67 @@ describe("the Mini App's API: who may see what, and every change through the cha
     expect(orders.json.orders[0].trxId).toBeUndefined();
     const prices = await call("/reseller/prices", { user: RESELLER });
     expect(prices.json.games[0].products[0]).toEqual({ code: "ML86", name: "86 Diamonds", price: 19_800 });
+  });
+
+  it("when a reseller's order is refused by the provider, then their page says it failed and the price came back, and only the admins' page has the provider's reason", async () => {
+    const refusing = await listenJson(EMPTY_DEPOSIT_REFUSAL);
+    try {
+      world.env.TOPUP_BASE_URL = refusing.url;
+      await world.run();
+      world.fake.sendText(ADMIN, "/deposit 5005 100000");
+      const summary = await world.waitText(ADMIN, /for reseller <code>5005<\/code>/);
+      world.fake.tapButton(ADMIN, summary, button(summary, /^dc:/));
+      await world.waitText(RESELLER, /Deposit/);
+      const failed = await world.order(RESELLER, "ML86", "12345678(1234)");
+      const refId = /Ref ID: <code>([A-Z0-9]+)<\/code>/.exec(failed.text)![1]!;
+
+      const mine = await call("/reseller/orders", { user: RESELLER });
+      expect(mine.json.orders).toHaveLength(1);
+      expect(mine.json.orders[0]).toMatchObject({ refId, state: "failed", returned: 19_800 });
+      expect(mine.text).not.toMatch(/Saldo tidak cukup|insufficient/);
+      const admin = await call(`/admin/orders?q=${refId}`, { user: ADMIN });
+      expect(admin.json.orders[0]).toMatchObject({
+        refId,
+        errorCode: "transaction/insufficient-balance",
+        errorMessage: "Saldo tidak cukup",
+      });
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it("when a reseller sends a proof another reseller sent before, then only the admins' page names that other request", async () => {
+    await world.run();
+    world.fake.sendText(ADMIN, "/payinfo BCA 1234567890 a.n. Toko Maju");
+    await world.waitText(ADMIN, /instructions set/);
+    /** `user`'s /deposit and its proof, the same picture for both (one file_unique_id); the request id. */
+    const askAndProve = async (user: FakeUser, amount: string) => {
+      const before = world.fake.messagesTo(user.id).length;
+      world.fake.sendText(user, `/deposit ${amount}`);
+      const made = await world.fake.waitForMessage(
+        user.id,
+        (m) => /DR[0-9A-Z]{19}/.test(m.text) && world.fake.messagesTo(user.id).indexOf(m) >= before,
+      );
+      const id = /DR[0-9A-Z]{19}/.exec(made.text)![0];
+      world.fake.sendPhoto(user, undefined, { replyTo: made, fileId: "transfer", fileUniqueId: "transfer" });
+      await world.fake.waitForMessage(ADMIN.id, (m) => m.method === "sendPhoto" && m.text.includes(id));
+      return id;
+    };
+    const first = await askAndProve(RESELLER, "100rb");
+    const second = await askAndProve(OTHER_RESELLER, "50rb");
+
+    // The admins are told, in the page as in the chat.
+    const pending = await call("/admin/deposit-requests", { user: ADMIN });
+    const flagged = pending.json.requests.find((r: any) => r.id === second);
+    expect(flagged.proof.sentBeforeFor).toBe(first);
+    // The reseller who sent it again never reads the other request's id, in no answer.
+    const mine = await call("/reseller/deposit-requests", { user: OTHER_RESELLER });
+    expect(mine.json.requests.map((r: any) => r.id)).toEqual([second]);
+    expect(mine.text).not.toContain(first);
+    const cancel = await call(`/reseller/deposit-requests/${second}/cancel`, { user: OTHER_RESELLER, body: {} });
+    expect(cancel.status).toBe(409);
+    expect(cancel.text).not.toContain(first);
+    expect(world.fake.messagesTo(OTHER_RESELLER.id).some((m) => m.text.includes(first))).toBe(false);
   });
 
   it("when an owner reads the page, then margins leave unpriced sales out, statements read one line per order, resellers have names, and a player id is found as typed", async () => {

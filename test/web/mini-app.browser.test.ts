@@ -473,6 +473,29 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     await world.waitText(ADMIN, /No orders with an unknown result/);
   });
 
+  it("when a reseller's order is refused by the provider, then their order card says it failed and the price came back, never the provider's words, in English and Indonesian", async () => {
+    // The shop's own deposit with the provider is empty: the provider refuses in its own words.
+    world.sandbox.deposit(-world.sandbox.balance());
+    const failed = await world.order(RESELLER, "FF70", "123456789");
+    const refId = /Ref id: <code>([A-Z0-9]+)<\/code>/i.exec(failed.text)![1]!;
+    const gagal = await world.order(RESELLER_ID, "FF70", "123456789");
+    const refIdId = /Ref ID: <code>([A-Z0-9]+)<\/code>/.exec(gagal.text)![1]!;
+    for (const [user, ref, said] of [
+      [RESELLER, refId, "Failed: nothing was topped up, and the price (Rp 9,800) is back in your saldo."],
+      [RESELLER_ID, refIdId, "Gagal: tidak ada yang terisi, dan harganya (Rp 9.800) sudah kembali ke saldo Anda."],
+    ] as const) {
+      app = await open({ user });
+      await app.page.getByTestId("tab-my-orders").click();
+      const card = app.page.getByTestId(`order-${ref}`);
+      await shows(app.page, said);
+      expect(await card.innerText()).toContain(said);
+      expect(await screenText(app.page)).not.toMatch(/insufficient|balance\//i);
+      await app.shot(`reseller-order-failed-${user.language_code}`);
+      await app.close();
+      app = undefined;
+    }
+  });
+
   it("when the page runs inside Telegram, then its primary action is Telegram's main button and Back is Telegram's", async () => {
     app = await open({ user: ADMIN, tab: "resellers", telegram: true });
     const { page } = app;

@@ -26,7 +26,24 @@ const REASON_MARK = "✍️";
 /** The image types a proof may be sent as a document in (or a PDF). */
 const PROOF_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "application/pdf"]);
 
-type Ctx = FeatureContext<"depositRequests" | "payInfo" | "origins" | "people" | "place" | "clock">;
+type Ctx = FeatureContext<"depositRequests" | "payInfo" | "origins" | "people" | "place" | "clock" | "chats">;
+
+/**
+ * A deposit request is one reseller's money: it is made and shown in their private chat only. In a
+ * group (where every member reads along) the member is pointed there, with a button that opens it,
+ * and nothing is made or shown. The admins' own room may show any request to an admin.
+ */
+async function inPrivateOnly(ctx: Ctx, command: string): Promise<boolean> {
+  if (ctx.chat?.type === "private" || (isAdmin(ctx) && ctx.services.chats.isAdminChat(ctx))) return true;
+  const bot = ctx.me.username;
+  await ctx.reply(ctx.tr("request-private-only", { command, bot }), {
+    reply_markup: new InlineKeyboard().url(ctx.tr("request-open-private"), `https://t.me/${bot}`),
+    ...(ctx.message === undefined
+      ? {}
+      : { reply_parameters: { message_id: ctx.message.message_id, allow_sending_without_reply: true } }),
+  });
+  return false;
+}
 
 /** The request a message answers: the id in the bot's message it replies to. */
 function repliedRequest(ctx: Ctx): string | undefined {
@@ -151,11 +168,14 @@ async function askFor(ctx: Ctx, typed: string): Promise<void> {
 function resellerHandlers(composer: Composer<Ctx>): void {
   composer.command("deposit", async (ctx, next) => {
     if (isAdmin(ctx) || ctx.buyer?.role !== "reseller") return next();
+    if (!(await inPrivateOnly(ctx, "deposit"))) return;
     await askFor(ctx, ctx.match.trim());
   });
 
   // "Top up saldo" under a reseller's /saldo: the amount is asked for, as a reply.
   onCallback(composer, Callback.requestNew, async (ctx) => {
+    if (ctx.chat?.type !== "private")
+      return answerQuery(ctx, { text: ctx.tr("request-private-only-short"), show_alert: true });
     await answerQuery(ctx, {});
     if (ctx.buyer?.role !== "reseller") return;
     const { min, max } = ctx.services.depositRequests.limits;
@@ -168,6 +188,7 @@ function resellerHandlers(composer: Composer<Ctx>): void {
   composer.command("status", async (ctx, next) => {
     const typed = ctx.match.trim().split(/\s+/)[0]?.toUpperCase() ?? "";
     if (!typed.startsWith("DR")) return next();
+    if (!(await inPrivateOnly(ctx, "status"))) return;
     const r = REQUEST_ID.test(typed) ? await ctx.services.depositRequests.get(typed) : undefined;
     if (r === undefined || (!isAdmin(ctx) && r.resellerId !== ctx.from?.id))
       return void (await ctx.reply(ctx.tr("request-not-found")));
@@ -385,7 +406,7 @@ function lateHandlers(late: Composer<Ctx>): void {
  */
 export const depositRequestsFeature = defineFeature({
   name: "deposit-requests",
-  needs: ["depositRequests", "payInfo", "origins", "people", "place", "clock"],
+  needs: ["depositRequests", "payInfo", "origins", "people", "place", "clock", "chats"],
   commands: [{ name: "payinfo", menu: ["admin"], help: [{ key: "help-payinfo", for: ["admin"] }] }],
   setup(at) {
     // Someone who may not order: /deposit is refused by what it is for (and how to get access).

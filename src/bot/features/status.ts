@@ -1,11 +1,11 @@
 import type { Person } from "../../access/people.js";
-import type { OrderRecord } from "../../orders/order.js";
+import { paidFromSaldo, type OrderRecord } from "../../orders/order.js";
 import { isAdmin } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
 import type { BaseContext } from "../context.js";
 import { defineFeature } from "../feature.js";
-import { formatTime } from "../format.js";
+import { formatRupiah, formatTime } from "../format.js";
 import type { Translate } from "../i18n.js";
 import { nameBefore } from "../people.js";
 import { renderReason, renderState } from "../order/messages.js";
@@ -40,12 +40,16 @@ function renderStatus(
   else lines.push(t("line-player-id", { playerId: order.playerId }));
   if (order.state === "success") lines.push(t("line-sn", { sn: r.sn ?? t("value-none") }));
   if (order.state === "failed") {
+    // A reseller reads the shop's word (the price came back); the provider's or an admin's are for admins.
+    const shopWord = !opts.admin && paidFromSaldo(order);
     if (r.reason === "not-sent") lines.push(t("status-not-sent"));
+    else if (shopWord) lines.push(t("order-failed-reseller"));
     else if (r.reason === "settled") lines.push(t("line-reason", { reason: r.errorMsg ?? t("value-none") }));
     else {
       lines.push(t("line-error-code", { errorCode: r.errorCode ?? t("value-none") }));
       lines.push(t("line-error-msg", { errorMsg: r.errorMsg ?? t("order-failed-no-message") }));
     }
+    if (shopWord) lines.push(t("line-price-returned", { price: formatRupiah(order.price!, opts.lang) }));
   }
   if (order.state === "unknown") lines.push(t("line-reason", { reason: renderReason(t, order) }));
   if (opts.admin && r.trxId !== undefined) lines.push(t("line-trx", { trxId: r.trxId }));

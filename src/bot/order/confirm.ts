@@ -13,7 +13,9 @@ import { renderOutcomeToast, renderSummaryAfter } from "./messages.js";
  * atomic claim) and tells the outcome. They need no conversation state, so they run before the
  * dialogues and no waiting step can swallow them.
  */
-export function confirmButtons<C extends FeatureContext<"orders" | "handledAgain">>(composer: Composer<C>): void {
+export function confirmButtons<C extends FeatureContext<"orders" | "handledAgain" | "payInfo" | "depositRequests">>(
+  composer: Composer<C>,
+): void {
   summaryButtons(composer, {
     confirm: Callback.confirm,
     cancel: Callback.cancel,
@@ -52,7 +54,15 @@ export function confirmButtons<C extends FeatureContext<"orders" | "handledAgain
             saldo: formatRupiah(outcome.saldo, ctx.lang),
             price: formatRupiah(outcome.order.price ?? 0, ctx.lang),
           };
-          return { alert: t("callback-saldo-short", vars), reply: t("order-saldo-short", vars) };
+          // How to top up: a deposit request of what is missing (at least the smallest one) where
+          // the shop takes them, else the admin.
+          const { min, max } = ctx.services.depositRequests.limits;
+          const missing = Math.min(Math.max((outcome.order.price ?? 0) - outcome.saldo, min), max);
+          const reply =
+            (await ctx.services.payInfo.get()) === undefined
+              ? t("order-saldo-short", vars)
+              : t("order-saldo-short-deposit", { ...vars, amount: String(missing) });
+          return { alert: t("callback-saldo-short", vars), reply };
         }
         case "not-offered": {
           // Hidden or removed since the summary was shown: nothing was held or sent; it is closed.

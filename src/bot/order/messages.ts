@@ -86,8 +86,34 @@ export function renderOutcome(t: Translate, order: OrderRecord, lang = order.lan
     } else if (paidFromSaldo(order)) {
       if (order.saldoAfter !== undefined) add("line-saldo", { saldo: formatRupiah(order.saldoAfter, lang) });
     } else if (r.lastBalance !== undefined) add("line-balance", { balance: formatRupiah(r.lastBalance, lang) });
-    if (r.trxId !== undefined) add("line-trx", { trxId: r.trxId });
+    // The provider's trx id is the shop's business with it: a reseller has the ref id (as in /status and the app).
+    if (r.trxId !== undefined && !paidFromSaldo(order)) add("line-trx", { trxId: r.trxId });
     add("line-ref", { refId: order.refId });
+    return lines.join("\n");
+  }
+  if (order.state === "failed" && paidFromSaldo(order)) {
+    // A reseller reads the shop's word: it failed and the price came back. The provider's message,
+    // code and trx id (and an admin's own reason, which often quotes them) are for the admins: the
+    // provider's "saldo tidak cukup" would read as if the reseller's saldo were short.
+    lines.push(
+      t(
+        r.reason === "not-sent"
+          ? "order-not-sent"
+          : r.reason !== "settled"
+            ? "order-failed-reseller"
+            : order.settledBy === 0
+              ? "order-failed-by-provider"
+              : "order-failed-settled",
+      ),
+    );
+    add("line-product", product);
+    add("line-player-id", { playerId: order.playerId });
+    add("line-ref", { refId: order.refId });
+    const price = formatRupiah(order.price!, lang);
+    if (money && order.saldoAfter !== undefined)
+      add("line-saldo-released", { price, saldo: formatRupiah(order.saldoAfter, lang) });
+    else add("line-price-returned", { price });
+    lines.push(t(r.reason === "not-sent" ? "order-try-again" : "order-order-again"));
     return lines.join("\n");
   }
   if (order.state === "failed") {
@@ -168,6 +194,9 @@ export function renderOutcomeToast(t: Translate, order: OrderRecord): string {
       ? t("callback-already-success-no-sn")
       : t("callback-already-success", { sn: order.result.sn });
   }
+  // A reseller is not given the provider's code (see renderOutcome).
+  if (order.state === "failed" && paidFromSaldo(order))
+    return t("callback-already-failed-returned", { price: formatRupiah(order.price!, order.lang) });
   if (order.state === "failed")
     return t("callback-already-failed", { errorCode: order.result?.errorCode ?? order.result?.reason ?? "–" });
   return t("callback-already-unknown");

@@ -1,6 +1,6 @@
 import type { Partner } from "../../access/partners.js";
 import { tiersOf, toCatalogJson } from "../../catalog/catalog.js";
-import { viaApi, type OrderRecord } from "../../orders/order.js";
+import { paidFromSaldo, viaApi, type OrderRecord } from "../../orders/order.js";
 import type { ShopState } from "../../shop/shop.js";
 import type { Deposit } from "../../orders/wallet.js";
 
@@ -80,6 +80,8 @@ export interface OrderView {
   reason?: string;
   errorCode?: string;
   errorMessage?: string;
+  /** A reseller's failed order: the price that went back to their saldo (what they are told instead of the provider's reason). */
+  returned?: number;
   settledBy?: number;
   /** Ordered by a reseller's own system through the H2H API, not in a chat or this app. */
   viaApi?: true;
@@ -125,10 +127,15 @@ export function orderView(o: OrderRecord, forAdmin: boolean): OrderView {
   if (o.finishedAt !== undefined || o.settledAt !== undefined) view.finishedAt = o.settledAt ?? o.finishedAt!;
   if (r.destinationName !== undefined) view.playerName = r.destinationName;
   if (o.state === "success" && r.sn !== undefined) view.sn = r.sn;
-  if (o.state === "failed" || o.state === "unknown") {
+  if (o.state === "failed" && !forAdmin && paidFromSaldo(o)) {
+    // The shop's word: it failed and the price came back. The provider's code and message (or an
+    // admin's reason) are for admins; "saldo tidak cukup" would read as the reseller's own saldo.
+    if (r.reason === "not-sent") view.reason = "not-sent";
+    view.returned = o.price!;
+  } else if (o.state === "failed" || o.state === "unknown") {
     view.reason = r.reason ?? "interrupted";
-    if (r.errorCode !== undefined) view.errorCode = r.errorCode;
-    if (r.errorMsg !== undefined) view.errorMessage = r.errorMsg;
+    if (forAdmin && r.errorCode !== undefined) view.errorCode = r.errorCode;
+    if (forAdmin && r.errorMsg !== undefined) view.errorMessage = r.errorMsg;
   }
   if (forAdmin) {
     view.userId = o.userId;

@@ -41,7 +41,10 @@ const askBody = z.object({
   requestId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8 to 64 letters, digits, _ or -"),
 });
 
-/** A request as the pages show it. */
+/**
+ * A request as its reseller's pages show it (and every answer a reseller gets): never whether its
+ * proof was sent before, which would name another request, perhaps another reseller's.
+ */
 export function requestView(r: DepositRequest, extra: { name?: string | undefined } = {}) {
   return {
     id: r.id,
@@ -55,12 +58,18 @@ export function requestView(r: DepositRequest, extra: { name?: string | undefine
     byHand: r.byHand !== undefined,
     createdAt: new Date(r.createdAt).toISOString(),
     expiresAt: new Date(r.expiresAt).toISOString(),
-    proof:
-      r.proof === undefined
-        ? null
-        : { kind: r.proof.kind, mime: r.proof.mime ?? null, sentBeforeFor: r.proof.sentBeforeFor ?? null },
+    proof: r.proof === undefined ? null : { kind: r.proof.kind, mime: r.proof.mime ?? null },
     credited: r.credited ?? null,
     reason: r.reason ?? null,
+  };
+}
+
+/** A request as the admins' pages show it: with the request its proof was sent for before, if any. */
+export function adminRequestView(r: DepositRequest, extra: { name?: string | undefined } = {}) {
+  const view = requestView(r, extra);
+  return {
+    ...view,
+    proof: view.proof === null ? null : { ...view.proof, sentBeforeFor: r.proof?.sentBeforeFor ?? null },
   };
 }
 
@@ -98,7 +107,7 @@ export function adminDepositRequestRoutes(
       return c.json(
         {
           requests: open.map((r, i) => ({
-            ...requestView(r, { name: names.get(r.resellerId)?.name }),
+            ...adminRequestView(r, { name: names.get(r.resellerId)?.name }),
             saldo: saldos[i]!.saldo,
           })),
           payInfo: info === undefined ? null : { text: info.text, image: info.photo !== undefined },
@@ -134,7 +143,7 @@ export function adminDepositRequestRoutes(
       );
       if (r.kind === "not-found") return notFound(c);
       if (r.kind === "taken") return taken(c, r.request);
-      return c.json({ request: requestView(r.request), saldo: r.saldo }, 200);
+      return c.json({ request: adminRequestView(r.request), saldo: r.saldo }, 200);
     })
     .post("/:id/reject", jsonBody(rejectBody), requestIdParam, async (c) => {
       const id = c.req.valid("param").id;
@@ -143,7 +152,7 @@ export function adminDepositRequestRoutes(
       if (r.kind === "taken") return taken(c, r.request);
       const reason = c.req.valid("json").reason;
       if (reason !== undefined && reason !== "") await depositRequests.reason(id, reason);
-      return c.json({ request: requestView((await depositRequests.get(id)) ?? r.request) }, 200);
+      return c.json({ request: adminRequestView((await depositRequests.get(id)) ?? r.request) }, 200);
     })
     .put("/payinfo", jsonBody(payInfoBody), async (c) => {
       const before = await payInfo.get();
