@@ -224,8 +224,8 @@ function resellerHandlers(composer: Composer<Ctx>): void {
 }
 
 /**
- * Approve (the exact amount) or Confirm of another amount: decided once by the service. The
- * notice loses its buttons, or the other amount's summary becomes the outcome.
+ * Approve (the exact amount) or Confirm of another amount: decided once by the service, which
+ * brings every notice of the request up to date; the other amount's summary becomes the outcome.
  */
 async function approveWith(ctx: Ctx, id: string, amount: number | undefined): Promise<void> {
   const t = ctx.tr;
@@ -240,7 +240,7 @@ async function approveWith(ctx: Ctx, id: string, amount: number | undefined): Pr
     saldo: formatRupiah(r.saldo, ctx.lang),
   });
   if (amount !== undefined) return void (await ctx.editMessageText(done));
-  await dropButtons(ctx);
+  // The notice itself (and every other admin's) was brought up to date by the service.
   await ctx.reply(done);
 }
 
@@ -297,7 +297,6 @@ function adminHandlers(composer: Composer<Ctx>): void {
       if (r.kind === "taken")
         return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
       await answerQuery(ctx, { text: t("request-rejected-toast") });
-      await dropButtons(ctx);
       await ctx.reply(t("request-reason-ask", { id }), {
         reply_markup: { force_reply: true, input_field_placeholder: t("request-reason-placeholder") },
       });
