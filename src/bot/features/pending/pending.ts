@@ -1,5 +1,4 @@
 import { createConversation } from "@grammyjs/conversations";
-import { InlineKeyboard } from "grammy";
 import type { Lang, OrderRecord } from "../../../orders/order.js";
 import { adminOnly } from "../../admin.js";
 import { answerQuery } from "../../answer.js";
@@ -8,6 +7,7 @@ import type { BaseContext, InnerContext } from "../../context.js";
 import { defineFeature } from "../../feature.js";
 import { formatRupiah, formatTime } from "../../format.js";
 import type { Translate } from "../../i18n.js";
+import { settleButtons } from "../../notifier.js";
 import { renderReason, renderState } from "../../order/messages.js";
 import { SETTLE_DIALOGUE, settleDialogue, settleReply, snAndCost } from "./settle-dialogue.js";
 
@@ -49,9 +49,7 @@ export const pendingFeature = defineFeature({
       // is remembered, so that its buttons go once the order is settled (from anywhere).
       for (const order of pending.slice(0, 20)) {
         const sent = await ctx.reply(pendingLine(t, order, ctx.lang, ctx.services.place.timeZone), {
-          reply_markup: new InlineKeyboard()
-            .text(t("button-settle-success"), Callback.settle.encode({ outcome: "success", refId: order.refId }))
-            .text(t("button-settle-failed"), Callback.settle.encode({ outcome: "failed", refId: order.refId })),
+          reply_markup: settleButtons(t, order.refId),
         });
         await ctx.services.pendingMessages
           .add(order.refId, { chatId: sent.chat.id, messageId: sent.message_id })
