@@ -9,6 +9,7 @@ import { Callback } from "./callback-data.js";
 import { adminChatTopic, type AdminChat } from "./chats.js";
 import { escapeHtml, formatRupiah } from "./format.js";
 import { translator, type Texts, type Translate } from "./i18n.js";
+import { withPicture } from "./message-layout.js";
 import { nameBefore } from "./people.js";
 import type { PendingMessages } from "./pending-messages.js";
 import type { UserPrefs } from "./user-prefs.js";
@@ -230,10 +231,11 @@ export function createDepositRequestNotices(deps: {
       const text = requestText(t, r.lang, r, payInfo.text, deps.timeZone);
       const reply_markup = requestKeyboard(t, r.id);
       try {
-        const sent =
-          payInfo.photo !== undefined && text.length <= 1024
-            ? await api.sendPhoto(r.chatId, payInfo.photo, { caption: text, reply_markup })
-            : await api.sendMessage(r.chatId, text, { reply_markup });
+        const photo = payInfo.photo;
+        const sent = await withPicture<{ message_id: number }>(photo, text, {
+          photo: (caption) => api.sendPhoto(r.chatId, photo!, caption === undefined ? {} : { caption, reply_markup }),
+          text: () => api.sendMessage(r.chatId, text, { reply_markup }),
+        });
         return sent.message_id;
       } catch (err) {
         logger.warn(

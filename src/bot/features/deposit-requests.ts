@@ -13,6 +13,7 @@ import { ageText, requestKeyboard, requestText } from "../deposit-request-notice
 import { defineFeature } from "../feature.js";
 import { escapeHtml, formatRupiah } from "../format.js";
 import type { Translate } from "../i18n.js";
+import { withPicture } from "../message-layout.js";
 import { originOf, showOnce } from "../origin.js";
 
 /** A request id as the bot writes it in its messages. */
@@ -134,10 +135,12 @@ async function askFor(ctx: Ctx, typed: string): Promise<void> {
       const text = requestText(t, ctx.lang, r.request, r.payInfo.text, ctx.services.place.timeZone);
       const reply_markup = requestKeyboard(t, r.request.id);
       await showOnce(ctx, { origin, shownAs: r.shownAs }, async () => {
-        const sent =
-          r.payInfo.photo !== undefined && text.length <= 1024
-            ? await ctx.replyWithPhoto(r.payInfo.photo, { caption: text, reply_markup })
-            : await ctx.reply(text, { reply_markup });
+        // The picture is never dropped: the text follows it when it is too long for a caption.
+        const photo = r.payInfo.photo;
+        const sent = await withPicture<{ message_id: number }>(photo, text, {
+          photo: (caption) => ctx.replyWithPhoto(photo!, caption === undefined ? {} : { caption, reply_markup }),
+          text: () => ctx.reply(text, { reply_markup }),
+        });
         await depositRequests.shown(r.request.id, sent.message_id);
         return sent.message_id;
       });
@@ -256,8 +259,11 @@ async function payInfoCommand(ctx: Ctx, text: string, photo: string | undefined)
     const info = await payInfo.get();
     if (info === undefined) return void (await ctx.reply(t("payinfo-none")));
     const body = `${t("payinfo-title")}\n${escapeHtml(info.text)}`;
-    if (info.photo !== undefined) return void (await ctx.replyWithPhoto(info.photo, { caption: body }));
-    return void (await ctx.reply(body));
+    const photo = info.photo;
+    return void (await withPicture<{ message_id: number }>(photo, body, {
+      photo: (caption) => ctx.replyWithPhoto(photo!, caption === undefined ? {} : { caption }),
+      text: () => ctx.reply(body),
+    }));
   }
   if (text.length > MAX_PAY_INFO) return void (await ctx.reply(t("payinfo-too-long", { max: MAX_PAY_INFO })));
   const before = await payInfo.get();
