@@ -341,6 +341,7 @@ settle-cost-given = Its cost for the margin: { $cost }, as you gave it.
 settle-cost-unknown = Its provider price is not known (none was ever seen for this product), so its margin is left out of the report. Next time add it after the SN.
 pending-cost = Provider price last seen for it: { $cost } (counts as its cost if you settle it as a success without one).
 pending-cost-unknown = No provider price seen for it yet: give one after the SN (<code>/settle REF_ID success SN PRICE</code>), or its margin stays unknown.
+pending-cost-answer = Provider price in its answer: { $cost } (counts as its cost if you settle it as a success).
 settle-usage = Use <code>/settle REF_ID success SN [PROVIDER_PRICE]</code> or <code>/settle REF_ID failed REASON</code>.
 settle-done = Order <code>{ $refId }</code> is settled as { $outcome }. The user has been told.
 settle-not-found = There is no order <code>{ $refId }</code>.

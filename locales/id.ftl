@@ -320,6 +320,7 @@ settle-cost-given = Biayanya untuk margin: { $cost }, sesuai yang Anda berikan.
 settle-cost-unknown = Harga providernya tidak diketahui (belum pernah terlihat untuk produk ini), jadi marginnya tidak dihitung dalam laporan. Lain kali tambahkan setelah SN.
 pending-cost = Harga provider terakhir yang terlihat: { $cost } (dipakai sebagai biayanya jika Anda selesaikan sebagai berhasil tanpa harga).
 pending-cost-unknown = Belum ada harga provider yang terlihat: berikan setelah SN (<code>/settle REF_ID success SN HARGA</code>), atau marginnya tetap tidak diketahui.
+pending-cost-answer = Harga provider dalam jawabannya: { $cost } (dipakai sebagai biayanya jika Anda selesaikan sebagai berhasil).
 settle-usage = Gunakan <code>/settle REF_ID success SN [HARGA_PROVIDER]</code> atau <code>/settle REF_ID failed ALASAN</code>.
 settle-done = Pesanan <code>{ $refId }</code> diselesaikan sebagai { $outcome }. Pengguna sudah diberi tahu.
 settle-not-found = Tidak ada pesanan <code>{ $refId }</code>.

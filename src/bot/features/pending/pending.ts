@@ -1,5 +1,5 @@
 import { createConversation } from "@grammyjs/conversations";
-import type { Lang, OrderRecord } from "../../../orders/order.js";
+import { costOf, providerPriceOf, type Lang, type OrderRecord } from "../../../orders/order.js";
 import { adminOnly } from "../../admin.js";
 import { answerQuery } from "../../answer.js";
 import { Callback, onCallback } from "../../callback-data.js";
@@ -12,10 +12,14 @@ import { renderReason, renderState } from "../../order/messages.js";
 import { SETTLE_DIALOGUE, settleDialogue, settleReply, snAndCost } from "./settle-dialogue.js";
 
 function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: string): string {
+  // The same provider price as the Mini App's and the CSV's (the answer's, else the last seen).
+  const price = providerPriceOf(order);
   const cost =
-    order.lastProviderPrice === undefined
+    price === undefined
       ? t("pending-cost-unknown")
-      : t("pending-cost", { cost: formatRupiah(order.lastProviderPrice, lang) });
+      : costOf(order.result) === undefined
+        ? t("pending-cost", { cost: formatRupiah(price, lang) })
+        : t("pending-cost-answer", { cost: formatRupiah(price, lang) });
   return `${t("pending-line", {
     refId: order.refId,
     time: formatTime(order.submittedAt ?? order.createdAt, lang, timeZone),
