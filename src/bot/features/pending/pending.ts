@@ -5,7 +5,7 @@ import { answerQuery } from "../../answer.js";
 import { Callback, onCallback } from "../../callback-data.js";
 import type { BaseContext, InnerContext } from "../../context.js";
 import { defineFeature } from "../../feature.js";
-import { formatRupiah, formatTime } from "../../format.js";
+import { formatRupiah, formatTime, quoteTyped } from "../../format.js";
 import type { Translate } from "../../i18n.js";
 import { settleButtons } from "../../notifier.js";
 import { renderReason, renderState } from "../../order/messages.js";
@@ -76,7 +76,8 @@ export const pendingFeature = defineFeature({
         adminId: ctx.from!.id,
         outcome: success ? { state: "success", ...snAndCost(value) } : { state: "failed", reason: value },
       });
-      await ctx.reply(settleReply(t, ctx.lang, refId, outcome));
+      // A ref id that is no order's is quoted short (it may be anything, of any length).
+      await ctx.reply(settleReply(t, ctx.lang, outcome.kind === "not-found" ? quoteTyped(refId) : refId, outcome));
     });
 
     at("dialogues").use(createConversation<BaseContext, InnerContext>(settleDialogue, { id: SETTLE_DIALOGUE }));
