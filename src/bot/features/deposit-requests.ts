@@ -1,4 +1,4 @@
-import { InlineKeyboard, type Composer } from "grammy";
+import { GrammyError, InlineKeyboard, type Composer } from "grammy";
 import type { Message } from "grammy/types";
 import { parseAmount } from "../../amounts.js";
 import { MAX_PROOF_BYTES, type ProofAnswer } from "../../orders/deposit-request-service.js";
@@ -56,6 +56,8 @@ function statusText(t: Translate, lang: Lang, r: DepositRequest, nowMs: number):
 /** A decided request's notice loses its buttons (a later press would only hear "already decided"). */
 async function dropButtons(ctx: Ctx): Promise<void> {
   await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch((err: unknown) => {
+    // Brought up to date already (every notice follows a decision): nothing left to remove.
+    if (err instanceof GrammyError && /not modified/i.test(err.description)) return;
     ctx.log.warn({ err }, "buttons of a decided request not removed");
   });
 }
@@ -243,7 +245,9 @@ async function approveWith(ctx: Ctx, id: string, amount: number | undefined): Pr
     saldo: formatRupiah(r.saldo, ctx.lang),
   });
   if (amount !== undefined) return void (await ctx.editMessageText(done));
-  // The notice itself (and every other admin's) was brought up to date by the service.
+  // Every notice of the request was brought up to date by the service; this one too, even if it
+  // was sent before its place was kept.
+  await dropButtons(ctx);
   await ctx.reply(done);
 }
 
@@ -303,6 +307,7 @@ function adminHandlers(composer: Composer<Ctx>): void {
       if (r.kind === "taken")
         return answerQuery(ctx, { text: t("request-decided", { state: stateText(t, r.request) }), show_alert: true });
       await answerQuery(ctx, { text: t("request-rejected-toast") });
+      await dropButtons(ctx);
       await ctx.reply(t("request-reason-ask", { id }), {
         reply_markup: { force_reply: true, input_field_placeholder: t("request-reason-placeholder") },
       });
