@@ -35,6 +35,8 @@ export interface AppOptions {
   now?: () => Date;
   /** Waits between attempts to reach Telegram at start; after the last one the start fails. */
   telegramRetryDelaysMs?: readonly number[];
+  /** Waits between attempts at setWebhook at start (webhook mode); after the last one the start fails. */
+  webhookRetryDelaysMs?: readonly number[];
   /** How often orders left in flight by a crash are looked for. */
   recoveryIntervalMs?: number;
   /**
@@ -146,6 +148,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     handle,
     unavailable,
     logger,
+    webhookRetryDelaysMs: options.webhookRetryDelaysMs,
     orders: parts.orders,
     deposits: parts.deposits,
     depositRequests: parts.depositRequests,

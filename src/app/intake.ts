@@ -1,10 +1,11 @@
 import { run, type RunnerHandle } from "@grammyjs/runner";
-import { Api, type Bot } from "grammy";
+import { Api, GrammyError, type Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { BotContext } from "../bot/context.js";
 import type { UnavailableNotice } from "../bot/unavailable-notice.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import { retry } from "../retry.js";
 import type { HttpServerOptions } from "../server/http-server.js";
 import type { Liveness } from "../storage/liveness.js";
 import type { Storage } from "../storage/storage.js";
@@ -29,7 +30,24 @@ export interface IntakeDeps {
   /** Tells a user once that the bot is unavailable for a moment (an update that could not be stored). */
   unavailable: UnavailableNotice;
   logger: Logger;
+  /** Waits between attempts at setWebhook while Telegram fails for now; after the last one the start fails. */
+  webhookRetryDelaysMs?: readonly number[] | undefined;
 }
+
+/** setWebhook again after 1, 2, 4, 8, 15 s, then every 30 s: about three minutes in all. */
+export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
+  1000, 2000, 4000, 8000, 15_000, 30_000, 30_000, 30_000, 30_000, 30_000,
+];
+
+/** The webhook's URL as the logs show it: its path may hold a secret (some put the token there). */
+export function redactedWebhookUrl(url: string): string {
+  const u = new URL(url);
+  return u.pathname === "/" ? u.origin : `${u.origin}/[redacted]`;
+}
+
+/** A refusal Telegram will give again however often it is asked (a bad URL, a wrong token): not retried. */
+const refusedForGood = (err: unknown) =>
+  err instanceof GrammyError && err.error_code >= 400 && err.error_code < 500 && err.error_code !== 429;
 
 /** What the log line at start says about the bot (name, store, catalogue, process). */
 export type StartedInfo = Record<string, unknown>;
@@ -68,9 +86,41 @@ export function runnerPolling(deps: IntakeDeps): Intake {
   };
 }
 
-/** Registers the webhook with Telegram (setWebhook with the secret and the update kinds). */
-function webhookRegistration(bot: Bot<BotContext>, url: string, secret: string) {
-  return async () => void (await bot.api.setWebhook(url, { secret_token: secret, allowed_updates: ALLOWED_UPDATES }));
+/**
+ * Registers the webhook with Telegram (setWebhook with the secret and the update kinds). A failure
+ * for now (a network error, Telegram's 5xx or 429) is tried again with growing waits and logged
+ * with the URL redacted; a refusal (400 bad webhook, 401) stops the start at once, saying why.
+ * A plain Api (no auto-retry of its own): this loop alone decides the waits.
+ */
+function webhookRegistration(deps: IntakeDeps, url: string, secret: string) {
+  const { config, logger } = deps;
+  const delays = deps.webhookRetryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
+  const api = new Api(config.botToken, { apiRoot: config.botApiRoot });
+  const shown = redactedWebhookUrl(url);
+  const describe = (err: unknown) =>
+    err instanceof GrammyError
+      ? `${err.error_code} ${err.description}`
+      : err instanceof Error
+        ? err.message
+        : String(err);
+  return async () => {
+    try {
+      await retry(() => api.setWebhook(url, { secret_token: secret, allowed_updates: ALLOWED_UPDATES }), {
+        delayMs: (attempt) => delays[attempt - 1],
+        retryOn: (err) => !refusedForGood(err),
+        onRetry: (err, { attempt, delayMs }) =>
+          logger.warn(
+            { webhook: shown, attempt, delayMs, err: describe(err) },
+            "setWebhook failed for now; trying again",
+          ),
+      });
+    } catch (err) {
+      const why = refusedForGood(err)
+        ? "Telegram refused it"
+        : `Telegram did not take it after ${delays.length + 1} attempts`;
+      throw new Error(`setWebhook for WEBHOOK_URL (${shown}) failed: ${why} (${describe(err)})`, { cause: err });
+    }
+  };
 }
 
 /**
@@ -95,7 +145,7 @@ export function directWebhook(deps: IntakeDeps, webhook: { url: string; secret: 
     },
     serving: () => "ready",
     async start(started) {
-      await webhookRegistration(deps.bot, webhook.url, secret)();
+      await webhookRegistration(deps, webhook.url, secret)();
       logger.info({ ...started, mode: "webhook" }, "bot started (webhook)");
     },
     stop: async () => undefined,
@@ -171,7 +221,7 @@ export async function streamWebhook(
         owner: deps.owner,
         parts: [webhook.url, secret, ALLOWED_UPDATES.join(",")],
         liveness: deps.liveness,
-        register: webhookRegistration(deps.bot, webhook.url, secret),
+        register: webhookRegistration(deps, webhook.url, secret),
       });
       if (registered === "already") logger.info("webhook already registered by another process");
       logger.info({ ...started, mode: "webhook" }, "bot started (webhook)");

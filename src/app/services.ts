@@ -234,6 +234,7 @@ export function buildServices(deps: ServiceDeps) {
       people,
       logger,
       timeZone: config.timeZone,
+      messages: createPendingMessages(storage, "request-msgs"),
       now,
     }),
     downloadBytes,

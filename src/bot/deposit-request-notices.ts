@@ -9,7 +9,9 @@ import { Callback } from "./callback-data.js";
 import { adminChatTopic, type AdminChat } from "./chats.js";
 import { escapeHtml, formatRupiah } from "./format.js";
 import { translator, type Texts, type Translate } from "./i18n.js";
+import { withPicture } from "./message-layout.js";
 import { nameBefore } from "./people.js";
+import type { PendingMessages } from "./pending-messages.js";
 import type { UserPrefs } from "./user-prefs.js";
 
 /** How long ago, in whole minutes or hours, as the admins read a request's age. */
@@ -76,6 +78,44 @@ export function requestCaption(
   return lines.join("\n");
 }
 
+/** Who decided what, as the admins' notice of a decided request ends. */
+export function decisionLine(t: Translate, lang: Lang, r: DepositRequest, decider: string): string {
+  const who = { name: decider, adminId: String(r.decidedBy ?? "") };
+  switch (r.state) {
+    case "approved":
+      return t("request-decided-approved", { ...who, amount: formatRupiah(r.credited ?? r.exact, lang) });
+    case "rejected":
+      return t("request-decided-rejected", who);
+    case "expired":
+      return t("request-decided-expired");
+    case "cancelled":
+      return t("request-decided-cancelled");
+    default:
+      // Any other way a request is decided (a hand credit) says its own state and who.
+      return t("request-decided-other", { ...who, state: t(`request-state-${r.state}`) });
+  }
+}
+
+/** The admins' notice of a decided request: what it showed, the saldo after, who decided what; no buttons. */
+export function decidedCaption(
+  t: Translate,
+  lang: Lang,
+  r: DepositRequest,
+  facts: { name: string; saldo: number; tier: string | undefined; decider: string; nowMs: number },
+): string {
+  const lines = requestCaption(t, lang, r, facts).split("\n");
+  const saldoLine = t("request-admin-saldo", { saldo: formatRupiah(facts.saldo, lang) });
+  const credited = r.credited !== undefined && r.state !== "rejected";
+  return lines
+    .map((line) =>
+      credited && line === saldoLine
+        ? t("request-admin-saldo-after", { saldo: formatRupiah(facts.saldo, lang) })
+        : line,
+    )
+    .concat(decisionLine(t, lang, r, facts.decider))
+    .join("\n");
+}
+
 /**
  * Says what the deposit requests report: the proof to the admins (ADMIN_CHAT_ID when set, else
  * each admin) with Approve / Other amount / Reject, and a closed request to its reseller.
@@ -89,6 +129,8 @@ export function createDepositRequestNotices(deps: {
   people: Pick<People, "get">;
   logger: Logger;
   timeZone: string;
+  /** Where each admins' notice of a request is, so that a decision made anywhere updates them all. */
+  messages?: PendingMessages;
   now?: () => Date;
 }): DepositRequestEvents {
   const { api, logger } = deps;
@@ -110,11 +152,55 @@ export function createDepositRequestNotices(deps: {
       ...(deps.adminChat !== undefined && chatId === deps.adminChat.chatId ? adminChatTopic(deps.adminChat) : {}),
     };
     const proof = r.proof!;
-    if (proof.kind === "photo") await api.sendPhoto(chatId, proof.fileId, extra);
-    else await api.sendDocument(chatId, proof.fileId, extra);
+    const sent =
+      proof.kind === "photo"
+        ? await api.sendPhoto(chatId, proof.fileId, extra)
+        : await api.sendDocument(chatId, proof.fileId, extra);
+    await deps.messages
+      ?.add(r.id, { chatId, messageId: sent.message_id })
+      .catch((err: unknown) => logger.warn({ err, request: r.id }, "deposit request notice not remembered"));
   }
 
+  /** The language a chat of the admins' notices reads: the admin room's is its first admin's. */
+  const languageOf = async (chatId: number): Promise<Lang> => {
+    if (deps.adminChat !== undefined && chatId === deps.adminChat.chatId) {
+      const first = deps.adminIds[0];
+      return first === undefined ? "en" : await deps.prefs.languageFor(first);
+    }
+    return deps.prefs.languageFor(chatId);
+  };
+
   return {
+    async decided(r, facts) {
+      // Taken at once: whichever process or path reports the decision, each notice is edited once.
+      const shown = (await deps.messages?.take(r.id)) ?? [];
+      if (shown.length === 0) return;
+      if (r.messageId !== undefined)
+        await api
+          .editMessageReplyMarkup(r.chatId, r.messageId)
+          .catch((err: unknown) => logger.debug({ err, request: r.id }, "request's Cancel button not removed"));
+      const ids = r.decidedBy === undefined ? [r.resellerId] : [r.resellerId, r.decidedBy];
+      const people = await deps.people.get(ids);
+      for (const at of shown) {
+        const lang = await languageOf(at.chatId);
+        const caption = decidedCaption(tFor(lang), lang, r, {
+          name: nameBefore(people.get(r.resellerId)),
+          saldo: facts.saldo,
+          tier: facts.tier,
+          decider: r.decidedBy === undefined ? "" : nameBefore(people.get(r.decidedBy)),
+          nowMs: now(),
+        });
+        // No reply_markup: the buttons go with the edit.
+        await api
+          .editMessageCaption(at.chatId, at.messageId, { caption })
+          .catch((err: unknown) =>
+            logger.warn(
+              { chatId: at.chatId, request: r.id, err: err instanceof GrammyError ? err.description : err },
+              "deposit request notice not brought up to date",
+            ),
+          );
+      }
+    },
     async announce(r, facts) {
       const chat = deps.adminChat;
       if (chat !== undefined) {
@@ -145,10 +231,11 @@ export function createDepositRequestNotices(deps: {
       const text = requestText(t, r.lang, r, payInfo.text, deps.timeZone);
       const reply_markup = requestKeyboard(t, r.id);
       try {
-        const sent =
-          payInfo.photo !== undefined && text.length <= 1024
-            ? await api.sendPhoto(r.chatId, payInfo.photo, { caption: text, reply_markup })
-            : await api.sendMessage(r.chatId, text, { reply_markup });
+        const photo = payInfo.photo;
+        const sent = await withPicture<{ message_id: number }>(photo, text, {
+          photo: (caption) => api.sendPhoto(r.chatId, photo!, caption === undefined ? {} : { caption, reply_markup }),
+          text: () => api.sendMessage(r.chatId, text, { reply_markup }),
+        });
         return sent.message_id;
       } catch (err) {
         logger.warn(

@@ -5,6 +5,18 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
+/** The longest part of what someone typed that an answer quotes back to them. */
+export const QUOTE_MAX = 40;
+
+/**
+ * What someone typed, as an answer quotes it: at most `max` characters (whole ones, an emoji is
+ * not cut in half), then "…". A 5,000-character argument never makes an answer Telegram refuses.
+ */
+export function quoteTyped(text: string, max = QUOTE_MAX): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max).join("")}…`;
+}
+
 const LOCALES: Record<Lang, string> = { en: "en-US", id: "id-ID" };
 
 // Intl formatters are costly to build and safe to share: one per language (and time zone), each

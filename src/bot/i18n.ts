@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { FluentBundle, FluentNumber, FluentResource } from "@fluent/bundle";
 import type { Lang } from "../orders/order.js";
-import { escapeHtml } from "./format.js";
+import { escapeHtml, quoteTyped } from "./format.js";
 
 export const LOCALES_DIR = fileURLToPath(new URL("../../locales", import.meta.url));
 
@@ -62,7 +62,11 @@ export function translator(texts: Texts, lang: Lang): Translate {
     }
     const safe: Record<string, string | FluentNumber> = {};
     for (const [k, v] of Object.entries(vars))
-      safe[k] = typeof v === "number" ? new FluentNumber(v, { useGrouping: false }) : escapeHtml(String(v));
+      safe[k] =
+        typeof v === "number"
+          ? new FluentNumber(v, { useGrouping: false })
+          : // `typed` is always what someone typed, quoted back: a short part of it is enough.
+            escapeHtml(k === "typed" ? quoteTyped(String(v)) : String(v));
     return texts.t(lang, key, safe);
   };
 }

@@ -42,3 +42,27 @@ export function fitLines(
   }
   return [head, ...shown, ...(foot === "" ? [] : [foot])].join("\n");
 }
+
+/** Telegram's limit for a photo's or a document's caption, in characters as the reader sees them. */
+export const CAPTION_LIMIT = 1024;
+
+/** How many characters Telegram counts in `html` (parse_mode HTML): the text without its tags. */
+export function visibleLength(html: string): number {
+  return html.replace(/<[^>]*>/g, "").replace(/&(?:lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/gi, "_").length;
+}
+
+/**
+ * A text that goes with a picture (the shop's QRIS): the picture with the text as its caption when
+ * it fits one, else the picture alone and the text in a message of its own just after it, so the
+ * picture is never dropped. Resolves with the message that holds the text (its buttons, its id).
+ */
+export async function withPicture<M extends { message_id: number }>(
+  photo: string | undefined,
+  text: string,
+  send: { photo(caption: string | undefined): Promise<M>; text(): Promise<M> },
+): Promise<M> {
+  if (photo === undefined) return send.text();
+  if (visibleLength(text) <= CAPTION_LIMIT) return send.photo(text);
+  await send.photo(undefined);
+  return send.text();
+}

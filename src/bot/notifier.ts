@@ -1,4 +1,5 @@
-import { GrammyError, type Api } from "grammy";
+import { GrammyError, InlineKeyboard, type Api } from "grammy";
+import type { Message } from "grammy/types";
 import type { Texts } from "./i18n.js";
 import type { Logger } from "../logger.js";
 import type { Lang, OrderRecord } from "../orders/order.js";
@@ -17,6 +18,7 @@ import type { People, Person } from "../access/people.js";
 import { nameBefore } from "./people.js";
 import type { PendingMessages } from "./pending-messages.js";
 import { adminChatTopic, type AdminChat } from "./chats.js";
+import { Callback } from "./callback-data.js";
 
 export interface NotifierDeps {
   api: Api;
@@ -135,6 +137,12 @@ function orderNoticeText(t: Translate, lang: Lang, order: OrderRecord, settler: 
   return text;
 }
 
+/** /pending's buttons for an order whose result is unknown: settle it as a success or as failed. */
+export const settleButtons = (t: Translate, refId: string) =>
+  new InlineKeyboard()
+    .text(t("button-settle-success"), Callback.settle.encode({ outcome: "success", refId }))
+    .text(t("button-settle-failed"), Callback.settle.encode({ outcome: "failed", refId }));
+
 /** What the notices share: the deps, a translator per language, the sandbox's line, sending to one chat. */
 function noticeBasics(deps: NotifierDeps) {
   const tFor = (lang: Lang): Translate => translator(deps.texts, lang);
@@ -161,13 +169,18 @@ function createAdminNotices(deps: NotifierDeps) {
    * removed from the group, the topic was deleted: 403/400), to each admin's private chat in their
    * own language, so nothing is lost.
    */
-  async function toAdmins(build: (lang: Lang) => string, opts: { except?: number } = {}): Promise<void> {
+  async function toAdmins(
+    build: (lang: Lang) => string,
+    opts: { except?: number; buttons?: (t: Translate) => InlineKeyboard; sent?: (m: Message) => Promise<void> } = {},
+  ): Promise<void> {
+    const markup = (lang: Lang) => (opts.buttons === undefined ? {} : { reply_markup: opts.buttons(tFor(lang)) });
     const chat = deps.adminChat;
     if (chat !== undefined) {
       const first = deps.adminIds[0];
       const lang = first === undefined ? "en" : await deps.prefs.languageFor(first);
       try {
-        await api.sendMessage(chat.chatId, build(lang), adminChatTopic(chat));
+        const m = await api.sendMessage(chat.chatId, build(lang), { ...adminChatTopic(chat), ...markup(lang) });
+        await opts.sent?.(m);
         return;
       } catch (err) {
         logger.error(
@@ -183,7 +196,20 @@ function createAdminNotices(deps: NotifierDeps) {
     }
     for (const adminId of deps.adminIds) {
       // An admin who made the sale has its result already: no second message about it.
-      if (adminId !== opts.except) await sendTo(adminId, build(await deps.prefs.languageFor(adminId)));
+      if (adminId === opts.except) continue;
+      const lang = await deps.prefs.languageFor(adminId);
+      if (opts.buttons === undefined) {
+        await sendTo(adminId, build(lang));
+        continue;
+      }
+      try {
+        await opts.sent?.(await api.sendMessage(adminId, build(lang), markup(lang)));
+      } catch (err) {
+        logger.warn(
+          { chatId: adminId, err: err instanceof GrammyError ? err.description : err },
+          "notice not delivered",
+        );
+      }
     }
   }
 
@@ -193,12 +219,23 @@ function createAdminNotices(deps: NotifierDeps) {
     const except = deps.adminIds.includes(order.userId) ? order.userId : undefined;
     const settler =
       order.settledBy === undefined ? undefined : (await deps.people?.get([order.settledBy]))?.get(order.settledBy);
+    // An unknown result waits for an admin: the notice has /pending's Success / Failed, and is
+    // remembered so that its buttons go once the order is settled (from anywhere).
+    const settle =
+      order.state === "unknown"
+        ? {
+            buttons: (t: Translate) => settleButtons(t, order.refId),
+            sent: (m: Message) =>
+              deps.pendingMessages?.add(order.refId, { chatId: m.chat.id, messageId: m.message_id }) ??
+              Promise.resolve(),
+          }
+        : {};
     await toAdmins(
       (lang) => {
         const t = tFor(lang);
         return `${orderNoticeText(t, lang, order, settler)}${sandboxLine(t)}`;
       },
-      except === undefined ? {} : { except },
+      { ...(except === undefined ? {} : { except }), ...settle },
     );
   }
 

@@ -24,7 +24,11 @@ const MAX_PER_ORDER = 20;
 
 const memoryMessages = new WeakMap<Storage, Map<string, ShownAt[]>>();
 
-export function createPendingMessages(storage: Storage): PendingMessages {
+/**
+ * The messages kept under `list`: `pending-msgs` for the /pending lines and the unknown orders'
+ * notices, `request-msgs` for the admins' notices of a deposit request (by its `DR…` id).
+ */
+export function createPendingMessages(storage: Storage, list = "pending-msgs"): PendingMessages {
   const encode = (at: ShownAt) => `${at.chatId}:${at.messageId}`;
   const decode = (text: string): ShownAt | undefined => {
     const [chat, message] = text.split(":").map(Number);
@@ -34,7 +38,7 @@ export function createPendingMessages(storage: Storage): PendingMessages {
   };
   if (storage.kind === "redis") {
     const { redis } = storage;
-    const key = (refId: string) => `${storage.prefix}pending-msgs:${refId}`;
+    const key = (refId: string) => `${storage.prefix}${list}:${refId}`;
     return {
       async add(refId, at) {
         await redis
@@ -55,12 +59,14 @@ export function createPendingMessages(storage: Storage): PendingMessages {
   const store = kept;
   return {
     async add(refId, at) {
-      store.set(refId, [at, ...(store.get(refId) ?? [])].slice(0, MAX_PER_ORDER));
+      const key = `${list}:${refId}`;
+      store.set(key, [at, ...(store.get(key) ?? [])].slice(0, MAX_PER_ORDER));
     },
     async take(refId) {
-      const list = store.get(refId) ?? [];
-      store.delete(refId);
-      return list;
+      const key = `${list}:${refId}`;
+      const kept = store.get(key) ?? [];
+      store.delete(key);
+      return kept;
     },
   };
 }

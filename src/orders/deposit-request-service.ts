@@ -33,6 +33,11 @@ export interface DepositRequestEvents {
   closed(request: DepositRequest): Promise<Delivery>;
   /** A request made in the Mini App, shown in the reseller's chat (a proof answers it there): its message. */
   asked(request: DepositRequest, payInfo: PayInfo): Promise<number | undefined>;
+  /**
+   * A request was decided (by any path, chat or Mini App): every admins' notice of it says who
+   * decided what, with the saldo after, and loses its buttons. Each notice is brought up to date once.
+   */
+  decided(request: DepositRequest, facts: { saldo: number; tier: string | undefined }): Promise<void>;
 }
 
 export type AskResult =
@@ -119,8 +124,30 @@ function requestFollowUps(deps: DepositRequestDeps, now: () => number, dayOf: (m
         tier: buyer?.role === "reseller" ? buyer.tier : undefined,
       });
       await store.markAnnounced(fresh.id, now());
+      // Decided while the notices were on their way (the Mini App, another admin): they follow it.
+      const after = await store.get(fresh.id);
+      if (after !== undefined && after.state !== "review" && after.state !== "proof") await showDecision(after);
     } finally {
       await deps.claims?.giveBack(claim);
+    }
+  }
+
+  /**
+   * Every notice of a decided request says the decision: called after each decision, whichever
+   * path made it. A failure here never undoes or repeats the decision: it is logged.
+   */
+  async function showDecision(request: DepositRequest): Promise<void> {
+    try {
+      const [wallet, buyer] = await Promise.all([
+        deps.wallets.get(request.resellerId),
+        deps.buyerOf(request.resellerId),
+      ]);
+      await deps.events.decided(request, {
+        saldo: wallet.saldo,
+        tier: buyer?.role === "reseller" ? buyer.tier : undefined,
+      });
+    } catch (err) {
+      deps.logger.warn({ err, request: request.id }, "notices of a decided request not brought up to date");
     }
   }
 
@@ -185,6 +212,7 @@ function requestFollowUps(deps: DepositRequestDeps, now: () => number, dayOf: (m
     announce,
     credit,
     tellClosed,
+    showDecision,
     /**
      * The periodic look (and at start): requests past their time expire and their reseller is
      * told; approvals whose credit a stop interrupted are credited; rejections whose reason did
@@ -195,8 +223,10 @@ function requestFollowUps(deps: DepositRequestDeps, now: () => number, dayOf: (m
       for (const expired of await store.expireDue(at, dayOf(at))) await tellClosed(expired);
       for (const id of await store.crediting()) {
         const r = await store.get(id);
-        if (r?.state === "approved") await credit(r);
-        else await store.credited(id);
+        if (r?.state === "approved") {
+          await credit(r);
+          await showDecision(r);
+        } else await store.credited(id);
       }
       for (const r of await store.untold())
         if (r.state === "expired" || (r.decidedAt ?? 0) + REASON_WAIT_MS <= at) await tellClosed(r);
@@ -258,7 +288,7 @@ export function createDepositRequests(deps: DepositRequestDeps) {
   const { store, logger, limits } = deps;
   const now = () => (deps.now ?? (() => new Date()))().getTime();
   const dayOf = (ms: number) => dayIn(deps.timeZone, new Date(ms));
-  const { announce, credit, tellClosed, sweep } = requestFollowUps(deps, now, dayOf);
+  const { announce, credit, tellClosed, showDecision, sweep } = requestFollowUps(deps, now, dayOf);
 
   /** The reseller's requests waiting for a proof (and still in time). */
   const waitingOf = async (resellerId: number): Promise<DepositRequest[]> =>
@@ -329,14 +359,20 @@ export function createDepositRequests(deps: DepositRequestDeps) {
       if (r.kind === "not-found") return r;
       if (r.kind === "taken") {
         // An approval whose credit a stopped process left undone is finished by any later press.
-        if (r.request.state === "approved") await credit(r.request);
+        if (r.request.state === "approved") {
+          await credit(r.request);
+          // Its notices too (each is edited once: one already brought up to date is not again).
+          await showDecision(r.request);
+        }
         return r;
       }
       logger.info(
         { request: id, resellerId: r.request.resellerId, credited: r.request.credited, by: adminId, state: "approved" },
         "deposit request state changed",
       );
-      return { kind: "approved", request: r.request, saldo: await credit(r.request) };
+      const saldo = await credit(r.request);
+      await showDecision(r.request);
+      return { kind: "approved", request: r.request, saldo };
     },
     /**
      * An admin's own deposit `deposit` (a summary they confirmed) credits request `id` by hand:
@@ -382,11 +418,13 @@ export function createDepositRequests(deps: DepositRequestDeps) {
     async reject(id: string, adminId: number) {
       const at = now();
       const r = await store.decide(id, { state: "rejected" }, adminId, at, dayOf(at));
-      if (r.kind === "decided")
+      if (r.kind === "decided") {
         logger.info(
           { request: id, resellerId: r.request.resellerId, by: adminId, state: "rejected" },
           "deposit request state changed",
         );
+        await showDecision(r.request);
+      }
       return r;
     },
     /** The admin's reason for a rejection: passed on to the reseller, once. */
@@ -404,6 +442,14 @@ export function createDepositRequests(deps: DepositRequestDeps) {
       return store.cancel(id, resellerId, at, dayOf(at));
     },
     /** A day's requests: asked, approved, rejected, expired, with their amounts. */
+    /**
+     * Every notice of request `id` follows its decision (who decided what, the saldo after, no
+     * buttons): for a decision made outside approve and reject (a hand credit). Edits each notice once.
+     */
+    async decided(id: string): Promise<void> {
+      const r = await store.get(id);
+      if (r !== undefined && r.state !== "review" && r.state !== "proof") await showDecision(r);
+    },
     dayFigures: (day: string) => store.dayFigures(day),
     open: () => store.open(),
     ofReseller: (resellerId: number, last: number) => store.ofReseller(resellerId, last),

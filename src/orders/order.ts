@@ -98,6 +98,19 @@ export function costOf(result: OrderResult | undefined): number | undefined {
   return costFrom(result?.productDetail?.priceRp, result?.providerPrice);
 }
 
+/**
+ * An order's provider price as every screen shows it (/pending, the Mini App, the CSV): what it
+ * cost (costOf); while its result is unknown and no answer named one, the price last seen for the
+ * product before it was sent (what a settlement without a price counts). Undefined: nobody knows it.
+ */
+export function providerPriceOf(
+  order: Pick<OrderRecord, "state" | "result" | "lastProviderPrice">,
+): number | undefined {
+  const named = costOf(order.result);
+  if (named !== undefined || order.state !== "unknown") return named;
+  return costFrom(order.lastProviderPrice, undefined);
+}
+
 /** costOf from the two prices it reads: the provider's answer's, else the settlement's. */
 export function costFrom(priceRp: unknown, providerPrice: unknown): number | undefined {
   const cost = priceRp ?? providerPrice;

@@ -176,7 +176,8 @@ function csvRowOf(timeZone: string): (o: OrderLine) => string | undefined {
     // What the buyer paid from their saldo: a reseller's successful order (a held or released
     // price was not paid).
     cells[12] = cell(paidFromSaldo(o) && success ? o.price : undefined);
-    cells[13] = cell(success ? costFrom(o.priceRp, o.providerPrice) : o.priceRp);
+    // In whole rupiah, as the page and the chat show it.
+    cells[13] = cell(success ? costFrom(o.priceRp, o.providerPrice) : costFrom(o.priceRp, undefined));
     cells[14] = cell(o.sn);
     cells[15] = cell(o.trxId);
     cells[16] = cell(o.lastBalance);

@@ -183,6 +183,43 @@ describe("running it: webhook, health, retries, Redis trouble, logs (the app in 
     });
   });
 
+  it("when setWebhook fails for now at start, then it is tried again and logged without the URL's path; a refusal stops the start", async () => {
+    const port = await freePort();
+    const hook = { WEBHOOK_URL: "https://bot.example.com/tg/hook-7f3a", WEBHOOK_SECRET: "hook-secret_123" };
+    world.fake.failNext("setWebhook", { error_code: 502, description: "Bad Gateway" });
+    world.fake.failNext("setWebhook", { error_code: 429, description: "Too Many Requests: retry after 1" });
+    world.fake.failNext("setWebhook", { error_code: 500, description: "Internal Server Error" });
+    const bot = await world.run({ ...hook, PORT: String(port) }, { webhookRetryDelaysMs: [10, 10, 10] });
+    expect(world.fake.calls.filter((c) => c.method === "setWebhook")).toHaveLength(4);
+    const health = await request(`http://127.0.0.1:${port}/healthz`);
+    expect(health.statusCode).toBe(200);
+    await health.body.text();
+    const retried = bot
+      .output()
+      .split("\n")
+      .filter((line) => line.includes("setWebhook failed for now"));
+    expect(retried).toHaveLength(3);
+    expect(retried[0]).toContain("https://bot.example.com/[redacted]");
+    expect(bot.output()).not.toContain("hook-7f3a");
+
+    // Telegram refuses the URL itself: no waiting, the start fails and says why.
+    await bot.kill();
+    world.fake.failNext("setWebhook", {
+      error_code: 400,
+      description: "Bad Request: bad webhook: Failed to resolve host",
+    });
+    const calls = world.fake.calls.filter((c) => c.method === "setWebhook").length;
+    await expect(
+      world.run(
+        { ...hook, WEBHOOK_URL: "https://bot.example.com/tg/moved", PORT: String(await freePort()) },
+        { webhookRetryDelaysMs: [10, 10, 10] },
+      ),
+    ).rejects.toThrow(
+      /setWebhook for WEBHOOK_URL \(https:\/\/bot\.example\.com\/\[redacted\]\) failed: Telegram refused it \(400 Bad Request: bad webhook/,
+    );
+    expect(world.fake.calls.filter((c) => c.method === "setWebhook")).toHaveLength(calls + 1);
+  });
+
   it("when Telegram answers 429 with retry_after, then the message is sent again and arrives, in a conversation too", async () => {
     await world.run();
     world.fake.failNext("sendMessage", {

@@ -65,7 +65,12 @@ describe("deposit requests: an approval survives a stop between the decision and
       deposits,
       buyerOf,
       origins: createOrigins(storage),
-      events: { announce: async () => undefined, closed: async () => "told", asked: async () => undefined },
+      events: {
+        announce: async () => undefined,
+        closed: async () => "told",
+        asked: async () => undefined,
+        decided: async () => undefined,
+      },
       logger,
       limits: { min: 10_000, max: 10_000_000, hours: 24 },
       timeZone: TZ,

@@ -1,4 +1,4 @@
-import { InlineKeyboard, type Composer } from "grammy";
+import { GrammyError, InlineKeyboard, type Composer } from "grammy";
 import type { Message } from "grammy/types";
 import { parseAmount } from "../../amounts.js";
 import { MAX_PROOF_BYTES, type ProofAnswer } from "../../orders/deposit-request-service.js";
@@ -13,6 +13,7 @@ import { ageText, requestKeyboard, requestText } from "../deposit-request-notice
 import { defineFeature } from "../feature.js";
 import { escapeHtml, formatRupiah } from "../format.js";
 import type { Translate } from "../i18n.js";
+import { withPicture } from "../message-layout.js";
 import { originOf, showOnce } from "../origin.js";
 
 /** A request id as the bot writes it in its messages. */
@@ -74,6 +75,8 @@ function statusText(t: Translate, lang: Lang, r: DepositRequest, nowMs: number):
 /** A decided request's notice loses its buttons (a later press would only hear "already decided"). */
 async function dropButtons(ctx: Ctx): Promise<void> {
   await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch((err: unknown) => {
+    // Brought up to date already (every notice follows a decision): nothing left to remove.
+    if (err instanceof GrammyError && /not modified/i.test(err.description)) return;
     ctx.log.warn({ err }, "buttons of a decided request not removed");
   });
 }
@@ -153,10 +156,12 @@ async function askFor(ctx: Ctx, typed: string): Promise<void> {
       const text = requestText(t, ctx.lang, r.request, r.payInfo.text, ctx.services.place.timeZone);
       const reply_markup = requestKeyboard(t, r.request.id);
       await showOnce(ctx, { origin, shownAs: r.shownAs }, async () => {
-        const sent =
-          r.payInfo.photo !== undefined && text.length <= 1024
-            ? await ctx.replyWithPhoto(r.payInfo.photo, { caption: text, reply_markup })
-            : await ctx.reply(text, { reply_markup });
+        // The picture is never dropped: the text follows it when it is too long for a caption.
+        const photo = r.payInfo.photo;
+        const sent = await withPicture<{ message_id: number }>(photo, text, {
+          photo: (caption) => ctx.replyWithPhoto(photo!, caption === undefined ? {} : { caption, reply_markup }),
+          text: () => ctx.reply(text, { reply_markup }),
+        });
         await depositRequests.shown(r.request.id, sent.message_id);
         return sent.message_id;
       });
@@ -247,8 +252,8 @@ function resellerHandlers(composer: Composer<Ctx>): void {
 }
 
 /**
- * Approve (the exact amount) or Confirm of another amount: decided once by the service. The
- * notice loses its buttons, or the other amount's summary becomes the outcome.
+ * Approve (the exact amount) or Confirm of another amount: decided once by the service, which
+ * brings every notice of the request up to date; the other amount's summary becomes the outcome.
  */
 async function approveWith(ctx: Ctx, id: string, amount: number | undefined): Promise<void> {
   const t = ctx.tr;
@@ -263,6 +268,8 @@ async function approveWith(ctx: Ctx, id: string, amount: number | undefined): Pr
     saldo: formatRupiah(r.saldo, ctx.lang),
   });
   if (amount !== undefined) return void (await ctx.editMessageText(done));
+  // Every notice of the request was brought up to date by the service; this one too, even if it
+  // was sent before its place was kept.
   await dropButtons(ctx);
   await ctx.reply(done);
 }
@@ -279,8 +286,11 @@ async function payInfoCommand(ctx: Ctx, text: string, photo: string | undefined)
     const info = await payInfo.get();
     if (info === undefined) return void (await ctx.reply(t("payinfo-none")));
     const body = `${t("payinfo-title")}\n${escapeHtml(info.text)}`;
-    if (info.photo !== undefined) return void (await ctx.replyWithPhoto(info.photo, { caption: body }));
-    return void (await ctx.reply(body));
+    const photo = info.photo;
+    return void (await withPicture<{ message_id: number }>(photo, body, {
+      photo: (caption) => ctx.replyWithPhoto(photo!, caption === undefined ? {} : { caption }),
+      text: () => ctx.reply(body),
+    }));
   }
   if (text.length > MAX_PAY_INFO) return void (await ctx.reply(t("payinfo-too-long", { max: MAX_PAY_INFO })));
   const before = await payInfo.get();

@@ -3,6 +3,7 @@ import { Callback } from "../callback-data.js";
 import type { BotConversation, InnerContext } from "../context.js";
 import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
 import { dialogueIo, messageIdOf, passOn, typedText } from "../dialogue-io.js";
+import { quoteTyped } from "../format.js";
 import { menuOwner } from "../groups.js";
 import { draftRefusal } from "./gate.js";
 import { originOf, showOnce } from "../origin.js";
@@ -85,8 +86,8 @@ async function askPlayerId(
   const badInput = opts.badInput;
   const badText = (input: string) =>
     game.destination === undefined
-      ? t("order-bad-player-any", { input: input.slice(0, 64) })
-      : t("order-bad-player", { input: input.slice(0, 64), game: game.name, example: game.destination.example });
+      ? t("order-bad-player-any", { input: quoteTyped(input) })
+      : t("order-bad-player", { input: quoteTyped(input), game: game.name, example: game.destination.example });
   if (badInput !== undefined) await io.ask(badText(badInput), opts.replyTo);
   else {
     const vars = { code: product.code, product: product.name, game: game.name };

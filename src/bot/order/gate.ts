@@ -1,6 +1,7 @@
 import type { DraftResult } from "../../orders/order-service.js";
 import type { Pause } from "../../shop/shop.js";
 import type { Translate } from "../i18n.js";
+import { quoteTyped } from "../format.js";
 
 /** What a user is told while orders are paused: the admin's reason, when there is one. */
 export function pausedText(t: Translate, pause: Pause): string {
@@ -21,6 +22,6 @@ export function draftRefusal(t: Translate, refused: Exclude<DraftResult, { kind:
     case "not-offered":
       return t("order-product-gone", { code: refused.code, product: refused.product ?? refused.code });
     case "bad-player-id":
-      return t("order-bad-player-any", { input: refused.playerId.slice(0, 64) });
+      return t("order-bad-player-any", { input: quoteTyped(refused.playerId) });
   }
 }

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
@@ -35,6 +35,27 @@ const securityHeaders = secureHeaders({
   referrerPolicy: "no-referrer",
 });
 
+/** Headers an answer may set for itself (a proof: a sandbox and a private cache), which the app's own do not replace. */
+const OWN_HEADERS = ["content-security-policy", "cache-control", "x-content-type-options"] as const;
+
+/**
+ * `middleware` (the security headers) for every answer, except the headers that answer set itself:
+ * a proof's `Content-Security-Policy: …; sandbox` and private cache are the ones the browser gets.
+ */
+function unlessSetByTheAnswer(middleware: MiddlewareHandler): MiddlewareHandler {
+  return async (c, next) => {
+    let own: Array<[string, string]> = [];
+    await middleware(c, async () => {
+      await next();
+      own = OWN_HEADERS.flatMap((name): Array<[string, string]> => {
+        const value = c.res.headers.get(name);
+        return value === null ? [] : [[name, value]];
+      });
+    });
+    for (const [name, value] of own) c.res.headers.set(name, value);
+  };
+}
+
 /**
  * The shop's Mini App, mounted at /app: the page (index.html, its hashed
  * assets, the two locales) and its JSON interface under /app/api/, where every call must carry
@@ -46,14 +67,15 @@ export function createMiniApp(deps: MiniAppDeps): Hono {
   const webDir = deps.webDir ?? WEB_DIR;
   const localesDir = deps.localesDir ?? LOCALES_DIR;
 
-  app.use("*", securityHeaders);
+  app.use("*", unlessSetByTheAnswer(securityHeaders));
   app.use(
     "/api/*",
     initDataAuth({ botToken: deps.botToken, buyerOf: (id) => deps.access.buyerOf(id), logger: deps.logger }),
   );
   app.use("/api/*", async (c, next) => {
     await next();
-    c.header("cache-control", "no-store");
+    // Nothing of the API is kept by a cache, unless the answer says otherwise (a proof: private).
+    if (!c.res.headers.has("cache-control")) c.header("cache-control", "no-store");
   });
 
   app.route("/api", miniAppApi(deps));

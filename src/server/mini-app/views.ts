@@ -1,6 +1,6 @@
 import type { Partner } from "../../access/partners.js";
 import { tiersOf, toCatalogJson } from "../../catalog/catalog.js";
-import { paidFromSaldo, viaApi, type OrderRecord } from "../../orders/order.js";
+import { paidFromSaldo, providerPriceOf, viaApi, type OrderRecord } from "../../orders/order.js";
 import type { ShopState } from "../../shop/shop.js";
 import type { Deposit } from "../../orders/wallet.js";
 
@@ -142,7 +142,8 @@ export function orderView(o: OrderRecord, forAdmin: boolean): OrderView {
     view.userName = o.userName;
     view.role = o.role ?? "staff";
     if (r.trxId !== undefined) view.trxId = r.trxId;
-    if (r.productDetail?.priceRp !== undefined) view.providerPrice = Math.round(r.productDetail.priceRp);
+    const providerPrice = providerPriceOf(o);
+    if (providerPrice !== undefined) view.providerPrice = providerPrice;
     if (o.settledBy !== undefined) view.settledBy = o.settledBy;
   }
   return view;

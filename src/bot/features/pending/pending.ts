@@ -1,21 +1,25 @@
 import { createConversation } from "@grammyjs/conversations";
-import { InlineKeyboard } from "grammy";
-import type { Lang, OrderRecord } from "../../../orders/order.js";
+import { costOf, providerPriceOf, type Lang, type OrderRecord } from "../../../orders/order.js";
 import { adminOnly } from "../../admin.js";
 import { answerQuery } from "../../answer.js";
 import { Callback, onCallback } from "../../callback-data.js";
 import type { BaseContext, InnerContext } from "../../context.js";
 import { defineFeature } from "../../feature.js";
-import { formatRupiah, formatTime } from "../../format.js";
+import { formatRupiah, formatTime, quoteTyped } from "../../format.js";
 import type { Translate } from "../../i18n.js";
+import { settleButtons } from "../../notifier.js";
 import { renderReason, renderState } from "../../order/messages.js";
 import { SETTLE_DIALOGUE, settleDialogue, settleReply, snAndCost } from "./settle-dialogue.js";
 
 function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: string): string {
+  // The same provider price as the Mini App's and the CSV's (the answer's, else the last seen).
+  const price = providerPriceOf(order);
   const cost =
-    order.lastProviderPrice === undefined
+    price === undefined
       ? t("pending-cost-unknown")
-      : t("pending-cost", { cost: formatRupiah(order.lastProviderPrice, lang) });
+      : costOf(order.result) === undefined
+        ? t("pending-cost", { cost: formatRupiah(price, lang) })
+        : t("pending-cost-answer", { cost: formatRupiah(price, lang) });
   return `${t("pending-line", {
     refId: order.refId,
     time: formatTime(order.submittedAt ?? order.createdAt, lang, timeZone),
@@ -49,9 +53,7 @@ export const pendingFeature = defineFeature({
       // is remembered, so that its buttons go once the order is settled (from anywhere).
       for (const order of pending.slice(0, 20)) {
         const sent = await ctx.reply(pendingLine(t, order, ctx.lang, ctx.services.place.timeZone), {
-          reply_markup: new InlineKeyboard()
-            .text(t("button-settle-success"), Callback.settle.encode({ outcome: "success", refId: order.refId }))
-            .text(t("button-settle-failed"), Callback.settle.encode({ outcome: "failed", refId: order.refId })),
+          reply_markup: settleButtons(t, order.refId),
         });
         await ctx.services.pendingMessages
           .add(order.refId, { chatId: sent.chat.id, messageId: sent.message_id })
@@ -74,7 +76,8 @@ export const pendingFeature = defineFeature({
         adminId: ctx.from!.id,
         outcome: success ? { state: "success", ...snAndCost(value) } : { state: "failed", reason: value },
       });
-      await ctx.reply(settleReply(t, ctx.lang, refId, outcome));
+      // A ref id that is no order's is quoted short (it may be anything, of any length).
+      await ctx.reply(settleReply(t, ctx.lang, outcome.kind === "not-found" ? quoteTyped(refId) : refId, outcome));
     });
 
     at("dialogues").use(createConversation<BaseContext, InnerContext>(settleDialogue, { id: SETTLE_DIALOGUE }));
