@@ -270,6 +270,8 @@ export function AmountField(props: {
   /** The key of the box's own examples, when they differ from the common ones. */
   format?: string;
   placeholder?: string;
+  /** Show the rupiah read only when the text is not already those plain digits (a table of prices). */
+  quiet?: boolean;
 }) {
   const { words } = useApp();
   const [left, setLeft] = useState(false);
@@ -294,7 +296,11 @@ export function AmountField(props: {
           data-testid={props.testid}
         />
         <output class="field-read" aria-live="polite" data-testid={`${props.testid}-read`}>
-          {read?.ok === true ? (props.rules?.signed === true ? words.signed(read.amount) : words.rp(read.amount)) : ""}
+          {read?.ok !== true || (props.quiet === true && String(read.amount) === props.typed.trim())
+            ? ""
+            : props.rules?.signed === true
+              ? words.signed(read.amount)
+              : words.rp(read.amount)}
         </output>
       </span>
     </Field>

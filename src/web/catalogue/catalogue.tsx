@@ -67,6 +67,7 @@ function PriceInput(props: {
       refuse
       format="page-price-format"
       placeholder=""
+      quiet
       testid={props.testid}
     />
   );

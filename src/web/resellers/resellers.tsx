@@ -251,7 +251,16 @@ function ResellerDetail(props: { userId: number }) {
               </button>
             ) : deposit.kind === "form" ? (
               <div ref={depositForm}>
-                <DepositForm step={deposit} errors={errors} set={setDeposit} />
+                <DepositForm
+                  step={deposit}
+                  errors={errors}
+                  set={(step) => {
+                    // A new amount typed: the word on the old one no longer stands beside it.
+                    if (step.kind === "form" && step.amount !== deposit.amount)
+                      setErrors(({ amount: _old, ...rest }) => rest);
+                    setDeposit(step);
+                  }}
+                />
               </div>
             ) : (
               <DepositReview
