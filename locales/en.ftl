@@ -974,6 +974,7 @@ page-payinfo-save = Save instructions
 page-payinfo-saved = Payment instructions saved.
 page-topup-title = Top up saldo
 page-topup-amount = Amount (rupiah), { $min } to { $max }
+page-topup-outside = { $amount } is outside what you can ask for: { $min } to { $max }.
 page-topup-ask = Ask for a deposit
 page-topup-made = Transfer exactly { $exact } ({ $amount } + code { $code }), then send the proof of the transfer with Send proof below, or in the chat as a reply to request { $id }.
 page-topup-no-pay-info = The shop has not set up deposits yet.

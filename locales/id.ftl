@@ -908,6 +908,7 @@ page-payinfo-save = Simpan cara bayar
 page-payinfo-saved = Cara bayar disimpan.
 page-topup-title = Isi saldo
 page-topup-amount = Jumlah (rupiah), { $min } sampai { $max }
+page-topup-outside = { $amount } di luar batas permintaan: { $min } sampai { $max }.
 page-topup-ask = Minta deposit
 page-topup-made = Transfer tepat { $exact } ({ $amount } + kode { $code }), lalu kirim bukti transfer dengan Kirim bukti di bawah, atau di chat sebagai balasan permintaan { $id }.
 page-topup-no-pay-info = Toko belum mengatur deposit.

@@ -93,6 +93,13 @@ describe("amounts typed in the Mini App", () => {
         .toMatch(/can't read this as an amount: write e\.g\. 50000, Rp 50\.000, Rp 50\.000,00, 50rb or 1,5jt/);
       expect(await page.getByTestId("topup-amount").inputValue()).toBe(typed);
     }
+    // An amount read but below the shop's smallest is refused at the box, with the limits.
+    await type(page, "topup-amount", "5rb");
+    expect(await page.getByTestId("topup-amount-read").innerText()).toBe("Rp 5,000");
+    await page.getByTestId("topup-ask").click();
+    await expect
+      .poll(async () => page.locator(".field.invalid .field-error").innerText())
+      .toBe("Rp 5,000 is outside what you can ask for: Rp 10,000 to Rp 10,000,000.");
     await world.fake.waitForIdle();
     expect(await myRequests(page)).toBe(2);
     expect(world.fake.messagesTo(RESELLER.id).filter((m) => /Deposit request<\/b>/.test(m.text))).toHaveLength(2);
@@ -129,7 +136,8 @@ describe("amounts typed in the Mini App", () => {
       replyTo: message,
       fileId: `proof-${fileUniqueId}`,
       fileUniqueId,
-      bytes: ONE_PIXEL_PNG,
+      // Bytes of its own: a proof sent before would be flagged.
+      bytes: Buffer.concat([ONE_PIXEL_PNG, Buffer.from(fileUniqueId)]),
     });
     await world.waitText(ADMIN, new RegExp(id));
     return { id, exact };

@@ -26,13 +26,17 @@ export function TopUpSection(props: { onChange: () => void }) {
   const [amount, setAmount] = useState("");
   // Sent with a text that reads as no amount: the box says why (and nothing is sent).
   const [refuse, setRefuse] = useState(false);
+  // An amount read but outside the shop's limits: said at the box, before anything is sent.
+  const [outside, setOutside] = useState<string | undefined>();
   const [ask] = useState(() => ({ id: requestId() }));
   const [notice, setNotice] = useState<{ kind: "done" | "error"; text: string } | undefined>();
   const [busy, guard] = useBusy();
 
-  const send = guard(async () => {
+  const send = guard(async (limits: { min: number; max: number }) => {
     const read = readTyped(amount);
     if (read?.ok !== true) return setRefuse(true);
+    if (read.amount < limits.min || read.amount > limits.max)
+      return setOutside(t("page-topup-outside", { amount: rp(read.amount), min: rp(limits.min), max: rp(limits.max) }));
     try {
       const made = await api.askDeposit(read.amount, ask.id);
       const r = made.request;
@@ -98,8 +102,10 @@ export function TopUpSection(props: { onChange: () => void }) {
                     onTyped={(typed) => {
                       setAmount(typed);
                       setRefuse(false);
+                      setOutside(undefined);
                     }}
                     refuse={refuse}
+                    error={outside}
                     testid="topup-amount"
                   />
                   <div class="actions">
@@ -107,7 +113,7 @@ export function TopUpSection(props: { onChange: () => void }) {
                       type="button"
                       class="primary"
                       disabled={busy || amount.trim() === ""}
-                      onClick={() => void send()}
+                      onClick={() => void send(data.limits)}
                       data-testid="topup-ask"
                     >
                       {t("page-topup-ask")}
