@@ -130,6 +130,8 @@ export const Callback = {
   ),
   /** The reseller's choice of the request a proof is for (when several waited for one). */
   requestWhich: kind<string>("rw", (id) => id, refId),
+  /** Cancel of another amount's summary: nothing credited, the request still waits for a decision. */
+  requestOtherCancel: kind<string>("rx", (id) => id, refId),
   /** Confirm of another amount for a request (what the bank shows), bound to the request and the amount. */
   requestOtherConfirm: kind<{ id: string; amount: number }>(
     "rt",

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { createContext } from "preact";
 import { useCallback, useContext, useEffect, useRef, useState } from "preact/hooks";
+import { parseAmount, type AmountRefusal, type AmountRules } from "../amounts.js";
 import type { Session } from "../server/mini-app/views.js";
 import { ApiFailure, type Api } from "./client.js";
 import type { Words } from "./i18n.js";
@@ -223,6 +224,86 @@ export function Field(props: { label: string; error?: string | undefined; childr
         </span>
       )}
     </label>
+  );
+}
+
+/** What an amount box's text reads as (the chat's own reader), or undefined while the box is empty. */
+export function readTyped(
+  typed: string,
+  rules: AmountRules = {},
+): { ok: true; amount: number } | { ok: false; why: AmountRefusal; typed: string } | undefined {
+  return typed.trim() === "" ? undefined : parseAmount(typed, rules);
+}
+
+/**
+ * Why a typed amount is refused, in words, with an example of one that reads (`format`: the
+ * box's own examples, e.g. a correction's `-5rb`).
+ */
+export function amountRefusal(
+  words: Words,
+  why: AmountRefusal,
+  rules: AmountRules = {},
+  format = "page-amount-format",
+): string {
+  const { t, rp } = words;
+  if (why === "too-large" && rules.max !== undefined) return t("page-amount-too-large", { max: rp(rules.max) });
+  if (why === "negative" || why === "zero") return t("page-amount-above-zero");
+  return t(format);
+}
+
+/**
+ * A box where rupiah are typed as people type them (`Rp 50.000,00`, `50rb`, `1,5jt`): a text box
+ * (a phone's keyboard keeps its letters), the rupiah it reads as shown beside it while typing, and
+ * why it reads as no amount, with an example, once the box is left or its form is sent
+ * (`refuse`). The amount itself is read by the caller with `readTyped` and the same rules.
+ */
+export function AmountField(props: {
+  label: string;
+  typed: string;
+  onTyped: (typed: string) => void;
+  testid: string;
+  rules?: AmountRules;
+  /** The server's word on the amount, or the form's own (shown under the box). */
+  error?: string | undefined;
+  /** Say now why the text is no amount (the form was sent with it, or the box says so at once). */
+  refuse?: boolean;
+  /** The key of the box's own examples, when they differ from the common ones. */
+  format?: string;
+  placeholder?: string;
+  /** Show the rupiah read only when the text is not already those plain digits (a table of prices). */
+  quiet?: boolean;
+}) {
+  const { words } = useApp();
+  const [left, setLeft] = useState(false);
+  const read = readTyped(props.typed, props.rules);
+  const refused =
+    read !== undefined && !read.ok && (left || props.refuse === true)
+      ? amountRefusal(words, read.why, props.rules, props.format)
+      : undefined;
+  return (
+    <Field label={props.label} error={refused ?? props.error}>
+      <span class="amount-box">
+        <input
+          type="text"
+          autoComplete="off"
+          value={props.typed}
+          placeholder={props.placeholder ?? "50rb"}
+          onInput={(e) => {
+            setLeft(false);
+            props.onTyped(e.currentTarget.value);
+          }}
+          onBlur={() => setLeft(true)}
+          data-testid={props.testid}
+        />
+        <output class="field-read" aria-live="polite" data-testid={`${props.testid}-read`}>
+          {read?.ok !== true || (props.quiet === true && String(read.amount) === props.typed.trim())
+            ? ""
+            : props.rules?.signed === true
+              ? words.signed(read.amount)
+              : words.rp(read.amount)}
+        </output>
+      </span>
+    </Field>
   );
 }
 

@@ -303,6 +303,50 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     expect(told.text).toContain("Rp 199,500");
   });
 
+  it("when an admin types the bank's 100.137,00 as Other amount, then the bot asks first with the amount read, Cancel credits nothing, and only Confirm credits it, once", async () => {
+    await start();
+    await setPayInfo();
+    const { message, id, exact } = await ask(BUDI, "100rb");
+    await answer(BUDI, () => world.fake.sendPhoto(BUDI, undefined, { replyTo: message }), /Proof received/);
+    const notice = await adminNotice(id);
+    world.fake.tapButton(ADMIN, notice, button(notice, /^ro:/));
+    const prompt = await world.waitText(ADMIN, /Which amount does the bank show/);
+    const credited = () => world.fake.messagesTo(BUDI.id).filter((m) => /Deposit credited/.test(m.text));
+
+    // The amount read is shown, with Confirm and Cancel; nothing is credited yet.
+    const first = await answer(
+      ADMIN,
+      () => world.fake.replyText(ADMIN, "100.137,00", prompt, ADMIN.id),
+      /Credit <b>Rp 100,137<\/b>/,
+    );
+    expect(first.text).toContain(`for <code>${id}</code> instead of Rp ${exact.toLocaleString("en-US")}?`);
+    world.fake.tapButton(ADMIN, first, button(first, /^rx:/));
+    await world.waitText(ADMIN, new RegExp(`Nothing credited for <code>${id}</code>: it still waits`));
+    expect(first.reply_markup?.inline_keyboard ?? []).toEqual([]);
+    await world.fake.waitForIdle();
+    expect(credited()).toHaveLength(0);
+
+    // What cannot be read gets an example, no summary.
+    await answer(ADMIN, () => world.fake.replyText(ADMIN, "100.137,5", prompt, ADMIN.id), /I can't tell which amount/);
+
+    const second = await answer(
+      ADMIN,
+      () => world.fake.replyText(ADMIN, "100.137,00", prompt, ADMIN.id),
+      /Credit <b>Rp 100,137<\/b>/,
+    );
+    const confirm = button(second, /^rt:/);
+    world.fake.tapButton(ADMIN, second, confirm);
+    world.fake.tapButton(ADMIN, second, confirm);
+    await world.waitText(ADMIN, /approved: Rp 100,137 credited/);
+    const told = await world.waitText(BUDI, /Deposit credited/);
+    expect(told.text).toContain("Rp 100,137");
+
+    // Decided now: another amount typed gets no summary to confirm.
+    await answer(ADMIN, () => world.fake.replyText(ADMIN, "5rb", prompt, ADMIN.id), /Already decided: approved/);
+    await world.fake.waitForIdle();
+    expect(credited()).toHaveLength(1);
+  });
+
   it("when a reseller taps Top up saldo under /saldo and replies with an amount, then a request is made", async () => {
     await start();
     await setPayInfo();

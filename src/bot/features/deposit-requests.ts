@@ -356,6 +356,15 @@ function adminHandlers(composer: Composer<Ctx>): void {
   );
 
   onCallback(composer, Callback.requestOtherConfirm, (ctx, { id, amount }) => approveWith(ctx, id, amount), adminOnly);
+  onCallback(
+    composer,
+    Callback.requestOtherCancel,
+    async (ctx, id) => {
+      await answerQuery(ctx, {});
+      await ctx.editMessageText(ctx.tr("request-other-cancelled", { id }));
+    },
+    adminOnly,
+  );
 
   // The admin's answers to "the reason?" and "which amount?": replies to those prompts.
   composer.on("message:text", async (ctx, next) => {
@@ -373,6 +382,10 @@ function adminHandlers(composer: Composer<Ctx>): void {
     if (!read.ok) return void (await ctx.reply(t("amount-unclear", { typed: read.typed })));
     const request = await depositRequests.get(id);
     if (request === undefined) return void (await ctx.reply(t("request-not-found")));
+    // Decided meanwhile (an Approve, another admin, the Mini App): no summary to confirm.
+    if (request.state !== "review")
+      return void (await ctx.reply(t("request-decided", { state: stateText(t, request) })));
+    // The amount read, shown before anything is credited: only its Confirm credits it.
     await ctx.reply(
       t("request-other-summary", {
         id,
@@ -380,10 +393,9 @@ function adminHandlers(composer: Composer<Ctx>): void {
         exact: formatRupiah(request.exact, ctx.lang),
       }),
       {
-        reply_markup: new InlineKeyboard().text(
-          t("request-other-confirm"),
-          Callback.requestOtherConfirm.encode({ id, amount: read.amount }),
-        ),
+        reply_markup: new InlineKeyboard()
+          .text(t("request-other-confirm"), Callback.requestOtherConfirm.encode({ id, amount: read.amount }))
+          .text(t("button-cancel"), Callback.requestOtherCancel.encode(id)),
       },
     );
   });

@@ -5,7 +5,7 @@ import type { CatalogFile, CatalogProduct, CatalogView } from "../../server/mini
 import { ApiFailure, type AnswerOf } from "../client.js";
 import type { Words } from "../i18n.js";
 import {
-  Field,
+  AmountField,
   Loaded,
   Notice,
   failureText,
@@ -40,7 +40,7 @@ const shown = (value: unknown) => (typeof value === "number" || typeof value ===
 
 /**
  * A price box. It keeps what the admin typed (`Rp 21.500` stays so while they type, not turned
- * into `21500` at the first digit), shows below it the rupiah it reads as (or, with examples, that
+ * into `21500` at the first digit), shows beside it the rupiah it reads as (or, with examples, that
  * it reads as no amount), and gives the draft the amount, or the text when there is none.
  */
 function PriceInput(props: {
@@ -50,31 +50,26 @@ function PriceInput(props: {
   onPrice: (price: number | string | undefined) => void;
   testid: string;
 }) {
-  const { words } = useApp();
   const [typed, setTyped] = useState(() => shown(props.value));
   // The draft changed from elsewhere (applied, or another edit's base): the box shows it.
   useEffect(() => {
     if (priceOf(typed) !== props.value) setTyped(shown(props.value));
   }, [props.value]);
-  const read = typed.trim() === "" ? undefined : parseAmount(typed);
   return (
-    <Field label={props.label} error={read === undefined || read.ok ? props.error : words.t("page-price-format")}>
-      <input
-        type="text"
-        value={typed}
-        onInput={(e) => {
-          const text = e.currentTarget.value;
-          setTyped(text);
-          props.onPrice(priceOf(text));
-        }}
-        data-testid={props.testid}
-      />
-      {read?.ok === true && String(read.amount) !== typed.trim() ? (
-        <span class="field-read" data-testid={`${props.testid}-read`}>
-          {words.rp(read.amount)}
-        </span>
-      ) : null}
-    </Field>
+    <AmountField
+      label={props.label}
+      typed={typed}
+      onTyped={(text) => {
+        setTyped(text);
+        props.onPrice(priceOf(text));
+      }}
+      error={props.error}
+      refuse
+      format="page-price-format"
+      placeholder=""
+      quiet
+      testid={props.testid}
+    />
   );
 }
 

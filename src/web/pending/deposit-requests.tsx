@@ -1,10 +1,32 @@
 import { useEffect, useState } from "preact/hooks";
 import type { AnswerOf } from "../client.js";
 import { ApiFailure } from "../client.js";
-import { Empty, Field, Loaded, Notice, Section, failureText, useApp, useBusy, useLoad } from "../ui.js";
+import {
+  AmountField,
+  Empty,
+  Field,
+  Loaded,
+  Notice,
+  Section,
+  failureText,
+  readTyped,
+  useApp,
+  useBusy,
+  useLoad,
+} from "../ui.js";
 
 type RequestRow = AnswerOf<"depositRequests">["requests"][number];
-type Decision = { id: string; kind: "other" | "reject"; value: string };
+/**
+ * An admin deciding one request by hand: Other amount (what they typed; `sure` once they asked
+ * for the summary of the amount it reads as, which alone has the Confirm that credits it; `refuse`
+ * when they asked with a text that reads as none) or Reject (a reason).
+ */
+type Decision =
+  | { id: string; kind: "other"; value: string; sure?: number; refuse?: boolean }
+  | { id: string; kind: "reject"; value: string };
+
+/** The largest other amount an admin may credit in one go (as the chat's Other amount). */
+const OTHER_MAX = 100_000_000;
 
 /** A request's proof, fetched with the init data and shown from memory (never a URL of Telegram's). */
 function Proof(props: { id: string }) {
@@ -95,10 +117,18 @@ export function DepositRequestsSection() {
   const [notice, setNotice] = useState<{ kind: "done" | "error"; text: string } | undefined>();
   const [busy, guard] = useBusy();
 
+  /** Other amount, first press: the summary of the amount the box reads as, or why it reads as none. */
+  const review = (d: Extract<Decision, { kind: "other" }>) => {
+    const read = readTyped(d.value, { max: OTHER_MAX });
+    setDecision(read?.ok === true ? { ...d, sure: read.amount } : { ...d, refuse: true });
+  };
+
   const decide = guard(async (r: RequestRow, how: "approve" | Decision) => {
     try {
       if (how === "approve" || how.kind === "other") {
-        const amount = how === "approve" ? undefined : Number(how.value.replace(/[^0-9]/g, ""));
+        // Another amount is credited only from its summary's Confirm, and exactly as shown there.
+        const amount = how === "approve" ? undefined : how.sure;
+        if (how !== "approve" && amount === undefined) return;
         const done = await api.approveRequest(r.id, amount);
         setNotice({
           kind: "done",
@@ -147,14 +177,79 @@ export function DepositRequestsSection() {
                     <Notice kind="warning">{t("page-request-sent-before", { id: r.proof.sentBeforeFor })}</Notice>
                   ) : null}
                   {r.proof === null ? null : <Proof id={r.id} />}
-                  {r.state !== "review" ? null : decision?.id === r.id ? (
+                  {r.state !== "review" ? null : decision?.id === r.id && decision.kind === "other" ? (
+                    decision.sure === undefined ? (
+                      <div class="settle-form">
+                        <AmountField
+                          label={t("page-request-other-amount")}
+                          typed={decision.value}
+                          onTyped={(value) => setDecision({ id: r.id, kind: "other", value })}
+                          rules={{ max: OTHER_MAX }}
+                          refuse={decision.refuse === true}
+                          placeholder={rp(r.exact)}
+                          testid="request-value"
+                        />
+                        <div class="actions">
+                          <button
+                            type="button"
+                            class="primary"
+                            disabled={busy || decision.value.trim() === ""}
+                            onClick={() => review(decision)}
+                            data-testid="request-send"
+                          >
+                            {t("page-request-other-review")}
+                          </button>
+                          <button
+                            type="button"
+                            class="secondary"
+                            onClick={() => setDecision(undefined)}
+                            data-testid="request-back"
+                          >
+                            {t("page-back")}
+                          </button>
+                        </div>
+                      </div>
+                    ) : (
+                      <div class="settle-form other-summary" data-testid={`other-summary-${r.id}`}>
+                        <p>
+                          <strong>
+                            {t("page-request-other-summary", {
+                              amount: rp(decision.sure),
+                              id: r.id,
+                              exact: rp(r.exact),
+                            })}
+                          </strong>
+                        </p>
+                        <p class="hint">{t("page-request-other-hint")}</p>
+                        <div class="actions">
+                          <button
+                            type="button"
+                            class="primary"
+                            disabled={busy}
+                            onClick={() => void decide(r, decision)}
+                            data-testid="request-confirm"
+                          >
+                            {t("page-request-other-confirm", { amount: rp(decision.sure) })}
+                          </button>
+                          <button
+                            type="button"
+                            class="secondary"
+                            disabled={busy}
+                            onClick={() => setDecision({ id: r.id, kind: "other", value: decision.value })}
+                            data-testid="request-change"
+                          >
+                            {t("page-request-other-change")}
+                          </button>
+                        </div>
+                      </div>
+                    )
+                  ) : decision?.id === r.id ? (
                     <div class="settle-form">
-                      <Field label={t(decision.kind === "other" ? "page-request-other-amount" : "page-request-reason")}>
+                      <Field label={t("page-request-reason")}>
                         <input
                           type="text"
-                          inputMode={decision.kind === "other" ? "numeric" : "text"}
                           value={decision.value}
-                          maxLength={decision.kind === "other" ? 12 : 300}
+                          maxLength={300}
                           onInput={(e) => setDecision({ ...decision, value: e.currentTarget.value })}
                           data-testid="request-value"
                         />
@@ -162,14 +257,19 @@ export function DepositRequestsSection() {
                       <div class="actions">
                         <button
                           type="button"
-                          class={decision.kind === "other" ? "primary" : "primary destructive"}
-                          disabled={busy || (decision.kind === "other" && !/[0-9]/.test(decision.value))}
+                          class="primary destructive"
+                          disabled={busy}
                           onClick={() => void decide(r, decision)}
                           data-testid="request-send"
                         >
-                          {t(decision.kind === "other" ? "page-request-credit" : "page-request-reject")}
+                          {t("page-request-reject")}
                         </button>
-                        <button type="button" class="secondary" onClick={() => setDecision(undefined)}>
+                        <button
+                          type="button"
+                          class="secondary"
+                          onClick={() => setDecision(undefined)}
+                          data-testid="request-back"
+                        >
                           {t("page-back")}
                         </button>
                       </div>

@@ -1,6 +1,18 @@
 import { useState } from "preact/hooks";
 import { ApiFailure } from "../client.js";
-import { Empty, Field, Loaded, Notice, Section, failureText, requestId, useApp, useBusy, useLoad } from "../ui.js";
+import {
+  AmountField,
+  Empty,
+  Loaded,
+  Notice,
+  Section,
+  failureText,
+  readTyped,
+  requestId,
+  useApp,
+  useBusy,
+  useLoad,
+} from "../ui.js";
 
 /**
  * A reseller tops up their saldo: a deposit request (the same rules as /deposit in the chat: the
@@ -12,13 +24,21 @@ export function TopUpSection(props: { onChange: () => void }) {
   const { t, rp } = words;
   const [mine, reload] = useLoad(() => api.myRequests(), []);
   const [amount, setAmount] = useState("");
+  // Sent with a text that reads as no amount: the box says why (and nothing is sent).
+  const [refuse, setRefuse] = useState(false);
+  // An amount read but outside the shop's limits: said at the box, before anything is sent.
+  const [outside, setOutside] = useState<string | undefined>();
   const [ask] = useState(() => ({ id: requestId() }));
   const [notice, setNotice] = useState<{ kind: "done" | "error"; text: string } | undefined>();
   const [busy, guard] = useBusy();
 
-  const send = guard(async () => {
+  const send = guard(async (limits: { min: number; max: number }) => {
+    const read = readTyped(amount);
+    if (read?.ok !== true) return setRefuse(true);
+    if (read.amount < limits.min || read.amount > limits.max)
+      return setOutside(t("page-topup-outside", { amount: rp(read.amount), min: rp(limits.min), max: rp(limits.max) }));
     try {
-      const made = await api.askDeposit(Number(amount.replace(/[^0-9]/g, "")), ask.id);
+      const made = await api.askDeposit(read.amount, ask.id);
       const r = made.request;
       setNotice({
         kind: "done",
@@ -76,21 +96,24 @@ export function TopUpSection(props: { onChange: () => void }) {
               ) : (
                 <>
                   <p class="hint">{data.payInfo.text}</p>
-                  <Field label={t("page-topup-amount", { min: rp(data.limits.min), max: rp(data.limits.max) })}>
-                    <input
-                      type="text"
-                      inputMode="numeric"
-                      value={amount}
-                      onInput={(e) => setAmount(e.currentTarget.value)}
-                      data-testid="topup-amount"
-                    />
-                  </Field>
+                  <AmountField
+                    label={t("page-topup-amount", { min: rp(data.limits.min), max: rp(data.limits.max) })}
+                    typed={amount}
+                    onTyped={(typed) => {
+                      setAmount(typed);
+                      setRefuse(false);
+                      setOutside(undefined);
+                    }}
+                    refuse={refuse}
+                    error={outside}
+                    testid="topup-amount"
+                  />
                   <div class="actions">
                     <button
                       type="button"
                       class="primary"
-                      disabled={busy || !/[0-9]/.test(amount)}
-                      onClick={() => void send()}
+                      disabled={busy || amount.trim() === ""}
+                      onClick={() => void send(data.limits)}
                       data-testid="topup-ask"
                     >
                       {t("page-topup-ask")}

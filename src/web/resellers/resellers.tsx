@@ -4,6 +4,7 @@ import type { DepositView } from "../../server/mini-app/views.js";
 import { ApiFailure, type AnswerOf } from "../client.js";
 import type { Words } from "../i18n.js";
 import {
+  AmountField,
   Empty,
   Field,
   Loaded,
@@ -250,7 +251,16 @@ function ResellerDetail(props: { userId: number }) {
               </button>
             ) : deposit.kind === "form" ? (
               <div ref={depositForm}>
-                <DepositForm step={deposit} errors={errors} set={setDeposit} />
+                <DepositForm
+                  step={deposit}
+                  errors={errors}
+                  set={(step) => {
+                    // A new amount typed: the word on the old one no longer stands beside it.
+                    if (step.kind === "form" && step.amount !== deposit.amount)
+                      setErrors(({ amount: _old, ...rest }) => rest);
+                    setDeposit(step);
+                  }}
+                />
               </div>
             ) : (
               <DepositReview
@@ -286,15 +296,16 @@ function DepositForm(props: {
   const { step, errors, set } = props;
   return (
     <Section title={t("page-deposit-title")} class="deposit-form">
-      <Field label={t("page-deposit-amount")} error={errors.amount}>
-        <input
-          type="text"
-          value={step.amount}
-          placeholder="50.000"
-          onInput={(e) => set({ ...step, amount: e.currentTarget.value })}
-          data-testid="deposit-amount"
-        />
-      </Field>
+      <AmountField
+        label={t("page-deposit-amount")}
+        typed={step.amount}
+        onTyped={(amount) => set({ ...step, amount })}
+        rules={{ signed: true }}
+        format="page-deposit-amount-format"
+        error={errors.amount}
+        placeholder="50.000"
+        testid="deposit-amount"
+      />
       <Field label={t("page-deposit-note")} error={errors.note}>
         <input
           type="text"
