@@ -955,6 +955,7 @@ request-admin-age = Asked { $age }
 request-proof-sent-before = ⚠️ This image was already sent for <code>{ $id }</code>.
 request-admin-saldo-after = Saldo after the credit: <b>{ $saldo }</b>
 request-decided-approved = ✅ Approved by { $name }<code>{ $adminId }</code>: { $amount } credited.
+request-decided-hand = ✍️ Credited by hand by { $name }<code>{ $adminId }</code>: { $amount }.
 request-decided-rejected = ❌ Rejected by { $name }<code>{ $adminId }</code>.
 request-decided-other = ☑️ { $state }: { $name }<code>{ $adminId }</code>.
 request-decided-expired = ⌛ Expired without a decision.

@@ -886,6 +886,7 @@ request-admin-age = Diminta { $age }
 request-proof-sent-before = ⚠️ Gambar ini sudah pernah dikirim untuk <code>{ $id }</code>.
 request-admin-saldo-after = Saldo setelah dikreditkan: <b>{ $saldo }</b>
 request-decided-approved = ✅ Disetujui oleh { $name }<code>{ $adminId }</code>: { $amount } dikreditkan.
+request-decided-hand = ✍️ Dikreditkan manual oleh { $name }<code>{ $adminId }</code>: { $amount }.
 request-decided-rejected = ❌ Ditolak oleh { $name }<code>{ $adminId }</code>.
 request-decided-other = ☑️ { $state }: { $name }<code>{ $adminId }</code>.
 request-decided-expired = ⌛ Kedaluwarsa tanpa keputusan.

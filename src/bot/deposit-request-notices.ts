@@ -83,6 +83,8 @@ export function decisionLine(t: Translate, lang: Lang, r: DepositRequest, decide
   const who = { name: decider, adminId: String(r.decidedBy ?? "") };
   switch (r.state) {
     case "approved":
+      if (r.byHand !== undefined)
+        return t("request-decided-hand", { ...who, amount: formatRupiah(r.credited ?? r.exact, lang) });
       return t("request-decided-approved", { ...who, amount: formatRupiah(r.credited ?? r.exact, lang) });
     case "rejected":
       return t("request-decided-rejected", who);

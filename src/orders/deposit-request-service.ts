@@ -397,6 +397,7 @@ export function createDepositRequests(deps: DepositRequestDeps) {
       );
       const confirmed = await deps.deposits.confirm(deposit.id, adminId);
       await store.credited(id);
+      await showDecision(r.request);
       return { kind: "credited", request: r.request, confirmed };
     },
     /**

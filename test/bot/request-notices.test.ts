@@ -107,4 +107,26 @@ describe("a decision made anywhere shows on every notice of the request", () => 
     expect(world.fake.messagesTo(BUDI.id).some((m) => /Deposit credited/.test(m.text))).toBe(false);
     expect(notices.map((n) => now(n).edits.length)).toEqual([1, 1]);
   });
+  it("when an admin credits the request by hand in the chat, then every admin's notice loses its buttons and says it was credited by hand", async () => {
+    await world.run();
+    const { id, exact, notices, approve } = await requestWithProof();
+    world.fake.sendText(ADMIN, `/deposit ${BUDI.id} ${exact} ${id}`);
+    const summary = await world.waitText(ADMIN, /by hand/);
+    world.fake.tapButton(ADMIN, summary, button(summary, /^dc:/));
+    await world.waitText(BUDI, /Deposit credited/);
+
+    await world.fake.waitFor(() => notices.every((n) => now(n).edits.length > 0));
+    for (const n of notices) expect(now(n).reply_markup).toBeUndefined();
+    const amount = `Rp ${exact.toLocaleString("en-US")}`;
+    expect(now(notices[0]!).text).toContain(`Credited by hand by Admin <code>1001</code>: ${amount}.`);
+    expect(now(notices[0]!).text).toContain(`Saldo after the credit: <b>${amount}</b>`);
+    expect(now(notices[1]!).text).toContain("Dikreditkan manual oleh Admin <code>1001</code>");
+
+    // Rina's old Approve credits nothing more.
+    world.fake.tapButton(RINA, notices[1]!, approve[1]!);
+    await world.fake.waitFor(() => world.fake.callbackAnswers.some((a) => /Sudah diputuskan/.test(a.text ?? "")));
+    await world.fake.waitForIdle();
+    expect(world.fake.messagesTo(BUDI.id).filter((m) => /Deposit credited/.test(m.text))).toHaveLength(1);
+    expect(notices.map((n) => now(n).edits.length)).toEqual([1, 1]);
+  });
 });
