@@ -60,6 +60,11 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     expect(unknown.text).toContain("the bot was restarted while the order was being sent");
     expect(sandbox.calls).toHaveLength(1);
     expect(world.fake.messagesTo(ADMIN.id).some((m) => /Top-up successful/.test(m.text))).toBe(false);
+    // Told once that the bot restarted, however many paths after the restart know it.
+    await world.fake.waitForIdle();
+    expect(
+      world.fake.messagesTo(ADMIN.id).filter((m) => /The bot was restarted while order/.test(m.text)),
+    ).toHaveLength(1);
   });
 
   /**
@@ -116,6 +121,17 @@ describe("the order across restarts and start-up errors: the bot as a process (`
     const unknown = await world.fake.waitForMessage(ADMIN.id, (m) => /Result unknown/.test(m.text));
     expect(unknown.text).toContain("the bot was restarted while the order was being sent");
     expect(sandbox.calls).toHaveLength(1);
+    // The start-up tells in-flight orders before it settles them: all of it is in by now.
+    expect(
+      texts
+        .concat(
+          world.fake
+            .messagesTo(ADMIN.id)
+            .slice(texts.length)
+            .map((m) => m.text),
+        )
+        .filter((t) => /The bot was restarted while order/.test(t)),
+    ).toHaveLength(1);
     expect(restarted.output()).toMatch(/taken over at once from a process that is gone/);
     return held;
   }
