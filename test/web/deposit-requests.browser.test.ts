@@ -280,4 +280,34 @@ describe("deposit requests in the Mini App", () => {
     await shows(app.page, /Deposit requests/i);
     expect(await app.page.getByTestId(`request-${id}`).count()).toBe(0);
   });
+  it("when a request shown on the Pending page is approved in the chat meanwhile, then pressing Approve on the page credits nothing more and says who approved it and for how much", async () => {
+    world.fake.sendText(ADMIN, "/payinfo Transfer ke BCA 1234567890 a.n. Toko Berkah");
+    await world.waitText(ADMIN, /instructions set/);
+    world.fake.sendText(RESELLER, "/deposit 60rb");
+    const asked = await world.waitText(RESELLER, /Deposit request<\/b> <code>DR[\s\S]*Rp 60,000/);
+    const id = /<code>(DR[0-9A-Z]{19})<\/code>/.exec(asked.text)![1]!;
+    world.fake.sendPhoto(RESELLER, undefined, {
+      replyTo: asked,
+      fileId: "proof-meanwhile",
+      fileUniqueId: "proof-meanwhile",
+      bytes: ONE_PIXEL_PNG,
+    });
+    const notice = await world.fake.waitForMessage(ADMIN.id, (m) => m.method === "sendPhoto" && m.text.includes(id));
+    const approve = notice
+      .reply_markup!.inline_keyboard.flat()
+      .find((b) => b.callback_data?.startsWith("ra:"))!.callback_data!;
+
+    app = await open({ user: ADMIN, tab: "pending" });
+    await app.page.getByTestId(`approve-${id}`).waitFor();
+    // Approved in the chat while the page still shows the request.
+    world.fake.tapButton(ADMIN, notice, approve);
+    const amount = `Rp ${/<b>Rp ([0-9,]+)<\/b>/.exec(asked.text)![1]!}`;
+    await world.waitText(RESELLER, new RegExp(`Deposit credited</b>: ${amount}`));
+    await app.page.getByTestId(`approve-${id}`).click();
+    await shows(app.page, new RegExp(`${id} was already approved by .+: ${amount} credited`));
+    await world.fake.waitForIdle();
+    expect(
+      world.fake.messagesTo(RESELLER.id).filter((m) => m.text.includes("Deposit credited") && m.text.includes(amount)),
+    ).toHaveLength(1);
+  });
 });

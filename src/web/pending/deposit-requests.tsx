@@ -117,6 +117,18 @@ export function DepositRequestsSection() {
   const [notice, setNotice] = useState<{ kind: "done" | "error"; text: string } | undefined>();
   const [busy, guard] = useBusy();
 
+  /** A request decided before this press (here, in the chat, by hand): who decided what, as the chat's notices say. */
+  const takenText = (body: Record<string, unknown>, id: string): string => {
+    const request = body["request"] as { state?: string; byHand?: boolean; credited?: number | null } | undefined;
+    const by = body["decidedBy"] as { id: number; name: string | null } | null | undefined;
+    if (request === undefined || by === undefined || by === null) return t("page-request-taken", { id });
+    const who = { id, name: by.name ?? String(by.id), amount: rp(request.credited ?? 0) };
+    if (request.state === "approved")
+      return t(request.byHand === true ? "page-request-taken-hand" : "page-request-taken-approved", who);
+    if (request.state === "rejected") return t("page-request-taken-rejected", who);
+    return t("page-request-taken", { id });
+  };
+
   /** Other amount, first press: the summary of the amount the box reads as, or why it reads as none. */
   const review = (d: Extract<Decision, { kind: "other" }>) => {
     const read = readTyped(d.value, { max: OTHER_MAX });
@@ -142,7 +154,7 @@ export function DepositRequestsSection() {
       const failure = err instanceof ApiFailure ? err : new ApiFailure(0, { error: "internal" });
       setNotice({
         kind: "error",
-        text: failure.status === 409 ? t("page-request-taken", { id: r.id }) : failureText(words, failure),
+        text: failure.status === 409 ? takenText(failure.body, r.id) : failureText(words, failure),
       });
     }
     setDecision(undefined);

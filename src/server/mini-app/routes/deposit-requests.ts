@@ -98,6 +98,18 @@ export function adminDepositRequestRoutes(
   deps: Pick<MiniAppDeps, "depositRequests" | "payInfo" | "people" | "wallets" | "downloadFile" | "logger">,
 ) {
   const { depositRequests, payInfo, people } = deps;
+  /** A decision on a request decided before: the admin is told who decided what, as the chat's notices say. */
+  const decidedBefore = async (c: Context, r: DepositRequest) => {
+    const by = r.decidedBy === undefined ? undefined : (await people.get([r.decidedBy])).get(r.decidedBy);
+    return c.json(
+      {
+        error: "taken" as const,
+        request: adminRequestView(r),
+        decidedBy: r.decidedBy === undefined ? null : { id: r.decidedBy, name: by?.name ?? null },
+      },
+      409,
+    );
+  };
   return new Hono<MiniAppEnv>()
     .get("/", async (c) => {
       const open = await depositRequests.open();
@@ -142,14 +154,14 @@ export function adminDepositRequestRoutes(
         c.req.valid("json").amount,
       );
       if (r.kind === "not-found") return notFound(c);
-      if (r.kind === "taken") return taken(c, r.request);
+      if (r.kind === "taken") return decidedBefore(c, r.request);
       return c.json({ request: adminRequestView(r.request), saldo: r.saldo }, 200);
     })
     .post("/:id/reject", jsonBody(rejectBody), requestIdParam, async (c) => {
       const id = c.req.valid("param").id;
       const r = await depositRequests.reject(id, c.get("viewer").userId);
       if (r.kind === "not-found") return notFound(c);
-      if (r.kind === "taken") return taken(c, r.request);
+      if (r.kind === "taken") return decidedBefore(c, r.request);
       const reason = c.req.valid("json").reason;
       if (reason !== undefined && reason !== "") await depositRequests.reason(id, reason);
       return c.json({ request: adminRequestView((await depositRequests.get(id)) ?? r.request) }, 200);
