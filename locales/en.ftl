@@ -874,7 +874,8 @@ request-usage = Use <code>/deposit AMOUNT</code>, e.g. <code>/deposit 100rb</cod
 request-bad-amount = <code>{ $typed }</code> is not an amount you can ask for: write it like <code>100000</code>, <code>100rb</code> or <code>Rp100.000</code>, from { $min } to { $max }.
 request-no-pay-info = The shop has not set up deposits yet. Ask the admin.
 request-too-many = You have { $open } open deposit requests already: send their proofs or cancel one first.
-request-no-code = Too many requests of this amount are open right now: try a slightly different amount.
+request-too-soon = You asked for { $max } deposit requests in the last hour, the most there may be: you can ask again at { $at }.
+request-no-code = Every unique code of this amount is taken by other requests right now: try a slightly different amount.
 request-made =
     💳 <b>Deposit request</b> <code>{ $id }</code>
     Transfer exactly <b>{ $exact }</b> ({ $amount } + code { $code }): this exact amount is what gets credited.
@@ -969,7 +970,9 @@ page-topup-amount = Amount (rupiah), { $min } to { $max }
 page-topup-ask = Ask for a deposit
 page-topup-made = Transfer exactly { $exact } ({ $amount } + code { $code }), then send the proof of the transfer with Send proof below, or in the chat as a reply to request { $id }.
 page-topup-no-pay-info = The shop has not set up deposits yet.
-page-topup-too-many = You have 3 open requests already.
+page-topup-too-many = You have 3 open requests already: send their proofs or cancel one first.
+page-topup-too-soon = You asked for 10 deposit requests in the last hour, the most there may be: you can ask again at { $at }.
+page-topup-no-code = Every unique code of this amount is taken by other requests right now: try a slightly different amount.
 page-my-requests = My deposit requests
 page-request-cancel = Cancel
 page-proof-send = Send proof

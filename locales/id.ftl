@@ -808,7 +808,8 @@ request-usage = Ketik <code>/deposit JUMLAH</code>, mis. <code>/deposit 100rb</c
 request-bad-amount = <code>{ $typed }</code> bukan jumlah yang bisa diminta: tulis seperti <code>100000</code>, <code>100rb</code> atau <code>Rp100.000</code>, dari { $min } sampai { $max }.
 request-no-pay-info = Toko belum mengatur deposit. Tanyakan ke admin.
 request-too-many = Anda sudah punya { $open } permintaan deposit terbuka: kirim buktinya atau batalkan satu dulu.
-request-no-code = Terlalu banyak permintaan dengan jumlah ini sedang terbuka: coba jumlah yang sedikit berbeda.
+request-too-soon = Anda sudah membuat { $max } permintaan deposit dalam satu jam terakhir, batas maksimalnya: Anda bisa meminta lagi pukul { $at }.
+request-no-code = Semua kode unik untuk jumlah ini sedang dipakai permintaan lain: coba jumlah yang sedikit berbeda.
 request-made =
     💳 <b>Permintaan deposit</b> <code>{ $id }</code>
     Transfer tepat <b>{ $exact }</b> ({ $amount } + kode { $code }): nominal ini yang akan masuk ke saldo.
@@ -903,7 +904,9 @@ page-topup-amount = Jumlah (rupiah), { $min } sampai { $max }
 page-topup-ask = Minta deposit
 page-topup-made = Transfer tepat { $exact } ({ $amount } + kode { $code }), lalu kirim bukti transfer dengan Kirim bukti di bawah, atau di chat sebagai balasan permintaan { $id }.
 page-topup-no-pay-info = Toko belum mengatur deposit.
-page-topup-too-many = Anda sudah punya 3 permintaan terbuka.
+page-topup-too-many = Anda sudah punya 3 permintaan terbuka: kirim buktinya atau batalkan satu dulu.
+page-topup-too-soon = Anda sudah membuat 10 permintaan deposit dalam satu jam terakhir, batas maksimalnya: Anda bisa meminta lagi pukul { $at }.
+page-topup-no-code = Semua kode unik untuk jumlah ini sedang dipakai permintaan lain: coba jumlah yang sedikit berbeda.
 page-my-requests = Permintaan deposit saya
 page-request-cancel = Batalkan
 page-proof-send = Kirim bukti

@@ -16,6 +16,8 @@ const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 /** A reseller has at most this many open requests. */
 export const MAX_OPEN_REQUESTS = 3;
+/** A reseller makes at most this many new requests in any hour (asking and cancelling in a loop jams nothing). */
+export const MAX_REQUESTS_PER_HOUR = 10;
 /** An exact amount is not given to another request for this long after its request closed. */
 const AMOUNT_REUSE_MS = 7 * DAY;
 /** A rejection waits this long for the admin's reason before the reseller is told without one. */
@@ -41,6 +43,8 @@ export type AskResult =
   | { kind: "not-reseller" }
   | { kind: "out-of-limits"; min: number; max: number }
   | { kind: "too-many"; open: number }
+  /** Too many new requests in the last hour: they may ask again at `until` (ms). */
+  | { kind: "too-soon"; until: number }
   | { kind: "no-code" };
 
 export type ProofAnswer =
@@ -198,7 +202,13 @@ function asking(deps: DepositRequestDeps, now: () => number, dayOf: (ms: number)
         createdAt: at,
         expiresAt: at + limits.hours * 60 * MINUTE,
       },
-      { firstCode: randomInt(1, 1000), maxOpen: MAX_OPEN_REQUESTS, reuseMs: AMOUNT_REUSE_MS, day: dayOf(at) },
+      {
+        firstCode: randomInt(1, 1000),
+        maxOpen: MAX_OPEN_REQUESTS,
+        maxPerHour: MAX_REQUESTS_PER_HOUR,
+        reuseMs: AMOUNT_REUSE_MS,
+        day: dayOf(at),
+      },
     );
     if (r.kind !== "made") return r;
     logger.info(

@@ -1,7 +1,7 @@
 import { InlineKeyboard, type Composer } from "grammy";
 import type { Message } from "grammy/types";
 import { parseAmount } from "../../amounts.js";
-import { MAX_PROOF_BYTES, type ProofAnswer } from "../../orders/deposit-request-service.js";
+import { MAX_PROOF_BYTES, MAX_REQUESTS_PER_HOUR, type ProofAnswer } from "../../orders/deposit-request-service.js";
 import type { DepositRequest } from "../../orders/deposit-requests.js";
 import type { Lang } from "../../orders/order.js";
 import { MAX_PAY_INFO } from "../../shop/pay-info.js";
@@ -104,6 +104,14 @@ function proofFile(
   return { ok: false, hint: "request-proof-type" };
 }
 
+/** A time of the shop's day as the reader writes it (`26 Nov 2026, 14:05`). */
+const clockTime = (ctx: Ctx, ms: number) =>
+  new Intl.DateTimeFormat(ctx.lang === "id" ? "id-ID" : "en-GB", {
+    timeZone: ctx.services.place.timeZone,
+    dateStyle: "medium",
+    timeStyle: "short",
+  }).format(new Date(ms));
+
 /** A reseller's request for `typed` (an amount as people write it), shown once per update. */
 async function askFor(ctx: Ctx, typed: string): Promise<void> {
   const t = ctx.tr;
@@ -128,6 +136,8 @@ async function askFor(ctx: Ctx, typed: string): Promise<void> {
       return void (await ctx.reply(t("request-bad-amount", { typed, ...limits })));
     case "too-many":
       return void (await ctx.reply(t("request-too-many", { open: r.open })));
+    case "too-soon":
+      return void (await ctx.reply(t("request-too-soon", { max: MAX_REQUESTS_PER_HOUR, at: clockTime(ctx, r.until) })));
     case "no-code":
       return void (await ctx.reply(t("request-no-code")));
     case "made": {

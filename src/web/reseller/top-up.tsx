@@ -33,7 +33,11 @@ export function TopUpSection(props: { onChange: () => void }) {
           ? t("page-topup-no-pay-info")
           : failure.body.error === "too-many"
             ? t("page-topup-too-many")
-            : (failure.body.issues?.[0]?.message ?? failureText(words, failure));
+            : failure.body.error === "too-soon" && failure.body.until !== undefined
+              ? t("page-topup-too-soon", { at: words.time(failure.body.until) })
+              : failure.body.error === "no-code"
+                ? t("page-topup-no-code")
+                : (failure.body.issues?.[0]?.message ?? failureText(words, failure));
       setNotice({ kind: "error", text });
     }
     reload();

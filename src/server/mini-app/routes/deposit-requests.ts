@@ -211,6 +211,12 @@ export function resellerDepositRequestRoutes(
           return c.json({ error: "no-pay-info" as const }, 409);
         case "too-many":
           return c.json({ error: "too-many" as const, open: r.open }, 409);
+        case "too-soon": {
+          const seconds = Math.max(1, Math.ceil((r.until - Date.now()) / 1000));
+          return c.json({ error: "too-soon" as const, until: new Date(r.until).toISOString() }, 429, {
+            "retry-after": String(seconds),
+          });
+        }
         case "no-code":
           return c.json({ error: "no-code" as const }, 409);
         case "not-reseller":
