@@ -902,6 +902,7 @@ request-not-found = No such deposit request.
 request-proof-closed = Request <code>{ $id }</code> does not take a proof any more: { $state }.
 request-proof-too-large = That file is over 20 MB: send a screenshot of the transfer instead.
 request-proof-type = Send the proof as a photo, an image (JPEG, PNG, WebP) or a PDF of the transfer.
+request-proof-unreadable = That file could not be read from Telegram just now: send it again in a moment.
 request-cancel-too-late = This request cannot be cancelled: { $state }.
 request-cancelled = Request <code>{ $id }</code> cancelled.
 request-decided = Already decided: { $state }.
@@ -978,6 +979,7 @@ page-request-cancel = Cancel
 page-proof-send = Send proof
 page-proof-sent = Proof received for { $id }. The admin checks the transfer; you will hear in the chat when your saldo is credited.
 page-proof-type = Send the proof as an image (JPEG, PNG, WebP) or a PDF, at most 10 MB.
+page-proof-busy = Many proofs are being sent right now: try again in a few seconds.
 
 ## The H2H API (resellers' systems ordering by HTTP)
 notice-via-api = Ordered through the H2H API.

@@ -836,6 +836,7 @@ request-not-found = Permintaan deposit itu tidak ada.
 request-proof-closed = Permintaan <code>{ $id }</code> tidak menerima bukti lagi: { $state }.
 request-proof-too-large = File itu lebih dari 20 MB: kirim screenshot transfer saja.
 request-proof-type = Kirim bukti sebagai foto, gambar (JPEG, PNG, WebP) atau PDF transfer.
+request-proof-unreadable = File itu belum bisa dibaca dari Telegram: kirim lagi sebentar lagi.
 request-cancel-too-late = Permintaan ini tidak bisa dibatalkan: { $state }.
 request-cancelled = Permintaan <code>{ $id }</code> dibatalkan.
 request-decided = Sudah diputuskan: { $state }.
@@ -911,6 +912,7 @@ page-my-requests = Permintaan deposit saya
 page-request-cancel = Batalkan
 page-proof-send = Kirim bukti
 page-proof-sent = Bukti untuk { $id } diterima. Admin memeriksa transfer; Anda akan diberi tahu di chat saat saldo masuk.
+page-proof-busy = Banyak bukti sedang dikirim saat ini: coba lagi beberapa detik lagi.
 page-proof-type = Kirim bukti sebagai gambar (JPEG, PNG, WebP) atau PDF, paling besar 10 MB.
 
 ## The H2H API (resellers' systems ordering by HTTP)

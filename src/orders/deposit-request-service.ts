@@ -49,6 +49,10 @@ export type AskResult =
 
 export type ProofAnswer =
   | { kind: "attached"; request: DepositRequest }
+  /** A document whose bytes are no image (JPEG, PNG, WebP) nor PDF, whatever its name or declared type. */
+  | { kind: "bad-type" }
+  /** A document whose bytes could not be read from Telegram: its type is unknown, so it is not taken. */
+  | { kind: "unreadable" }
   /** No request of theirs waits for a proof. */
   | { kind: "none" }
   /** Several wait: the reseller must answer one of them. */
@@ -77,8 +81,12 @@ export interface DepositRequestDeps {
   timeZone: string;
   /** Who is telling a reseller that a request closed, among all processes. */
   claims?: Claims;
-  /** The SHA-256 of a file Telegram keeps (undefined when it cannot be read): a picture sent again. */
-  fingerprint?: (fileId: string) => Promise<string | undefined>;
+  /**
+   * A file Telegram keeps, read: the SHA-256 of its bytes (a picture sent again) and the type its
+   * first bytes say (a proof's only types, else undefined). Called only for a request that waits
+   * for a proof; it throws when the file cannot be read.
+   */
+  fingerprint?: (fileId: string) => Promise<{ sha256: string; type: string | undefined }>;
   now?: () => Date;
 }
 
@@ -231,6 +239,31 @@ export function createDepositRequests(deps: DepositRequestDeps) {
   const dayOf = (ms: number) => dayIn(deps.timeZone, new Date(ms));
   const { announce, credit, tellClosed, sweep } = requestFollowUps(deps, now, dayOf);
 
+  /**
+   * A proof's bytes are read (from Telegram) only for a request of the reseller's that waits for
+   * one: anything else is answered by the store without a download. A document is what its bytes
+   * are, never what its name or declared type say.
+   */
+  async function readProof(
+    id: string,
+    resellerId: number,
+    file: Omit<DepositProof, "at" | "sentBeforeFor">,
+  ): Promise<{ kind: "ok"; file: Omit<DepositProof, "at" | "sentBeforeFor"> } | { kind: "bad-type" | "unreadable" }> {
+    if (file.sha256 !== undefined || deps.fingerprint === undefined) return { kind: "ok", file };
+    const request = await store.get(id);
+    if (request?.resellerId !== resellerId || request.state !== "proof" || request.expiresAt <= now())
+      return { kind: "ok", file };
+    const read = await deps.fingerprint(file.fileId).catch((err: unknown) => {
+      logger.warn({ err, request: id }, "proof not read from Telegram");
+      return undefined;
+    });
+    if (file.kind === "photo")
+      return { kind: "ok", file: read === undefined ? file : { ...file, sha256: read.sha256 } };
+    if (read === undefined) return { kind: "unreadable" };
+    if (read.type === undefined) return { kind: "bad-type" };
+    return { kind: "ok", file: { ...file, mime: read.type, sha256: read.sha256 } };
+  }
+
   /** The reseller's requests waiting for a proof (and still in time). */
   const waitingOf = async (resellerId: number): Promise<DepositRequest[]> =>
     (await store.ofReseller(resellerId, 20)).filter((r) => r.state === "proof" && r.expiresAt > now());
@@ -267,14 +300,10 @@ export function createDepositRequests(deps: DepositRequestDeps) {
         }
         id = waiting[0]!.id;
       }
-      const sha256 = await deps.fingerprint?.(file.fileId).catch(() => undefined);
+      const read = await readProof(id, resellerId, file);
+      if (read.kind !== "ok") return read;
       const at = now();
-      const r = await store.attachProof(
-        id,
-        resellerId,
-        { ...file, ...(sha256 === undefined ? {} : { sha256 }), at },
-        dayOf(at),
-      );
+      const r = await store.attachProof(id, resellerId, { ...read.file, at }, dayOf(at));
       // Someone else's request is not named to them: it does not exist for them.
       if (r.kind === "not-found" || r.kind === "not-yours") return { kind: "not-found" };
       if (r.kind === "closed") return r;

@@ -248,6 +248,44 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     await answer(DEWI, () => world.fake.sendText(DEWI, "/deposit 60rb"), /satu jam terakhir/);
   });
 
+  it("when a proof comes for a request that no longer waits for one, then it is refused without downloading it", async () => {
+    await start();
+    await setPayInfo();
+    const { message, id } = await ask(BUDI, "100rb");
+    world.fake.tapButton(BUDI, message, `rq:${id}`);
+    await world.waitText(BUDI, new RegExp(`Request <code>${id}</code> cancelled`));
+    await answer(
+      BUDI,
+      () => world.fake.sendPhoto(BUDI, undefined, { replyTo: message, fileId: "late-proof", fileUniqueId: "late" }),
+      /does not take a proof any more: cancelled/,
+    );
+    expect(world.fake.calls.filter((c) => c.method === "getFile")).toHaveLength(0);
+  });
+
+  it("when a document named .jpg is really a web page, then it is refused by its bytes, and a real picture is taken", async () => {
+    await start();
+    await setPayInfo();
+    const { message, id } = await ask(BUDI, "100rb");
+    await answer(
+      BUDI,
+      () =>
+        world.fake.sendDocument(BUDI, {
+          fileName: "bukti.jpg",
+          content: "<html><script>alert(1)</script></html>",
+          mimeType: "image/jpeg",
+          replyTo: message,
+        }),
+      /Send the proof as a photo, an image/,
+    );
+    expect((await answer(BUDI, () => world.fake.sendText(BUDI, `/status ${id}`), /DR/)).text).toMatch(/waiting for/i);
+    // A PDF sent as a plain file (no declared type) is what its bytes say: a proof.
+    await answer(
+      BUDI,
+      () => world.fake.sendDocument(BUDI, { fileName: "transfer", content: "%PDF-1.4 transfer", replyTo: message }),
+      new RegExp(`Proof received for <code>${id}</code>`),
+    );
+  });
+
   it("when an admin rejects, then nothing can approve it and the reseller gets the reason", async () => {
     await start();
     await setPayInfo();

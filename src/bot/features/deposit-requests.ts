@@ -23,9 +23,6 @@ const AMOUNT_MARK = "💳";
 /** How the prompt for a rejection's reason begins (its locale texts start with it). */
 const REASON_MARK = "✍️";
 
-/** The image types a proof may be sent as a document in (or a PDF). */
-const PROOF_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "application/pdf"]);
-
 type Ctx = FeatureContext<"depositRequests" | "payInfo" | "origins" | "people" | "place" | "clock">;
 
 /** The request a message answers: the id in the bot's message it replies to. */
@@ -75,6 +72,10 @@ async function answerProof(ctx: Ctx, r: ProofAnswer): Promise<void> {
     }
     case "not-found":
       return void (await ctx.reply(t("request-not-found")));
+    case "bad-type":
+      return void (await ctx.reply(t("request-proof-type")));
+    case "unreadable":
+      return void (await ctx.reply(t("request-proof-unreadable")));
     case "closed":
       return void (await ctx.reply(t("request-proof-closed", { id: r.request.id, state: stateText(t, r.request) })));
   }
@@ -91,15 +92,11 @@ function proofFile(
     if ((largest.file_size ?? 0) > MAX_PROOF_BYTES) return { ok: false, hint: "request-proof-too-large" };
     return { ok: true, file: { fileId: largest.file_id, fileUniqueId: largest.file_unique_id, kind: "photo" } };
   }
+  // A document's type is what its bytes say (read only for a request that waits for a proof).
   const doc = message.document;
   if (doc !== undefined) {
-    if (doc.mime_type === undefined || !PROOF_TYPES.has(doc.mime_type))
-      return { ok: false, hint: "request-proof-type" };
     if ((doc.file_size ?? 0) > MAX_PROOF_BYTES) return { ok: false, hint: "request-proof-too-large" };
-    return {
-      ok: true,
-      file: { fileId: doc.file_id, fileUniqueId: doc.file_unique_id, kind: "document", mime: doc.mime_type },
-    };
+    return { ok: true, file: { fileId: doc.file_id, fileUniqueId: doc.file_unique_id, kind: "document" } };
   }
   return { ok: false, hint: "request-proof-type" };
 }

@@ -21,6 +21,7 @@ export interface ApiError {
     | "no-code"
     | "unsupported"
     | "too-large"
+    | "busy"
     | "not-sent"
     | "internal";
   /**

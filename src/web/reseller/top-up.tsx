@@ -56,9 +56,11 @@ export function TopUpSection(props: { onChange: () => void }) {
         text:
           failure.status === 415 || failure.status === 413
             ? t("page-proof-type")
-            : failure.status === 409
-              ? t("page-request-taken", { id })
-              : failureText(words, failure),
+            : failure.status === 429
+              ? t("page-proof-busy")
+              : failure.status === 409
+                ? t("page-request-taken", { id })
+                : failureText(words, failure),
       });
     }
     reload();
