@@ -75,6 +75,29 @@ describe("proof uploads from the page: checked before the body is kept, a few at
   }
   const proofUrl = (id: string) => `${base}/app/api/reseller/deposit-requests/${id}/proof`;
 
+  it("when a reseller asked and cancelled 10 requests in the page within the hour, then the 11th gets 429 saying when", async () => {
+    await start();
+    const auth = { authorization: `tma ${signInitData(BUDI, world.fake.token)}` };
+    for (let i = 0; i < 10; i++) {
+      const id = await ask(BUDI, 100_000);
+      expect((await fetch(proofUrl(id).replace(/proof$/, "cancel"), { method: "POST", headers: auth })).status).toBe(
+        200,
+      );
+    }
+    const refused = await fetch(`${base}/app/api/reseller/deposit-requests`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ amount: 100_000, requestId: `upload-test-${++seq}` }),
+    });
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as { error: string; until: string };
+    expect(body.error).toBe("too-soon");
+    expect(Number.isNaN(Date.parse(body.until))).toBe(false);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another reseller asks as before.
+    expect(await ask(DEWI, 100_000)).toMatch(/^DR/);
+  });
+
   it("when a proof is too large, not the reseller's or its request is closed, then it is refused before its body is read", async () => {
     await start();
     const mine = await ask(BUDI, 100_000);
