@@ -902,7 +902,8 @@ request-private-only = 🔒 Deposit requests are made and shown only in your pri
 request-private-only-short = Deposit requests are made only in your private chat with the bot: nothing was made here.
 request-open-private = Open the private chat
 request-too-many = You have { $open } open deposit requests already: send their proofs or cancel one first.
-request-no-code = Too many requests of this amount are open right now: try a slightly different amount.
+request-too-soon = You asked for { $max } deposit requests in the last hour, the most there may be: you can ask again at { $at }.
+request-no-code = Every unique code of this amount is taken by other requests right now: try a slightly different amount.
 request-made =
     💳 <b>Deposit request</b> <code>{ $id }</code>
     Transfer exactly <b>{ $exact }</b> ({ $amount } + code { $code }): this exact amount is what gets credited.
@@ -930,6 +931,7 @@ request-not-found = No such deposit request.
 request-proof-closed = Request <code>{ $id }</code> does not take a proof any more: { $state }.
 request-proof-too-large = That file is over 20 MB: send a screenshot of the transfer instead.
 request-proof-type = Send the proof as a photo, an image (JPEG, PNG, WebP) or a PDF of the transfer.
+request-proof-unreadable = That file could not be read from Telegram just now: send it again in a moment.
 request-cancel-too-late = This request cannot be cancelled: { $state }.
 request-cancelled = Request <code>{ $id }</code> cancelled.
 request-decided = Already decided: { $state }.
@@ -1015,12 +1017,15 @@ page-topup-outside = { $amount } is outside what you can ask for: { $min } to { 
 page-topup-ask = Ask for a deposit
 page-topup-made = Transfer exactly { $exact } ({ $amount } + code { $code }), then send the proof of the transfer with Send proof below, or in the chat as a reply to request { $id }.
 page-topup-no-pay-info = The shop has not set up deposits yet.
-page-topup-too-many = You have 3 open requests already.
+page-topup-too-many = You have 3 open requests already: send their proofs or cancel one first.
+page-topup-too-soon = You asked for 10 deposit requests in the last hour, the most there may be: you can ask again at { $at }.
+page-topup-no-code = Every unique code of this amount is taken by other requests right now: try a slightly different amount.
 page-my-requests = My deposit requests
 page-request-cancel = Cancel
 page-proof-send = Send proof
 page-proof-sent = Proof received for { $id }. The admin checks the transfer; you will hear in the chat when your saldo is credited.
 page-proof-type = Send the proof as an image (JPEG, PNG, WebP) or a PDF, at most 10 MB.
+page-proof-busy = Many proofs are being sent right now: try again in a few seconds.
 
 ## The H2H API (resellers' systems ordering by HTTP)
 notice-via-api = Ordered through the H2H API.

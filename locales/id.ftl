@@ -833,7 +833,8 @@ request-private-only = 🔒 Permintaan deposit hanya dibuat dan ditampilkan di c
 request-private-only-short = Permintaan deposit hanya dibuat di chat pribadi Anda dengan bot: tidak ada yang dibuat di sini.
 request-open-private = Buka chat pribadi
 request-too-many = Anda sudah punya { $open } permintaan deposit terbuka: kirim buktinya atau batalkan satu dulu.
-request-no-code = Terlalu banyak permintaan dengan jumlah ini sedang terbuka: coba jumlah yang sedikit berbeda.
+request-too-soon = Anda sudah membuat { $max } permintaan deposit dalam satu jam terakhir, batas maksimalnya: Anda bisa meminta lagi pukul { $at }.
+request-no-code = Semua kode unik untuk jumlah ini sedang dipakai permintaan lain: coba jumlah yang sedikit berbeda.
 request-made =
     💳 <b>Permintaan deposit</b> <code>{ $id }</code>
     Transfer tepat <b>{ $exact }</b> ({ $amount } + kode { $code }): nominal ini yang akan masuk ke saldo.
@@ -861,6 +862,7 @@ request-not-found = Permintaan deposit itu tidak ada.
 request-proof-closed = Permintaan <code>{ $id }</code> tidak menerima bukti lagi: { $state }.
 request-proof-too-large = File itu lebih dari 20 MB: kirim screenshot transfer saja.
 request-proof-type = Kirim bukti sebagai foto, gambar (JPEG, PNG, WebP) atau PDF transfer.
+request-proof-unreadable = File itu belum bisa dibaca dari Telegram: kirim lagi sebentar lagi.
 request-cancel-too-late = Permintaan ini tidak bisa dibatalkan: { $state }.
 request-cancelled = Permintaan <code>{ $id }</code> dibatalkan.
 request-decided = Sudah diputuskan: { $state }.
@@ -946,11 +948,14 @@ page-topup-outside = { $amount } di luar batas permintaan: { $min } sampai { $ma
 page-topup-ask = Minta deposit
 page-topup-made = Transfer tepat { $exact } ({ $amount } + kode { $code }), lalu kirim bukti transfer dengan Kirim bukti di bawah, atau di chat sebagai balasan permintaan { $id }.
 page-topup-no-pay-info = Toko belum mengatur deposit.
-page-topup-too-many = Anda sudah punya 3 permintaan terbuka.
+page-topup-too-many = Anda sudah punya 3 permintaan terbuka: kirim buktinya atau batalkan satu dulu.
+page-topup-too-soon = Anda sudah membuat 10 permintaan deposit dalam satu jam terakhir, batas maksimalnya: Anda bisa meminta lagi pukul { $at }.
+page-topup-no-code = Semua kode unik untuk jumlah ini sedang dipakai permintaan lain: coba jumlah yang sedikit berbeda.
 page-my-requests = Permintaan deposit saya
 page-request-cancel = Batalkan
 page-proof-send = Kirim bukti
 page-proof-sent = Bukti untuk { $id } diterima. Admin memeriksa transfer; Anda akan diberi tahu di chat saat saldo masuk.
+page-proof-busy = Banyak bukti sedang dikirim saat ini: coba lagi beberapa detik lagi.
 page-proof-type = Kirim bukti sebagai gambar (JPEG, PNG, WebP) atau PDF, paling besar 10 MB.
 
 ## The H2H API (resellers' systems ordering by HTTP)

@@ -35,6 +35,7 @@ import {
   MAX_PROOF_BYTES,
 } from "../orders/deposit-request-service.js";
 import { createDepositRequestStore } from "../orders/deposit-requests.js";
+import { proofType } from "../orders/proof-file.js";
 import { createPayInfoStore, type PayInfoStore } from "../shop/pay-info.js";
 import { createDepositRequestNotices } from "../bot/deposit-request-notices.js";
 import { createOrderService } from "../orders/order-service.js";
@@ -187,7 +188,7 @@ function buildDepositRequests(
     claims: createClaims(storage, "request-notice", { owner, liveness }),
     fingerprint: async (fileId) => {
       const bytes = await download(fileId, MAX_PROOF_BYTES);
-      return createHash("sha256").update(bytes).digest("hex");
+      return { sha256: createHash("sha256").update(bytes).digest("hex"), type: proofType(bytes)?.type };
     },
     now,
   });

@@ -16,6 +16,8 @@ const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 /** A reseller has at most this many open requests. */
 export const MAX_OPEN_REQUESTS = 3;
+/** A reseller makes at most this many new requests in any hour (asking and cancelling in a loop jams nothing). */
+export const MAX_REQUESTS_PER_HOUR = 10;
 /** An exact amount is not given to another request for this long after its request closed. */
 const AMOUNT_REUSE_MS = 7 * DAY;
 /** A rejection waits this long for the admin's reason before the reseller is told without one. */
@@ -46,10 +48,16 @@ export type AskResult =
   | { kind: "not-reseller" }
   | { kind: "out-of-limits"; min: number; max: number }
   | { kind: "too-many"; open: number }
+  /** Too many new requests in the last hour: they may ask again at `until` (ms). */
+  | { kind: "too-soon"; until: number }
   | { kind: "no-code" };
 
 export type ProofAnswer =
   | { kind: "attached"; request: DepositRequest }
+  /** A document whose bytes are no image (JPEG, PNG, WebP) nor PDF, whatever its name or declared type. */
+  | { kind: "bad-type" }
+  /** A document whose bytes could not be read from Telegram: its type is unknown, so it is not taken. */
+  | { kind: "unreadable" }
   /** No request of theirs waits for a proof. */
   | { kind: "none" }
   /** Several wait: the reseller must answer one of them. */
@@ -98,8 +106,12 @@ export interface DepositRequestDeps {
   timeZone: string;
   /** Who is telling a reseller that a request closed, among all processes. */
   claims?: Claims;
-  /** The SHA-256 of a file Telegram keeps (undefined when it cannot be read): a picture sent again. */
-  fingerprint?: (fileId: string) => Promise<string | undefined>;
+  /**
+   * A file Telegram keeps, read: the SHA-256 of its bytes (a picture sent again) and the type its
+   * first bytes say (a proof's only types, else undefined). Called only for a request that waits
+   * for a proof; it throws when the file cannot be read.
+   */
+  fingerprint?: (fileId: string) => Promise<{ sha256: string; type: string | undefined }>;
   now?: () => Date;
 }
 
@@ -267,7 +279,13 @@ function asking(deps: DepositRequestDeps, now: () => number, dayOf: (ms: number)
         createdAt: at,
         expiresAt: at + limits.hours * 60 * MINUTE,
       },
-      { firstCode: randomInt(1, 1000), maxOpen: MAX_OPEN_REQUESTS, reuseMs: AMOUNT_REUSE_MS, day: dayOf(at) },
+      {
+        firstCode: randomInt(1, 1000),
+        maxOpen: MAX_OPEN_REQUESTS,
+        maxPerHour: MAX_REQUESTS_PER_HOUR,
+        reuseMs: AMOUNT_REUSE_MS,
+        day: dayOf(at),
+      },
     );
     if (r.kind !== "made") return r;
     logger.info(
@@ -289,6 +307,31 @@ export function createDepositRequests(deps: DepositRequestDeps) {
   const now = () => (deps.now ?? (() => new Date()))().getTime();
   const dayOf = (ms: number) => dayIn(deps.timeZone, new Date(ms));
   const { announce, credit, tellClosed, showDecision, sweep } = requestFollowUps(deps, now, dayOf);
+
+  /**
+   * A proof's bytes are read (from Telegram) only for a request of the reseller's that waits for
+   * one: anything else is answered by the store without a download. A document is what its bytes
+   * are, never what its name or declared type say.
+   */
+  async function readProof(
+    id: string,
+    resellerId: number,
+    file: Omit<DepositProof, "at" | "sentBeforeFor">,
+  ): Promise<{ kind: "ok"; file: Omit<DepositProof, "at" | "sentBeforeFor"> } | { kind: "bad-type" | "unreadable" }> {
+    if (file.sha256 !== undefined || deps.fingerprint === undefined) return { kind: "ok", file };
+    const request = await store.get(id);
+    if (request?.resellerId !== resellerId || request.state !== "proof" || request.expiresAt <= now())
+      return { kind: "ok", file };
+    const read = await deps.fingerprint(file.fileId).catch((err: unknown) => {
+      logger.warn({ err, request: id }, "proof not read from Telegram");
+      return undefined;
+    });
+    if (file.kind === "photo")
+      return { kind: "ok", file: read === undefined ? file : { ...file, sha256: read.sha256 } };
+    if (read === undefined) return { kind: "unreadable" };
+    if (read.type === undefined) return { kind: "bad-type" };
+    return { kind: "ok", file: { ...file, mime: read.type, sha256: read.sha256 } };
+  }
 
   /** The reseller's requests waiting for a proof (and still in time). */
   const waitingOf = async (resellerId: number): Promise<DepositRequest[]> =>
@@ -326,14 +369,10 @@ export function createDepositRequests(deps: DepositRequestDeps) {
         }
         id = waiting[0]!.id;
       }
-      const sha256 = await deps.fingerprint?.(file.fileId).catch(() => undefined);
+      const read = await readProof(id, resellerId, file);
+      if (read.kind !== "ok") return read;
       const at = now();
-      const r = await store.attachProof(
-        id,
-        resellerId,
-        { ...file, ...(sha256 === undefined ? {} : { sha256 }), at },
-        dayOf(at),
-      );
+      const r = await store.attachProof(id, resellerId, { ...read.file, at }, dayOf(at));
       // Someone else's request is not named to them: it does not exist for them.
       if (r.kind === "not-found" || r.kind === "not-yours") return { kind: "not-found" };
       if (r.kind === "closed") return r;

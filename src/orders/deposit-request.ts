@@ -81,6 +81,8 @@ export type CreateResult =
   | { kind: "made"; request: DepositRequest }
   /** `open` requests already (the most a reseller may have). */
   | { kind: "too-many"; open: number }
+  /** The reseller asked for `maxPerHour` requests in the last hour: they may ask again at `until` (ms). */
+  | { kind: "too-soon"; until: number }
   /** Every code of this amount is taken by another open (or recently closed) request. */
   | { kind: "no-code" };
 
@@ -121,11 +123,14 @@ export type CancelRequestResult =
 export interface DepositRequestStore {
   /**
    * A new request of `input.id` (an id made once per update): with a code from `firstCode` up
-   * (1–999, wrapping) whose exact amount is free. The same id made before is answered as made.
+   * (1–999, wrapping) whose exact amount is free. The same id made before is answered as made
+   * (and counts once). At most `maxPerHour` requests of one reseller are made in any hour, checked
+   * in the same step. An exact amount is free once its request closed `reuseMs` ago, or at once for
+   * another reseller when its own reseller cancelled it (no proof came: no transfer to find by it).
    */
   create(
     input: Pick<DepositRequest, "id" | "resellerId" | "chatId" | "lang" | "amount" | "createdAt" | "expiresAt">,
-    opts: { firstCode: number; maxOpen: number; reuseMs: number; day: string },
+    opts: { firstCode: number; maxOpen: number; maxPerHour?: number; reuseMs: number; day: string },
   ): Promise<CreateResult>;
   get(id: string): Promise<DepositRequest | undefined>;
   /** The message that shows the request (once sent). */

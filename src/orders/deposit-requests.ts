@@ -38,6 +38,18 @@ const nextCode = (code: number) => (code % 999) + 1;
 
 const closeable = (r: DepositRequest, now: number) => r.state === "proof" && r.expiresAt <= now;
 
+/** The window of the per-reseller limit on new requests. */
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Whether the exact amount of `holder` may go to a new request of `asker` at `now`: not while it is
+ * open; kept from everyone `reuseMs` after it closed (a late transfer stays findable), except that a
+ * request its reseller cancelled before any proof keeps it from that reseller only.
+ */
+const amountFree = (holder: DepositRequest, asker: number, now: number, reuseMs: number) =>
+  !isOpen(holder) &&
+  ((holder.closedAt ?? 0) + reuseMs <= now || (holder.state === "cancelled" && holder.resellerId !== asker));
+
 function memoryStore(): DepositRequestStore {
   const requests = new Map<string, DepositRequest>();
   /** exact amount → the request that has it. */
@@ -66,13 +78,20 @@ function memoryStore(): DepositRequestStore {
     async create(input, opts) {
       const made = requests.get(input.id);
       if (made !== undefined) return { kind: "made", request: copy(made)! };
-      const open = [...requests.values()].filter((r) => r.resellerId === input.resellerId && isOpen(r)).length;
+      const mine = [...requests.values()].filter((r) => r.resellerId === input.resellerId);
+      const lastHour = mine
+        .map((r) => r.createdAt)
+        .filter((t) => t > input.createdAt - HOUR_MS)
+        .sort((a, b) => a - b);
+      const perHour = opts.maxPerHour ?? Infinity;
+      if (lastHour.length >= perHour)
+        return { kind: "too-soon", until: lastHour[lastHour.length - perHour]! + HOUR_MS };
+      const open = mine.filter(isOpen).length;
       if (open >= opts.maxOpen) return { kind: "too-many", open };
       let code = opts.firstCode;
       for (let i = 0; i < 999; i++, code = nextCode(code)) {
         const holder = requests.get(amounts.get(input.amount + code) ?? "");
-        if (holder !== undefined && (isOpen(holder) || (holder.closedAt ?? 0) + opts.reuseMs > input.createdAt))
-          continue;
+        if (holder !== undefined && !amountFree(holder, input.resellerId, input.createdAt, opts.reuseMs)) continue;
         const request: DepositRequest = { ...input, code, exact: input.amount + code, state: "proof" };
         requests.set(input.id, request);
         amounts.set(request.exact, input.id);
@@ -198,7 +217,7 @@ function memoryStore(): DepositRequestStore {
  *   dr:x           hash exact amount → the request that has it
  *   dr:open        set of open requests
  *   dr:due         sorted set: requests waiting for their proof, by expiry
- *   dr:u:RESELLER  sorted set: the reseller's requests by creation
+ *   dr:u:RESELLER  sorted set: the reseller's requests by creation (also their limit per hour)
  *   dr:uo:RESELLER set: the reseller's open requests
  *   dr:f:UNIQUE    the first request a file (by Telegram's unique id) was sent for
  *   dr:s:SHA256    the first request a file of these bytes was sent for
@@ -237,22 +256,32 @@ local function expireIfDue(pre, id, now, day)
 end
 `;
 
-// ARGV: prefix, id, reseller, chat, amount, created, expires, first code, max open, reuse ms, language, day
+// ARGV: prefix, id, reseller, chat, amount, created, expires, first code, max open, reuse ms, language, day,
+// max per hour ('' none), hour ms
 const CREATE = luaScript(`${CLOSE_FN}
 local pre, id = ARGV[1], ARGV[2]
 local key = pre .. 'dr:' .. id
 if redis.call('EXISTS', key) == 1 then return {'made'} end
+local amount, now, reuse = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[10])
+if ARGV[13] ~= '' then
+  local mine, perHour = pre .. 'dr:u:' .. ARGV[3], tonumber(ARGV[13])
+  local since = '(' .. string.format('%d', now - tonumber(ARGV[14]))
+  local recent = redis.call('ZCOUNT', mine, since, '+inf')
+  if recent >= perHour then
+    local oldest = redis.call('ZRANGEBYSCORE', mine, since, '+inf', 'WITHSCORES', 'LIMIT', recent - perHour, 1)
+    return {'too-soon', string.format('%d', tonumber(oldest[2]) + tonumber(ARGV[14]))}
+  end
+end
 local open = redis.call('SCARD', pre .. 'dr:uo:' .. ARGV[3])
 if open >= tonumber(ARGV[9]) then return {'too-many', open} end
-local amount, now, reuse = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[10])
 local code = tonumber(ARGV[8])
 for i = 1, 999 do
   local exact = string.format('%d', amount + code)
   local holder = redis.call('HGET', pre .. 'dr:x', exact)
   local free = not holder
   if holder then
-    local h = redis.call('HMGET', pre .. 'dr:' .. holder, 's', 'ct')
-    free = (not h[1]) or (h[2] and tonumber(h[2]) + reuse <= now)
+    local h = redis.call('HMGET', pre .. 'dr:' .. holder, 's', 'ct', 'u')
+    free = (not h[1]) or (h[2] and (tonumber(h[2]) + reuse <= now or (h[1] == 'cancelled' and h[3] ~= ARGV[3])))
   end
   if free then
     redis.call('HSET', key, 'u', ARGV[3], 'c', ARGV[4], 'a', ARGV[5], 'k', code, 'x', exact,
@@ -425,7 +454,7 @@ function redisStore(redis: RedisClient, pre: string): DepositRequestStore {
     SET_ONCE(redis, [], [pre, id, field, value, state]);
   return {
     async create(input, opts) {
-      const [kind, open] = (await CREATE(
+      const [kind, n] = (await CREATE(
         redis,
         [],
         [
@@ -441,9 +470,12 @@ function redisStore(redis: RedisClient, pre: string): DepositRequestStore {
           opts.reuseMs,
           input.lang,
           opts.day,
+          opts.maxPerHour ?? "",
+          HOUR_MS,
         ],
-      )) as [string, number?];
-      if (kind === "too-many") return { kind, open: Number(open) };
+      )) as [string, (number | string)?];
+      if (kind === "too-many") return { kind, open: Number(n) };
+      if (kind === "too-soon") return { kind, until: Number(n) };
       if (kind === "no-code") return { kind };
       return { kind: "made", request: await must(input.id) };
     },

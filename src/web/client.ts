@@ -116,9 +116,12 @@ export function createApi(initData: string) {
     askDeposit: (amount: number, requestId: string) =>
       answer(reseller["deposit-requests"].$post({ json: { amount, requestId } })),
     cancelRequest: (requestId: string) => answer(reseller["deposit-requests"][":id"].cancel.$post(id(requestId))),
-    /** The proof of a transfer, uploaded from the page (the bot keeps it in the reseller's chat). */
+    /**
+     * The proof of a transfer, uploaded from the page (the bot keeps it in the reseller's chat): the
+     * file itself is the body, so the bot knows its size before it reads a byte.
+     */
     sendProof: (requestId: string, file: File) =>
-      answer(reseller["deposit-requests"][":id"].proof.$post({ ...id(requestId), form: { file } })),
+      answer(reseller["deposit-requests"][":id"].proof.$post(id(requestId), { init: { body: file } })),
   };
 }
 

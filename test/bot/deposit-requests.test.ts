@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ONE_PIXEL_PNG, type FakeUser, type SentMessage } from "../e2e/fake-bot-api.js";
+import { createDepositRequestStore } from "../../src/orders/deposit-requests.js";
 import { button, createWorld, type World } from "../e2e/world.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
@@ -7,6 +8,8 @@ const STAFF: FakeUser = { id: 1002, first_name: "Sari", language_code: "en" };
 const BUDI: FakeUser = { id: 5005, first_name: "Budi", language_code: "en" };
 const DEWI: FakeUser = { id: 5006, first_name: "Dewi", language_code: "id" };
 
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
 const rupiah = (text: string) => Number(text.replace(/,/g, ""));
 
 describe("resellers ask for a deposit: a unique amount, a proof, decided once by an admin", () => {
@@ -228,6 +231,99 @@ describe("resellers ask for a deposit: a unique amount, a proof, decided once by
     world.fake.tapButton(BUDI, third.message, `rq:${third.id}`);
     await world.fake.waitFor(() =>
       world.fake.callbackAnswers.some((a) => /cannot be cancelled: waiting for approval/.test(a.text ?? "")),
+    );
+  });
+
+  it("when one reseller asked and cancelled 1,000 times, then another reseller's /deposit of that amount works, and the 11th ask in an hour is refused with when", async () => {
+    const bot = await start();
+    await setPayInfo();
+    // Dewi asks for Rp 100,000 and cancels at once, 1,000 times (ten an hour, the most allowed).
+    const store = createDepositRequestStore(bot.app!.storage);
+    const SIX_MINUTES = 6 * 60 * 1000;
+    const kinds = new Map<string, number>();
+    for (let i = 0; i < 1000; i++) {
+      const at = clock + i * SIX_MINUTES;
+      const r = await store.create(
+        {
+          id: `DRLOOP${i}`,
+          resellerId: DEWI.id,
+          chatId: DEWI.id,
+          lang: "id",
+          amount: 100_000,
+          createdAt: at,
+          expiresAt: at + HOUR,
+        },
+        { firstCode: (i % 999) + 1, maxOpen: 3, maxPerHour: 10, reuseMs: 7 * DAY, day: "2026-11-26" },
+      );
+      kinds.set(r.kind, (kinds.get(r.kind) ?? 0) + 1);
+      if (r.kind === "made")
+        expect((await store.cancel(r.request.id, DEWI.id, at + 1000, "2026-11-26")).kind).toBe("cancelled");
+    }
+    // Her own cancelled codes stay hers for 7 days: the 1,000th has none left, and says so.
+    expect(Object.fromEntries(kinds)).toEqual({ made: 999, "no-code": 1 });
+    // A minute after her last request (the 999th ask).
+    clock += 998 * SIX_MINUTES + 60_000;
+
+    // In the chat now: ten asked in the last hour, so the 11th is refused with the time she may ask again.
+    const refused = await answer(DEWI, () => world.fake.sendText(DEWI, "/deposit 50rb"), /satu jam terakhir/);
+    // 10 asks at 6-minute steps: the oldest of the last hour is 55 minutes old, free in 5 minutes
+    // (2026-11-30 05:54 UTC + 60 minutes, 13:54 in Jakarta).
+    expect(refused.text).toMatch(/10 permintaan deposit[\s\S]*pukul 30 Nov 2026.*13\.54/);
+    expect(world.fake.messagesTo(DEWI.id).filter((m) => /Permintaan deposit/.test(m.text))).toHaveLength(0);
+
+    // Budi gets the amount at once, with a code Dewi's cancelled requests had.
+    const budi = await ask(BUDI, "100000");
+    expect(budi.exact).toBeGreaterThan(100_000);
+    expect(budi.exact).toBeLessThan(101_000);
+
+    // Six minutes later Dewi may ask again; the same /deposit handled twice is one request, not two.
+    clock += 6 * 60 * 1000;
+    const update = world.fake.sendText(DEWI, "/deposit 50rb");
+    const made = await world.waitText(DEWI, /Permintaan deposit/);
+    world.fake.redeliver(update);
+    await world.fake.waitForIdle();
+    const id = /DR[0-9A-Z]{19}/.exec(made.text)![0];
+    expect(
+      world.fake.messagesTo(DEWI.id).filter((m) => /Permintaan deposit/.test(m.text) && !m.text.includes(id)),
+    ).toHaveLength(0);
+    await answer(DEWI, () => world.fake.sendText(DEWI, "/deposit 60rb"), /satu jam terakhir/);
+  });
+
+  it("when a proof comes for a request that no longer waits for one, then it is refused without downloading it", async () => {
+    await start();
+    await setPayInfo();
+    const { message, id } = await ask(BUDI, "100rb");
+    world.fake.tapButton(BUDI, message, `rq:${id}`);
+    await world.waitText(BUDI, new RegExp(`Request <code>${id}</code> cancelled`));
+    await answer(
+      BUDI,
+      () => world.fake.sendPhoto(BUDI, undefined, { replyTo: message, fileId: "late-proof", fileUniqueId: "late" }),
+      /does not take a proof any more: cancelled/,
+    );
+    expect(world.fake.calls.filter((c) => c.method === "getFile")).toHaveLength(0);
+  });
+
+  it("when a document named .jpg is really a web page, then it is refused by its bytes, and a real picture is taken", async () => {
+    await start();
+    await setPayInfo();
+    const { message, id } = await ask(BUDI, "100rb");
+    await answer(
+      BUDI,
+      () =>
+        world.fake.sendDocument(BUDI, {
+          fileName: "bukti.jpg",
+          content: "<html><script>alert(1)</script></html>",
+          mimeType: "image/jpeg",
+          replyTo: message,
+        }),
+      /Send the proof as a photo, an image/,
+    );
+    expect((await answer(BUDI, () => world.fake.sendText(BUDI, `/status ${id}`), /DR/)).text).toMatch(/waiting for/i);
+    // A PDF sent as a plain file (no declared type) is what its bytes say: a proof.
+    await answer(
+      BUDI,
+      () => world.fake.sendDocument(BUDI, { fileName: "transfer", content: "%PDF-1.4 transfer", replyTo: message }),
+      new RegExp(`Proof received for <code>${id}</code>`),
     );
   });
 

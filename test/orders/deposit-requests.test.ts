@@ -62,15 +62,46 @@ function describeStoreContract(name: string, factory: StoreFactory): void {
     });
 
     it("keeps a closed request's exact amount for 7 days, then gives it again", async () => {
-      const rules = { ...RULES, firstCode: 7 };
       const first = await made(1, 50_000);
       expect(first.code).toBe(500);
-      const r = await store.cancel(first.id, 1, T0 + HOUR, D);
-      expect(r.kind).toBe("cancelled");
-      const soon = await create(2, 50_000, T0 + 6 * DAY, { ...rules, firstCode: 500 });
+      // Expired unpaid: a transfer may still come late, and is found by its exact amount.
+      expect((await store.expireDue(first.expiresAt, D)).map((r) => r.id)).toEqual([first.id]);
+      const soon = await create(2, 50_000, T0 + 6 * DAY);
       expect(soon.kind === "made" && soon.request.code).toBe(501);
-      const later = await create(3, 50_000, T0 + 8 * DAY, { ...rules, firstCode: 500 });
+      const later = await create(3, 50_000, first.expiresAt + 7 * DAY);
       expect(later.kind === "made" && later.request.code).toBe(500);
+    });
+
+    it("when a reseller cancels a request before its proof, then another reseller gets its exact amount at once, and that reseller does not", async () => {
+      const first = await made(1, 50_000);
+      expect((await store.cancel(first.id, 1, T0 + 1000, D)).kind).toBe("cancelled");
+      const again = await create(1, 50_000, T0 + 2000);
+      expect(again.kind === "made" && again.request.exact).toBe(50_501);
+      const other = await create(2, 50_000, T0 + 3000);
+      expect(other.kind === "made" && other.request.exact).toBe(50_500);
+    });
+
+    it("when a reseller asked 10 requests in the last hour, then the 11th is refused until the hour of the first is over", async () => {
+      const rules = { ...RULES, maxPerHour: 10 };
+      const ids: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const r = await create(4, 20_000 + i, T0 + i * 60_000, rules);
+        if (r.kind !== "made") throw new Error(`not made: ${r.kind}`);
+        ids.push(r.request.id);
+        await store.cancel(r.request.id, 4, T0 + i * 60_000, D);
+      }
+      expect(await create(4, 30_000, T0 + 30 * 60_000, rules)).toEqual({ kind: "too-soon", until: T0 + HOUR });
+      // The same request made again (a redelivered update) is the one made, not an 11th.
+      const redo = await store.create(
+        { id: ids[9]!, resellerId: 4, chatId: 4, lang: "en", amount: 20_009, createdAt: T0, expiresAt: T0 + DAY },
+        rules,
+      );
+      expect(redo.kind === "made" && redo.request.id).toBe(ids[9]);
+      // Another reseller is not limited by it; and the hour of the first over, one more.
+      expect((await create(5, 30_000, T0 + 30 * 60_000, rules)).kind).toBe("made");
+      expect(await create(4, 30_000, T0 + HOUR - 1, rules)).toEqual({ kind: "too-soon", until: T0 + HOUR });
+      expect((await create(4, 30_000, T0 + HOUR, rules)).kind).toBe("made");
+      expect(await create(4, 30_000, T0 + HOUR + 1, rules)).toEqual({ kind: "too-soon", until: T0 + HOUR + 60_000 });
     });
 
     it("lets a reseller have three open requests, and one more once one closed", async () => {

@@ -1,7 +1,7 @@
 import { GrammyError, InlineKeyboard, type Composer } from "grammy";
 import type { Message } from "grammy/types";
 import { parseAmount } from "../../amounts.js";
-import { MAX_PROOF_BYTES, type ProofAnswer } from "../../orders/deposit-request-service.js";
+import { MAX_PROOF_BYTES, MAX_REQUESTS_PER_HOUR, type ProofAnswer } from "../../orders/deposit-request-service.js";
 import type { DepositRequest } from "../../orders/deposit-requests.js";
 import type { Lang } from "../../orders/order.js";
 import { MAX_PAY_INFO } from "../../shop/pay-info.js";
@@ -23,9 +23,6 @@ const AMOUNT_MARK = "💳";
 
 /** How the prompt for a rejection's reason begins (its locale texts start with it). */
 const REASON_MARK = "✍️";
-
-/** The image types a proof may be sent as a document in (or a PDF). */
-const PROOF_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "application/pdf"]);
 
 type Ctx = FeatureContext<"depositRequests" | "payInfo" | "origins" | "people" | "place" | "clock" | "chats">;
 
@@ -97,6 +94,10 @@ async function answerProof(ctx: Ctx, r: ProofAnswer): Promise<void> {
     }
     case "not-found":
       return void (await ctx.reply(t("request-not-found")));
+    case "bad-type":
+      return void (await ctx.reply(t("request-proof-type")));
+    case "unreadable":
+      return void (await ctx.reply(t("request-proof-unreadable")));
     case "closed":
       return void (await ctx.reply(t("request-proof-closed", { id: r.request.id, state: stateText(t, r.request) })));
   }
@@ -113,18 +114,22 @@ function proofFile(
     if ((largest.file_size ?? 0) > MAX_PROOF_BYTES) return { ok: false, hint: "request-proof-too-large" };
     return { ok: true, file: { fileId: largest.file_id, fileUniqueId: largest.file_unique_id, kind: "photo" } };
   }
+  // A document's type is what its bytes say (read only for a request that waits for a proof).
   const doc = message.document;
   if (doc !== undefined) {
-    if (doc.mime_type === undefined || !PROOF_TYPES.has(doc.mime_type))
-      return { ok: false, hint: "request-proof-type" };
     if ((doc.file_size ?? 0) > MAX_PROOF_BYTES) return { ok: false, hint: "request-proof-too-large" };
-    return {
-      ok: true,
-      file: { fileId: doc.file_id, fileUniqueId: doc.file_unique_id, kind: "document", mime: doc.mime_type },
-    };
+    return { ok: true, file: { fileId: doc.file_id, fileUniqueId: doc.file_unique_id, kind: "document" } };
   }
   return { ok: false, hint: "request-proof-type" };
 }
+
+/** A time of the shop's day as the reader writes it (`26 Nov 2026, 14:05`). */
+const clockTime = (ctx: Ctx, ms: number) =>
+  new Intl.DateTimeFormat(ctx.lang === "id" ? "id-ID" : "en-GB", {
+    timeZone: ctx.services.place.timeZone,
+    dateStyle: "medium",
+    timeStyle: "short",
+  }).format(new Date(ms));
 
 /** A reseller's request for `typed` (an amount as people write it), shown once per update. */
 async function askFor(ctx: Ctx, typed: string): Promise<void> {
@@ -150,6 +155,8 @@ async function askFor(ctx: Ctx, typed: string): Promise<void> {
       return void (await ctx.reply(t("request-bad-amount", { typed, ...limits })));
     case "too-many":
       return void (await ctx.reply(t("request-too-many", { open: r.open })));
+    case "too-soon":
+      return void (await ctx.reply(t("request-too-soon", { max: MAX_REQUESTS_PER_HOUR, at: clockTime(ctx, r.until) })));
     case "no-code":
       return void (await ctx.reply(t("request-no-code")));
     case "made": {

@@ -17,9 +17,11 @@ export interface ApiError {
     | "not-reseller"
     | "no-pay-info"
     | "too-many"
+    | "too-soon"
     | "no-code"
     | "unsupported"
     | "too-large"
+    | "busy"
     | "not-sent"
     | "internal";
   /**
@@ -27,6 +29,8 @@ export interface ApiError {
    * where a person finds it (`Mobile Legends › ML86`).
    */
   issues?: Array<{ path: string; message: string; where?: string }>;
+  /** `too-soon`: when the reseller may ask again (ISO time). */
+  until?: string;
   /** `stale`: the catalogue as it is now. */
   current?: CatalogView;
 }

@@ -53,7 +53,11 @@ export function TopUpSection(props: { onChange: () => void }) {
           ? t("page-topup-no-pay-info")
           : failure.body.error === "too-many"
             ? t("page-topup-too-many")
-            : (failure.body.issues?.[0]?.message ?? failureText(words, failure));
+            : failure.body.error === "too-soon" && failure.body.until !== undefined
+              ? t("page-topup-too-soon", { at: words.time(failure.body.until) })
+              : failure.body.error === "no-code"
+                ? t("page-topup-no-code")
+                : (failure.body.issues?.[0]?.message ?? failureText(words, failure));
       setNotice({ kind: "error", text });
     }
     reload();
@@ -72,9 +76,11 @@ export function TopUpSection(props: { onChange: () => void }) {
         text:
           failure.status === 415 || failure.status === 413
             ? t("page-proof-type")
-            : failure.status === 409
-              ? t("page-request-taken", { id })
-              : failureText(words, failure),
+            : failure.status === 429
+              ? t("page-proof-busy")
+              : failure.status === 409
+                ? t("page-request-taken", { id })
+                : failureText(words, failure),
       });
     }
     reload();

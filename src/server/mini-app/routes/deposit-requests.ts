@@ -1,19 +1,26 @@
-import { zValidator } from "@hono/zod-validator";
+import { createHash } from "node:crypto";
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { MAX_DEPOSIT } from "../../../orders/deposits.js";
 import { MAX_PROOF_BYTES, MAX_REASON } from "../../../orders/deposit-request-service.js";
 import type { DepositRequest } from "../../../orders/deposit-requests.js";
+import { proofType } from "../../../orders/proof-file.js";
 import { MAX_PAY_INFO } from "../../../shop/pay-info.js";
 import type { MiniAppEnv } from "../auth.js";
 import type { MiniAppDeps } from "../deps.js";
 import { invalid, jsonBody, notFound, paramsOf } from "../errors.js";
+import { createUploadSlots, readCapped } from "../uploads.js";
+
+export { proofType };
 
 /** The largest proof the page may upload (Telegram takes photos up to 10 MB from a bot). */
-const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-
-const proofForm = z.object({ file: z.instanceof(File, { message: "send the proof as a file" }) });
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** A multipart form's own bytes around the file (boundaries, headers): a form is capped at the file's cap plus this. */
+const FORM_OVERHEAD_BYTES = 64 * 1024;
+/** Proof uploads read at once by this process; more wait (429) instead of filling its memory. */
+export const MAX_UPLOADS_AT_ONCE = 4;
+/** What a 429 asks the page to wait before trying again, in seconds. */
+const UPLOAD_RETRY_AFTER_S = 5;
 
 const requestIdParam = paramsOf(z.object({ id: z.string().regex(/^DR[0-9A-Z]{19}$/) }));
 
@@ -73,16 +80,18 @@ export function adminRequestView(r: DepositRequest, extra: { name?: string | und
   };
 }
 
-/** What a file's first bytes say it is: the only types a proof is served as. */
-export function proofType(bytes: Buffer): { type: string; inline: boolean } | undefined {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
-    return { type: "image/jpeg", inline: true };
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
-    return { type: "image/png", inline: true };
-  if (bytes.subarray(0, 4).toString("latin1") === "RIFF" && bytes.subarray(8, 12).toString("latin1") === "WEBP")
-    return { type: "image/webp", inline: true };
-  if (bytes.subarray(0, 5).toString("latin1") === "%PDF-") return { type: "application/pdf", inline: false };
-  return undefined;
+/** An upload over the cap: refused (before its body is read, when its declared size says so). */
+const tooLarge = (c: Context) => c.json({ error: "too-large" as const }, 413, { connection: "close" });
+
+/** The `file` of a multipart form already read (and capped): its bytes, or undefined without one. */
+async function fileOfForm(body: Buffer, contentType: string): Promise<Buffer | undefined> {
+  try {
+    const form = await new Response(new Uint8Array(body), { headers: { "content-type": contentType } }).formData();
+    const file = form.get("file");
+    return file instanceof Blob ? Buffer.from(await file.arrayBuffer()) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The answer to a decision on a request that was decided (or closed) before. */
@@ -191,92 +200,126 @@ export function resellerDepositRequestRoutes(
   deps: Pick<MiniAppDeps, "depositRequests" | "payInfo" | "languageOf" | "sendProof">,
 ) {
   const { depositRequests, payInfo } = deps;
-  return new Hono<MiniAppEnv>()
-    .get("/", async (c) => {
-      const viewer = c.get("viewer");
-      const [mine, info] = await Promise.all([depositRequests.ofReseller(viewer.userId, 20), payInfo.get()]);
-      return c.json(
-        {
-          requests: mine.map((r) => requestView(r)),
-          payInfo: info === undefined ? null : { text: info.text, image: info.photo !== undefined },
-          limits: {
-            min: depositRequests.limits.min,
-            max: depositRequests.limits.max,
-            hours: depositRequests.limits.hours,
-          },
-        },
-        200,
-      );
-    })
-    .post("/", jsonBody(askBody), async (c) => {
-      const viewer = c.get("viewer");
-      const sent = c.req.valid("json");
-      const lang = await deps.languageOf(viewer.userId, undefined);
-      const r = await depositRequests.ask(
-        { resellerId: viewer.userId, chatId: viewer.userId, lang },
-        sent.amount,
-        `a:${viewer.userId}:${sent.requestId}`,
-      );
-      switch (r.kind) {
-        case "made":
-          // Shown in the chat too: the proof is sent there, as a reply to it.
-          await depositRequests.showInChat(r.request, r.payInfo);
-          return c.json(
-            {
-              request: requestView(r.request),
-              payInfo: { text: r.payInfo.text, image: r.payInfo.photo !== undefined },
+  const slots = createUploadSlots(MAX_UPLOADS_AT_ONCE);
+  return (
+    new Hono<MiniAppEnv>()
+      .get("/", async (c) => {
+        const viewer = c.get("viewer");
+        const [mine, info] = await Promise.all([depositRequests.ofReseller(viewer.userId, 20), payInfo.get()]);
+        return c.json(
+          {
+            requests: mine.map((r) => requestView(r)),
+            payInfo: info === undefined ? null : { text: info.text, image: info.photo !== undefined },
+            limits: {
+              min: depositRequests.limits.min,
+              max: depositRequests.limits.max,
+              hours: depositRequests.limits.hours,
             },
-            200,
-          );
-        case "out-of-limits":
-          return invalid(c, [{ path: "amount", message: `${r.min} to ${r.max} rupiah` }]);
-        case "no-pay-info":
-          return c.json({ error: "no-pay-info" as const }, 409);
-        case "too-many":
-          return c.json({ error: "too-many" as const, open: r.open }, 409);
-        case "no-code":
-          return c.json({ error: "no-code" as const }, 409);
-        case "not-reseller":
-          return c.json({ error: "forbidden" as const }, 403);
-      }
-    })
-    .post(
-      "/:id/proof",
-      bodyLimit({ maxSize: MAX_UPLOAD_BYTES, onError: (c) => c.json({ error: "too-large" as const }, 413) }),
-      requestIdParam,
-      zValidator("form", proofForm, (result, c) =>
-        result.success ? undefined : invalid(c, [{ path: "file", message: "send the proof as a file" }]),
-      ),
-      async (c) => {
+          },
+          200,
+        );
+      })
+      .post("/", jsonBody(askBody), async (c) => {
+        const viewer = c.get("viewer");
+        const sent = c.req.valid("json");
+        const lang = await deps.languageOf(viewer.userId, undefined);
+        const r = await depositRequests.ask(
+          { resellerId: viewer.userId, chatId: viewer.userId, lang },
+          sent.amount,
+          `a:${viewer.userId}:${sent.requestId}`,
+        );
+        switch (r.kind) {
+          case "made":
+            // Shown in the chat too: the proof is sent there, as a reply to it.
+            await depositRequests.showInChat(r.request, r.payInfo);
+            return c.json(
+              {
+                request: requestView(r.request),
+                payInfo: { text: r.payInfo.text, image: r.payInfo.photo !== undefined },
+              },
+              200,
+            );
+          case "out-of-limits":
+            return invalid(c, [{ path: "amount", message: `${r.min} to ${r.max} rupiah` }]);
+          case "no-pay-info":
+            return c.json({ error: "no-pay-info" as const }, 409);
+          case "too-many":
+            return c.json({ error: "too-many" as const, open: r.open }, 409);
+          case "too-soon": {
+            const seconds = Math.max(1, Math.ceil((r.until - Date.now()) / 1000));
+            return c.json({ error: "too-soon" as const, until: new Date(r.until).toISOString() }, 429, {
+              "retry-after": String(seconds),
+            });
+          }
+          case "no-code":
+            return c.json({ error: "no-code" as const }, 409);
+          case "not-reseller":
+            return c.json({ error: "forbidden" as const }, 403);
+        }
+      })
+      /*
+       * The proof, as the request's body (the file itself, with its type) or as a form's `file`.
+       * Everything that needs no body is checked before a byte of it is kept: the init data, that the
+       * request is the reseller's own and waits for a proof, the declared size, a free upload slot.
+       * The body is then read with a hard cap, and its first bytes say what it is.
+       */
+      .post("/:id/proof", requestIdParam, async (c) => {
         const viewer = c.get("viewer");
         const id = c.req.valid("param").id;
         const mine = await depositRequests.get(id);
         if (mine === undefined || mine.resellerId !== viewer.userId) return notFound(c);
         if (mine.state !== "proof") return taken(c, mine);
-        const bytes = Buffer.from(await c.req.valid("form").file.arrayBuffer());
-        const type = proofType(bytes);
-        if (type === undefined) return c.json({ error: "unsupported" as const }, 415);
-        const kind = type.inline ? "photo" : "document";
-        const sent = await deps.sendProof(viewer.userId, {
-          bytes,
-          kind,
-          filename: `${id}.${type.type.split("/")[1]}`,
-          caption: id,
-        });
-        const r = await depositRequests.proof(viewer.userId, id, {
-          ...sent,
-          kind,
-          ...(kind === "document" ? { mime: type.type } : {}),
-        });
-        if (r.kind === "attached") return c.json({ request: requestView(r.request) }, 200);
+        const contentType = c.req.header("content-type") ?? "";
+        const form = /^multipart\/form-data\b/i.test(contentType);
+        const cap = form ? MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES : MAX_UPLOAD_BYTES;
+        const declared = c.req.header("content-length");
+        if (declared !== undefined && !(Number(declared) <= cap)) return tooLarge(c);
+        const release = slots.take(id);
+        if (release === undefined)
+          return c.json({ error: "busy" as const }, 429, { "retry-after": String(UPLOAD_RETRY_AFTER_S) });
+        try {
+          const body = await readCapped(c.req.raw.body, cap);
+          if (body === "too-large") return tooLarge(c);
+          const bytes = form ? await fileOfForm(body, contentType) : body;
+          if (bytes === undefined || bytes.length === 0)
+            return invalid(c, [{ path: "file", message: "send the proof as a file" }]);
+          if (bytes.length > MAX_UPLOAD_BYTES) return tooLarge(c);
+          const type = proofType(bytes);
+          if (type === undefined)
+            return c.json(
+              {
+                error: "unsupported" as const,
+                issues: [
+                  { path: "file", message: "not a JPEG, PNG or WebP image nor a PDF: its bytes are something else" },
+                ],
+              },
+              415,
+            );
+          const kind = type.inline ? "photo" : "document";
+          const sent = await deps.sendProof(viewer.userId, {
+            bytes,
+            kind,
+            filename: `${id}.${type.type.split("/")[1]}`,
+            caption: id,
+          });
+          const r = await depositRequests.proof(viewer.userId, id, {
+            ...sent,
+            kind,
+            ...(kind === "document" ? { mime: type.type } : {}),
+            sha256: createHash("sha256").update(bytes).digest("hex"),
+          });
+          if (r.kind === "attached") return c.json({ request: requestView(r.request) }, 200);
+          if (r.kind === "closed") return taken(c, r.request);
+          return notFound(c);
+        } finally {
+          release();
+        }
+      })
+      .post("/:id/cancel", requestIdParam, async (c) => {
+        const r = await depositRequests.cancel(c.req.valid("param").id, c.get("viewer").userId);
+        if (r.kind === "not-found" || r.kind === "not-yours") return notFound(c);
         if (r.kind === "closed") return taken(c, r.request);
-        return notFound(c);
-      },
-    )
-    .post("/:id/cancel", requestIdParam, async (c) => {
-      const r = await depositRequests.cancel(c.req.valid("param").id, c.get("viewer").userId);
-      if (r.kind === "not-found" || r.kind === "not-yours") return notFound(c);
-      if (r.kind === "closed") return taken(c, r.request);
-      return c.json({ request: requestView(r.request) }, 200);
-    });
+        return c.json({ request: requestView(r.request) }, 200);
+      })
+  );
 }
