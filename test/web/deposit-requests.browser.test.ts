@@ -2,7 +2,7 @@ import type { Browser, Locator } from "playwright-core";
 import { request } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ONE_PIXEL_PNG } from "../e2e/fake-bot-api.js";
-import { ADMIN, staffWorld, type World } from "../e2e/world.js";
+import { ADMIN, button, staffWorld, type World } from "../e2e/world.js";
 import { signInitData } from "../helpers/init-data.js";
 import { mkdirSync } from "node:fs";
 import type { SentMessage } from "../e2e/fake-bot-api.js";
@@ -293,9 +293,7 @@ describe("deposit requests in the Mini App", () => {
       bytes: ONE_PIXEL_PNG,
     });
     const notice = await world.fake.waitForMessage(ADMIN.id, (m) => m.method === "sendPhoto" && m.text.includes(id));
-    const approve = notice
-      .reply_markup!.inline_keyboard.flat()
-      .find((b) => b.callback_data?.startsWith("ra:"))!.callback_data!;
+    const approve = button(notice, /^ra:/);
 
     app = await open({ user: ADMIN, tab: "pending" });
     await app.page.getByTestId(`approve-${id}`).waitFor();
