@@ -5,7 +5,13 @@ import type { Logger } from "../logger.js";
 import type { PayInfo, PayInfoStore } from "../shop/pay-info.js";
 import type { Claims } from "../storage/claims.js";
 import type { Origins } from "../storage/origins.js";
-import type { DepositRequest, DepositRequestStore, DepositProof, HandCreditResult } from "./deposit-requests.js";
+import {
+  isOpen,
+  type DepositRequest,
+  type DepositRequestStore,
+  type DepositProof,
+  type HandCreditResult,
+} from "./deposit-requests.js";
 import type { Deposits } from "./deposits.js";
 import type { Delivery } from "./events.js";
 import type { Lang } from "./order.js";
@@ -138,7 +144,7 @@ function requestFollowUps(deps: DepositRequestDeps, now: () => number, dayOf: (m
       await store.markAnnounced(fresh.id, now());
       // Decided while the notices were on their way (the Mini App, another admin): they follow it.
       const after = await store.get(fresh.id);
-      if (after !== undefined && after.state !== "review" && after.state !== "proof") await showDecision(after);
+      if (after !== undefined && !isOpen(after)) await showDecision(after);
     } finally {
       await deps.claims?.giveBack(claim);
     }
@@ -482,14 +488,6 @@ export function createDepositRequests(deps: DepositRequestDeps) {
       return store.cancel(id, resellerId, at, dayOf(at));
     },
     /** A day's requests: asked, approved, rejected, expired, with their amounts. */
-    /**
-     * Every notice of request `id` follows its decision (who decided what, the saldo after, no
-     * buttons): for a decision made outside approve and reject (a hand credit). Edits each notice once.
-     */
-    async decided(id: string): Promise<void> {
-      const r = await store.get(id);
-      if (r !== undefined && r.state !== "review" && r.state !== "proof") await showDecision(r);
-    },
     dayFigures: (day: string) => store.dayFigures(day),
     open: () => store.open(),
     ofReseller: (resellerId: number, last: number) => store.ofReseller(resellerId, last),

@@ -70,7 +70,7 @@ async function handRefusal(
   userId: number,
 ): Promise<string | undefined> {
   const request = await ctx.services.depositRequests.get(id);
-  if (request === undefined) return ctx.tr("deposit-hand-unknown", { id });
+  if (request === undefined) return handRefusalText(ctx, id, { kind: "not-found" });
   if (request.resellerId !== userId) return handRefusalText(ctx, id, { kind: "not-yours", request });
   if (request.state === "approved") return handRefusalText(ctx, id, { kind: "taken", request });
   return undefined;

@@ -11,8 +11,6 @@ import type { MiniAppDeps } from "../deps.js";
 import { invalid, jsonBody, notFound, paramsOf } from "../errors.js";
 import { createUploadSlots, readCapped } from "../uploads.js";
 
-export { proofType };
-
 /** The largest proof the page may upload (Telegram takes photos up to 10 MB from a bot). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** A multipart form's own bytes around the file (boundaries, headers): a form is capped at the file's cap plus this. */
