@@ -127,7 +127,6 @@ reason-ref-id-already-exists = the provider already has an order with this ref i
 reason-interrupted = the bot was restarted while the order was being sent
 reason-server-error = the provider's server reported an error while handling the order
 reason-upstream-unknown = the provider does not know the result yet
-order-interrupted = ⏳ The bot was restarted while order <code>{ $refId }</code> ({ $code } · { $product }) was being sent. Its result is not known yet. It will not be sent again; the result will come here.
 order-already-heading = This order was already placed; here is its result:
 order-in-progress = ⏳ Order <code>{ $refId }</code> is already being processed. Its result will be sent here.
 callback-in-progress = This order is already being processed.

@@ -127,7 +127,6 @@ reason-ref-id-already-exists = provider sudah memiliki pesanan dengan ref ID ini
 reason-interrupted = bot dimulai ulang saat pesanan sedang dikirim
 reason-server-error = server provider melaporkan kesalahan saat memproses pesanan
 reason-upstream-unknown = provider belum mengetahui hasilnya
-order-interrupted = ⏳ Bot dimulai ulang saat pesanan <code>{ $refId }</code> ({ $code } · { $product }) sedang dikirim. Hasilnya belum diketahui. Pesanan tidak akan dikirim ulang; hasilnya akan dikirim di sini.
 order-already-heading = Pesanan ini sudah dibuat; berikut hasilnya:
 order-in-progress = ⏳ Pesanan <code>{ $refId }</code> sedang diproses. Hasilnya akan dikirim di sini.
 callback-in-progress = Pesanan ini sedang diproses.

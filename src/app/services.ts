@@ -104,6 +104,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     logger,
     // An H2H order an admin settled owes its partner a callback.
     events: withPartnerCallbacks(events, partnerCallbacks, now, logger),
+    interruptedTold: createClaims(storage, "order-interrupted-told"),
     now,
   });
   const partnerOrders = createPartnerOrders({

@@ -3,7 +3,7 @@ import type { Message } from "grammy/types";
 import type { Texts } from "./i18n.js";
 import type { Logger } from "../logger.js";
 import type { Lang, OrderRecord } from "../orders/order.js";
-import type { Delivery, DepositEvents, FinishedHow, OrderEvents } from "../orders/events.js";
+import type { Delivery, DepositEvents, FinishedHow, OrderEvents, OutcomeHeading } from "../orders/events.js";
 import { paidFromSaldo, viaApi } from "../orders/order.js";
 import type { ApiSales, ApiSalesLine } from "../orders/api-sales.js";
 import { saleMargin } from "../reports/figures.js";
@@ -345,7 +345,7 @@ function createOutcomeTelling(deps: NotifierDeps) {
     processing.set(order.refId, entry);
   }
 
-  async function tellOutcome(order: OrderRecord, heading?: "already" | "settled") {
+  async function tellOutcome(order: OrderRecord, heading?: OutcomeHeading) {
     // The "processing" edit of the summary, if it started, comes before the outcome's own.
     const pending = processing.get(order.refId);
     if (pending !== undefined) {
@@ -362,10 +362,12 @@ function createOutcomeTelling(deps: NotifierDeps) {
       target === undefined ? {} : { reply_parameters: { message_id: target, allow_sending_without_reply: true } };
     // A success gets Receipt and a button that copies the SN.
     const keyboard = resultKeyboard(t, order);
-    await api.sendMessage(order.chatId, `${outcomeText(t, order, heading, lang)}${sandboxLine(t)}`, {
-      ...replyTo,
-      ...(keyboard === undefined ? {} : { reply_markup: keyboard }),
-    });
+    // "told": the user already read this outcome; only the summary is brought up to date.
+    if (heading !== "told")
+      await api.sendMessage(order.chatId, `${outcomeText(t, order, heading, lang)}${sandboxLine(t)}`, {
+        ...replyTo,
+        ...(keyboard === undefined ? {} : { reply_markup: keyboard }),
+      });
     if (order.summaryMessageId !== undefined) {
       await api
         .editMessageText(order.chatId, order.summaryMessageId, renderSummaryAfter(t, order))
@@ -396,13 +398,14 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     tellOutcome: (order, heading) => (viaApi(order) ? Promise.resolve() : track(tellOutcome(order, heading))),
     finished: (order, how: FinishedHow, facts) => track(finished(order, how, facts)),
     apiSales: (lines, minutes) => track(apiSalesNotice(lines, minutes)),
+    // Said as the outcome "unknown, the bot was restarted" (what recovery records once the call
+    // must be over, which then only brings the summary up to date).
     async interrupted(order) {
       if (viaApi(order)) return;
-      const lang = await deps.prefs.languageFor(order.userId, order.lang);
+      const unknown: OrderRecord = { ...order, state: "unknown", result: { reason: "interrupted" } };
       await track(
-        sendTo(
-          order.chatId,
-          tFor(lang)("order-interrupted", { refId: order.refId, code: order.productCode, product: order.productName }),
+        tellOutcome(unknown).catch((err: unknown) =>
+          deps.logger.warn({ err, refId: order.refId }, "interrupted order: its user was not told"),
         ),
       );
     },

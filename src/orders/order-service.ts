@@ -1,5 +1,6 @@
 import type { Logger } from "../logger.js";
 import type { Shop } from "../shop/shop.js";
+import type { Claims } from "../storage/claims.js";
 import type { Origins } from "../storage/origins.js";
 import type { TopupClient } from "../topup/types.js";
 import { createDrafts, type CancelOutcome, type DraftRequest, type DraftResult, type OpenCatalog } from "./drafts.js";
@@ -31,6 +32,8 @@ export interface OrderServiceDeps {
   lowBalanceThreshold?: number | undefined;
   logger: Logger;
   events: OrderEvents;
+  /** Once per order, across processes: its user was told the bot stopped while it was being sent. */
+  interruptedTold: Claims;
   now?: () => Date;
   draftTtlMs?: number;
   /** The first pause between attempts to record an outcome (submit.ts). */
@@ -63,7 +66,10 @@ export interface OrderService {
   confirm(req: ConfirmRequest): Promise<ConfirmOutcome>;
   /** Settles an `unknown` order once, after an admin checked with the provider; the user is told. */
   settle(req: SettleRequest): Promise<SettleOutcome>;
-  /** Tells the users of orders a previous run left in flight that they are being looked after. */
+  /**
+   * Tells the users of orders a stopped run left in flight that their result is unknown (they will
+   * not be sent again), once per order whichever process or path sees it first.
+   */
   tellInterrupted(orders: readonly OrderRecord[]): Promise<void>;
   /**
    * Turns orders left `submitting` by a crash into `unknown` once their provider call must have
@@ -80,7 +86,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
   const shared = { ...deps, now };
   const telling = createTelling(shared);
   const drafts = createDrafts(shared);
-  const recovery = createRecovery({ ...shared, telling });
+  const recovery = createRecovery({ ...shared, telling, told: deps.interruptedTold });
   const submission = createSubmission({ ...shared, telling, recovery });
   const settlement = createSettlement({ ...shared, telling });
   return {

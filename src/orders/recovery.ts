@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.js";
+import type { Claims } from "../storage/claims.js";
 import type { OrderEvents } from "./events.js";
 import type { OrderLedger } from "./ledger.js";
 import type { OrderRecord } from "./order.js";
@@ -6,11 +7,15 @@ import type { Telling } from "./telling.js";
 
 /** How long after its timeout a provider call is certainly over, even on a slow machine. */
 const GRACE_MS = 5_000;
+/** How long the mark "its user was told it was interrupted" is kept: longer than any stop. */
+const TOLD_MARK_MS = 7 * 24 * 3600_000;
 
 /**
- * Orders left `submitting` by a crash: at the next start their users learn that the order was
- * being sent; once their provider call must be over, they become `unknown` (the provider may have
- * them), are reported, and are never sent again.
+ * Orders left `submitting` by a crash: at the next start (or when their Confirm is handed on by a
+ * process that died) their users learn that the result is unknown; once their provider call must be
+ * over, they become `unknown` (the provider may have them), are reported to the admins, and are never
+ * sent again. A user hears "result unknown" once per order: whichever path tells first takes the
+ * mark `told`, and recovery then only brings the summary up to date.
  */
 export function createRecovery(deps: {
   ledger: OrderLedger;
@@ -18,9 +23,18 @@ export function createRecovery(deps: {
   logger: Logger;
   events: OrderEvents;
   telling: Telling;
+  /** Once per order: the user was told its result is unknown because the bot stopped. */
+  told: Claims;
   now: () => Date;
 }) {
   const { ledger, logger, now } = deps;
+
+  /** True for the first path to tell this order's user (a storage error: tell, rather than stay silent). */
+  const firstToTell = (refId: string) =>
+    deps.told.take(refId, TOLD_MARK_MS).catch((err: unknown) => {
+      logger.warn({ refId, err }, "interrupted order: the once-mark was not reached; the user is told anyway");
+      return true;
+    });
 
   const isStale = (order: OrderRecord) =>
     now().getTime() - Date.parse(order.submittedAt ?? order.createdAt) > deps.timeoutMs + GRACE_MS;
@@ -37,7 +51,8 @@ export function createRecovery(deps: {
     });
     if (r.kind !== "finished") return r.kind === "stale" ? r.order : undefined;
     logger.warn({ refId: order.refId, state: "unknown", reason: "interrupted" }, "order state changed");
-    const told = await deps.telling.tell(r.order);
+    const first = await firstToTell(order.refId);
+    const told = await deps.telling.tell(r.order, first ? undefined : "told");
     await deps.events.finished(told, "recovered", { lowBalance: false });
     return told;
   }
@@ -45,9 +60,9 @@ export function createRecovery(deps: {
   return {
     isStale,
     markInterrupted,
-    /** Users of orders a previous run left in flight learn that they are being looked after. */
+    /** Users of orders a stopped run left in flight learn that the result is unknown (once per order). */
     async tellInterrupted(orders: readonly OrderRecord[]): Promise<void> {
-      for (const order of orders) await deps.events.interrupted(order);
+      for (const order of orders) if (await firstToTell(order.refId)) await deps.events.interrupted(order);
     },
     async recoverInterrupted(): Promise<OrderRecord[]> {
       const changed: OrderRecord[] = [];

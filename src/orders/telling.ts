@@ -1,5 +1,5 @@
 import type { Logger } from "../logger.js";
-import type { OrderEvents } from "./events.js";
+import type { OrderEvents, OutcomeHeading } from "./events.js";
 import type { OrderLedger } from "./ledger.js";
 import type { OrderRecord } from "./order.js";
 
@@ -18,7 +18,7 @@ export function createTelling(deps: {
   const { logger } = deps;
 
   /** Tells the user; the order comes back marked as told (unchanged when it could not be told). Never throws. */
-  async function tell(order: OrderRecord, heading?: "already" | "settled"): Promise<OrderRecord> {
+  async function tell(order: OrderRecord, heading?: OutcomeHeading): Promise<OrderRecord> {
     try {
       await deps.events.tellOutcome(order, heading);
     } catch (err) {

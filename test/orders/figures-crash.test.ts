@@ -1,3 +1,4 @@
+import { createClaims } from "../../src/storage/claims.js";
 import { dayIn, dayRange } from "../../src/calendar.js";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
@@ -113,6 +114,7 @@ async function morning(storage: Storage, ledger: Ledger, plan: { at: number; aft
       timeoutMs: 60_000,
       logger,
       events,
+      interruptedTold: createClaims(storage, "order-interrupted-told"),
       now,
       recordRetryMs: 0, // a dead process does not wait to try again
     });

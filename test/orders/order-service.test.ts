@@ -1,3 +1,4 @@
+import { createClaims } from "../../src/storage/claims.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { createServer, type Server } from "node:http";
@@ -47,12 +48,15 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
     claimed: () => undefined,
     tellOutcome: async (order, heading) => void told.push({ refId: order.refId, state: order.state, heading }),
     finished: async (order, how) => void finished.push({ order, how }),
-    interrupted: async () => undefined,
+    interrupted: async (order) => void interrupted.push(order.refId),
   };
+  /** Every user told, at a restart, that their order was in flight when the bot stopped. */
+  const interrupted: string[] = [];
 
   beforeEach(async () => {
     finished.length = 0;
     told.length = 0;
+    interrupted.length = 0;
     ({ storage, cleanup } = await redisStorage("orders"));
     shop = createShop({ storage, fileCatalog: TEST_CATALOG });
     sandbox = createSandboxProvider({
@@ -82,6 +86,7 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
       timeoutMs: 5000,
       logger,
       events,
+      interruptedTold: createClaims(storage, "order-interrupted-told"),
       ...overrides,
     });
   /** A draft the service made (the tests below are about what happens to it). */
@@ -221,6 +226,27 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
       expect(told).toEqual([{ refId: draft.refId, state: "unknown", heading: undefined }]);
       expect((await confirm(restarted, draft.refId, 501)).kind).toBe("already");
       expect(await restarted.recoverInterrupted()).toEqual([]);
+      expect(sandbox.calls).toHaveLength(0);
+    } finally {
+      await end();
+    }
+  });
+
+  it("when two processes see the restart of an order in flight, then its user hears once that the result is unknown, and recovery only brings the summary up to date", async () => {
+    let clock = new Date("2026-11-23T10:00:00Z");
+    const { draft, end } = await abandonedInFlight(() => clock);
+    try {
+      const one = service({ now: () => clock, timeoutMs: 1000 });
+      const two = service({ now: () => clock, timeoutMs: 1000 });
+      const inFlight = await one.inFlight();
+      await Promise.all([one.tellInterrupted(inFlight), two.tellInterrupted(inFlight), one.tellInterrupted(inFlight)]);
+      expect(interrupted).toEqual([draft.refId]);
+
+      clock = new Date(clock.getTime() + 10_000);
+      expect((await two.recoverInterrupted()).map((o) => o.refId)).toEqual([draft.refId]);
+      // Told as an outcome the user has already read: no second "result unknown".
+      expect(told).toEqual([{ refId: draft.refId, state: "unknown", heading: "told" }]);
+      expect(finished.map((f) => [f.order.refId, f.how])).toEqual([[draft.refId, "recovered"]]);
       expect(sandbox.calls).toHaveLength(0);
     } finally {
       await end();

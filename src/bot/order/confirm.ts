@@ -37,12 +37,14 @@ export function confirmButtons<C extends FeatureContext<"orders" | "handledAgain
           return { alert: renderOutcomeToast(t, outcome.order) };
         case "in-progress": {
           const order = outcome.order;
-          // This very Confirm again, after the process handling it died at the provider: said as a
-          // restart (as a single bot says at its start), not as a second tap.
-          const reply = ctx.services.handledAgain(ctx.update)
-            ? t("order-interrupted", { refId: order.refId, code: order.productCode, product: order.productName })
-            : t("order-in-progress", { refId: order.refId });
-          return { alert: t("callback-in-progress"), reply };
+          // This very Confirm again, after the process handling it died at the provider: the user
+          // learns the result is unknown (once per order, whoever sees the restart first), not
+          // that a second tap is being processed.
+          if (ctx.services.handledAgain(ctx.update)) {
+            await orders.tellInterrupted([order]);
+            return { alert: t("callback-in-progress") };
+          }
+          return { alert: t("callback-in-progress"), reply: t("order-in-progress", { refId: order.refId }) };
         }
         case "cancelled":
           return { alert: t("callback-cancelled") };
