@@ -17,7 +17,7 @@
  */
 import { Agent, request } from "undici";
 import { createPartnerStore, type IssuedKey } from "../src/access/partners.js";
-import { createLedger } from "../src/orders/create-ledger.js";
+import { createLedger } from "../src/ledger/create-ledger.js";
 import { createStorage } from "../src/storage/storage.js";
 import { createFakeBotApi, type FakeBotApi } from "../test/e2e/fake-bot-api.js";
 import { writePastDeposit } from "../test/helpers/ledger-history.js";

@@ -3,7 +3,7 @@
  * of the Confirm update, of a staff member's order and of a reseller's (paid from the saldo).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { createLedger } from "../src/orders/create-ledger.js";
+import { createLedger } from "../src/ledger/create-ledger.js";
 import { createStorage } from "../src/storage/storage.js";
 import type { FakeUser } from "../test/e2e/fake-bot-api.js";
 import { writePastDeposit } from "../test/helpers/ledger-history.js";

@@ -19,7 +19,7 @@ import {
   type Game,
   type Product,
 } from "../src/catalog/catalog.js";
-import { createLedger } from "../src/orders/create-ledger.js";
+import { createLedger } from "../src/ledger/create-ledger.js";
 import { MAX_DEPOSIT } from "../src/orders/deposits.js";
 import type { OrderRecord } from "../src/orders/order.js";
 import { fromTopupResult } from "../src/orders/outcome.js";

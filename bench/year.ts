@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "@keyv/redis";
 import type { Catalog } from "../src/catalog/catalog.js";
 import { dayIn, dayPlus } from "../src/calendar.js";
-import { createLedger } from "../src/orders/create-ledger.js";
+import { createLedger } from "../src/ledger/create-ledger.js";
 import type { CompactResult } from "../src/orders/ledger.js";
 import type { OrderRecord } from "../src/orders/order.js";
 import { newRefId } from "../src/orders/ref-id.js";

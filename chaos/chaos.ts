@@ -19,7 +19,7 @@ import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadCatalog, type Catalog } from "../src/catalog/catalog.js";
 import type { OrderRecord } from "../src/orders/order.js";
-import { createLedger } from "../src/orders/create-ledger.js";
+import { createLedger } from "../src/ledger/create-ledger.js";
 import { createStorage } from "../src/storage/storage.js";
 import { createSandboxProvider } from "../src/topup/sandbox.js";
 import { createUpdateStream } from "../src/updates/update-stream.js";

@@ -10,7 +10,7 @@
  * two orders, and each partner's saldo against its statement (chaos/resellers.ts).
  */
 import { createPartnerStore, type IssuedKey } from "../src/access/partners.js";
-import { createLedger } from "../src/orders/create-ledger.js";
+import { createLedger } from "../src/ledger/create-ledger.js";
 import { createStorage } from "../src/storage/storage.js";
 import type { SandboxCall } from "../src/topup/sandbox.js";
 import type { FakeUser, SentMessage } from "../test/e2e/fake-bot-api.js";

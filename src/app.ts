@@ -9,7 +9,7 @@ import type { Catalog } from "./catalog/catalog.js";
 import type { PartnerStore } from "./access/partners.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./logger.js";
-import type { Compaction } from "./orders/compaction.js";
+import type { Compaction } from "./ledger/compaction.js";
 import type { OrderLedger } from "./orders/ledger.js";
 import type { OrderService } from "./orders/order-service.js";
 import type { PartnerCallbacks } from "./orders/partner-callbacks.js";

@@ -5,7 +5,7 @@ import type { UnavailableNotice } from "../bot/unavailable-notice.js";
 import type { Broadcaster } from "../broadcast/sender.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import type { Compaction } from "../orders/compaction.js";
+import type { Compaction } from "../ledger/compaction.js";
 import type { Ledger } from "../orders/ledger.js";
 import type { HttpServer } from "../server/http-server.js";
 import type { Shop } from "../shop/shop.js";

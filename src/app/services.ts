@@ -25,8 +25,8 @@ import type { Services } from "../bot/services.js";
 import { createUserPrefs } from "../bot/user-prefs.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import { COMPACTION_LEASE_MS, createCompaction } from "../orders/compaction.js";
-import { createLedger } from "../orders/create-ledger.js";
+import { COMPACTION_LEASE_MS, createCompaction } from "../ledger/compaction.js";
+import { createLedger } from "../ledger/create-ledger.js";
 import { createDeposits } from "../orders/deposits.js";
 import {
   createDepositRequests,

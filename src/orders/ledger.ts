@@ -59,7 +59,7 @@ export interface Outcome {
  * The order ledger. It speaks of orders, not of keys: every state change is one atomic step that
  * checks the state it starts from, so a double tap, a second process or a race between a result
  * and a recovery changes an order once. The Redis and memory implementations pass one contract
- * test suite (test/orders/ledger.contract.ts).
+ * test suite (test/ledger/ledger.contract.ts).
  */
 export interface OrderLedger {
   /**

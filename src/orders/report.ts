@@ -203,7 +203,7 @@ export interface DayFigures extends DayReport {
 }
 
 /**
- * A day's figures from the two hashes the ledger keeps for it (ledger-redis.ts: day:DAY and
+ * A day's figures from the two hashes the ledger keeps for it (redis.ts: day:DAY and
  * dayd:DAY; the memory ledger keeps the same fields): the report of its orders, without reading one.
  */
 export function figuresOf(

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createPartnerStore } from "../../src/access/partners.js";
-import { createLedger } from "../../src/orders/create-ledger.js";
+import { createLedger } from "../../src/ledger/create-ledger.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { freePort, REDIS_URL } from "../helpers/redis.js";
 import { createWorld, type World } from "./world.js";

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createLedger } from "../../src/orders/create-ledger.js";
+import { createLedger } from "../../src/ledger/create-ledger.js";
 import { createStorage } from "../../src/storage/storage.js";
 import { createSandboxProvider } from "../../src/topup/sandbox.js";
 import { freePort, lengthenHolds } from "../helpers/redis.js";

@@ -1,11 +1,11 @@
 import { dayIn } from "../../src/calendar.js";
 import { createClient } from "@keyv/redis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createLedger } from "../../src/orders/create-ledger.js";
+import { createLedger } from "../../src/ledger/create-ledger.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { ownRedis } from "../helpers/redis.js";
-import { createRedisLedgerV2 } from "../orders/fixtures/ledger-v2.js";
-import { ledgerViews, seedShop, withHoursCounted } from "../orders/ledger-views.js";
+import { createRedisLedgerV2 } from "../ledger/fixtures/ledger-v2.js";
+import { ledgerViews, seedShop, withHoursCounted } from "../ledger/ledger-views.js";
 import { startBot, startBotProcess } from "./bot-process.js";
 import { createWorld, type World } from "./world.js";
 

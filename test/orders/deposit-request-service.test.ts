@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createLedger } from "../../src/orders/create-ledger.js";
+import { createLedger } from "../../src/ledger/create-ledger.js";
 import type { Ledger } from "../../src/orders/ledger.js";
 import { createDepositRequests, type DepositRequests } from "../../src/orders/deposit-request-service.js";
 import { createDepositRequestStore, type DepositRequestStore } from "../../src/orders/deposit-requests.js";

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createLedger } from "../../src/orders/create-ledger.js";
+import { createLedger } from "../../src/ledger/create-ledger.js";
 import type { FinishedHow, OrderEvents } from "../../src/orders/events.js";
 import type { OrderRecord } from "../../src/orders/order.js";
 import {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAccess } from "../../src/access/access.js";
 import { createPeople } from "../../src/access/people.js";
 import { createUserList } from "../../src/access/user-list.js";
-import { createLedger } from "../../src/orders/create-ledger.js";
+import { createLedger } from "../../src/ledger/create-ledger.js";
 import type { Ledger } from "../../src/orders/ledger.js";
 import type { OrderRecord } from "../../src/orders/order.js";
 import { createReports, type Reports } from "../../src/reports/reports.js";

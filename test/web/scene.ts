@@ -1,5 +1,5 @@
 import { dayIn, dayPlus, dayRange } from "../../src/calendar.js";
-import { createLedger } from "../../src/orders/create-ledger.js";
+import { createLedger } from "../../src/ledger/create-ledger.js";
 import type { OrderRecord } from "../../src/orders/order.js";
 import { createStorage } from "../../src/storage/storage.js";
 import type { FakeUser } from "../e2e/fake-bot-api.js";

@@ -11,9 +11,9 @@ import {
   unInt36,
   unpackTime,
 } from "./order-codec.js";
-import type { OrderRecord, OrderResult, OrderState } from "./order.js";
+import type { OrderRecord, OrderResult, OrderState } from "../orders/order.js";
 import { fieldScanner } from "./field-scan.js";
-import { newLine, orderLine, type OrderLine } from "./order-line.js";
+import { newLine, orderLine, type OrderLine } from "../orders/order-line.js";
 
 /*
  * A compacted order is an element of the time index (t:DAY, one list per UTC day, oldest first):

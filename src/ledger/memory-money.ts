@@ -1,5 +1,5 @@
-import { paidFromSaldo, type OrderRecord } from "./order.js";
-import { emptyWallet, type Movement, type MovementKind, type Wallet } from "./wallet.js";
+import { paidFromSaldo, type OrderRecord } from "../orders/order.js";
+import { emptyWallet, type Movement, type MovementKind, type Wallet } from "../orders/wallet.js";
 
 /** The resellers' money: wallets, statements, what the shop owes, and the holds of their orders. */
 export function memoryMoney() {
@@ -33,7 +33,7 @@ export function memoryMoney() {
       move(o.userId, at, "hold", o.refId, -o.price!);
       o.saldoAfter = w.saldo;
     },
-    /** The held price of a reseller's order, once its fate is known (see SETTLE_HOLD in ledger-redis-orders.ts). */
+    /** The held price of a reseller's order, once its fate is known (see SETTLE_HOLD in redis-orders.ts). */
     settleHold(o: OrderRecord, state: OrderRecord["state"], at: string) {
       if (!paidFromSaldo(o) || state === "unknown") return;
       const hold = o.price!;

@@ -1,11 +1,11 @@
 import { luaScript, type RedisClient } from "../storage/redis.js";
-import type { CompactOptions, CompactResult } from "./ledger.js";
-import { LUA_BASICS, LUA_LINEAR_HASH, LUA_TIME_INDEX, type LedgerKeys } from "./ledger-redis-lua.js";
-import type { TextDictionary } from "./ledger-redis-texts.js";
+import type { CompactOptions, CompactResult } from "../orders/ledger.js";
+import { LUA_BASICS, LUA_LINEAR_HASH, LUA_TIME_INDEX, type LedgerKeys } from "./redis-lua.js";
+import type { TextDictionary } from "./redis-texts.js";
 import { msKey, orderFromHash, utcDay } from "./order-codec.js";
 import { compactElement, orderTexts } from "./packed-order-codec.js";
 import { movementFromLine, packMovements } from "./statement-codec.js";
-import type { OrderRecord } from "./order.js";
+import type { OrderRecord } from "../orders/order.js";
 
 /** Movements per packed chunk of a compacted statement (every chunk holds exactly this many). */
 export const STATEMENT_CHUNK = 256;

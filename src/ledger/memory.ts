@@ -1,7 +1,7 @@
 import { dayIn, hourIn } from "../calendar.js";
-import type { Ledger, OrderLedger } from "./ledger.js";
+import type { Ledger, OrderLedger } from "../orders/ledger.js";
 import { compactElement, orderTexts, unpackOrder } from "./packed-order-codec.js";
-import { orderLine } from "./order-line.js";
+import { orderLine } from "../orders/order-line.js";
 import {
   costOf,
   outcomeKnown,
@@ -11,12 +11,12 @@ import {
   type BalanceSeen,
   type OrderRecord,
   type OrderState,
-} from "./order.js";
-import { memoryMoney, type Money } from "./ledger-memory-money.js";
-import { figuresOf } from "./report.js";
-import { emptyWallet, type Deposit, type Wallets } from "./wallet.js";
+} from "../orders/order.js";
+import { memoryMoney, type Money } from "./memory-money.js";
+import { figuresOf } from "../orders/report.js";
+import { emptyWallet, type Deposit, type Wallets } from "../orders/wallet.js";
 
-/** The one-letter state codes of the day figures (as STATE_CODE in ledger-redis-lua.ts). */
+/** The one-letter state codes of the day figures (as STATE_CODE in redis-lua.ts). */
 const STATE_CODE: Partial<Record<OrderState, string>> = { submitting: "p", success: "s", failed: "f", unknown: "u" };
 
 /** What the memory ledger holds, shared by its parts: the records, their indexes, and how to read them. */
@@ -118,7 +118,7 @@ function memoryFigures(store: Store) {
     submitted(refId: string, at: string) {
       submitDay.set(refId, store.dayOf(at));
     },
-    /** Moves an order in its day's figures (see TALLY in ledger-redis-lua.ts). */
+    /** Moves an order in its day's figures (see TALLY in redis-lua.ts). */
     tally(o: OrderRecord, from: OrderState | undefined, to: OrderState) {
       const day = submitDay.get(o.refId);
       if (day === undefined) return;

@@ -4,7 +4,7 @@ import type { Ledger } from "../../src/orders/ledger.js";
 import { API_CHAT_ID, type FinalState, type OrderRecord } from "../../src/orders/order.js";
 import { buildReport, hoursOf, type DayFigures } from "../../src/orders/report.js";
 import type { Deposit } from "../../src/orders/wallet.js";
-import { draft } from "./fixtures.js";
+import { draft } from "../orders/fixtures.js";
 
 export type FiguresLedgerFactory = (timeZone: string) => Promise<{ ledger: Ledger; cleanup: () => Promise<void> }>;
 

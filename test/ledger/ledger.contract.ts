@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { OrderLedger } from "../../src/orders/ledger.js";
 import type { OrderRecord } from "../../src/orders/order.js";
-import { draft } from "./fixtures.js";
+import { draft } from "../orders/fixtures.js";
 
 /** A ledger to test and how to drop it afterwards. */
 export type LedgerFactory = () => Promise<{ ledger: OrderLedger; cleanup: () => Promise<void> }>;

@@ -1,10 +1,10 @@
 import { dayIn, dayRange, hourIn, isDay } from "../calendar.js";
 import { luaScript, type RedisClient } from "../storage/redis.js";
-import type { UpgradeResult } from "./ledger.js";
-import { LUA_BASICS, LUA_CHUNKS, LUA_LINEAR_HASH, LUA_TIME_INDEX, TALLY, type LedgerKeys } from "./ledger-redis-lua.js";
+import type { UpgradeResult } from "../orders/ledger.js";
+import { LUA_BASICS, LUA_CHUNKS, LUA_LINEAR_HASH, LUA_TIME_INDEX, TALLY, type LedgerKeys } from "./redis-lua.js";
 import { draftFields, msKey, orderFromHash, resultFields } from "./order-codec.js";
-import { costOf, outcomeKnown, type OrderRecord } from "./order.js";
-import { hoursOf } from "./report.js";
+import { costOf, outcomeKnown, type OrderRecord } from "../orders/order.js";
+import { hoursOf } from "../orders/report.js";
 
 /**
  * The layout this code writes (ledger-version): 2 kept per-day figures, 3 compact orders and

@@ -1,6 +1,6 @@
 import type { Logger } from "../logger.js";
 import { whileHeld, type Lease } from "../storage/leases.js";
-import type { CompactResult, Ledger } from "./ledger.js";
+import type { CompactResult, Ledger } from "../orders/ledger.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 /** How long the compaction lease lasts without renewal (a process killed mid-pass frees it then). */

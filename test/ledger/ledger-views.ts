@@ -4,7 +4,7 @@ import type { FinalState, OrderRecord } from "../../src/orders/order.js";
 import type { OrderLine } from "../../src/orders/order-line.js";
 import { hoursOf } from "../../src/orders/report.js";
 import type { Deposit, Wallets } from "../../src/orders/wallet.js";
-import { draft } from "./fixtures.js";
+import { draft } from "../orders/fixtures.js";
 
 const HOUR = 60 * 60 * 1000;
 const TZ = "Asia/Jakarta";

@@ -1,15 +1,15 @@
 import { dayIn, hourIn } from "../calendar.js";
 import type { LuaScript, RedisClient } from "../storage/redis.js";
-import type { Ledger, OrderLedger } from "./ledger.js";
-import { COMPACTION_SCRIPTS, compactRedisLedger } from "./ledger-redis-compact.js";
-import type { RedisLedgerContext } from "./ledger-redis-context.js";
-import { createRedisFigures } from "./ledger-redis-figures.js";
-import { createOrderReader, createRedisLookups, FIND_SCRIPTS } from "./ledger-redis-find.js";
-import { ledgerKeys } from "./ledger-redis-lua.js";
-import { createRedisDrafts, createRedisOutcomes, ORDER_SCRIPTS } from "./ledger-redis-orders.js";
-import { createTextDictionary, TEXT_SCRIPTS } from "./ledger-redis-texts.js";
-import { upgradeRedisLedger } from "./ledger-redis-upgrade.js";
-import { createRedisWallets, WALLET_SCRIPTS } from "./ledger-redis-wallets.js";
+import type { Ledger, OrderLedger } from "../orders/ledger.js";
+import { COMPACTION_SCRIPTS, compactRedisLedger } from "./redis-compact.js";
+import type { RedisLedgerContext } from "./redis-context.js";
+import { createRedisFigures } from "./redis-figures.js";
+import { createOrderReader, createRedisLookups, FIND_SCRIPTS } from "./redis-find.js";
+import { ledgerKeys } from "./redis-lua.js";
+import { createRedisDrafts, createRedisOutcomes, ORDER_SCRIPTS } from "./redis-orders.js";
+import { createTextDictionary, TEXT_SCRIPTS } from "./redis-texts.js";
+import { upgradeRedisLedger } from "./redis-upgrade.js";
+import { createRedisWallets, WALLET_SCRIPTS } from "./redis-wallets.js";
 
 /*
  * Layout 4 (every key starts with the prefix; ledger-version says which layout a Redis holds):
@@ -23,18 +23,18 @@ import { createRedisWallets, WALLET_SCRIPTS } from "./ledger-redis-wallets.js";
  *                    LEDGER_HOT_DAYS leave it for their element in the time index (compaction).
  *   tl:DAY           list: the lines of that day's orders (DAY as in t:DAY), appended by the outcome's
  *                    and the settlement's steps, the last one of a ref id counting (LUA_LINE in
- *                    ledger-redis-lua.ts); what a day's CSV reads of a recent order. Deleted when the
+ *                    redis-lua.ts); what a day's CSV reads of a recent order. Deleted when the
  *                    day is compacted; an order without a line is read from its hash
  *   open-draft:CHAT:USER   the ref id of the draft shown in that chat (expires with the draft)
- *   t:DAY, t-days, u:USER, p:N, p-meta, pp:…   the time, user and player indexes (ledger-redis-lua.ts),
+ *   t:DAY, t-days, u:USER, p:N, p-meta, pp:…   the time, user and player indexes (redis-lua.ts),
  *                    written in the claim's step; a compacted order's element holds the order
  *   pcost            hash: product code → the provider price last seen for it (by the outcome's
  *                    step); a claim copies it into the order (lc) for a settlement's cost
  *   uc               hash: user id → how many orders they submitted; orders-count: everyone's
- *   r:N, r-meta      hash buckets: ref id → submit time, for ref ids that do not tell it (ledger-redis-lua.ts:
+ *   r:N, r-meta      hash buckets: ref id → submit time, for ref ids that do not tell it (redis-lua.ts:
  *                    rfind finds any other compacted order from the time in its ref id)
  *   fh               hash: UTC day → finished orders of that day still in a hash (for compaction)
- *   dict, dict-ids, dict-seq   the texts compacted orders share, by number (ledger-redis-texts.ts)
+ *   dict, dict-ids, dict-seq   the texts compacted orders share, by number (redis-texts.ts)
  *   orders-inflight, orders-unknown       sets of ref ids
  *   last-balance     the balance reported by the sale recorded last (JSON), set in that sale's step
  *   low-balance-alerted                   set while the balance is below the alert threshold
@@ -88,9 +88,9 @@ const SCRIPTS: readonly LuaScript[] = [
 
 /**
  * The ledger on Redis under a key prefix: every state change a Lua script (see the layout above),
- * composed of its parts, which share one context: the order steps (ledger-redis-orders.ts), the
- * lookups (ledger-redis-find.ts), the day figures (ledger-redis-figures.ts), the wallets
- * (ledger-redis-wallets.ts), compaction and the layout upgrade. `timeZone` is the shop's: it
+ * composed of its parts, which share one context: the order steps (redis-orders.ts), the
+ * lookups (redis-find.ts), the day figures (redis-figures.ts), the wallets
+ * (redis-wallets.ts), compaction and the layout upgrade. `timeZone` is the shop's: it
  * decides the day and the hour each order counts in.
  */
 export function createRedisLedger(redis: RedisClient, prefix: string, timeZone: string): Ledger {

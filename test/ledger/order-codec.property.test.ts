@@ -6,10 +6,10 @@ import {
   messageTemplate,
   orderFromHash,
   resultFields,
-} from "../../src/orders/order-codec.js";
-import { compactElement, lineOfElement, orderTexts, unpackOrder } from "../../src/orders/packed-order-codec.js";
+} from "../../src/ledger/order-codec.js";
+import { compactElement, lineOfElement, orderTexts, unpackOrder } from "../../src/ledger/packed-order-codec.js";
 import { orderLine } from "../../src/orders/order-line.js";
-import { movementFromLine, movementLine, packMovements, unpackMovements } from "../../src/orders/statement-codec.js";
+import { movementFromLine, movementLine, packMovements, unpackMovements } from "../../src/ledger/statement-codec.js";
 import type { OrderRecord } from "../../src/orders/order.js";
 import { newRefId } from "../../src/orders/ref-id.js";
 import type { Movement } from "../../src/orders/wallet.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLedger } from "../../src/orders/create-ledger.js";
+import { createLedger } from "../../src/ledger/create-ledger.js";
 import type { Ledger } from "../../src/orders/ledger.js";
 import type { OrderRecord } from "../../src/orders/order.js";
 import { newRefId } from "../../src/orders/ref-id.js";

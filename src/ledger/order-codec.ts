@@ -1,10 +1,10 @@
-import type { DraftFields, OrderRecord, OrderResult, OrderState } from "./order.js";
+import type { DraftFields, OrderRecord, OrderResult, OrderState } from "../orders/order.js";
 import { CROCKFORD } from "../crockford.js";
 import { fieldScanner } from "./field-scan.js";
-import { newLine, type OrderLine } from "./order-line.js";
+import { newLine, type OrderLine } from "../orders/order-line.js";
 
 /*
- * How an open or recent order is written down in the Redis ledger (ledger-redis.ts): a hash of
+ * How an open or recent order is written down in the Redis ledger (redis.ts): a hash of
  * short fields; and the spellings every packed form shares (times, numbers, texts), used by the
  * compacted order (packed-order-codec.ts) and the statement lines (statement-codec.ts). Pure
  * functions: no Redis here.
@@ -133,7 +133,7 @@ export function fillMessage(template: string, order: OrderRecord): string {
  * dy the submit day, hr the hour of that day it was sent (00-23), m summary message, fa finished,
  * na notified, st/sb settled at/by, ws saldo after, lc the provider price last seen for the
  * product when it was sent (while it is unknown). Lua reads some of them by name
- * (ledger-redis-orders.ts). Every field of the provider's result starts with "r" and no other field
+ * (redis-orders.ts). Every field of the provider's result starts with "r" and no other field
  * does, so a later answer can replace a result whole.
  */
 
@@ -353,7 +353,7 @@ const KEPT_STATES: Readonly<Record<string, OrderState>> = { s: "success", f: "fa
 const KEPT_ROLES: Readonly<Record<string, NonNullable<OrderLine["role"]>>> = { s: "staff", r: "reseller", a: "admin" };
 
 /**
- * The line an order's hash keeps once it has an outcome (ledger-redis-lua.ts: LUA_LINE), read as
+ * The line an order's hash keeps once it has an outcome (redis-lua.ts: LUA_LINE), read as
  * orderLine(orderFromHash(hash)) reads the whole hash: its state's letter, its submit time (empty:
  * `indexMs`, the time of its element in the time index), its role's letter, then the raw values of
  * the fields u, n, k, pn, y, p, rt, rn, rs, rb, rpi, t, rc, re, r~providerPrice and

@@ -1,5 +1,5 @@
-import { createMemoryLedger } from "../../src/orders/ledger-memory.js";
-import { createLedger } from "../../src/orders/create-ledger.js";
+import { createMemoryLedger } from "../../src/ledger/memory.js";
+import { createLedger } from "../../src/ledger/create-ledger.js";
 import { redisStorage } from "../helpers/redis.js";
 import { describeCompactionContract } from "./compaction.contract.js";
 import { describeFiguresContract } from "./figures.contract.js";

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/orders/ledger.js";
 import type { OrderRecord } from "../../src/orders/order.js";
 import { walletBalances, type Deposit, type Movement, type Wallet } from "../../src/orders/wallet.js";
-import { draft } from "./fixtures.js";
+import { draft } from "../orders/fixtures.js";
 
 export type FullLedgerFactory = () => Promise<{ ledger: Ledger; cleanup: () => Promise<void> }>;
 

@@ -1,9 +1,9 @@
 import type { RedisClient } from "../storage/redis.js";
-import type { LedgerKeys } from "./ledger-redis-lua.js";
-import type { TextDictionary } from "./ledger-redis-texts.js";
+import type { LedgerKeys } from "./redis-lua.js";
+import type { TextDictionary } from "./redis-texts.js";
 
 /**
- * What every part of the Redis ledger shares (ledger-redis.ts composes them): the connection, the
+ * What every part of the Redis ledger shares (redis.ts composes them): the connection, the
  * keys under the ledger's prefix, the dictionary of compacted orders' texts, and the shop's time
  * zone with the day and hour an order counts in.
  */

@@ -1,6 +1,6 @@
 /*
- * Lua shared by the Redis ledger's scripts (ledger-redis-orders.ts, ledger-redis-find.ts,
- * ledger-redis-wallets.ts, ledger-redis-compact.ts, ledger-redis-upgrade.ts): the indexes that find
+ * Lua shared by the Redis ledger's scripts (redis-orders.ts, redis-find.ts,
+ * redis-wallets.ts, redis-compact.ts, redis-upgrade.ts): the indexes that find
  * orders by time, by user and by player id, kept in the same atomic step as the order they index,
  * the day figures and the statement lines. Plain text functions, prepended to a script.
  *
@@ -281,7 +281,7 @@ end
 `;
 
 /**
- * Lua that moves an order in its day's figures (see the layout in ledger-redis.ts): from one
+ * Lua that moves an order in its day's figures (see the layout in redis.ts): from one
  * state's count to another's; a success adds its money, by product, by user, by the hour it was
  * sent and, for a reseller's order, by reseller. An order of the H2H API (chat id 0) also counts in
  * the API's part of the day (a:…). `pre` is the key prefix, `day` the order's submit day, `draft`
@@ -449,7 +449,7 @@ export function pairs(hash: Record<string, string> | string[]): Record<string, s
   return h;
 }
 
-/** The ledger's keys under a prefix (the layout is described in ledger-redis.ts). */
+/** The ledger's keys under a prefix (the layout is described in redis.ts). */
 export function ledgerKeys(prefix: string) {
   return {
     prefix,

@@ -1,9 +1,9 @@
 import { dayIn, dayRange } from "../../src/calendar.js";
 import { describe, expect, it } from "vitest";
-import { createLedger } from "../../src/orders/create-ledger.js";
+import { createLedger } from "../../src/ledger/create-ledger.js";
 import { hoursOf } from "../../src/orders/report.js";
 import { redisStorage } from "../helpers/redis.js";
-import { draft } from "./fixtures.js";
+import { draft } from "../orders/fixtures.js";
 import { createRedisLedgerV2 } from "./fixtures/ledger-v2.js";
 import { ledgerViews, seedShop, withHoursCounted } from "./ledger-views.js";
 import { replay } from "./wallets.contract.js";

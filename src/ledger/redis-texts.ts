@@ -1,5 +1,5 @@
 import { luaScript, type RedisClient } from "../storage/redis.js";
-import type { LedgerKeys } from "./ledger-redis-lua.js";
+import type { LedgerKeys } from "./redis-lua.js";
 
 /**
  * Gives each text a number once, for good (KEYS: text → number hash, number → text hash, counter):

@@ -1,15 +1,15 @@
 import { luaScript, type LuaScript } from "../storage/redis.js";
-import type { RedisLedgerContext } from "./ledger-redis-context.js";
-import { STATEMENT_CHUNK } from "./ledger-redis-compact.js";
-import { LUA_HGETALL, LUA_MOVEMENT, pairs } from "./ledger-redis-lua.js";
+import type { RedisLedgerContext } from "./redis-context.js";
+import { STATEMENT_CHUNK } from "./redis-compact.js";
+import { LUA_HGETALL, LUA_MOVEMENT, pairs } from "./redis-lua.js";
 import { movementFromLine, packMovementTime, unpackMovements } from "./statement-codec.js";
-import type { Deposit, DepositConfirmResult, Wallet, Wallets } from "./wallet.js";
+import type { Deposit, DepositConfirmResult, Wallet, Wallets } from "../orders/wallet.js";
 
 /*
  * The resellers' money in the Redis ledger: wallets, their statements (the newest lines, and the
  * older ones packed by compaction), and deposits, credited once by a Lua script that moves the
  * saldo, the statement and the day's figures together. The holds of orders move in the order
- * steps (ledger-redis-orders.ts).
+ * steps (redis-orders.ts).
  */
 
 const SAVE_DEPOSIT = luaScript(`

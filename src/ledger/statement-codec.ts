@@ -1,5 +1,5 @@
 import { escapeField, int36, packTime, refTime, unescapeField, unInt36, unpackTime } from "./order-codec.js";
-import type { Movement, MovementKind } from "./wallet.js";
+import type { Movement, MovementKind } from "../orders/wallet.js";
 
 /*
  * A reseller's statement as the Redis ledger writes it down: one short tab-separated line per

@@ -1,7 +1,7 @@
 import type { Storage } from "../storage/storage.js";
-import type { Ledger } from "./ledger.js";
-import { createMemoryLedger } from "./ledger-memory.js";
-import { createRedisLedger } from "./ledger-redis.js";
+import type { Ledger } from "../orders/ledger.js";
+import { createMemoryLedger } from "./memory.js";
+import { createRedisLedger } from "./redis.js";
 
 /**
  * The ledger of a storage: Lua scripts on Redis, or plain code in memory (one process). `timeZone`

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLedger } from "../../src/orders/create-ledger.js";
+import { createLedger } from "../../src/ledger/create-ledger.js";
 import type { Ledger } from "../../src/orders/ledger.js";
 import type { OrderRecord, OrderResult } from "../../src/orders/order.js";
 import { orderLine } from "../../src/orders/order-line.js";

@@ -1,7 +1,7 @@
 import { luaScript, type LuaScript } from "../storage/redis.js";
-import type { CancelResult, ClaimResult, FinishResult, OrderLedger, SettleResult } from "./ledger.js";
-import type { RedisLedgerContext } from "./ledger-redis-context.js";
-import type { OrderReader } from "./ledger-redis-find.js";
+import type { CancelResult, ClaimResult, FinishResult, OrderLedger, SettleResult } from "../orders/ledger.js";
+import type { RedisLedgerContext } from "./redis-context.js";
+import type { OrderReader } from "./redis-find.js";
 import {
   LUA_BASICS,
   LUA_CHUNKS,
@@ -12,9 +12,9 @@ import {
   LUA_TIME_INDEX,
   pairs,
   TALLY,
-} from "./ledger-redis-lua.js";
+} from "./redis-lua.js";
 import { draftFields, msKey, orderFromHash, resultFields } from "./order-codec.js";
-import { costOf, paidFromSaldo, providerDepositEmpty, type BalanceSeen } from "./order.js";
+import { costOf, paidFromSaldo, providerDepositEmpty, type BalanceSeen } from "../orders/order.js";
 import { packMovementTime } from "./statement-codec.js";
 
 /*

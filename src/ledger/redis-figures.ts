@@ -1,10 +1,10 @@
-import type { OrderLedger } from "./ledger.js";
-import type { RedisLedgerContext } from "./ledger-redis-context.js";
-import { figuresOf } from "./report.js";
+import type { OrderLedger } from "../orders/ledger.js";
+import type { RedisLedgerContext } from "./redis-context.js";
+import { figuresOf } from "../orders/report.js";
 
 /**
  * A day's figures as the Redis ledger keeps them (day:DAY, the totals, and dayd:DAY, the
- * breakdowns: see the layout in ledger-redis.ts), moved by the steps that change orders and
+ * breakdowns: see the layout in redis.ts), moved by the steps that change orders and
  * deposits; read here without reading an order.
  */
 export function createRedisFigures(

@@ -1,17 +1,17 @@
 import { luaScript, type LuaScript } from "../storage/redis.js";
-import type { OrderLedger } from "./ledger.js";
-import type { RedisLedgerContext } from "./ledger-redis-context.js";
-import { LUA_BASICS, LUA_LINEAR_HASH, LUA_RESOLVE, LUA_TIME_INDEX, pairs } from "./ledger-redis-lua.js";
-import { MissingText } from "./ledger-redis-texts.js";
+import type { OrderLedger } from "../orders/ledger.js";
+import type { RedisLedgerContext } from "./redis-context.js";
+import { LUA_BASICS, LUA_LINEAR_HASH, LUA_RESOLVE, LUA_TIME_INDEX, pairs } from "./redis-lua.js";
+import { MissingText } from "./redis-texts.js";
 import { msKey, int36, escapeField, lineOfKept, orderFromHash } from "./order-codec.js";
-import type { OrderRecord, OrderState } from "./order.js";
-import { orderLine, type OrderLine } from "./order-line.js";
+import type { OrderRecord, OrderState } from "../orders/order.js";
+import { orderLine, type OrderLine } from "../orders/order-line.js";
 import { elementHeader, lineOfElement, STATE_LETTER, textIdsOf, unpackOrder } from "./packed-order-codec.js";
 
 /*
  * Finding orders in the Redis ledger: one by ref id (its hash, or its element in the time index
  * once compacted), and pages of them through the time, user and player indexes
- * (ledger-redis-lua.ts), newest first.
+ * (redis-lua.ts), newest first.
  */
 
 /**

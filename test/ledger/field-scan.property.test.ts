@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fieldScanner } from "../../src/orders/field-scan.js";
+import { fieldScanner } from "../../src/ledger/field-scan.js";
 
 describe("the field scanner", () => {
   it("when a text's part is scanned, then its fields are what splitting that part gives, or it says there are too many", () => {
