@@ -20,7 +20,7 @@ import {
   type Product,
 } from "../src/catalog/catalog.js";
 import { createLedger } from "../src/ledger/create-ledger.js";
-import { MAX_DEPOSIT } from "../src/orders/deposits.js";
+import { MAX_DEPOSIT } from "../src/deposits/admin-deposits.js";
 import type { OrderRecord } from "../src/orders/order.js";
 import { fromTopupResult } from "../src/orders/outcome.js";
 import { newRefId } from "../src/orders/ref-id.js";

@@ -1,8 +1,8 @@
 import type { Logger } from "../logger.js";
 import type { OrderRecord } from "../orders/order.js";
 import type { OrderService } from "../orders/order-service.js";
-import type { DepositRequests } from "../orders/deposit-request-service.js";
-import type { Deposits } from "../orders/deposits.js";
+import type { DepositRequests } from "../deposits/request-service.js";
+import type { Deposits } from "../deposits/admin-deposits.js";
 import type { Broadcaster } from "../broadcast/sender.js";
 import type { Storage } from "../storage/storage.js";
 import { createLease, keepLease, type LeaseKeeper } from "../storage/leases.js";

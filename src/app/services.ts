@@ -27,15 +27,15 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { COMPACTION_LEASE_MS, createCompaction } from "../ledger/compaction.js";
 import { createLedger } from "../ledger/create-ledger.js";
-import { createDeposits } from "../orders/deposits.js";
+import { createDeposits } from "../deposits/admin-deposits.js";
 import {
   createDepositRequests,
   type DepositRequestEvents,
   type DepositRequests,
   MAX_PROOF_BYTES,
-} from "../orders/deposit-request-service.js";
-import { createDepositRequestStore } from "../orders/deposit-requests.js";
-import { proofType } from "../orders/proof-file.js";
+} from "../deposits/request-service.js";
+import { createDepositRequestStore } from "../deposits/request-store.js";
+import { proofType } from "../deposits/proof-file.js";
 import { createPayInfoStore, type PayInfoStore } from "../shop/pay-info.js";
 import { createDepositRequestNotices } from "../bot/deposit-request-notices.js";
 import { createOrderService } from "../orders/order-service.js";

@@ -1,8 +1,8 @@
 import { GrammyError, InlineKeyboard, type Api } from "grammy";
 import type { People } from "../access/people.js";
 import type { Logger } from "../logger.js";
-import type { DepositRequestEvents } from "../orders/deposit-request-service.js";
-import type { DepositRequest } from "../orders/deposit-requests.js";
+import type { DepositRequestEvents } from "../deposits/request-service.js";
+import type { DepositRequest } from "../deposits/request-store.js";
 import type { Delivery } from "../orders/events.js";
 import type { Lang } from "../orders/order.js";
 import { Callback } from "./callback-data.js";

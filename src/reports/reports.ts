@@ -3,7 +3,7 @@
  * computed in one place from the ledger's per-day figures; screens only render them.
  */
 import { depositsMonthCsv, type DepositsCsv } from "./deposits-csv.js";
-import type { DepositRequestStore, RequestDayFigures } from "../orders/deposit-requests.js";
+import type { DepositRequestStore, RequestDayFigures } from "../deposits/request-store.js";
 import type { Access } from "../access/access.js";
 import type { People } from "../access/people.js";
 import { dayIn, dayRange, daysUpTo } from "../calendar.js";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ONE_PIXEL_PNG, type FakeUser, type SentMessage } from "../e2e/fake-bot-api.js";
-import { createDepositRequestStore } from "../../src/orders/deposit-requests.js";
+import { createDepositRequestStore } from "../../src/deposits/request-store.js";
 import { button, createWorld, type World } from "../e2e/world.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };

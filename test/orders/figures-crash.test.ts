@@ -3,7 +3,7 @@ import { dayIn, dayRange } from "../../src/calendar.js";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { createLedger } from "../../src/ledger/create-ledger.js";
-import { createDeposits } from "../../src/orders/deposits.js";
+import { createDeposits } from "../../src/deposits/admin-deposits.js";
 import type { OrderEvents } from "../../src/orders/events.js";
 import type { Ledger, OrderLedger } from "../../src/orders/ledger.js";
 import { createMemoryLedger } from "../../src/ledger/memory.js";

@@ -1,4 +1,4 @@
-import { createDepositRequestStore } from "../../src/orders/deposit-requests.js";
+import { createDepositRequestStore } from "../../src/deposits/request-store.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAccess } from "../../src/access/access.js";
 import { createPeople } from "../../src/access/people.js";

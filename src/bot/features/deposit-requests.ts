@@ -1,8 +1,8 @@
 import { GrammyError, InlineKeyboard, type Composer } from "grammy";
 import type { Message } from "grammy/types";
 import { parseAmount } from "../../amounts.js";
-import { MAX_PROOF_BYTES, MAX_REQUESTS_PER_HOUR, type ProofAnswer } from "../../orders/deposit-request-service.js";
-import type { DepositRequest } from "../../orders/deposit-requests.js";
+import { MAX_PROOF_BYTES, MAX_REQUESTS_PER_HOUR, type ProofAnswer } from "../../deposits/request-service.js";
+import type { DepositRequest } from "../../deposits/request-store.js";
 import type { Lang } from "../../orders/order.js";
 import { MAX_PAY_INFO } from "../../shop/pay-info.js";
 import { adminOnly, isAdmin } from "../admin.js";

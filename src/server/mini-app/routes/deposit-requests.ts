@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { MAX_DEPOSIT } from "../../../orders/deposits.js";
-import { MAX_PROOF_BYTES, MAX_REASON } from "../../../orders/deposit-request-service.js";
-import type { DepositRequest } from "../../../orders/deposit-requests.js";
-import { proofType } from "../../../orders/proof-file.js";
+import { MAX_DEPOSIT } from "../../../deposits/admin-deposits.js";
+import { MAX_PROOF_BYTES, MAX_REASON } from "../../../deposits/request-service.js";
+import type { DepositRequest } from "../../../deposits/request-store.js";
+import { proofType } from "../../../deposits/proof-file.js";
 import { MAX_PAY_INFO } from "../../../shop/pay-info.js";
 import type { MiniAppEnv } from "../auth.js";
 import type { MiniAppDeps } from "../deps.js";

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { MAX_CALLBACK_URL } from "../../../access/partners.js";
 import { tiersOf } from "../../../catalog/catalog.js";
-import { MAX_DEPOSIT, MAX_DEPOSIT_NOTE } from "../../../orders/deposits.js";
+import { MAX_DEPOSIT, MAX_DEPOSIT_NOTE } from "../../../deposits/admin-deposits.js";
 import type { MiniAppEnv } from "../auth.js";
 import type { MiniAppDeps } from "../deps.js";
 import { invalid, jsonBody, notFound, paramsOf, queryOf } from "../errors.js";

@@ -1,4 +1,4 @@
-import type { Lang } from "./order.js";
+import type { Lang } from "../orders/order.js";
 
 /**
  * A reseller's request to top up their saldo by bank transfer or QRIS. `proof` while it waits for

@@ -11,12 +11,12 @@ import {
   type DepositRequestStore,
   type DepositProof,
   type HandCreditResult,
-} from "./deposit-requests.js";
-import type { Deposits } from "./deposits.js";
-import type { Delivery } from "./events.js";
-import type { Lang } from "./order.js";
-import { newRefId } from "./ref-id.js";
-import type { Deposit, DepositConfirmResult, Wallets } from "./wallet.js";
+} from "./request-store.js";
+import type { Deposits } from "./admin-deposits.js";
+import type { Delivery } from "../orders/events.js";
+import type { Lang } from "../orders/order.js";
+import { newRefId } from "../orders/ref-id.js";
+import type { Deposit, DepositConfirmResult, Wallets } from "../orders/wallet.js";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;

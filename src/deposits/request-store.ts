@@ -11,7 +11,7 @@ import {
   type DepositRequestStore,
   type HandCreditResult,
   type RequestDayFigures,
-} from "./deposit-request.js";
+} from "./request.js";
 
 export {
   isOpen,
@@ -26,7 +26,7 @@ export {
   type HandCreditResult,
   type ProofResult,
   type RequestDayFigures,
-} from "./deposit-request.js";
+} from "./request.js";
 
 /** Deposit requests where every process sees them (Redis, each step one Lua script), or in memory. */
 export function createDepositRequestStore(storage: Storage): DepositRequestStore {

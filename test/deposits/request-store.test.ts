@@ -3,7 +3,7 @@ import {
   createDepositRequestStore,
   type DepositRequest,
   type DepositRequestStore,
-} from "../../src/orders/deposit-requests.js";
+} from "../../src/deposits/request-store.js";
 import { createStorage } from "../../src/storage/storage.js";
 import { redisStorage } from "../helpers/redis.js";
 

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLedger } from "../../src/ledger/create-ledger.js";
 import type { Ledger } from "../../src/orders/ledger.js";
-import { createDepositRequests, type DepositRequests } from "../../src/orders/deposit-request-service.js";
-import { createDepositRequestStore, type DepositRequestStore } from "../../src/orders/deposit-requests.js";
-import { createDeposits } from "../../src/orders/deposits.js";
+import { createDepositRequests, type DepositRequests } from "../../src/deposits/request-service.js";
+import { createDepositRequestStore, type DepositRequestStore } from "../../src/deposits/request-store.js";
+import { createDeposits } from "../../src/deposits/admin-deposits.js";
 import type { Deposit } from "../../src/orders/wallet.js";
 import { createLogger } from "../../src/logger.js";
 import { createPayInfoStore } from "../../src/shop/pay-info.js";

@@ -2,9 +2,9 @@ import type { Buyer } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
 import type { Claims } from "../storage/claims.js";
 import type { Origins } from "../storage/origins.js";
-import type { DepositEvents } from "./events.js";
-import { newRefId } from "./ref-id.js";
-import type { Deposit, DepositConfirmResult, Wallets } from "./wallet.js";
+import type { DepositEvents } from "../orders/events.js";
+import { newRefId } from "../orders/ref-id.js";
+import type { Deposit, DepositConfirmResult, Wallets } from "../orders/wallet.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 /** How long one process may take to tell a reseller about a deposit before another may try. */
