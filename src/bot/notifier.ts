@@ -5,7 +5,7 @@ import type { Logger } from "../logger.js";
 import type { Lang, OrderRecord } from "../orders/order.js";
 import type { Delivery, DepositEvents, FinishedHow, OrderEvents, OutcomeHeading } from "../orders/events.js";
 import { paidFromSaldo, viaApi } from "../orders/order.js";
-import type { ApiSales, ApiSalesLine } from "../orders/api-sales.js";
+import type { ApiSales, ApiSalesLine } from "../partners/api-sales.js";
 import { saleMargin } from "../reports/figures.js";
 import type { Deposit } from "../orders/wallet.js";
 import { formatRupiah } from "./format.js";

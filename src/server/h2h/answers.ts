@@ -1,6 +1,6 @@
 import { CROCKFORD } from "../../crockford.js";
 import type { OrderRecord } from "../../orders/order.js";
-import type { PartnerRefusal } from "../../orders/partner-orders.js";
+import type { PartnerRefusal } from "../../partners/partner-orders.js";
 
 /**
  * The H2H API's answers, in the shape of the provider interface the shop itself buys from: a

@@ -2,8 +2,8 @@ import type { PartnerStore } from "../../access/partners.js";
 import type { Logger } from "../../logger.js";
 import type { OrderLedger } from "../../orders/ledger.js";
 import { outcomeKnown } from "../../orders/order.js";
-import type { PartnerCallbacks } from "../../orders/partner-callbacks.js";
-import type { PartnerOrders } from "../../orders/partner-orders.js";
+import type { PartnerCallbacks } from "../../partners/callbacks-owed.js";
+import type { PartnerOrders } from "../../partners/partner-orders.js";
 import { orderBody } from "./answers.js";
 
 const MINUTE = 60_000;

@@ -4,7 +4,7 @@ import type { Partner, PartnerStore } from "../../access/partners.js";
 import type { People } from "../../access/people.js";
 import type { Logger } from "../../logger.js";
 import { outcomeKnown, type OrderRecord } from "../../orders/order.js";
-import type { PartnerOrderRequest, PartnerOrders } from "../../orders/partner-orders.js";
+import type { PartnerOrderRequest, PartnerOrders } from "../../partners/partner-orders.js";
 import { errorBody, orderBody, refusalBody, usedBody, type ErrorBody, type ErrorCode } from "./answers.js";
 import type { RateLimit } from "./rate-limit.js";
 

@@ -1,7 +1,7 @@
 import type { Logger } from "../logger.js";
 import type { TopupClient, TopupStatusResult } from "../topup/types.js";
-import type { OrderRecord } from "./order.js";
-import { SN, type SettleOutcome, type SettleRequest } from "./settle.js";
+import type { OrderRecord } from "../orders/order.js";
+import { SN, type SettleOutcome, type SettleRequest } from "../orders/settle.js";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;

@@ -1,10 +1,10 @@
 import type { Buyer, Catalog } from "../catalog/catalog.js";
 import type { Shop } from "../shop/shop.js";
-import type { OrderLedger } from "./ledger.js";
-import { API_CHAT_ID, type OrderRecord } from "./order.js";
-import type { OrderService } from "./order-service.js";
-import type { PartnerCallbacks } from "./partner-callbacks.js";
-import type { Wallets } from "./wallet.js";
+import type { OrderLedger } from "../orders/ledger.js";
+import { API_CHAT_ID, type OrderRecord } from "../orders/order.js";
+import type { OrderService } from "../orders/order-service.js";
+import type { PartnerCallbacks } from "./callbacks-owed.js";
+import type { Wallets } from "../orders/wallet.js";
 
 /** A partner's order as their system sends it: who (already authenticated), their ref id, what, for whom. */
 export interface PartnerOrderRequest {

@@ -8,9 +8,9 @@ import {
   createUpstreamCheck,
   FAILED_BY_STATUS,
   SETTLED_BY_PROVIDER,
-} from "../../src/orders/upstream-check.js";
+} from "../../src/partners/upstream-check.js";
 import type { TopupStatusResult, TopupSuccess } from "../../src/topup/types.js";
-import { draft } from "./fixtures.js";
+import { draft } from "../orders/fixtures.js";
 
 const T0 = Date.parse("2025-03-01T08:00:00.000Z");
 const SECOND = 1000;

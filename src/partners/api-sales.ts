@@ -1,6 +1,6 @@
 import { luaScript } from "../storage/redis.js";
 import type { Storage } from "../storage/storage.js";
-import type { OrderRecord } from "./order.js";
+import type { OrderRecord } from "../orders/order.js";
 
 /** One partner's H2H orders since the last notice: sold (count, rupiah) and failed. */
 export interface ApiSalesLine {

@@ -1,7 +1,7 @@
 import type { Logger } from "../logger.js";
 import type { Storage } from "../storage/storage.js";
-import type { OrderEvents } from "./events.js";
-import { viaApi } from "./order.js";
+import type { OrderEvents } from "../orders/events.js";
+import { viaApi } from "../orders/order.js";
 
 /** A callback waiting to go out: the order, when it is next tried, how often it was, since when. */
 export interface OwedCallback {
