@@ -13,7 +13,7 @@ import {
   type OrderState,
 } from "../orders/order.js";
 import { memoryMoney, type Money } from "./memory-money.js";
-import { figuresOf } from "../orders/report.js";
+import { figuresOf } from "../orders/day-figures.js";
 import { emptyWallet, type Deposit, type Wallets } from "../orders/wallet.js";
 
 /** The one-letter state codes of the day figures (as STATE_CODE in redis-lua.ts). */

@@ -1,6 +1,6 @@
 import type { OrderLedger } from "../orders/ledger.js";
 import type { RedisLedgerContext } from "./redis-context.js";
-import { figuresOf } from "../orders/report.js";
+import { figuresOf } from "../orders/day-figures.js";
 
 /**
  * A day's figures as the Redis ledger keeps them (day:DAY, the totals, and dayd:DAY, the

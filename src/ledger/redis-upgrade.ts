@@ -4,7 +4,7 @@ import type { UpgradeResult } from "../orders/ledger.js";
 import { LUA_BASICS, LUA_CHUNKS, LUA_LINEAR_HASH, LUA_TIME_INDEX, TALLY, type LedgerKeys } from "./redis-lua.js";
 import { draftFields, msKey, orderFromHash, resultFields } from "./order-codec.js";
 import { costOf, outcomeKnown, type OrderRecord } from "../orders/order.js";
-import { hoursOf } from "../orders/report.js";
+import { hoursOf } from "../orders/day-figures.js";
 
 /**
  * The layout this code writes (ledger-version): 2 kept per-day figures, 3 compact orders and

@@ -1,7 +1,7 @@
 import type { Wallets } from "./wallet.js";
 import type { BalanceSeen, FinalState, OrderRecord, OrderResult, OrderState } from "./order.js";
 import type { OrderLine } from "./order-line.js";
-import type { DayFigures } from "./report.js";
+import type { DayFigures } from "./day-figures.js";
 
 /** What findOrders looks for (all given conditions together). */
 export interface OrderQuery {

@@ -1,5 +1,5 @@
 import { costOf, type OrderRecord } from "../orders/order.js";
-import type { ApiFigures, DayFigures, ReportLine, ResellerLine } from "../orders/report.js";
+import type { ApiFigures, DayFigures, ReportLine, ResellerLine } from "../orders/day-figures.js";
 
 /**
  * Money as the owner reads it, computed here once for every screen (the chat's /report, the Mini

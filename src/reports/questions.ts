@@ -1,5 +1,5 @@
 import { dayPlus, daysOf, monthDays, periodOf, type Period, type PeriodKind } from "../calendar.js";
-import type { DayFigures, HourLine } from "../orders/report.js";
+import type { DayFigures, HourLine } from "../orders/day-figures.js";
 import {
   countsOf,
   marginOf,

@@ -2,7 +2,7 @@ import { dayRange } from "../../src/calendar.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/orders/ledger.js";
 import { orderLine } from "../../src/orders/order-line.js";
-import { buildReport, hoursOf, type DayFigures } from "../../src/orders/report.js";
+import { buildReport, hoursOf, type DayFigures } from "../../src/orders/day-figures.js";
 import { draft } from "../orders/fixtures.js";
 import { ledgerViews, seedShop } from "./ledger-views.js";
 import { replay, type FullLedgerFactory } from "./wallets.contract.js";

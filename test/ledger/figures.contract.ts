@@ -2,7 +2,7 @@ import { dayIn, dayRange } from "../../src/calendar.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/orders/ledger.js";
 import { API_CHAT_ID, type FinalState, type OrderRecord } from "../../src/orders/order.js";
-import { buildReport, hoursOf, type DayFigures } from "../../src/orders/report.js";
+import { buildReport, hoursOf, type DayFigures } from "../../src/orders/day-figures.js";
 import type { Deposit } from "../../src/orders/wallet.js";
 import { draft } from "../orders/fixtures.js";
 

@@ -2,7 +2,7 @@ import { dayIn, dayRange } from "../../src/calendar.js";
 import type { OrderLedger } from "../../src/orders/ledger.js";
 import type { FinalState, OrderRecord } from "../../src/orders/order.js";
 import type { OrderLine } from "../../src/orders/order-line.js";
-import { hoursOf } from "../../src/orders/report.js";
+import { hoursOf } from "../../src/orders/day-figures.js";
 import type { Deposit, Wallets } from "../../src/orders/wallet.js";
 import { draft } from "../orders/fixtures.js";
 

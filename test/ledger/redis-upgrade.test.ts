@@ -1,7 +1,7 @@
 import { dayIn, dayRange } from "../../src/calendar.js";
 import { describe, expect, it } from "vitest";
 import { createLedger } from "../../src/ledger/create-ledger.js";
-import { hoursOf } from "../../src/orders/report.js";
+import { hoursOf } from "../../src/orders/day-figures.js";
 import { redisStorage } from "../helpers/redis.js";
 import { draft } from "../orders/fixtures.js";
 import { createRedisLedgerV2 } from "./fixtures/ledger-v2.js";

@@ -8,7 +8,7 @@ import type { OrderEvents } from "../../src/orders/events.js";
 import type { Ledger, OrderLedger } from "../../src/orders/ledger.js";
 import { createMemoryLedger } from "../../src/ledger/memory.js";
 import { createOrderService } from "../../src/orders/order-service.js";
-import { buildReport, hoursOf } from "../../src/orders/report.js";
+import { buildReport, hoursOf } from "../../src/orders/day-figures.js";
 import { walletBalances, type Wallets } from "../../src/orders/wallet.js";
 import { createShop } from "../../src/shop/shop.js";
 import { createOrigins } from "../../src/storage/origins.js";

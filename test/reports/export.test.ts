@@ -2,7 +2,7 @@ import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { OrderLedger } from "../../src/orders/ledger.js";
 import { exportMonth, GZIP_OVER } from "../../src/reports/export.js";
-import type { DayFigures } from "../../src/orders/report.js";
+import type { DayFigures } from "../../src/orders/day-figures.js";
 
 /** A month big enough to go out gzipped, whose orders are read as `read` says, day by day. */
 function bigMonth(read: (day: number) => Promise<never[]>) {

@@ -2,7 +2,7 @@ import { dayIn, dayPlus, dayRange, monthBefore } from "../../src/calendar.js";
 import { describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../src/orders/order.js";
 import { orderLine } from "../../src/orders/order-line.js";
-import { buildReport } from "../../src/orders/report.js";
+import { buildReport } from "../../src/orders/day-figures.js";
 import { CSV_HEADER, csvFile } from "../../src/reports/csv.js";
 
 const order = (over: Partial<OrderRecord>): OrderRecord => ({
