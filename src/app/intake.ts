@@ -2,7 +2,7 @@ import { run, type RunnerHandle } from "@grammyjs/runner";
 import { Api, GrammyError, type Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { BotContext } from "../bot/context.js";
-import type { UnavailableNotice } from "../bot/unavailable-notice.js";
+import type { UnavailableNotice } from "../bot/notices/unavailable.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { retry } from "../retry.js";

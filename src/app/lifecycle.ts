@@ -1,7 +1,7 @@
 import type { Bot } from "grammy";
 import type { BotContext } from "../bot/context.js";
-import type { Notifier } from "../bot/notifier.js";
-import type { UnavailableNotice } from "../bot/unavailable-notice.js";
+import type { Notifier } from "../bot/notices/notifier.js";
+import type { UnavailableNotice } from "../bot/notices/unavailable.js";
 import type { Broadcaster } from "../broadcast/sender.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";

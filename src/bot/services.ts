@@ -18,7 +18,7 @@ import type { Origins } from "../storage/origins.js";
 import type { ChatPolicy } from "./chats.js";
 import type { H2hSettings } from "./api-key-notice.js";
 import type { Texts } from "./i18n.js";
-import type { PendingMessages } from "./pending-messages.js";
+import type { PendingMessages } from "./notices/pending-messages.js";
 import type { UserPrefs } from "./user-prefs.js";
 
 /**

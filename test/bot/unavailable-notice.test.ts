@@ -2,7 +2,7 @@ import { Api } from "grammy";
 import type { Update } from "grammy/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadTexts } from "../../src/bot/i18n.js";
-import { createUnavailableNotice, type UnavailableNotice } from "../../src/bot/unavailable-notice.js";
+import { createUnavailableNotice, type UnavailableNotice } from "../../src/bot/notices/unavailable.js";
 import { createLogger } from "../../src/logger.js";
 import { createFakeBotApi, type FakeBotApi, type FakeUser } from "../e2e/fake-bot-api.js";
 

@@ -9,7 +9,7 @@ import { adminOnly, isAdmin } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
 import type { FeatureContext } from "../context.js";
-import { ageText, requestKeyboard, requestText } from "../deposit-request-notices.js";
+import { ageText, requestKeyboard, requestText } from "../notices/request-notices.js";
 import { defineFeature } from "../feature.js";
 import { escapeHtml, formatRupiah } from "../format.js";
 import type { Translate } from "../i18n.js";

@@ -1,9 +1,9 @@
 import { Context, type Api } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
-import type { Logger } from "../logger.js";
-import { createTaskTracker } from "../tasks.js";
-import { addressedToBot, commandForOtherBot, isGroup } from "./groups.js";
-import { languageOf, type Texts } from "./i18n.js";
+import type { Logger } from "../../logger.js";
+import { createTaskTracker } from "../../tasks.js";
+import { addressedToBot, commandForOtherBot, isGroup } from "../groups.js";
+import { languageOf, type Texts } from "../i18n.js";
 
 /** Update ids told about, per process (older ones are forgotten first). */
 const REMEMBERED = 10_000;

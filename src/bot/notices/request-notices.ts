@@ -1,18 +1,18 @@
 import { GrammyError, InlineKeyboard, type Api } from "grammy";
-import type { People } from "../access/people.js";
-import type { Logger } from "../logger.js";
-import type { DepositRequestEvents } from "../deposits/request-service.js";
-import type { DepositRequest } from "../deposits/request-store.js";
-import type { Delivery } from "../orders/events.js";
-import type { Lang } from "../orders/order.js";
-import { Callback } from "./callback-data.js";
-import { adminChatTopic, type AdminChat } from "./chats.js";
-import { escapeHtml, formatRupiah } from "./format.js";
-import { translator, type Texts, type Translate } from "./i18n.js";
-import { withPicture } from "./message-layout.js";
-import { nameBefore } from "./people.js";
+import type { People } from "../../access/people.js";
+import type { Logger } from "../../logger.js";
+import type { DepositRequestEvents } from "../../deposits/request-service.js";
+import type { DepositRequest } from "../../deposits/request-store.js";
+import type { Delivery } from "../../orders/events.js";
+import type { Lang } from "../../orders/order.js";
+import { Callback } from "../callback-data.js";
+import { adminChatTopic, type AdminChat } from "../chats.js";
+import { escapeHtml, formatRupiah } from "../format.js";
+import { translator, type Texts, type Translate } from "../i18n.js";
+import { withPicture } from "../message-layout.js";
+import { nameBefore } from "../people.js";
 import type { PendingMessages } from "./pending-messages.js";
-import type { UserPrefs } from "./user-prefs.js";
+import type { UserPrefs } from "../user-prefs.js";
 
 /** How long ago, in whole minutes or hours, as the admins read a request's age. */
 export function ageText(t: Translate, ms: number): string {

@@ -1,4 +1,4 @@
-import type { Storage } from "../storage/storage.js";
+import type { Storage } from "../../storage/storage.js";
 
 /** A message that shows an order with buttons acting on it (a /pending line): where it is. */
 export interface ShownAt {
