@@ -3,14 +3,15 @@ import type { People } from "../../access/people.js";
 import type { Logger } from "../../logger.js";
 import type { DepositRequestEvents } from "../../deposits/request-service.js";
 import type { DepositRequest } from "../../deposits/request-store.js";
-import type { Delivery } from "../../orders/events.js";
 import type { Lang } from "../../orders/order.js";
 import { Callback } from "../callback-data.js";
-import { adminChatTopic, type AdminChat } from "../chats.js";
+import type { AdminChat } from "../chats.js";
 import { escapeHtml, formatRupiah } from "../format.js";
 import { translator, type Texts, type Translate } from "../i18n.js";
 import { withPicture } from "../message-layout.js";
 import { nameBefore } from "../people.js";
+import { createDepositNotices } from "./deposits.js";
+import { createAdminFanOut, sendNotice } from "./fan-out.js";
 import type { PendingMessages } from "./pending-messages.js";
 import type { UserPrefs } from "../user-prefs.js";
 
@@ -120,7 +121,9 @@ export function decidedCaption(
 
 /**
  * Says what the deposit requests report: the proof to the admins (ADMIN_CHAT_ID when set, else
- * each admin) with Approve / Other amount / Reject, and a closed request to its reseller.
+ * each admin) with Approve / Other amount / Reject, every admin's notice brought up to date once it
+ * is decided, a request made in the Mini App shown in its reseller's chat, and a closed request to
+ * its reseller (deposits.ts, beside what they hear of a credit).
  */
 export function createDepositRequestNotices(deps: {
   api: Api;
@@ -138,39 +141,8 @@ export function createDepositRequestNotices(deps: {
   const { api, logger } = deps;
   const now = () => (deps.now ?? (() => new Date()))().getTime();
   const tFor = (lang: Lang) => translator(deps.texts, lang);
-
-  async function sendProof(chatId: number, lang: Lang, r: DepositRequest, facts: { saldo: number; tier?: string }) {
-    const t = tFor(lang);
-    const person = (await deps.people.get([r.resellerId])).get(r.resellerId);
-    const caption = requestCaption(t, lang, r, {
-      name: nameBefore(person),
-      saldo: facts.saldo,
-      tier: facts.tier,
-      nowMs: now(),
-    });
-    const extra = {
-      caption,
-      reply_markup: decisionKeyboard(t, r.id),
-      ...(deps.adminChat !== undefined && chatId === deps.adminChat.chatId ? adminChatTopic(deps.adminChat) : {}),
-    };
-    const proof = r.proof!;
-    const sent =
-      proof.kind === "photo"
-        ? await api.sendPhoto(chatId, proof.fileId, extra)
-        : await api.sendDocument(chatId, proof.fileId, extra);
-    await deps.messages
-      ?.add(r.id, { chatId, messageId: sent.message_id })
-      .catch((err: unknown) => logger.warn({ err, request: r.id }, "deposit request notice not remembered"));
-  }
-
-  /** The language a chat of the admins' notices reads: the admin room's is its first admin's. */
-  const languageOf = async (chatId: number): Promise<Lang> => {
-    if (deps.adminChat !== undefined && chatId === deps.adminChat.chatId) {
-      const first = deps.adminIds[0];
-      return first === undefined ? "en" : await deps.prefs.languageFor(first);
-    }
-    return deps.prefs.languageFor(chatId);
-  };
+  const fanOut = createAdminFanOut(deps);
+  const reseller = createDepositNotices(deps);
 
   return {
     async decided(r, facts) {
@@ -184,7 +156,7 @@ export function createDepositRequestNotices(deps: {
       const ids = r.decidedBy === undefined ? [r.resellerId] : [r.resellerId, r.decidedBy];
       const people = await deps.people.get(ids);
       for (const at of shown) {
-        const lang = await languageOf(at.chatId);
+        const lang = await fanOut.languageOf(at.chatId);
         const caption = decidedCaption(tFor(lang), lang, r, {
           name: nameBefore(people.get(r.resellerId)),
           saldo: facts.saldo,
@@ -204,71 +176,45 @@ export function createDepositRequestNotices(deps: {
       }
     },
     async announce(r, facts) {
-      const chat = deps.adminChat;
-      if (chat !== undefined) {
-        const first = deps.adminIds[0];
-        const lang = first === undefined ? "en" : await deps.prefs.languageFor(first);
-        try {
-          return await sendProof(chat.chatId, lang, r, facts);
-        } catch (err) {
-          logger.error(
-            { chatId: chat.chatId, err },
-            "deposit request not delivered to ADMIN_CHAT_ID; sending it to each admin",
-          );
-        }
-      }
-      for (const adminId of deps.adminIds) {
-        try {
-          await sendProof(adminId, await deps.prefs.languageFor(adminId), r, facts);
-        } catch (err) {
-          logger.warn(
-            { adminId, err: err instanceof GrammyError ? err.description : err },
-            "deposit request not delivered",
-          );
-        }
-      }
+      const person = (await deps.people.get([r.resellerId])).get(r.resellerId);
+      const proof = r.proof!;
+      await fanOut.toAdmins(
+        "deposit request",
+        (to): Promise<{ message_id: number }> => {
+          const t = tFor(to.lang);
+          const caption = requestCaption(t, to.lang, r, {
+            name: nameBefore(person),
+            saldo: facts.saldo,
+            tier: facts.tier,
+            nowMs: now(),
+          });
+          const extra = { caption, reply_markup: decisionKeyboard(t, r.id), ...to.topic };
+          return proof.kind === "photo"
+            ? api.sendPhoto(to.chatId, proof.fileId, extra)
+            : api.sendDocument(to.chatId, proof.fileId, extra);
+        },
+        {
+          sent: async (m, to) => {
+            await deps.messages
+              ?.add(r.id, { chatId: to.chatId, messageId: m.message_id })
+              .catch((err: unknown) => logger.warn({ err, request: r.id }, "deposit request notice not remembered"));
+          },
+        },
+      );
     },
     async asked(r, payInfo) {
       const t = tFor(r.lang);
       const text = requestText(t, r.lang, r, payInfo.text, deps.timeZone);
       const reply_markup = requestKeyboard(t, r.id);
-      try {
-        const photo = payInfo.photo;
-        const sent = await withPicture<{ message_id: number }>(photo, text, {
+      const photo = payInfo.photo;
+      const sent = await sendNotice(logger, r.chatId, "deposit request asked", () =>
+        withPicture<{ message_id: number }>(photo, text, {
           photo: (caption) => api.sendPhoto(r.chatId, photo!, caption === undefined ? {} : { caption, reply_markup }),
           text: () => api.sendMessage(r.chatId, text, { reply_markup }),
-        });
-        return sent.message_id;
-      } catch (err) {
-        logger.warn(
-          { chatId: r.chatId, err: err instanceof GrammyError ? err.description : err },
-          "notice not delivered",
-        );
-        return undefined;
-      }
+        }),
+      );
+      return sent.delivery === "told" ? sent.message.message_id : undefined;
     },
-    async closed(r): Promise<Delivery> {
-      const lang = await deps.prefs.languageFor(r.resellerId, r.lang);
-      const t = tFor(lang);
-      const amount = formatRupiah(r.exact, lang);
-      const text =
-        r.state === "expired"
-          ? t("request-expired-told", { id: r.id, amount })
-          : r.reason === undefined
-            ? t("request-rejected-told", { id: r.id, amount })
-            : t("request-rejected-reason-told", { id: r.id, amount, reason: r.reason });
-      try {
-        await api.sendMessage(r.chatId, text);
-        return "told";
-      } catch (err) {
-        logger.warn(
-          { chatId: r.chatId, err: err instanceof GrammyError ? err.description : err },
-          "notice not delivered",
-        );
-        if (!(err instanceof GrammyError)) return "failed";
-        if (err.error_code === 403 && /blocked/i.test(err.description)) return "blocked";
-        return err.error_code === 403 || err.error_code === 400 ? "not-started" : "failed";
-      }
-    },
+    closed: (r) => reseller.closed(r),
   };
 }
