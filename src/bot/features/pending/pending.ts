@@ -7,7 +7,7 @@ import type { BaseContext, InnerContext } from "../../context.js";
 import { defineFeature } from "../../feature.js";
 import { formatRupiah, formatTime, quoteTyped } from "../../format.js";
 import type { Translate } from "../../i18n.js";
-import { settleButtons } from "../../notices/notifier.js";
+import { settleButtons } from "../../notices/order-notices.js";
 import { renderReason, renderState } from "../../order/messages.js";
 import { SETTLE_DIALOGUE, settleDialogue, settleReply, snAndCost } from "./settle-dialogue.js";
 
