@@ -186,18 +186,3 @@ export function outcomeText(
     return `${t(order.settledBy === 0 ? "order-provider-heading" : "order-settled-heading")}\n\n${body}`;
   return body;
 }
-
-/** A short line for a callback answer (at most 200 characters) about an order that already ran. */
-export function renderOutcomeToast(t: Translate, order: OrderRecord): string {
-  if (order.state === "success") {
-    return order.result?.sn === undefined
-      ? t("callback-already-success-no-sn")
-      : t("callback-already-success", { sn: order.result.sn });
-  }
-  // A reseller is not given the provider's code (see renderOutcome).
-  if (order.state === "failed" && paidFromSaldo(order))
-    return t("callback-already-failed-returned", { price: formatRupiah(order.price!, order.lang) });
-  if (order.state === "failed")
-    return t("callback-already-failed", { errorCode: order.result?.errorCode ?? order.result?.reason ?? "–" });
-  return t("callback-already-unknown");
-}
