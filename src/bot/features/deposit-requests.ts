@@ -238,7 +238,10 @@ function resellerHandlers(composer: Composer<Ctx>): void {
     const r = await ctx.services.depositRequests.proofFor(ctx.from.id, id);
     await answerQuery(ctx, {});
     if (r.kind === "none") return void (await ctx.reply(ctx.tr("request-proof-gone")));
-    await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
+    // Only the picker's buttons: the proof is taken either way.
+    await ctx
+      .editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } })
+      .catch((err: unknown) => ctx.log.debug({ err }, "request picker's buttons not removed"));
     await answerProof(ctx, r);
   });
 
