@@ -14,7 +14,11 @@ export interface ReportLine {
   unpriced: number;
 }
 
-export interface DayReport {
+/**
+ * A day's orders summed: how many in each state, the money of the successes, and the same by
+ * product, user, reseller and the H2H API.
+ */
+export interface DaySums {
   total: number;
   byState: Record<Exclude<OrderState, "draft" | "cancelled">, number>;
   selling: number;
@@ -59,7 +63,7 @@ export interface ResellerLine {
  * Sums a day's orders. Money counts only for successful sales: the selling price from the
  * catalogue, the provider price from the provider's `priceRp`, the margin between them.
  */
-export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): DayReport {
+export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): DaySums {
   const byState = { success: 0, failed: 0, unknown: 0, submitting: 0 };
   const products = new Map<string, ReportLine & { seenAt: string }>();
   const users = new Map<string, ReportLine & { seenAt: string }>();
@@ -179,7 +183,6 @@ export function hoursOf(orders: readonly OrderRecord[], timeZone: string): HourL
   return hours;
 }
 
-/** A day as the ledger keeps it, figures updated as its orders finish: the report, its deposits, the balance last seen. */
 /** The orders sent in one hour of a day (in the shop's time zone), whatever their outcome so far. */
 export interface HourLine {
   /** 0 to 23. */
@@ -190,7 +193,8 @@ export interface HourLine {
   provider: number;
 }
 
-export interface DayFigures extends DayReport {
+/** A day as the ledger keeps it, figures updated as its orders finish: its sums, its deposits, the balance last seen. */
+export interface DayFigures extends DaySums {
   /**
    * The 24 hours of the day, orders counted by the hour they were sent (all zero when only the
    * day's totals were read).
@@ -204,7 +208,7 @@ export interface DayFigures extends DayReport {
 
 /**
  * A day's figures from the two hashes the ledger keeps for it (redis.ts: day:DAY and
- * dayd:DAY; the memory ledger keeps the same fields): the report of its orders, without reading one.
+ * dayd:DAY; the memory ledger keeps the same fields): the sums of its orders, without reading one.
  */
 export function figuresOf(
   totals: Readonly<Record<string, string>>,
