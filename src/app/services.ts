@@ -13,7 +13,7 @@ import { FEATURES } from "../bot/all-features.js";
 import { h2hSettings } from "../bot/api-key-notice.js";
 import { broadcastTexts } from "../bot/broadcast-texts.js";
 import { chatPolicy } from "../bot/chats.js";
-import { commandMenus } from "../bot/commands.js";
+import { commandMenus } from "../bot/command-menus.js";
 import type { BotContext } from "../bot/context.js";
 import { DIALOGUE_STATE } from "../bot/create-bot.js";
 import type { Feature } from "../bot/feature.js";
