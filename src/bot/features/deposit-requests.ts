@@ -238,6 +238,7 @@ function resellerHandlers(composer: Composer<Ctx>): void {
     const r = await ctx.services.depositRequests.proofFor(ctx.from.id, id);
     await answerQuery(ctx, {});
     if (r.kind === "none") return void (await ctx.reply(ctx.tr("request-proof-gone")));
+    // The buttons may be gone already (a second tap, an old message): the answer below is what counts.
     await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
     await answerProof(ctx, r);
   });
