@@ -126,7 +126,8 @@ export type Head =
   /** The lock was no longer ours. */
   | { kind: "lost" };
 
-export const GROUP = "bot";
+/** The consumer group every process reads the stream in. */
+const GROUP = "bot";
 /** How long an update id is remembered: Telegram delivers an update again within a day at most. */
 const SEEN_MS = 24 * 60 * 60 * 1000;
 /** Update ids per mark hash. */
