@@ -9,9 +9,10 @@
 import type { Catalog } from "../src/catalog/catalog.js";
 import type { Ledger } from "../src/orders/ledger.js";
 import type { OrderRecord } from "../src/orders/order.js";
-import { walletBalances, type Deposit, type Movement, type Wallet } from "../src/orders/wallet.js";
+import type { Deposit, Movement, Wallet } from "../src/orders/wallet.js";
 import type { SandboxCall } from "../src/topup/sandbox.js";
 import type { FakeBotApi, FakeUser, SentMessage } from "../test/e2e/fake-bot-api.js";
+import { walletBalances } from "../test/helpers/wallet-balances.js";
 import { confirmOtherSummaries, type Ask } from "./summaries.js";
 
 /** What resellers order, and how often (weights). */

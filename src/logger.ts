@@ -4,7 +4,7 @@ export type { Logger };
 
 /**
  * The one logger. Redaction is a second line of defence: the provider URL with `secret_key` is
- * never handed to it in the first place (see topup/client.ts), and grammY keeps the token out of
+ * never handed to it in the first place (see topup/provider-url.ts), and grammY keeps the token out of
  * its errors as long as `sensitiveLogs` stays off.
  */
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {

@@ -47,5 +47,3 @@ export function createSleeper(skip: () => boolean = () => false) {
     },
   };
 }
-
-export type Sleeper = ReturnType<typeof createSleeper>;

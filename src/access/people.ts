@@ -33,7 +33,7 @@ export function createPeople(storage: Storage): People {
       if (typeof v.n !== "string") return undefined;
       return typeof v.u === "string" ? { name: v.n, username: v.u } : { name: v.n };
     } catch {
-      return undefined;
+      return undefined; // a name kept in another form is no name: the person shows by id
     }
   };
   const personOf = (user: Parameters<People["seen"]>[0]): Person => {

@@ -29,7 +29,7 @@ export interface BackgroundDeps {
    * notice, the provider's status of unknown orders.
    */
   chores?: ReadonlyArray<{ what: string; run: () => Promise<void> }>;
-  /** How often orders left in flight by a crash are looked for. */
+  /** How often orders left in flight by a crash, deposit requests and the other chores are looked at. */
   everyMs: number;
   logger: Logger;
 }
@@ -45,8 +45,12 @@ export interface Background {
   stop(): Promise<void>;
 }
 
-/** Settles the orders whose call must be over; a failure is logged, the next round tries again. */
-function recoverer(deps: BackgroundDeps): () => Promise<void> {
+/**
+ * The round that comes back every `everyMs`: settles the orders whose call must be over, sweeps the
+ * deposit requests (expiry, approvals left uncredited, closed ones to tell) and runs the other
+ * chores. Each failure is logged, and the next round tries again.
+ */
+function recoveryAndSweeps(deps: BackgroundDeps): () => Promise<void> {
   return async () => {
     await deps.orders.recoverInterrupted().then(
       () => undefined,
@@ -63,12 +67,12 @@ function recoverer(deps: BackgroundDeps): () => Promise<void> {
 /**
  * One process (the memory store): orders in flight at start were left by the previous run. Beside
  * the first updates, their users are told, broadcasts and deposit notices a stop interrupted go on,
- * orders whose call must be over are settled and the command menus set; then recovery looks again
- * every `everyMs`.
+ * orders whose call must be over are settled and the command menus set; then recovery and the
+ * sweeps look again every `everyMs`.
  */
 export function oneProcessBackground(deps: BackgroundDeps): Background {
   const { logger } = deps;
-  const recover = recoverer(deps);
+  const recoverAndSweep = recoveryAndSweeps(deps);
   let leftInFlight: OrderRecord[] = [];
   let work: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
@@ -86,10 +90,10 @@ export function oneProcessBackground(deps: BackgroundDeps): Background {
         await deps.orders.tellInterrupted(leftInFlight);
         // Deposits credited by a run that stopped before their reseller was told.
         await deps.deposits.tellUntold();
-        await recover();
+        await recoverAndSweep();
         await deps.setMenus();
       })();
-      timer = setInterval(() => void recover(), deps.everyMs);
+      timer = setInterval(() => void recoverAndSweep(), deps.everyMs);
       timer.unref();
     },
     halt: () => clearInterval(timer),
@@ -123,7 +127,7 @@ export interface SharedDeps extends BackgroundDeps {
  */
 export function sharedBackground(deps: SharedDeps): Background {
   const { logger } = deps;
-  const recover = recoverer(deps);
+  const recoverAndSweep = recoveryAndSweeps(deps);
   let maintenance: LeaseKeeper | undefined;
   let timer: NodeJS.Timeout | undefined;
   let work: Promise<void> = Promise.resolve();
@@ -140,7 +144,7 @@ export function sharedBackground(deps: SharedDeps): Background {
     if (halted) return;
     await step("broadcasts", () => deps.broadcaster.resume());
     await step("deposit notices", () => deps.deposits.tellUntold());
-    await recover();
+    await recoverAndSweep();
     if (!takeover) return;
     await step("command menus", deps.setMenus);
     await step("stream consumers", async () => {

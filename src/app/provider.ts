@@ -3,7 +3,8 @@ import { findProduct } from "../catalog/catalog.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { Shop } from "../shop/shop.js";
-import { createTopupClient, providerOrigin } from "../topup/client.js";
+import { createTopupClient } from "../topup/client.js";
+import { providerOrigin } from "../topup/provider-url.js";
 import { createSandboxProvider, SANDBOX_MITRA_ID, SANDBOX_SECRET_KEY, type SandboxProvider } from "../topup/sandbox.js";
 import type { TopupClient } from "../topup/types.js";
 

@@ -13,7 +13,7 @@ import { FEATURES } from "../bot/all-features.js";
 import { h2hSettings } from "../bot/api-key-notice.js";
 import { broadcastTexts } from "../bot/broadcast-texts.js";
 import { chatPolicy } from "../bot/chats.js";
-import { commandMenus } from "../bot/commands.js";
+import { commandMenus } from "../bot/command-menus.js";
 import type { BotContext } from "../bot/context.js";
 import { DIALOGUE_STATE } from "../bot/create-bot.js";
 import type { Feature } from "../bot/feature.js";
@@ -302,7 +302,7 @@ export function buildServices(deps: ServiceDeps) {
   };
   return {
     ...b,
-    chores: h2hChores(deps, b, notifier, apiSales),
+    chores: upstreamAndH2hChores(deps, b, notifier, apiSales),
     depositRequests,
     payInfo,
     downloadBytes,
@@ -318,11 +318,11 @@ export function buildServices(deps: ServiceDeps) {
 }
 
 /**
- * The background looks of a shop that may be a provider or buy from one: the provider's own status
- * of unknown orders; with the H2H API on, the callbacks owed to partners and the admins' one
- * notice of the API's sales per period.
+ * The background looks of a shop that may buy from a provider running this bot, or be one: the
+ * provider's own status of unknown orders (with a provider configured); with the H2H API on, the
+ * callbacks owed to partners and the admins' one notice of the API's sales per period.
  */
-function h2hChores(
+function upstreamAndH2hChores(
   deps: ServiceDeps,
   b: ReturnType<typeof buildBooks>,
   notifier: ReturnType<typeof createNotifier>,

@@ -8,7 +8,3 @@ export function nameBefore(person: Person | undefined): string {
   if (person === undefined || person.name === "") return person?.username === undefined ? "" : `@${person.username} `;
   return person.username === undefined ? `${person.name} ` : `${person.name} (@${person.username}) `;
 }
-
-/** A person in plain text, name and id (`Budi (@budi) · 3001`), or the id alone when not known. */
-export const personText = (userId: number, person: Person | undefined): string =>
-  `${nameBefore(person)}${person === undefined ? "" : "· "}${userId}`;

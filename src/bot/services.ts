@@ -89,7 +89,7 @@ export interface Services {
 
 export type ServiceName = keyof Services;
 
-/** The command menus Telegram shows, and the command list of /start and /help (commands.ts). */
+/** The command menus Telegram shows, and the command list of /start and /help (command-menus.ts). */
 export interface CommandMenus {
   /** Everyone's menu; each admin's and reseller's own (in their private chat, and the admin chat). */
   setAll(people: {

@@ -86,7 +86,15 @@ export function createDeposits(deps: {
       }
     } catch (err) {
       logger.error({ err, deposit: deposit.id }, "deposit notice failed");
-      if (claimed) await deps.claims?.giveBack(deposit.id).catch(() => undefined);
+      if (claimed)
+        await deps.claims
+          ?.giveBack(deposit.id)
+          .catch((err: unknown) =>
+            logger.warn(
+              { err, deposit: deposit.id },
+              "deposit notice claim not given back; it is retried once the claim expires",
+            ),
+          );
     } finally {
       telling.delete(deposit.id);
     }

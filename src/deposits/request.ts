@@ -66,6 +66,9 @@ export interface RequestDayFigures {
   expired: { count: number; amount: number };
 }
 
+/** The window of the per-reseller limit on new requests (`maxPerHour`): an hour. */
+export const REQUEST_LIMIT_WINDOW_MS = 60 * 60 * 1000;
+
 export const FIGURES = ["asked", "approved", "rejected", "expired"] as const;
 /** The field letter of each figure in a day's hash (`an`: count, `aa`: amount). */
 export const LETTER = { asked: "r", approved: "a", rejected: "j", expired: "x" } as const;

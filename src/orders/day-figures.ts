@@ -1,6 +1,5 @@
 import { hourIn } from "../calendar.js";
-import { costOf, paidFromSaldo, viaApi, type OrderRecord, type OrderState } from "./order.js";
-import type { Deposit } from "./wallet.js";
+import { costOf, type OrderRecord, type OrderState } from "./order.js";
 
 export interface ReportLine {
   /** What the line is of: a product's code, a user's id. */
@@ -14,7 +13,11 @@ export interface ReportLine {
   unpriced: number;
 }
 
-export interface DayReport {
+/**
+ * A day's orders summed: how many in each state, the money of the successes, and the same by
+ * product, user, reseller and the H2H API.
+ */
+export interface DaySums {
   total: number;
   byState: Record<Exclude<OrderState, "draft" | "cancelled">, number>;
   selling: number;
@@ -56,113 +59,6 @@ export interface ResellerLine {
 }
 
 /**
- * Sums a day's orders. Money counts only for successful sales: the selling price from the
- * catalogue, the provider price from the provider's `priceRp`, the margin between them.
- */
-export function buildReport(orders: OrderRecord[], deposits: Deposit[] = []): DayReport {
-  const byState = { success: 0, failed: 0, unknown: 0, submitting: 0 };
-  const products = new Map<string, ReportLine & { seenAt: string }>();
-  const users = new Map<string, ReportLine & { seenAt: string }>();
-  const resellers = new Map<number, ResellerLine & { seenAt: string }>();
-  const reseller = (userId: number) => {
-    let line = resellers.get(userId);
-    if (line === undefined) {
-      line = {
-        userId,
-        name: String(userId),
-        tier: "",
-        count: 0,
-        sales: 0,
-        provider: 0,
-        unpriced: 0,
-        deposits: 0,
-        seenAt: "",
-      };
-      resellers.set(userId, line);
-    }
-    return line;
-  };
-  for (const d of deposits) if (d.state === "done") reseller(d.resellerId).deposits += d.amount;
-  let selling = 0;
-  let provider = 0;
-  let unpriced = 0;
-  let unpricedCount = 0;
-  const api: ApiFigures = { orders: 0, sold: 0, revenue: 0, failed: 0 };
-  const add = (line: ReportLine, sell: number, cost: number | undefined) => {
-    line.count += 1;
-    line.selling += sell;
-    if (cost === undefined) line.unpriced += sell;
-    else line.provider += cost;
-  };
-  const emptyLine = (key: string) => ({ key, name: "", count: 0, selling: 0, provider: 0, unpriced: 0, seenAt: "" });
-  for (const order of orders) {
-    if (order.state === "draft" || order.state === "cancelled") continue;
-    byState[order.state] += 1;
-    if (viaApi(order)) {
-      api.orders += 1;
-      if (order.state === "failed") api.failed += 1;
-      if (order.state === "success") {
-        api.sold += 1;
-        api.revenue += order.price ?? 0;
-      }
-    }
-    if (order.state !== "success") continue;
-    const sell = order.price ?? 0;
-    const cost = costOf(order.result);
-    selling += sell;
-    if (cost === undefined) {
-      unpriced += sell;
-      unpricedCount += 1;
-    } else provider += cost;
-    const when = order.submittedAt ?? order.createdAt;
-    const product = products.get(order.productCode) ?? emptyLine(order.productCode);
-    products.set(order.productCode, product);
-    // A product is named as its newest order names it (a rename in the day shows the new name).
-    if (when >= product.seenAt) {
-      product.seenAt = when;
-      product.name = `${order.productCode} · ${order.productName}`;
-    }
-    add(product, sell, cost);
-    const key = String(order.userId);
-    const user = users.get(key) ?? emptyLine(key);
-    users.set(key, user);
-    // A user is named as their newest order names them: the name they go by now.
-    if (when >= user.seenAt) {
-      user.seenAt = when;
-      user.name = `${order.userName} (${order.userId})`;
-    }
-    add(user, sell, cost);
-    if (paidFromSaldo(order)) {
-      const line = reseller(order.userId);
-      if (when >= line.seenAt) {
-        line.seenAt = when;
-        line.name = order.userName;
-        line.tier = order.tier ?? "";
-      }
-      line.count += 1;
-      line.sales += sell;
-      if (cost === undefined) line.unpriced += sell;
-      else line.provider += cost;
-    }
-  }
-  const bySelling = (a: ReportLine, b: ReportLine) => b.selling - a.selling || a.name.localeCompare(b.name);
-  return {
-    total: byState.success + byState.failed + byState.unknown + byState.submitting,
-    byState,
-    selling,
-    provider,
-    unpriced,
-    unpricedCount,
-    byProduct: [...products.values()].map(({ seenAt: _seenAt, ...line }) => line).sort(bySelling),
-    byUser: [...users.values()].map(({ seenAt: _seenAt, ...line }) => line).sort(bySelling),
-    byReseller: [...resellers.values()]
-      .map(({ seenAt: _seenAt, ...line }) => line)
-      .sort((a, b) => b.sales - a.sales || b.deposits - a.deposits || a.userId - b.userId),
-    api,
-  };
-}
-
-/**
  * Counts orders by the hour (in `timeZone`) they were sent: every order sent, whatever its
  * outcome; the money of the successes only, as the day's totals count it.
  */
@@ -179,7 +75,6 @@ export function hoursOf(orders: readonly OrderRecord[], timeZone: string): HourL
   return hours;
 }
 
-/** A day as the ledger keeps it, figures updated as its orders finish: the report, its deposits, the balance last seen. */
 /** The orders sent in one hour of a day (in the shop's time zone), whatever their outcome so far. */
 export interface HourLine {
   /** 0 to 23. */
@@ -190,7 +85,8 @@ export interface HourLine {
   provider: number;
 }
 
-export interface DayFigures extends DayReport {
+/** A day as the ledger keeps it, figures updated as its orders finish: its sums, its deposits, the balance last seen. */
+export interface DayFigures extends DaySums {
   /**
    * The 24 hours of the day, orders counted by the hour they were sent (all zero when only the
    * day's totals were read).
@@ -204,7 +100,7 @@ export interface DayFigures extends DayReport {
 
 /**
  * A day's figures from the two hashes the ledger keeps for it (redis.ts: day:DAY and
- * dayd:DAY; the memory ledger keeps the same fields): the report of its orders, without reading one.
+ * dayd:DAY; the memory ledger keeps the same fields): the sums of its orders, without reading one.
  */
 export function figuresOf(
   totals: Readonly<Record<string, string>>,

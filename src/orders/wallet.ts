@@ -65,11 +65,6 @@ export const emptyWallet = (userId: number): Wallet => ({
   spent: 0,
 });
 
-/** The books balance: what an auditor checks for every reseller. */
-export function walletBalances(w: Wallet): boolean {
-  return w.saldo === w.deposits + w.corrections - w.spent - w.held && w.saldo >= 0 && w.held >= 0;
-}
-
 /**
  * The reseller side of the ledger. Deposits are their own atomic steps; holds, spends and releases
  * happen inside the order ledger's claim, outcome and settlement steps (one step each).

@@ -70,6 +70,7 @@ export function createPartnerOrders(deps: {
 
   /** A draft that was not claimed goes at once (nothing was held for it), and no callback is owed for it. */
   const drop = async (refId: string, userId: number) => {
+    // A draft not cancelled now goes when its time is up: nothing was held for it either way.
     await orders.cancel({ refId, userId, chatId: API_CHAT_ID }).catch(() => undefined);
     await callbacks.done(refId);
   };

@@ -81,7 +81,7 @@ export function createInvalidation(
       try {
         await sub.close();
       } catch {
-        sub.destroy();
+        sub.destroy(); // the connection is already broken: drop it without waiting
       }
     },
   };

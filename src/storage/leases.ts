@@ -285,6 +285,7 @@ export function keepLease(lease: Lease, opts: KeepLeaseOptions): LeaseKeeper {
       stopped = true;
       clearTimeout(timer);
       for (const w of [...waiters]) w();
+      // Only waits for the round under way to end; a failure of it was reported by the round itself.
       await running.catch(() => undefined);
       wasHeld = false;
       await lease.release().catch((err: unknown) => opts.onError?.(err));

@@ -72,6 +72,7 @@ export async function connectRedis(opts: RedisOptions): Promise<RedisClient> {
     // A duplicate, not a new createClient(): the same options and client class (a new one costs ~35 ms).
     return await open(opts, first.duplicate({ name: opts.name }));
   } finally {
+    // A close that fails leaves a broken connection: dropped without waiting.
     await first.close().catch(() => first.destroy());
   }
 }

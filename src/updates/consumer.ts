@@ -204,7 +204,14 @@ function createLanes(shared: Shared) {
       const updateId = entry.update.update_id;
       if (phase.stopping) {
         // Not started: released, and the entry handed to whoever claims first.
-        await stream.release(lane, entry, consumer).catch(() => undefined);
+        await stream
+          .release(lane, entry, consumer)
+          .catch((err: unknown) =>
+            logger.warn(
+              { err, lane },
+              "updates: lane not released at stop; its lock expires and the entry is claimed later",
+            ),
+          );
         return;
       }
       if (entry.attempts > maxAttempts) {
@@ -223,7 +230,14 @@ function createLanes(shared: Shared) {
           { err, updateId, attempt: entry.attempts },
           "updates: handling failed; the update will be tried again",
         );
-        await stream.giveBack(lane, entry, consumer).catch(() => undefined);
+        await stream
+          .giveBack(lane, entry, consumer)
+          .catch((err: unknown) =>
+            logger.warn(
+              { err, lane, updateId },
+              "updates: update not given back; its lock expires and it is claimed later",
+            ),
+          );
         return;
       }
       head = await finish(lane, entry, false);

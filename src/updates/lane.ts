@@ -40,7 +40,7 @@ export function parseUpdate(body: string): Update | undefined {
   try {
     json = JSON.parse(body);
   } catch {
-    return undefined;
+    return undefined; // not an update: the caller refuses it
   }
   const parsed = updateShape.safeParse(json);
   return parsed.success ? parsed.data : undefined;

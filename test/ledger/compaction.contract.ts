@@ -2,7 +2,8 @@ import { dayRange } from "../../src/calendar.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/orders/ledger.js";
 import { orderLine } from "../../src/orders/order-line.js";
-import { buildReport, hoursOf, type DayFigures } from "../../src/orders/day-figures.js";
+import { hoursOf, type DayFigures } from "../../src/orders/day-figures.js";
+import { sumOrders } from "../helpers/day-sums.js";
 import { draft } from "../orders/fixtures.js";
 import { ledgerViews, seedShop } from "./ledger-views.js";
 import { replay, type FullLedgerFactory } from "./wallets.contract.js";
@@ -20,7 +21,7 @@ async function recount(ledger: Ledger, day: string): Promise<Omit<DayFigures, "b
   const orders = await ledger.orders.submittedBetween(range.fromMs, range.toMs);
   const deposits = await ledger.wallets.depositsBetween(range.fromMs, range.toMs);
   return {
-    ...buildReport(orders, deposits),
+    ...sumOrders(orders, deposits),
     byHour: hoursOf(orders, TZ),
     deposits: deposits.reduce((sum, d) => sum + d.amount, 0),
   };

@@ -2,7 +2,8 @@ import { dayIn, dayRange } from "../../src/calendar.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/orders/ledger.js";
 import { API_CHAT_ID, type FinalState, type OrderRecord } from "../../src/orders/order.js";
-import { buildReport, hoursOf, type DayFigures } from "../../src/orders/day-figures.js";
+import { hoursOf, type DayFigures } from "../../src/orders/day-figures.js";
+import { sumOrders } from "../helpers/day-sums.js";
 import type { Deposit } from "../../src/orders/wallet.js";
 import { draft } from "../orders/fixtures.js";
 
@@ -30,7 +31,7 @@ async function recount(ledger: Ledger, day: string): Promise<Omit<DayFigures, "b
   const orders = await ledger.orders.submittedBetween(range.fromMs, range.toMs);
   const deposits = await ledger.wallets.depositsBetween(range.fromMs, range.toMs);
   return {
-    ...buildReport(orders, deposits),
+    ...sumOrders(orders, deposits),
     byHour: hoursOf(orders, TZ),
     deposits: deposits.reduce((sum, d) => sum + d.amount, 0),
   };

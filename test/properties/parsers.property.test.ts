@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { checkPlayerId, parseCatalog, parseCatalogText, type Game } from "../../src/catalog/catalog.js";
 import { parseConfig } from "../../src/config.js";
 import { Callback, type CallbackKind } from "../../src/bot/callback-data.js";
-import { parseTopupAnswer } from "../../src/topup/client.js";
+import { parseTopupAnswer } from "../../src/topup/provider-answer.js";
 import { parsePriceCommand } from "../../src/bot/features/prices.js";
 import { toCatalogJson } from "../../src/catalog/catalog.js";
 

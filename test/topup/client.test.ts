@@ -1,14 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  buildStatusUrl,
-  buildTopupUrl,
-  createTopupClient,
-  parseStatusAnswer,
-  parseTopupAnswer,
-  redactUrl,
-} from "../../src/topup/client.js";
+import { createTopupClient } from "../../src/topup/client.js";
+import { buildStatusUrl, buildTopupUrl, redactUrl } from "../../src/topup/provider-url.js";
+import { parseStatusAnswer, parseTopupAnswer } from "../../src/topup/provider-answer.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
 import type { TopupRequest, TopupResult, TopupStatusResult } from "../../src/topup/types.js";
 

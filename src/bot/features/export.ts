@@ -46,6 +46,7 @@ async function sendMonth(ctx: FeatureContext<"reports" | "place">, month: string
     case "too-many":
       return void (await ctx.reply(t("export-too-many", { month: found.month, count: String(found.count) }), other));
     case "file":
+      // Only the "sending a file" hint: the file goes without it.
       await ctx.replyWithChatAction("upload_document").catch(() => undefined);
       await ctx.replyWithDocument(new InputFile(found.content, found.filename), {
         caption: t(found.gzip ? "export-caption-gzip" : "export-caption", {

@@ -5,7 +5,7 @@ import { defineFeature } from "../feature.js";
 /**
  * /app for admins and resellers: a button that opens the shop's Mini App in
  * the chat, when WEBAPP_URL is set. Telegram opens such a button only in a private chat; in a group
- * the member is sent there. Admins also get it as the chat's menu button (commands.ts).
+ * the member is sent there. Admins also get it as the chat's menu button (command-menus.ts).
  */
 export const miniAppFeature = defineFeature({
   name: "mini app",

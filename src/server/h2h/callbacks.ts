@@ -90,5 +90,3 @@ export function createCallbackSender(deps: {
     },
   };
 }
-
-export type CallbackSender = ReturnType<typeof createCallbackSender>;

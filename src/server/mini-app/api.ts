@@ -7,7 +7,7 @@ import { depositsRoutes } from "./routes/deposits.js";
 import { ordersRoutes } from "./routes/orders.js";
 import { pendingRoutes } from "./routes/pending.js";
 import { questionsRoutes } from "./routes/questions.js";
-import { resellerRoutes } from "./routes/reseller.js";
+import { ownAccountRoutes } from "./routes/own-account.js";
 import { resellersRoutes } from "./routes/resellers.js";
 import { sessionRoutes } from "./routes/session.js";
 import { todayRoutes } from "./routes/today.js";
@@ -34,7 +34,7 @@ export function miniAppApi(deps: MiniAppDeps) {
   const reseller = new Hono<MiniAppEnv>()
     .use(onlyFor("reseller"))
     .route("/deposit-requests", resellerDepositRequestRoutes(deps))
-    .route("/", resellerRoutes(deps));
+    .route("/", ownAccountRoutes(deps));
   return new Hono<MiniAppEnv>()
     .route("/session", sessionRoutes(deps))
     .route("/admin", admin)

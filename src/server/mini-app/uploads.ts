@@ -14,6 +14,7 @@ export async function readCapped(body: ReadableStream<Uint8Array> | null, cap: n
     if (done) break;
     size += value.byteLength;
     if (size > cap) {
+      // The body is refused either way; a cancel that fails only means the stream already ended.
       await reader.cancel().catch(() => undefined);
       return "too-large";
     }

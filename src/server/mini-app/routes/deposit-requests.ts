@@ -88,7 +88,7 @@ async function fileOfForm(body: Buffer, contentType: string): Promise<Buffer | u
     const file = form.get("file");
     return file instanceof Blob ? Buffer.from(await file.arrayBuffer()) : undefined;
   } catch {
-    return undefined;
+    return undefined; // not a form with a file: the caller answers that no file came
   }
 }
 

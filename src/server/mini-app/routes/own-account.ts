@@ -23,10 +23,10 @@ const pageQuery = queryOf(
 );
 
 /**
- * /reseller: a reseller's own pages (saldo and held, statement, orders, price list). Nothing here
+ * /reseller: a reseller's own account (saldo and held, statement, orders, price list). Nothing here
  * takes an id: a reseller can only ever reach their own data (another's is an admin call, 403 for them).
  */
-export function resellerRoutes(deps: Pick<MiniAppDeps, "wallets" | "reports" | "shop">) {
+export function ownAccountRoutes(deps: Pick<MiniAppDeps, "wallets" | "reports" | "shop">) {
   const { wallets, reports, shop } = deps;
   const me = (c: Context<MiniAppEnv>) => c.get("viewer").userId;
   const tierOf = (c: Context<MiniAppEnv>) => {
