@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CSV_HEADER } from "../../src/reports/csv.js";
-import type { FakeUser } from "../e2e/fake-bot-api.js";
-import { button, createWorld, type World } from "../e2e/world.js";
-import { EMPTY_DEPOSIT_REFUSAL, listenJson } from "../helpers/provider-answer.js";
+import { CSV_HEADER } from "../../../src/reports/csv.js";
+import type { FakeUser } from "../fake-bot-api.js";
+import { button, createWorld, type World } from "../world.js";
+import { EMPTY_DEPOSIT_REFUSAL, listenJson } from "../../helpers/provider-answer.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const STAFF: FakeUser = { id: 1002, first_name: "Sari", language_code: "en" };
@@ -262,7 +262,7 @@ describe("resellers through the bot: a saldo of their own, their prices, deposit
   });
 
   it("when an admin sets a reseller's tier, then new summaries use its price; a product with no price for them is not offered", async () => {
-    await world.run({ ...base, CATALOG_FILE: "test/bot/fixtures/tiers-catalog.json" });
+    await world.run({ ...base, CATALOG_FILE: "test/e2e/chat/fixtures/tiers-catalog.json" });
     world.fake.sendText(ENV_RESELLER, "/order MLVIP 12345678(1234)");
     await world.waitText(ENV_RESELLER, /Tidak ada produk dengan kode <b>MLVIP<\/b>/);
     world.fake.sendText(ENV_RESELLER, "/order");

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { formatTime } from "../../src/bot/format.js";
-import { parseConfig } from "../../src/config.js";
-import type { OrderRecord } from "../../src/orders/order.js";
-import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
-import { button, createWorld, type RunningBot, type World } from "../e2e/world.js";
+import { formatTime } from "../../../src/bot/format.js";
+import { parseConfig } from "../../../src/config.js";
+import type { OrderRecord } from "../../../src/orders/order.js";
+import type { FakeUser, SentMessage } from "../fake-bot-api.js";
+import { button, createWorld, type RunningBot, type World } from "../world.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const STAFF: FakeUser = { id: 1002, first_name: "Sari", language_code: "id" };

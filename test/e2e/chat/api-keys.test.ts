@@ -1,10 +1,10 @@
 import type { Update } from "grammy/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createPartnerStore, type PartnerStore } from "../../src/access/partners.js";
-import { createStorage, type Storage } from "../../src/storage/storage.js";
-import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
-import { ADMIN, createWorld, STAFF, type RunningBot, type World } from "../e2e/world.js";
-import { freePort, REDIS_URL } from "../helpers/redis.js";
+import { createPartnerStore, type PartnerStore } from "../../../src/access/partners.js";
+import { createStorage, type Storage } from "../../../src/storage/storage.js";
+import type { FakeUser, SentMessage } from "../fake-bot-api.js";
+import { ADMIN, createWorld, STAFF, type RunningBot, type World } from "../world.js";
+import { freePort, REDIS_URL } from "../../helpers/redis.js";
 
 const BUDI: FakeUser = { id: 5005, first_name: "Budi", language_code: "en" };
 const GROUP = -100777;

@@ -1,10 +1,10 @@
 import { Api } from "grammy";
 import type { Update } from "grammy/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadTexts } from "../../src/bot/i18n.js";
-import { createUnavailableNotice, type UnavailableNotice } from "../../src/bot/notices/unavailable.js";
-import { createLogger } from "../../src/logger.js";
-import { createFakeBotApi, type FakeBotApi, type FakeUser } from "../e2e/fake-bot-api.js";
+import { loadTexts } from "../../../src/bot/i18n.js";
+import { createUnavailableNotice, type UnavailableNotice } from "../../../src/bot/notices/unavailable.js";
+import { createLogger } from "../../../src/logger.js";
+import { createFakeBotApi, type FakeBotApi, type FakeUser } from "../../e2e/fake-bot-api.js";
 
 const RINA: FakeUser = { id: 4242, first_name: "Rina", language_code: "id" };
 const JOHN: FakeUser = { id: 4343, first_name: "John", language_code: "en-GB" };

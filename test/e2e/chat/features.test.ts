@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FEATURES } from "../../src/bot/all-features.js";
-import { parseConfig } from "../../src/config.js";
-import { checkFeatures, defineFeature, helpLines, menuCommands, moneyCommands } from "../../src/bot/feature.js";
-import type { FakeUser } from "../e2e/fake-bot-api.js";
-import { createWorld, type World } from "../e2e/world.js";
+import { FEATURES } from "../../../src/bot/all-features.js";
+import { parseConfig } from "../../../src/config.js";
+import { checkFeatures, defineFeature, helpLines, menuCommands, moneyCommands } from "../../../src/bot/feature.js";
+import type { FakeUser } from "../fake-bot-api.js";
+import { createWorld, type World } from "../world.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const SARI: FakeUser = { id: 1002, first_name: "Sari", language_code: "en" };

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
-import { button, createWorld, type World } from "../e2e/world.js";
+import type { FakeUser, SentMessage } from "../fake-bot-api.js";
+import { button, createWorld, type World } from "../world.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const ADMIN2: FakeUser = { id: 1003, first_name: "Rina", language_code: "id" };

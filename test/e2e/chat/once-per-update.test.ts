@@ -2,9 +2,9 @@ import { readFile } from "node:fs/promises";
 import { createClient } from "@keyv/redis";
 import type { Update } from "grammy/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
-import { ADMIN, button, createWorld, STAFF, type RunningBot, type World } from "../e2e/world.js";
-import { keysOf, REDIS_URL } from "../helpers/redis.js";
+import type { FakeUser, SentMessage } from "../fake-bot-api.js";
+import { ADMIN, button, createWorld, STAFF, type RunningBot, type World } from "../world.js";
+import { keysOf, REDIS_URL } from "../../helpers/redis.js";
 
 const RESELLER: FakeUser = { id: 5005, first_name: "Budi", language_code: "en" };
 

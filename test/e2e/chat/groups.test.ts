@@ -2,9 +2,9 @@ import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createClient } from "@keyv/redis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
-import { REDIS_URL } from "../helpers/redis.js";
-import { button, createWorld, type World } from "../e2e/world.js";
+import type { FakeUser, SentMessage } from "../fake-bot-api.js";
+import { REDIS_URL } from "../../helpers/redis.js";
+import { button, createWorld, type World } from "../world.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const SARI: FakeUser = { id: 1002, first_name: "Sari", language_code: "en" };

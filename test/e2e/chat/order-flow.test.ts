@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FakeUser } from "../e2e/fake-bot-api.js";
-import { ADMIN, button, STAFF, staffWorld, type World } from "../e2e/world.js";
+import type { FakeUser } from "../fake-bot-api.js";
+import { ADMIN, button, STAFF, staffWorld, type World } from "../world.js";
 
 const STRANGER: FakeUser = { id: 3003, first_name: "Stranger", language_code: "en" };
 

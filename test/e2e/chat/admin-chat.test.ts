@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { button, createWorld, type RunningBot, type World } from "../e2e/world.js";
-import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
+import { button, createWorld, type RunningBot, type World } from "../world.js";
+import type { FakeUser, SentMessage } from "../fake-bot-api.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const ADMIN_ID: FakeUser = { id: 1003, first_name: "Dewi", language_code: "id" };

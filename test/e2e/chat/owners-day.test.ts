@@ -1,9 +1,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
-import { ADMIN, button, createWorld, MITRA, SECRET, STAFF, type World } from "../e2e/world.js";
-import { freePort } from "../helpers/redis.js";
+import type { FakeUser, SentMessage } from "../fake-bot-api.js";
+import { ADMIN, button, createWorld, MITRA, SECRET, STAFF, type World } from "../world.js";
+import { freePort } from "../../helpers/redis.js";
 
 const RESELLER: FakeUser = { id: 5005, first_name: "Budi", username: "budi_shop", language_code: "id" };
 const ADMIN_ID: FakeUser = { id: 1003, first_name: "Wati", language_code: "id" };

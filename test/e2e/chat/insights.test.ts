@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
-import { ADMIN, button, createWorld, STAFF, type World } from "../e2e/world.js";
+import type { FakeUser, SentMessage } from "../fake-bot-api.js";
+import { ADMIN, button, createWorld, STAFF, type World } from "../world.js";
 
 const RESELLER: FakeUser = { id: 5005, first_name: "Budi", language_code: "id" };
 const ADMIN_ID: FakeUser = { id: 1003, first_name: "Wati", language_code: "id" };

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ONE_PIXEL_PNG, type FakeUser, type SentMessage } from "../e2e/fake-bot-api.js";
-import { createDepositRequestStore } from "../../src/deposits/request-store.js";
-import { button, createWorld, type World } from "../e2e/world.js";
+import { ONE_PIXEL_PNG, type FakeUser, type SentMessage } from "../fake-bot-api.js";
+import { createDepositRequestStore } from "../../../src/deposits/request-store.js";
+import { button, createWorld, type World } from "../world.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const STAFF: FakeUser = { id: 1002, first_name: "Sari", language_code: "en" };

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FakeUser } from "../e2e/fake-bot-api.js";
-import { button, createWorld, type World } from "../e2e/world.js";
+import type { FakeUser } from "../fake-bot-api.js";
+import { button, createWorld, type World } from "../world.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const BUDI: FakeUser = { id: 5005, first_name: "Budi", language_code: "en" };

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { API_CHAT_ID } from "../../src/orders/order.js";
-import { CSV_HEADER } from "../../src/reports/csv.js";
-import { button, createWorld, type World } from "../e2e/world.js";
-import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
-import { draft } from "../orders/fixtures.js";
+import { API_CHAT_ID } from "../../../src/orders/order.js";
+import { CSV_HEADER } from "../../../src/reports/csv.js";
+import { button, createWorld, type World } from "../world.js";
+import type { FakeUser, SentMessage } from "../fake-bot-api.js";
+import { draft } from "../../orders/fixtures.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const SILENT_ADMIN: FakeUser = { id: 1005, first_name: "Never started", language_code: "en" };

@@ -1,9 +1,9 @@
 import { request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
-import { button, createWorld, type World } from "../e2e/world.js";
-import { signInitData } from "../helpers/init-data.js";
-import { freePort } from "../helpers/redis.js";
+import type { FakeUser, SentMessage } from "../fake-bot-api.js";
+import { button, createWorld, type World } from "../world.js";
+import { signInitData } from "../../helpers/init-data.js";
+import { freePort } from "../../helpers/redis.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const RINA: FakeUser = { id: 1003, first_name: "Rina", language_code: "id" };

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FEATURES } from "../../src/bot/all-features.js";
-import { defineFeature } from "../../src/bot/feature.js";
-import { createUserPrefs } from "../../src/bot/user-prefs.js";
-import { createLease } from "../../src/storage/leases.js";
-import { StaleStateError } from "../../src/storage/storage-adapter.js";
-import { createStorage, type Storage } from "../../src/storage/storage.js";
-import { createUpdateStream } from "../../src/updates/update-stream.js";
-import { freePort, REDIS_URL } from "../helpers/redis.js";
-import { postToWebhook } from "../helpers/webhook.js";
-import { ADMIN, staffWorld, type World } from "../e2e/world.js";
+import { FEATURES } from "../../../src/bot/all-features.js";
+import { defineFeature } from "../../../src/bot/feature.js";
+import { createUserPrefs } from "../../../src/bot/user-prefs.js";
+import { createLease } from "../../../src/storage/leases.js";
+import { StaleStateError } from "../../../src/storage/storage-adapter.js";
+import { createStorage, type Storage } from "../../../src/storage/storage.js";
+import { createUpdateStream } from "../../../src/updates/update-stream.js";
+import { freePort, REDIS_URL } from "../../helpers/redis.js";
+import { postToWebhook } from "../../helpers/webhook.js";
+import { ADMIN, staffWorld, type World } from "../world.js";
 
 const post = async (port: number, body: string, secret?: string) =>
   (await postToWebhook(`http://127.0.0.1:${port}/tg/hook`, body, secret)).status;

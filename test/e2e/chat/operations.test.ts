@@ -1,9 +1,9 @@
 import { request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { freePort, ownRedis } from "../helpers/redis.js";
-import { postToWebhook } from "../helpers/webhook.js";
-import type { FakeUser } from "../e2e/fake-bot-api.js";
-import { button, createWorld, SECRET, type World } from "../e2e/world.js";
+import { freePort, ownRedis } from "../../helpers/redis.js";
+import { postToWebhook } from "../../helpers/webhook.js";
+import type { FakeUser } from "../fake-bot-api.js";
+import { button, createWorld, SECRET, type World } from "../world.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 

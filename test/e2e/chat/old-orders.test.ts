@@ -1,10 +1,10 @@
-import { dayIn } from "../../src/calendar.js";
+import { dayIn } from "../../../src/calendar.js";
 import { gunzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { OrderLedger } from "../../src/orders/ledger.js";
-import { CSV_HEADER } from "../../src/reports/csv.js";
-import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
-import { ADMIN, button, STAFF, staffWorld, type World } from "../e2e/world.js";
+import type { OrderLedger } from "../../../src/orders/ledger.js";
+import { CSV_HEADER } from "../../../src/reports/csv.js";
+import type { FakeUser, SentMessage } from "../fake-bot-api.js";
+import { ADMIN, button, STAFF, staffWorld, type World } from "../world.js";
 
 const RESELLER: FakeUser = { id: 5005, first_name: "Budi", language_code: "en" };
 
