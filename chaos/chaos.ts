@@ -558,7 +558,8 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   for (const line of h2h.lines) log(line);
   log(
     `  deposit requests: ${requests.asked} asked, ${requests.proofs} proofs, ${requests.approved} approved (credited once each, in the deposits above), ` +
-      `${requests.rejected} rejected (${rejectedCredited.length} of them credited); ${requests.doubled} doubled taps, ${requests.aimedKills} kills right after a tap`,
+      `${requests.rejected} rejected (${rejectedCredited.length} of them credited); ${requests.doubled} doubled taps, ${requests.aimedKills} kills right after a tap; ` +
+      `${requests.limited} resellers stopped by the limit of requests an hour (as the shop means)`,
   );
   await fake.stop();
   await provider.close();

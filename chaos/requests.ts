@@ -22,6 +22,8 @@ export interface RequestsRun {
   /** Taps doubled, and the bot killed right after an admin's tap. */
   doubled: number;
   aimedKills: number;
+  /** Resellers refused a new request by the shop's limit of requests an hour (they stop asking). */
+  limited: number;
 }
 
 export interface RequestsDeps {
@@ -63,12 +65,15 @@ export function createRequestsDriver(deps: RequestsDeps) {
     rejectedIds: [],
     doubled: 0,
     aimedKills: 0,
+    limited: 0,
   };
   const answersTo = (ids: readonly string[]) => fake.callbackAnswers.filter((a) => ids.includes(a.callback_query_id));
   let amountSeq = 0;
 
-  /** A reseller's request: asked, its message, its id and exact amount; undefined when refused. */
-  async function ask(reseller: FakeUser): Promise<{ message: SentMessage; id: string; exact: number } | undefined> {
+  /** A reseller's request: asked, its message, its id and exact amount; "refused" or "limited" when not made. */
+  async function ask(
+    reseller: FakeUser,
+  ): Promise<{ message: SentMessage; id: string; exact: number } | "refused" | "limited" | undefined> {
     const amount = 10_000 + 1_000 * (++amountSeq % 40);
     const before = fake.messagesTo(reseller.id).length;
     fake.sendText(reseller, `/deposit ${amount}`);
@@ -77,6 +82,8 @@ export function createRequestsDriver(deps: RequestsDeps) {
       () => {
         for (const m of fake.messagesTo(reseller.id).slice(before)) {
           if (/open deposit requests already/.test(m.text)) return "refused" as const;
+          // The shop's limit of new requests an hour per reseller: a long chaos run reaches it.
+          if (/deposit requests in the last hour/.test(m.text)) return "limited" as const;
           const r = REQUEST.exec(m.text);
           if (r !== null) return { message: m, id: r[1]!, exact: Number(r[2]!.replace(/,/g, "")) };
         }
@@ -85,7 +92,7 @@ export function createRequestsDriver(deps: RequestsDeps) {
       30_000,
     );
     if (got === undefined) deps.run.problems.push(`reseller ${reseller.id}: /deposit ${amount} never answered`);
-    return got === undefined || got === "refused" ? undefined : got;
+    return got;
   }
 
   /** An admin's decision, tapped until answered; what the answer was. */
@@ -136,7 +143,11 @@ export function createRequestsDriver(deps: RequestsDeps) {
         await sleep(1500 + random() * 3000);
         if (done()) break;
         const made = await ask(reseller);
-        if (made === undefined) continue;
+        if (made === "limited") {
+          requests.limited++;
+          break;
+        }
+        if (made === undefined || made === "refused") continue;
         requests.asked++;
         const { message, id, exact } = made;
         // The proof, as a reply; sent again only after a long silence (the same picture: the same proof).
