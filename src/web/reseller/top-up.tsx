@@ -87,6 +87,7 @@ export function TopUpSection(props: { onChange: () => void }) {
   });
 
   const cancel = guard(async (id: string) => {
+    // Whether or not the cancel went through, the list read again shows what the request is now.
     await api.cancelRequest(id).catch(() => undefined);
     reload();
   });

@@ -266,6 +266,8 @@ function ResellerDetail(props: { userId: number }) {
               <DepositReview
                 deposit={deposit.deposit}
                 change={() => {
+                  // A prepared deposit that is not confirmed is never credited and is dropped after a day, so a
+                  // cancel that fails leaves nothing to undo.
                   void api.cancelDeposit(deposit.deposit.id).catch(() => undefined);
                   setDeposit({ kind: "form", amount: deposit.amount, note: deposit.note });
                 }}
