@@ -1,5 +1,7 @@
 import type { Role } from "../access/access.js";
-import type { ProductDetail, UnknownReason } from "../topup/types.js";
+import { MAIN_PROVIDER, type ProductDetail, type UnknownReason } from "../topup/types.js";
+
+export { MAIN_PROVIDER };
 
 export type OrderState = "draft" | "cancelled" | "submitting" | "success" | "failed" | "unknown";
 export type FinalState = "success" | "failed" | "unknown";
@@ -64,6 +66,25 @@ export const viaApi = (order: Pick<DraftFields, "chatId">): boolean => order.cha
 export const paidFromSaldo = (order: Pick<DraftFields, "role" | "price">): boolean =>
   order.role === "reseller" && order.price !== null;
 
+/** One try of an order at one provider. */
+export interface Attempt {
+  /** The provider's name (`main`: TOPUP_*). */
+  provider: string;
+  /** That provider's item code the order was sent under. */
+  code: string;
+  /** The ref_id sent to that provider (the first attempt's is the order's refId). */
+  refId: string;
+  /** When the attempt began (ISO). */
+  at: string;
+}
+
+/** An attempt that provider refused before anything was ordered; the order went on to the next route. */
+export interface RefusedAttempt extends Attempt {
+  reason: "provider-error" | "not-sent";
+  errorCode?: string;
+  errorMsg?: string;
+}
+
 /**
  * One ledger entry. Times are ISO strings: the ledger stores plain JSON, and a Date would come
  * back as a string anyway.
@@ -87,6 +108,26 @@ export interface OrderRecord extends DraftFields {
   settledBy?: number;
   settledAt?: string;
   result?: OrderResult;
+  /** The attempt the order is at, or ended at (the provider that fulfilled it). Absent: main, productCode, refId, submittedAt. */
+  attempt?: Attempt;
+  /** The attempts refused before it, oldest first (absent: none). */
+  refused?: RefusedAttempt[];
+}
+
+/**
+ * The current (or last) attempt of a submitted order, with the implicit one filled in: an order
+ * of a shop with one provider stores none (its records stay as they were), and is at `main` under
+ * its own product code and ref id since it was submitted.
+ */
+export function currentAttempt(order: OrderRecord): Attempt {
+  return (
+    order.attempt ?? {
+      provider: MAIN_PROVIDER,
+      code: order.productCode,
+      refId: order.refId,
+      at: order.submittedAt ?? order.createdAt,
+    }
+  );
 }
 
 /**
@@ -142,4 +183,6 @@ export interface BalanceSeen {
   balance: number;
   at: string;
   refId: string;
+  /** The provider that reported it (absent: main). */
+  provider?: string;
 }

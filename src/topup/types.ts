@@ -1,3 +1,6 @@
+/** The name of today's provider (TOPUP_*): every shop has it; other providers have names of their own. */
+export const MAIN_PROVIDER = "main";
+
 /** One top-up order as the provider sees it (topup-api.md 2.1, minus the credentials). */
 export interface TopupRequest {
   /** Our own reference id; the provider refuses a second order with the same one. */
