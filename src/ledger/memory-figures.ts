@@ -1,5 +1,5 @@
 import type { OrderLedger } from "../orders/ledger.js";
-import { costOf, paidFromSaldo, viaApi, type OrderRecord, type OrderState } from "../orders/order.js";
+import { costOf, currentAttempt, paidFromSaldo, viaApi, type OrderRecord, type OrderState } from "../orders/order.js";
 import { figuresOf } from "../orders/day-figures.js";
 import type { Store } from "./memory-store.js";
 
@@ -46,6 +46,9 @@ export function memoryFigures(store: Store) {
       const api = viaApi(o);
       if (api && from === undefined) incr(t, "a:n", 1);
       if (api && to === "failed") incr(t, "a:f", 1);
+      // A provider's line counts the order once, at its first outcome, under its current attempt's provider.
+      const vendor = `v:${currentAttempt(o).provider}:`;
+      if (to !== "submitting" && (from === undefined || from === "submitting")) incr(detail, `${vendor}n`, 1);
       if (to !== "success") return;
       const sell = o.price ?? 0;
       const cost = costOf(o.result);
@@ -54,6 +57,8 @@ export function memoryFigures(store: Store) {
         incr(t, "a:s", 1);
         incr(t, "a:sell", sell);
       }
+      incr(detail, `${vendor}s`, sell);
+      incr(detail, cost === undefined ? `${vendor}u` : `${vendor}v`, cost ?? sell);
       if (cost === undefined) {
         incr(t, "sellu", sell);
         incr(t, "nu", 1);
@@ -82,7 +87,7 @@ export function memoryFigures(store: Store) {
       incr(hashOf(days, day), "dep", amount);
       incr(hashOf(dayDetails, day), `r:${resellerId}:d`, amount);
     },
-    /** The provider balance a sale reported, as the day's last unless a later one was seen. */
+    /** Main's balance a sale reported, as the day's last unless a later one was seen. */
     balanceSeen(balance: number, at: string) {
       const day = hashOf(days, store.dayOf(at));
       if ((day.balAt ?? "") <= at) Object.assign(day, { bal: String(balance), balAt: at });

@@ -1,8 +1,11 @@
 import type { Ledger, OrderLedger } from "../orders/ledger.js";
 import { compactElement, orderTexts } from "./packed-order-codec.js";
 import { orderLine } from "../orders/order-line.js";
+import { storesAttempt } from "./attempt-codec.js";
 import {
   costOf,
+  currentAttempt,
+  MAIN_PROVIDER,
   outcomeKnown,
   paidFromSaldo,
   providerDepositEmpty,
@@ -21,7 +24,14 @@ function memoryDrafts(
   money: Money,
 ): Pick<
   OrderLedger,
-  "saveDraft" | "openDraftOf" | "openDraftsIn" | "claim" | "cancel" | "partnerOrder" | "partnerRefOf"
+  | "saveDraft"
+  | "openDraftOf"
+  | "openDraftsIn"
+  | "claim"
+  | "nextAttempt"
+  | "cancel"
+  | "partnerOrder"
+  | "partnerRefOf"
 > {
   const { live, copy, draftKey, openDrafts, now } = store;
   const partnerKey = (userId: number, ref: string) => `${userId}:${ref}`;
@@ -71,6 +81,8 @@ function memoryDrafts(
       const seenCost = store.lastCosts.get(o.productCode);
       if (seenCost !== undefined) o.lastProviderPrice = seenCost;
       if (by.summaryMessageId !== undefined) o.summaryMessageId = by.summaryMessageId;
+      if (by.attempt !== undefined && storesAttempt(o.productCode, by.attempt))
+        o.attempt = { provider: by.attempt.provider, code: by.attempt.code, refId, at: by.at };
       store.orders.get(refId)!.expiresAt = undefined;
       store.inflight.add(refId);
       store.byTime.set(refId, Date.parse(by.at));
@@ -81,6 +93,26 @@ function memoryDrafts(
         store.partnerRefOf.set(refId, by.partnerRef!);
       }
       return { kind: "claimed", order: copy(o) };
+    },
+
+    async nextAttempt(order, step) {
+      const o = live(order.refId);
+      if (o === undefined) return { kind: "not-found" };
+      if (o.userId !== order.userId) throw new Error("nextAttempt: the order belongs to another user");
+      const current = currentAttempt(o);
+      if (o.state !== "submitting" || current.refId !== step.from) return { kind: "stale", order: copy(o) };
+      const { reason, errorCode, errorMsg } = step.refusal;
+      o.refused = [
+        ...(o.refused ?? []),
+        {
+          ...copy(current),
+          reason,
+          ...(errorCode === undefined ? {} : { errorCode }),
+          ...(errorMsg === undefined ? {} : { errorMsg }),
+        },
+      ];
+      o.attempt = copy(step.next);
+      return { kind: "next", order: copy(o) };
     },
 
     async cancel(refId, by) {
@@ -103,11 +135,13 @@ function memoryOutcomes(
   store: Store,
   figures: Figures,
   money: Money,
-): Pick<OrderLedger, "finish" | "settle" | "markNotified" | "lastBalance" | "lastProviderPrices"> {
+): Pick<OrderLedger, "finish" | "settle" | "markNotified" | "lastBalance" | "balances" | "lastProviderPrices"> {
   const { live, copy } = store;
-  const balances: BalanceSeen[] = [];
-  let lowBalanceAlerted = false;
-  let providerEmptyAlerted = false;
+  /** Each provider's balance reported with its sale recorded last. */
+  const balances = new Map<string, BalanceSeen>();
+  /** The providers whose low-balance alert, and whose deposit-empty alert, went out since. */
+  const lowBalanceAlerted = new Set<string>();
+  const providerEmptyAlerted = new Set<string>();
   return {
     async finish(order, outcome, opts = {}) {
       const o = live(order.refId);
@@ -129,24 +163,26 @@ function memoryOutcomes(
       if (outcome.state === "unknown") store.unknown.add(order.refId);
       else store.unknown.delete(order.refId);
       money.settleHold(o, outcome.state, outcome.at);
+      const provider = opts.provider ?? MAIN_PROVIDER;
       let lowBalance = false;
       if (opts.balance !== undefined) {
-        figures.balanceSeen(opts.balance.balance, outcome.at);
-        balances.push({ ...opts.balance });
-        if (balances.length > 100) balances.shift();
+        // The day's balance is main's.
+        if (provider === MAIN_PROVIDER) figures.balanceSeen(opts.balance.balance, outcome.at);
+        balances.set(provider, { ...opts.balance });
         if (opts.lowBalanceThreshold !== undefined) {
           if (opts.balance.balance < opts.lowBalanceThreshold) {
-            lowBalance = !lowBalanceAlerted;
-            lowBalanceAlerted = true;
+            lowBalance = !lowBalanceAlerted.has(provider);
+            lowBalanceAlerted.add(provider);
           } else {
-            lowBalanceAlerted = false;
+            lowBalanceAlerted.delete(provider);
           }
         }
       }
       let providerEmpty = false;
-      if (outcome.state === "success") providerEmptyAlerted = false;
-      else if (outcome.state === "failed" && providerDepositEmpty(outcome.result) && !providerEmptyAlerted) {
-        providerEmptyAlerted = true;
+      const empty = outcome.state === "failed" && (opts.providerEmpty ?? providerDepositEmpty(outcome.result));
+      if (outcome.state === "success") providerEmptyAlerted.delete(provider);
+      else if (empty && !providerEmptyAlerted.has(provider)) {
+        providerEmptyAlerted.add(provider);
         providerEmpty = true;
       }
       return { kind: "finished", order: copy(o), lowBalance, providerEmpty };
@@ -175,8 +211,15 @@ function memoryOutcomes(
     },
 
     async lastBalance() {
-      const latest = balances.at(-1);
+      const latest = balances.get(MAIN_PROVIDER);
       return latest === undefined ? undefined : { ...latest };
+    },
+
+    async balances() {
+      const names = [...balances.keys()].sort((a, b) =>
+        a === MAIN_PROVIDER ? -1 : b === MAIN_PROVIDER ? 1 : a < b ? -1 : a > b ? 1 : 0,
+      );
+      return new Map(names.map((name) => [name, { ...balances.get(name)! }]));
     },
 
     lastProviderPrices: async () => new Map(store.lastCosts),

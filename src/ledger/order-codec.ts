@@ -1,4 +1,5 @@
-import type { DraftFields, OrderRecord, OrderResult, OrderState } from "../orders/order.js";
+import type { DraftFields, OrderRecord, OrderResult, OrderState, RefusedAttempt } from "../orders/order.js";
+import { attemptRefId } from "../orders/ref-id.js";
 import { CROCKFORD } from "../crockford.js";
 import { fieldScanner } from "./field-scan.js";
 import { newLine, type OrderLine } from "../orders/order-line.js";
@@ -178,7 +179,7 @@ const resultOnly = (result: OrderResult): OrderRecord =>
 const PIECE_BYTES = 60;
 
 /** A text in pieces of at most PIECE_BYTES bytes of UTF-8, never splitting a character. */
-function pieces(text: string): string[] {
+export function pieces(text: string): string[] {
   const out: string[] = [];
   let piece = "";
   let bytes = 0;
@@ -282,6 +283,75 @@ function resultOf(h: Readonly<Record<string, string>>): OrderResult | undefined 
   return result;
 }
 
+// ---------------------------------------------------------------------------------------------
+// An order's attempts in its hash
+
+/*
+ * An order's attempts at several providers, as the Redis ledger writes them. Only an order that
+ * went to a provider other than main, or under another code than its product's, has any: a shop
+ * with one provider writes its orders exactly as before, and an order without them is at main
+ * (currentAttempt). Every field name starts with "x" (never "r": those are the result's, dropped
+ * whole when a new result is written), and every value stays short (the hash stays a listpack).
+ *
+ * The current attempt: xp provider, xc code (absent: the product's), xr ref id (absent: the
+ * order's), xs start (packTime; absent: the submit time). Refused attempt n (1, 2, …, oldest
+ * first): xfN = provider, code, ref id, start and the reason's letter, separated by tabs, each
+ * escaped (escapeField) and each "" when it is the implicit one (the product's code, the ref id
+ * attempt n has by attemptRefId, the submit time); xeN the error code and xmN the error message, a
+ * long one in pieces (xmN#1, xmN#2…) like a result's.
+ */
+
+
+/** The letters of a refusal's reason. */
+export const REASON_LETTER = { "provider-error": "e", "not-sent": "n" } as const;
+export const LETTER_REASON: Readonly<Record<string, RefusedAttempt["reason"]>> = { e: "provider-error", n: "not-sent" };
+
+/** The ref id attempt n (1, 2, …) of an order has unless it says otherwise. */
+export const implicitRef = (refId: string, n: number): string => (n === 1 ? refId : attemptRefId(refId, n));
+
+/** The value of a field kept in pieces (field, field#1, field#2…), whole; undefined when there is none. */
+function whole(h: Readonly<Record<string, string>>, field: string): string | undefined {
+  let text = h[field];
+  if (text === undefined) return undefined;
+  for (let i = 1; h[`${field}#${i}`] !== undefined; i++) text += h[`${field}#${i}`]!;
+  return text;
+}
+
+/**
+ * The attempts an order's hash holds, put into `order` (its refId, productCode and submittedAt
+ * read already); nothing when it holds none.
+ */
+export function readAttempts(order: OrderRecord, h: Readonly<Record<string, string>>): void {
+  if (h.xp === undefined) return;
+  const submitted = order.submittedAt ?? order.createdAt;
+  const refused: RefusedAttempt[] = [];
+  for (let n = 1; h[`xf${n}`] !== undefined; n++) {
+    const [provider = "", code = "", ref = "", at = "", letter = ""] = h[`xf${n}`]!.split("\t").map(unescapeField);
+    const one: RefusedAttempt = {
+      provider,
+      code: code === "" ? order.productCode : code,
+      refId: ref === "" ? implicitRef(order.refId, n) : ref,
+      at: at === "" ? submitted : unpackTime(at),
+      reason: LETTER_REASON[letter] ?? "provider-error",
+    };
+    const errorCode = whole(h, `xe${n}`);
+    if (errorCode !== undefined) one.errorCode = errorCode;
+    const errorMsg = whole(h, `xm${n}`);
+    if (errorMsg !== undefined) one.errorMsg = errorMsg;
+    refused.push(one);
+  }
+  order.attempt = {
+    provider: h.xp,
+    code: h.xc ?? order.productCode,
+    refId: h.xr ?? order.refId,
+    at: h.xs === undefined ? submitted : unpackTime(h.xs),
+  };
+  if (refused.length > 0) order.refused = refused;
+}
+
+// ---------------------------------------------------------------------------------------------
+// An order from its hash
+
 /**
  * An order from its hash (as HGETALL gives it), or undefined when there is none. Reads layout 3
  * (short fields) and layout 2 (the draft and the result as JSON in `d` and `r`), which the upgrade
@@ -323,6 +393,7 @@ export function orderFromHash(refId: string, h: Readonly<Record<string, string>>
   if (h.st !== undefined) order.settledAt = h.st;
   if (h.ws !== undefined) order.saldoAfter = Number(h.ws);
   if (h.lc !== undefined) order.lastProviderPrice = Number(h.lc);
+  readAttempts(order, h);
   return order;
 }
 
@@ -340,8 +411,8 @@ function keptValue(text: string): string | undefined {
   return out + text.slice(from);
 }
 
-/** The values of the kept line being read (a line has at most 19). */
-const keptValues = fieldScanner(20);
+/** The values of the kept line being read (a line has at most 21). */
+const keptValues = fieldScanner(22);
 
 /** Value i of the kept line last scanned; undefined past its end or when it is missing (byte 2). */
 function keptAt(i: number): string | undefined {
@@ -357,14 +428,15 @@ const KEPT_ROLES: Readonly<Record<string, NonNullable<OrderLine["role"]>>> = { s
  * orderLine(orderFromHash(hash)) reads the whole hash: its state's letter, its submit time (empty:
  * `indexMs`, the time of its element in the time index), its role's letter, then the raw values of
  * the fields u, n, k, pn, y, p, rt, rn, rs, rb, rpi, t, rc, re, r~providerPrice and
- * r~providerPriceFrom (those missing at the end left out).
+ * r~providerPriceFrom, then the provider (xp) and the providers that refused it (comma-separated)
+ * (those missing at the end left out; a line kept before there were several providers ends earlier).
  */
 export function lineOfKept(refId: string, kept: string, indexMs: number): OrderLine {
   const v = keptValues;
   const whole = v.scan(kept, 0, kept.length, "\x01");
   const state = KEPT_STATES[v.field(0)];
   const role = v.field(2) === "\x02" ? undefined : KEPT_ROLES[v.field(2)];
-  if (!whole || state === undefined || v.count < 4 || v.count > 19 || (role === undefined && v.field(2) !== "\x02"))
+  if (!whole || state === undefined || v.count < 4 || v.count > 21 || (role === undefined && v.field(2) !== "\x02"))
     throw new Error(`order ${refId}: its kept line is of an unknown form`);
   const at = keptAt;
   const submitted = at(1);
@@ -396,5 +468,7 @@ export function lineOfKept(refId: string, kept: string, indexMs: number): OrderL
   if (providerPrice !== undefined) line.providerPrice = JSON.parse(providerPrice) as number;
   const from = at(18);
   if (from !== undefined) line.providerPriceFrom = JSON.parse(from) as OrderLine["providerPriceFrom"];
+  line.provider = at(19);
+  line.refusedBy = at(20);
   return line;
 }

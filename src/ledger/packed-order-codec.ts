@@ -14,6 +14,7 @@ import {
 import type { OrderRecord, OrderResult, OrderState } from "../orders/order.js";
 import { fieldScanner } from "./field-scan.js";
 import { newLine, orderLine, type OrderLine } from "../orders/order-line.js";
+import { packAttempt, packRefused, providerOfPacked, refusedByOfPacked, unpackAttempts } from "./attempt-codec.js";
 
 /*
  * A compacted order is an element of the time index (t:DAY, one list per UTC day, oldest first):
@@ -138,6 +139,9 @@ function packOrder(order: OrderRecord, ids: { who: string; what: string; detail?
     ids.message ?? "",
     ids.detail ?? "",
     escapeField(rest),
+    // Several providers: the current attempt and the refused ones ("" for an order of main alone).
+    packAttempt(order),
+    packRefused(order),
   ];
   while (fields.length > 17 && fields.at(-1) === "") fields.pop();
   const element = `${header}\t${fields.join("\t")}`;
@@ -237,11 +241,13 @@ export function unpackOrder(element: string, text: (id: string) => string): Orde
     // Last: the message's template is filled from the order's other values.
     if ((f[20] ?? "") !== "") result.message = fillMessage(text(f[20]!), order);
   }
+  // An order compacted before there were several providers has neither: it was at main.
+  if ((f[23] ?? "") !== "" || (f[24] ?? "") !== "") unpackAttempts(order, f[23] ?? "", f[24] ?? "");
   return order;
 }
 
-/** The fields of the compacted order being read (a packed order has at most 23). */
-const packedFields = fieldScanner(24);
+/** The fields of the compacted order being read (a packed order has at most 25). */
+const packedFields = fieldScanner(26);
 
 /**
  * The line of a compacted order (orderLine of unpackOrder's order), read from its element without
@@ -275,6 +281,8 @@ export function lineOfElement(element: string, text: (id: string) => string): Or
   );
   if (role !== null) line.role = role!;
   if (tier !== null) line.tier = tier;
+  if (!blank(23)) line.provider = providerOfPacked(field(23));
+  if (!blank(24)) line.refusedBy = refusedByOfPacked(field(24));
   if (field(16) === "-") return line;
   // The result's other fields first, as unpackOrder reads them: the named ones below win.
   if (!blank(22)) {

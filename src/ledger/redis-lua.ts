@@ -1,3 +1,5 @@
+import { MAIN_PROVIDER } from "../topup/types.js";
+
 /*
  * Lua shared by the Redis ledger's scripts (redis-orders.ts, redis-find.ts,
  * redis-wallets.ts, redis-compact.ts, redis-upgrade.ts): the indexes that find
@@ -285,11 +287,14 @@ end
  * state's count to another's; a success adds its money, by product, by user, by the hour it was
  * sent and, for a reseller's order, by reseller. An order of the H2H API (chat id 0) also counts in
  * the API's part of the day (a:…). `pre` is the key prefix, `day` the order's submit day, `draft`
- * its fields (price, productCode, productName, userName, role, tier, chat), `user` its user
+ * its fields (price, productCode, productName, userName, role, tier, chat, provider: its current
+ * attempt's, nil for main), `user` its user
  * id as stored, `from`/`to` one-letter states ('' when it was not counted yet), `cost` the
  * provider's price in whole rupiah, `when` its submit time (the newest name wins), `hour` the hour
  * of that time in the shop's time zone ('00'..'23'; nil for an order that does not carry it, whose
  * hours the layout upgrade counts from the orders instead).
+ * Each provider's line (v:NAME:) counts the order once, when its outcome is first recorded, under
+ * the provider of its current attempt then (the one that fulfilled a success); its money as any line's.
  */
 export const TALLY = `
 local function tally(pre, day, draft, user, from, to, cost, when, hour)
@@ -304,6 +309,10 @@ local function tally(pre, day, draft, user, from, to, cost, when, hour)
   local api = draft.chat == '0'
   if api and from == '' then redis.call('HINCRBY', totals, 'a:n', 1) end
   if api and to == 'f' then redis.call('HINCRBY', totals, 'a:f', 1) end
+  local provider = draft.provider
+  if type(provider) ~= 'string' then provider = 'main' end
+  local vendor = 'v:' .. provider .. ':'
+  if to ~= 'p' and (from == '' or from == 'p') then redis.call('HINCRBY', detail, vendor .. 'n', 1) end
   if to ~= 's' then return end
   local sell = tonumber(draft.price) or 0
   redis.call('HINCRBY', totals, 'sell', sell)
@@ -318,9 +327,12 @@ local function tally(pre, day, draft, user, from, to, cost, when, hour)
   end
   -- A success whose provider price nobody knows (cost nil): its selling price is counted apart
   -- (sellu, nu; a line's u), so that the margin leaves it out instead of counting a cost of 0.
+  redis.call('HINCRBY', detail, vendor .. 's', sell)
   if cost then
+    redis.call('HINCRBY', detail, vendor .. 'v', cost)
     redis.call('HINCRBY', totals, 'cost', cost)
   else
+    redis.call('HINCRBY', detail, vendor .. 'u', sell)
     redis.call('HINCRBY', totals, 'sellu', sell)
     redis.call('HINCRBY', totals, 'nu', 1)
   end
@@ -378,7 +390,7 @@ end
  * can be deleted at any time.
  * The line: the state's letter, the submit time ('' when it is the time index's own: a canonical
  * ISO time), the role's letter, then the raw values of LINE_FIELDS (a result field's pieces
- * joined), separated by byte 1; byte 2 stands for a field the hash does not have (and the fields
+ * joined), then the providers that refused it before (comma-separated), separated by byte 1; byte 2 stands for a field the hash does not have (and the fields
  * missing at the end are left out), and bytes 1, 2 and 3 and a line break in a value are written
  * 3a, 3b, 3c and 3d after byte 3 (a line holds no line break: DAY_LINES joins lines with them).
  * order-codec.ts: lineOfKept reads it as orderLine(orderFromHash(hash)) would.
@@ -387,7 +399,7 @@ export const LUA_LINE = `
 local LINE_STATES = {success = 's', failed = 'f', unknown = 'u'}
 local LINE_ROLES = {staff = 's', reseller = 'r', admin = 'a'}
 local LINE_FIELDS = {'u', 'n', 'k', 'pn', 'y', 'p', 'rt', 'rn', 'rs', 'rb', 'rpi', 't', 'rc', 're',
-  'r~providerPrice', 'r~providerPriceFrom'}
+  'r~providerPrice', 'r~providerPriceFrom', 'xp'}
 -- Fields whose value would reach the line in another form (the old JSON order, a result value of
 -- another type): such an order keeps no line.
 local LINE_UNKEPT = {'d', 'r~trxId', 'r~destinationName', 'r~sn', 'r~lastBalance', 'r~errorCode', 'r~errorMsg',
@@ -433,6 +445,13 @@ local function keepLine(pre, key, ref)
     end
     slots[#slots + 1] = lineValue(v)
   end
+  local refused = {}
+  local n = 1
+  while h['xf' .. n] do
+    refused[n] = string.match(h['xf' .. n], '^[^\t]*')
+    n = n + 1
+  end
+  if n > 1 then slots[#slots + 1] = lineValue(table.concat(refused, ',')) end
   while slots[#slots] == '\\2' do slots[#slots] = nil end
   redis.call('RPUSH', list, table.concat(slots, '\\1'))
 end
@@ -466,6 +485,21 @@ export function ledgerKeys(prefix: string) {
     lastBalance: `${prefix}last-balance`,
     lowBalance: `${prefix}low-balance-alerted`,
     providerEmpty: `${prefix}provider-empty-alerted`,
+    /** A provider's last balance, low-balance and deposit-empty flags: main's are the keys above. */
+    ofProvider: (provider: string) =>
+      provider === MAIN_PROVIDER
+        ? {
+            lastBalance: `${prefix}last-balance`,
+            lowBalance: `${prefix}low-balance-alerted`,
+            providerEmpty: `${prefix}provider-empty-alerted`,
+          }
+        : {
+            lastBalance: `${prefix}last-balance:${provider}`,
+            lowBalance: `${prefix}low-balance-alerted:${provider}`,
+            providerEmpty: `${prefix}provider-empty-alerted:${provider}`,
+          },
+    /** Set of the providers other than main that have a last balance. */
+    balanceProviders: `${prefix}last-balance-providers`,
     wallet: (userId: number) => `${prefix}wallet:${userId}`,
     statement: (userId: number) => `${prefix}statement:${userId}`,
     coldStatement: (userId: number) => `${prefix}sc:${userId}`,

@@ -14,7 +14,7 @@ import {
   TALLY,
 } from "./redis-lua.js";
 import { draftFields, msKey, orderFromHash, resultFields } from "./order-codec.js";
-import { costOf, paidFromSaldo, providerDepositEmpty, type BalanceSeen } from "../orders/order.js";
+import { costOf, MAIN_PROVIDER, paidFromSaldo, providerDepositEmpty, type BalanceSeen } from "../orders/order.js";
 import { packMovementTime } from "./statement-codec.js";
 
 /*
@@ -28,10 +28,11 @@ import { packMovementTime } from "./statement-codec.js";
 const DRAFT_OF = (first: number) => `
 local function draftOf(f)
   return { price = f[${first}], productCode = f[${first + 1}], productName = f[${first + 2}],
-    userName = f[${first + 3}], role = f[${first + 4}], tier = f[${first + 5}], chat = f[${first + 6}] }
+    userName = f[${first + 3}], role = f[${first + 4}], tier = f[${first + 5}], chat = f[${first + 6}],
+    provider = f[${first + 7}] }
 end
 `;
-const DRAFT_HMGET = "'p', 'k', 'pn', 'n', 'o', 't', 'c'";
+const DRAFT_HMGET = "'p', 'k', 'pn', 'n', 'o', 't', 'c', 'xp'";
 
 // KEYS: order, open draft; ARGV: ttl, ref, hold, then the draft's fields and values
 const SAVE_DRAFT = luaScript(`
@@ -47,8 +48,11 @@ return 0
 // The order enters the time, user and player indexes here, with its counts.
 // A partner's ref id (the H2H API) is used in this same step, once: a second claim with it is refused.
 // KEYS: order, inflight, wallet, statement, wallets, wallet totals, partner ref, partner ref of the order
+// The first attempt (several providers) is written only when it is not main under the product's own
+// code (compared in upper case): a shop with one provider writes no field of it (attempt-codec.ts).
 // ARGV: user, at, submit time (9 digits), ref, message id, codes for sale, submit day, key prefix, at packed,
-//       submit hour (00-23, in the shop's time zone), partner ref ('' when none)
+//       submit hour (00-23, in the shop's time zone), partner ref ('' when none), the first attempt's
+//       provider ('' when none was named) and code
 const CLAIM = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}${LUA_LINEAR_HASH}${LUA_CHUNKS}${LUA_MOVEMENT}
 local f = redis.call('HMGET', KEYS[1], 's', 'u', 'h', 'k', 'y', 'c')
 if not f[1] then return {'not-found'} end
@@ -77,6 +81,11 @@ if hold > 0 then
 end
 redis.call('HSET', KEYS[1], 's', 'submitting', 'sa', ARGV[2], 'sk', ARGV[3], 'dy', ARGV[7], 'hr', ARGV[10])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'm', ARGV[5]) end
+local code = f[4] or ''
+if ARGV[12] ~= '' and (ARGV[12] ~= '${MAIN_PROVIDER}' or string.upper(ARGV[13]) ~= string.upper(code)) then
+  redis.call('HSET', KEYS[1], 'xp', ARGV[12])
+  if ARGV[13] ~= code then redis.call('HSET', KEYS[1], 'xc', ARGV[13]) end
+end
 -- The provider price last seen for the product, as the order is sent: its cost if it ends unknown
 -- and an admin settles it as a success.
 local seenCost = redis.call('HGET', pre .. 'pcost', f[4] or '')
@@ -154,12 +163,13 @@ end
 // A late answer (the order was marked unknown by recovery, nobody settled it) replaces that
 // unknown; the user is then told again.
 // The provider's own deposit: a failure that says it is empty sets a flag (once per crossing: the
-// alert goes out when this step set it); a sale clears it.
+// alert goes out when this step set it); a sale clears it. The balance and both flags are the
+// answering provider's own keys; only main's balance is the day's.
 // KEYS: order, inflight, unknown, last balance, low-balance flag, wallet, statement, wallet totals,
 //       provider-empty flag
 // ARGV: state, at, ref, balance entry, balance, threshold, accept late, user, provider cost,
 //       day of the outcome (for the balance), key prefix, at packed, '1' when the provider said its
-//       deposit is empty, then the result's fields
+//       deposit is empty, the provider ('' for main), then the result's fields
 const FINISH = luaScript(`${LUA_BASICS}${LUA_MOVEMENT}${LUA_LINE}${SETTLE_HOLD}${TALLY}${DROP_RESULT}${DRAFT_OF(9)}
 local f = redis.call('HMGET', KEYS[1], 's', 'sb', 'h', 'u', 'dy', 'sa', 'sk', 'hr', ${DRAFT_HMGET})
 if not f[1] then return {'not-found'} end
@@ -168,7 +178,7 @@ local late = f[1] == 'unknown' and ARGV[7] == '1' and not f[2]
 if f[1] ~= 'submitting' and not late then return {'stale', 0, ${LUA_HGETALL}} end
 local pre = ARGV[11]
 dropResult(KEYS[1])
-redis.call('HSET', KEYS[1], 's', ARGV[1], 'fa', ARGV[2], unpack(ARGV, 14))
+redis.call('HSET', KEYS[1], 's', ARGV[1], 'fa', ARGV[2], unpack(ARGV, 15))
 if ARGV[1] ~= 'unknown' then redis.call('HDEL', KEYS[1], 'lc') end
 if ARGV[1] == 'success' and ARGV[9] ~= '' and f[10] then redis.call('HSET', pre .. 'pcost', f[10], ARGV[9]) end
 if late then redis.call('HDEL', KEYS[1], 'na') else redis.call('SREM', KEYS[2], ARGV[3]) end
@@ -184,9 +194,13 @@ end
 if ARGV[1] ~= 'unknown' and f[7] then redis.call('HINCRBY', pre .. 'fh', dayOfKey(f[7]), 1) end
 local low = 0
 if ARGV[4] ~= '' then
-  local balDay = pre .. 'day:' .. ARGV[10]
-  local seenAt = redis.call('HGET', balDay, 'balAt')
-  if not seenAt or seenAt <= ARGV[2] then redis.call('HSET', balDay, 'bal', ARGV[5], 'balAt', ARGV[2]) end
+  if ARGV[14] == '' then
+    local balDay = pre .. 'day:' .. ARGV[10]
+    local seenAt = redis.call('HGET', balDay, 'balAt')
+    if not seenAt or seenAt <= ARGV[2] then redis.call('HSET', balDay, 'bal', ARGV[5], 'balAt', ARGV[2]) end
+  else
+    redis.call('SADD', pre .. 'last-balance-providers', ARGV[14])
+  end
   redis.call('SET', KEYS[4], ARGV[4])
   if ARGV[6] ~= '' then
     if tonumber(ARGV[5]) < tonumber(ARGV[6]) then
@@ -314,6 +328,8 @@ export function createRedisDrafts(
             packMovementTime(by.at, refId),
             hourOf(ms),
             by.partnerRef ?? "",
+            by.attempt?.provider ?? "",
+            by.attempt?.code ?? "",
           ],
         ),
         refId,
@@ -349,12 +365,15 @@ export function createRedisDrafts(
 export function createRedisOutcomes(
   ctx: RedisLedgerContext,
   read: OrderReader,
-): Pick<OrderLedger, "finish" | "settle" | "markNotified" | "lastBalance" | "lastProviderPrices"> {
+): Pick<OrderLedger, "finish" | "settle" | "markNotified" | "lastBalance" | "balances" | "lastProviderPrices"> {
   const { redis, prefix, keys, dayOf } = ctx;
   const { compacted } = read;
   return {
     async finish(order, outcome, opts = {}): Promise<FinishResult> {
       const balance = opts.balance;
+      const provider = opts.provider ?? MAIN_PROVIDER;
+      const own = keys.ofProvider(provider);
+      const empty = outcome.state === "failed" && (opts.providerEmpty ?? providerDepositEmpty(outcome.result));
       const r = reply(
         await FINISH(
           redis,
@@ -362,12 +381,12 @@ export function createRedisOutcomes(
             keys.order(order.refId),
             keys.inflight,
             keys.unknown,
-            keys.lastBalance,
-            keys.lowBalance,
+            own.lastBalance,
+            own.lowBalance,
             keys.wallet(order.userId),
             keys.statement(order.userId),
             keys.walletTotals,
-            keys.providerEmpty,
+            own.providerEmpty,
           ],
           [
             outcome.state,
@@ -382,7 +401,8 @@ export function createRedisOutcomes(
             dayOf(outcome.at),
             prefix,
             packMovementTime(outcome.at, order.refId),
-            outcome.state === "failed" && providerDepositEmpty(outcome.result) ? "1" : "",
+            empty ? "1" : "",
+            provider === MAIN_PROVIDER ? "" : provider,
             ...resultFields(outcome.result),
           ],
         ),
@@ -432,6 +452,18 @@ export function createRedisOutcomes(
     async lastBalance() {
       const latest = await redis.get(keys.lastBalance);
       return latest === null ? undefined : (JSON.parse(latest) as BalanceSeen);
+    },
+
+    async balances() {
+      const others = (await redis.sMembers(keys.balanceProviders)).sort();
+      const names = [MAIN_PROVIDER, ...others.filter((name) => name !== MAIN_PROVIDER)];
+      const seen = await redis.mGet(names.map((name) => keys.ofProvider(name).lastBalance));
+      const all = new Map<string, BalanceSeen>();
+      names.forEach((name, i) => {
+        const text = seen[i];
+        if (typeof text === "string") all.set(name, JSON.parse(text) as BalanceSeen);
+      });
+      return all;
     },
 
     async lastProviderPrices() {

@@ -8,6 +8,7 @@ import { createOrderReader, createRedisLookups } from "./redis-find.js";
 import { FIND_SCRIPTS } from "./redis-find-lua.js";
 import { ledgerKeys } from "./redis-lua.js";
 import { createRedisDrafts, createRedisOutcomes, ORDER_SCRIPTS } from "./redis-orders.js";
+import { ATTEMPT_SCRIPTS, createRedisAttempts } from "./redis-attempts.js";
 import { createTextDictionary, TEXT_SCRIPTS } from "./redis-texts.js";
 import { upgradeRedisLedger } from "./redis-upgrade.js";
 import { createRedisWallets, WALLET_SCRIPTS } from "./redis-wallets.js";
@@ -20,7 +21,8 @@ import { createRedisWallets, WALLET_SCRIPTS } from "./redis-wallets.js";
  *                    (order-codec.ts: draftFields, resultFields; sk = submit time in 9 base-36
  *                    digits, dy = its day in the shop's time zone, hr = the hour of that day it was
  *                    sent (00-23), h = what a reseller's order holds, ws = the reseller's saldo
- *                    after its last movement). Finished orders older than
+ *                    after its last movement; x… = its attempts at several providers, only
+ *                    when not main under its own code: attempt-codec.ts). Finished orders older than
  *                    LEDGER_HOT_DAYS leave it for their element in the time index (compaction).
  *   tl:DAY           list: the lines of that day's orders (DAY as in t:DAY), appended by the outcome's
  *                    and the settlement's steps, the last one of a ref id counting (LUA_LINE in
@@ -41,6 +43,8 @@ import { createRedisWallets, WALLET_SCRIPTS } from "./redis-wallets.js";
  *   low-balance-alerted                   set while the balance is below the alert threshold
  *   provider-empty-alerted                set from the failure that said the shop's deposit with the
  *                                         provider is empty until the next sale
+ *                    (these three are main's; another provider's have ":NAME" after them)
+ *   last-balance-providers                set of the providers other than main with a last balance
  * Money
  *   wallet:USER      hash: saldo, held, deposits, corrections, spent (whole rupiah)
  *   statement:USER   list of movements, oldest first, appended in the step that moves money
@@ -59,7 +63,7 @@ import { createRedisWallets, WALLET_SCRIPTS } from "./redis-wallets.js";
  *                    submitted): c:p/c:s/c:f/c:u = orders submitting/success/failed/unknown,
  *                    sell/cost = selling and provider price of the successes (sellu/nu = the selling
  *                    and count of successes whose provider price is unknown), dep = deposits less
- *                    corrections credited, bal/balAt = the provider balance last seen that day;
+ *                    corrections credited, bal/balAt = main's balance last seen that day;
  *                    the orders of the H2H API (chat id 0) apart: a:n = sent, a:s/a:f = success/
  *                    failed, a:sell = selling price of those successes (none on a day without one)
  *   dayd:DAY         hash: the same day by product (p:CODE:n/s/v/m/w = count, selling, cost, name,
@@ -67,6 +71,8 @@ import { createRedisWallets, WALLET_SCRIPTS } from "./redis-wallets.js";
  *                    by reseller (r:ID:n/s/v/u/d/m/t/w, d = deposits, t = tier) and by the
  *                    hour orders were sent (h:HH:n/s/v, HH = 00-23: orders sent, whatever their
  *                    outcome; selling and provider price of the successes, an unknown cost as 0)
+ *                    and by provider (v:NAME:n/s/v/u: orders whose outcome was recorded at it,
+ *                    the money of its successes as a product's)
  *   ledger-version   4 (who is compacting now is the lease `lease:compact`, storage/leases.ts)
  *
  * The figures move with the order's state in the same script that changes it (claim, outcome,
@@ -81,6 +87,7 @@ import { createRedisWallets, WALLET_SCRIPTS } from "./redis-wallets.js";
 /** Every script of the ledger's daily work, loaded at start (upgrade) so that no order pays for it. */
 const SCRIPTS: readonly LuaScript[] = [
   ...ORDER_SCRIPTS,
+  ...ATTEMPT_SCRIPTS,
   ...FIND_SCRIPTS,
   ...WALLET_SCRIPTS,
   ...COMPACTION_SCRIPTS,
@@ -109,6 +116,7 @@ export function createRedisLedger(redis: RedisClient, prefix: string, timeZone: 
   const orders: OrderLedger = {
     ...createRedisDrafts(ctx, read),
     ...createRedisOutcomes(ctx, read),
+    ...createRedisAttempts(ctx, read),
     ...createRedisLookups(ctx, read),
     ...createRedisFigures(ctx),
   };

@@ -29,6 +29,12 @@ export interface DaySums {
   byUser: ReportLine[];
   /** Each reseller who bought or deposited that day. */
   byReseller: ResellerLine[];
+  /**
+   * Each provider's part (key and name: its name): `count` the orders whose outcome was recorded
+   * at it (their current attempt's provider then: a success under the one that fulfilled it), the
+   * money of its successes. Orders of a shop with one provider are all `main`.
+   */
+  byProvider: ReportLine[];
   /** The part of the day that resellers' own systems ordered through the H2H API. */
   api: ApiFigures;
 }
@@ -125,6 +131,7 @@ export function figuresOf(
   const byProduct: ReportLine[] = [];
   const byUser: ReportLine[] = [];
   const byReseller: ResellerLine[] = [];
+  const byProvider: ReportLine[] = [];
   const byHour: HourLine[] = Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0, selling: 0, provider: 0 }));
   for (const [head, line] of lines) {
     const [kind, id] = [head.slice(0, 1), head.slice(2)];
@@ -141,6 +148,15 @@ export function figuresOf(
       byUser.push({
         key: id,
         name: `${line.get("m") ?? ""} (${id})`,
+        count: num(line, "n"),
+        selling: num(line, "s"),
+        provider: num(line, "v"),
+        unpriced: num(line, "u"),
+      });
+    } else if (kind === "v" && num(line, "n") > 0) {
+      byProvider.push({
+        key: id,
+        name: id,
         count: num(line, "n"),
         selling: num(line, "s"),
         provider: num(line, "v"),
@@ -178,6 +194,7 @@ export function figuresOf(
     byProduct: byProduct.sort(bySelling),
     byUser: byUser.sort(bySelling),
     byReseller: byReseller.sort((a, b) => b.sales - a.sales || b.deposits - a.deposits || a.userId - b.userId),
+    byProvider: byProvider.sort(bySelling),
     byHour,
     deposits: n(totals, "dep"),
     api: { orders: n(totals, "a:n"), sold: n(totals, "a:s"), revenue: n(totals, "a:sell"), failed: n(totals, "a:f") },

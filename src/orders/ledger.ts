@@ -1,5 +1,5 @@
 import type { Wallets } from "./wallet.js";
-import type { BalanceSeen, FinalState, OrderRecord, OrderResult, OrderState } from "./order.js";
+import type { Attempt, BalanceSeen, FinalState, OrderRecord, OrderResult, OrderState, RefusedAttempt } from "./order.js";
 import type { OrderLine } from "./order-line.js";
 import type { DayFigures } from "./day-figures.js";
 
@@ -45,6 +45,16 @@ export type FinishResult =
   /** The order was not waiting for a result (settled by an admin meanwhile): nothing changed. */
   | { kind: "stale"; order: OrderRecord }
   | { kind: "not-found" };
+
+/** What the step to an order's next attempt found. Only `next` allows a call to that provider. */
+export type AttemptResult =
+  | { kind: "next"; order: OrderRecord }
+  /** Not being sent any more, or already at another attempt: nothing changed, nothing may be sent. */
+  | { kind: "stale"; order: OrderRecord }
+  | { kind: "not-found" };
+
+/** Why an attempt was refused (the provider's answer), as `RefusedAttempt` keeps it. */
+export type Refusal = Pick<RefusedAttempt, "reason" | "errorCode" | "errorMsg">;
 
 export type SettleResult =
   { kind: "settled"; order: OrderRecord } | { kind: "not-pending"; order: OrderRecord } | { kind: "not-found" };
@@ -93,8 +103,24 @@ export interface OrderLedger {
        * good (per user). A claim with a ref id used before is refused (`used`).
        */
       partnerRef?: string;
+      /**
+       * The order's first attempt (its ref id is the order's, it begins at `at`). Stored only when
+       * it is not the implicit one (main, under the product's own code): a shop with one provider
+       * writes its orders as before.
+       */
+      attempt?: { provider: string; code: string };
     },
   ): Promise<ClaimResult>;
+  /**
+   * The step to an order's next provider, one atomic step: only while the order is `submitting`
+   * and its current attempt's ref id is `from`, that attempt joins `refused` with its refusal and
+   * `next` becomes the current attempt (the order stays in flight). Anything else is `stale` and
+   * changes nothing: two processes that both saw the same refusal send the order on once.
+   */
+  nextAttempt(
+    order: Pick<OrderRecord, "refId" | "userId">,
+    step: { from: string; refusal: Refusal; next: Attempt },
+  ): Promise<AttemptResult>;
   /** The shop's ref id of the order a partner's ref id made (undefined: the ref id is unused). */
   partnerOrder(userId: number, partnerRef: string): Promise<string | undefined>;
   /** The partner's own ref id of an order taken by the H2H API (undefined for any other order). */
@@ -107,11 +133,20 @@ export interface OrderLedger {
    * `lowBalance` is true for the one sale that took the balance below `lowBalanceThreshold`
    * since it was last at or above it. `acceptLate`: the provider's own answer may still replace an
    * `unknown` that recovery wrote while the call was running; recovery itself never passes it.
+   * `provider` (default main): whose answer it is, so whose last balance, low-balance and
+   * deposit-empty alerts it moves; `providerEmpty`, when given, says whether a failure is that
+   * provider's deposit being empty (instead of the ledger's own guess from the error).
    */
   finish(
     order: Pick<OrderRecord, "refId" | "userId">,
     outcome: Outcome,
-    opts?: { balance?: BalanceSeen; lowBalanceThreshold?: number; acceptLate?: boolean },
+    opts?: {
+      balance?: BalanceSeen;
+      lowBalanceThreshold?: number;
+      acceptLate?: boolean;
+      provider?: string;
+      providerEmpty?: boolean;
+    },
   ): Promise<FinishResult>;
   /**
    * An admin's verdict on an `unknown` order; once per order. A reseller's held price is spent
@@ -139,8 +174,10 @@ export interface OrderLedger {
   inFlight(): Promise<OrderRecord[]>;
   /** Orders whose result is unknown, oldest first. */
   pending(): Promise<OrderRecord[]>;
-  /** The balance reported by the sale recorded last. */
+  /** The balance main reported with the sale recorded last. */
   lastBalance(): Promise<BalanceSeen | undefined>;
+  /** Each provider's balance, as it reported it with its sale recorded last (by provider name). */
+  balances(): Promise<Map<string, BalanceSeen>>;
   /** The provider price last seen for each product (by code, as the catalogue writes it). */
   lastProviderPrices(): Promise<Map<string, number>>;
   /**

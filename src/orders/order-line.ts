@@ -32,6 +32,10 @@ export interface OrderLine {
   priceRp?: number;
   providerPrice?: number;
   providerPriceFrom?: "admin" | "last-seen";
+  /** The provider of its current (or last) attempt, when the order names one (absent: main). */
+  provider?: string;
+  /** The providers that refused it before, comma-separated, oldest first (absent: none). */
+  refusedBy?: string;
 }
 
 /**
@@ -71,6 +75,8 @@ export function newLine(
     priceRp: undefined,
     providerPrice: undefined,
     providerPriceFrom: undefined,
+    provider: undefined,
+    refusedBy: undefined,
   };
 }
 
@@ -89,6 +95,8 @@ export function orderLine(o: OrderRecord): OrderLine {
   );
   if (o.role !== undefined) line.role = o.role;
   if (o.tier !== undefined) line.tier = o.tier;
+  if (o.attempt !== undefined) line.provider = o.attempt.provider;
+  if (o.refused !== undefined && o.refused.length > 0) line.refusedBy = o.refused.map((a) => a.provider).join(",");
   const r = o.result;
   if (r === undefined) return line;
   if (r.trxId !== undefined) line.trxId = r.trxId;

@@ -46,6 +46,8 @@ export interface DaySummary {
   byProduct: MoneyLine[];
   byUser: MoneyLine[];
   byReseller: ResellerMoneyLine[];
+  /** Each provider's orders (whose outcome was recorded at it), what its successes sold for and cost, the margin. */
+  byProvider: MoneyLine[];
   /** The part of the day that resellers' own systems ordered through the H2H API. */
   api: ApiFigures;
 }
@@ -91,6 +93,7 @@ export function daySummary(day: string, f: DayFigures): DaySummary {
     byProduct: f.byProduct.map(moneyLine),
     byUser: f.byUser.map(moneyLine),
     byReseller: f.byReseller.map(resellerMoneyLine),
+    byProvider: f.byProvider.map(moneyLine),
     api: f.api,
   };
 }

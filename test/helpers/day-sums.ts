@@ -1,4 +1,4 @@
-import { costOf, paidFromSaldo, viaApi, type OrderRecord } from "../../src/orders/order.js";
+import { costOf, currentAttempt, paidFromSaldo, viaApi, type OrderRecord } from "../../src/orders/order.js";
 import type { ApiFigures, DaySums, ReportLine, ResellerLine } from "../../src/orders/day-figures.js";
 import type { Deposit } from "../../src/orders/wallet.js";
 
@@ -11,6 +11,7 @@ export function sumOrders(orders: readonly OrderRecord[], deposits: readonly Dep
   const byState = { success: 0, failed: 0, unknown: 0, submitting: 0 };
   const products = new Map<string, ReportLine & { seenAt: string }>();
   const users = new Map<string, ReportLine & { seenAt: string }>();
+  const providers = new Map<string, ReportLine>();
   const resellers = new Map<number, ResellerLine & { seenAt: string }>();
   const reseller = (userId: number) => {
     let line = resellers.get(userId);
@@ -52,6 +53,19 @@ export function sumOrders(orders: readonly OrderRecord[], deposits: readonly Dep
       if (order.state === "success") {
         api.sold += 1;
         api.revenue += order.price ?? 0;
+      }
+    }
+    // A provider's line: every order with an outcome, under the provider of its current attempt.
+    if (order.state !== "submitting") {
+      const name = currentAttempt(order).provider;
+      const line = providers.get(name) ?? { key: name, name, count: 0, selling: 0, provider: 0, unpriced: 0 };
+      providers.set(name, line);
+      line.count += 1;
+      if (order.state === "success") {
+        line.selling += order.price ?? 0;
+        const cost = costOf(order.result);
+        if (cost === undefined) line.unpriced += order.price ?? 0;
+        else line.provider += cost;
       }
     }
     if (order.state !== "success") continue;
@@ -106,6 +120,7 @@ export function sumOrders(orders: readonly OrderRecord[], deposits: readonly Dep
     byReseller: [...resellers.values()]
       .map(({ seenAt: _seenAt, ...line }) => line)
       .sort((a, b) => b.sales - a.sales || b.deposits - a.deposits || a.userId - b.userId),
+    byProvider: [...providers.values()].sort(bySelling),
     api,
   };
 }
