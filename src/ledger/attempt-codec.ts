@@ -20,7 +20,6 @@ import {
 /** The reason's letter, as NEXT_ATTEMPT writes it. */
 export const reasonLetter = (reason: RefusedAttempt["reason"]): string => REASON_LETTER[reason];
 
-
 /**
  * Whether a claim's first attempt is worth storing: not when it is main under the product's own
  * code (compared in upper case, as the catalogue finds codes).

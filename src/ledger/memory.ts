@@ -24,14 +24,7 @@ function memoryDrafts(
   money: Money,
 ): Pick<
   OrderLedger,
-  | "saveDraft"
-  | "openDraftOf"
-  | "openDraftsIn"
-  | "claim"
-  | "nextAttempt"
-  | "cancel"
-  | "partnerOrder"
-  | "partnerRefOf"
+  "saveDraft" | "openDraftOf" | "openDraftsIn" | "claim" | "nextAttempt" | "cancel" | "partnerOrder" | "partnerRefOf"
 > {
   const { live, copy, draftKey, openDrafts, now } = store;
   const partnerKey = (userId: number, ref: string) => `${userId}:${ref}`;

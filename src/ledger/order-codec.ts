@@ -301,7 +301,6 @@ function resultOf(h: Readonly<Record<string, string>>): OrderResult | undefined 
  * long one in pieces (xmN#1, xmN#2…) like a result's.
  */
 
-
 /** The letters of a refusal's reason. */
 export const REASON_LETTER = { "provider-error": "e", "not-sent": "n" } as const;
 export const LETTER_REASON: Readonly<Record<string, RefusedAttempt["reason"]>> = { e: "provider-error", n: "not-sent" };
@@ -424,7 +423,7 @@ const KEPT_STATES: Readonly<Record<string, OrderState>> = { s: "success", f: "fa
 const KEPT_ROLES: Readonly<Record<string, NonNullable<OrderLine["role"]>>> = { s: "staff", r: "reseller", a: "admin" };
 
 /**
- * The line an order's hash keeps once it has an outcome (redis-lua.ts: LUA_LINE), read as
+ * The line an order's hash keeps once it has an outcome (redis-line-lua.ts: LUA_LINE), read as
  * orderLine(orderFromHash(hash)) reads the whole hash: its state's letter, its submit time (empty:
  * `indexMs`, the time of its element in the time index), its role's letter, then the raw values of
  * the fields u, n, k, pn, y, p, rt, rn, rs, rb, rpi, t, rc, re, r~providerPrice and

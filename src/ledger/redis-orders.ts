@@ -6,13 +6,13 @@ import {
   LUA_BASICS,
   LUA_CHUNKS,
   LUA_HGETALL,
-  LUA_LINE,
   LUA_LINEAR_HASH,
   LUA_MOVEMENT,
   LUA_TIME_INDEX,
   pairs,
   TALLY,
 } from "./redis-lua.js";
+import { LUA_LINE } from "./redis-line-lua.js";
 import { draftFields, msKey, orderFromHash, resultFields } from "./order-codec.js";
 import { costOf, MAIN_PROVIDER, paidFromSaldo, providerDepositEmpty, type BalanceSeen } from "../orders/order.js";
 import { packMovementTime } from "./statement-codec.js";

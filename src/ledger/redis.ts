@@ -26,7 +26,7 @@ import { createRedisWallets, WALLET_SCRIPTS } from "./redis-wallets.js";
  *                    LEDGER_HOT_DAYS leave it for their element in the time index (compaction).
  *   tl:DAY           list: the lines of that day's orders (DAY as in t:DAY), appended by the outcome's
  *                    and the settlement's steps, the last one of a ref id counting (LUA_LINE in
- *                    redis-lua.ts); what a day's CSV reads of a recent order. Deleted when the
+ *                    redis-line-lua.ts); what a day's CSV reads of a recent order. Deleted when the
  *                    day is compacted; an order without a line is read from its hash
  *   open-draft:CHAT:USER   the ref id of the draft shown in that chat (expires with the draft)
  *   t:DAY, t-days, u:USER, p:N, p-meta, pp:…   the time, user and player indexes (redis-lua.ts),

@@ -1,5 +1,13 @@
 import type { Wallets } from "./wallet.js";
-import type { Attempt, BalanceSeen, FinalState, OrderRecord, OrderResult, OrderState, RefusedAttempt } from "./order.js";
+import type {
+  Attempt,
+  BalanceSeen,
+  FinalState,
+  OrderRecord,
+  OrderResult,
+  OrderState,
+  RefusedAttempt,
+} from "./order.js";
 import type { OrderLine } from "./order-line.js";
 import type { DayFigures } from "./day-figures.js";
 

@@ -40,7 +40,7 @@ export function describeCompactionContract(name: string, factory: FullLedgerFact
     afterEach(() => cleanup());
 
     it("when every finished order is compacted, then every order, page, search, day, figure and statement reads as before", async () => {
-      const seeded = await seedShop(ledger, { start: START, count: 170 });
+      const seeded = await seedShop(ledger, { start: START, count: 170, providers: true });
       const before = await ledgerViews(ledger, seeded);
       const finished = before.orders.filter((o) => o.state === "success" || o.state === "failed").length;
 
@@ -51,6 +51,13 @@ export function describeCompactionContract(name: string, factory: FullLedgerFact
       const after = await ledgerViews(ledger, seeded);
       expect(after).toEqual(before);
       for (const day of after.days) expect(day.lines).toEqual(day.orders.map(orderLine));
+      // Orders that went to the second provider keep their attempts in the packed form.
+      const routed = after.orders.filter(
+        (o) => o.attempt !== undefined && (o.state === "success" || o.state === "failed"),
+      );
+      expect(routed.length).toBeGreaterThan(20);
+      expect(routed.filter((o) => o.refused !== undefined).length).toBeGreaterThan(10);
+      expect(after.days.flatMap((d) => d.lines).filter((l) => l.refusedBy === "main").length).toBeGreaterThan(10);
       for (const day of seeded.days) {
         const { balance: _balance, ...kept } = await ledger.orders.dayFigures(day);
         expect(kept).toEqual(await recount(ledger, day));

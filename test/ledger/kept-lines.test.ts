@@ -61,6 +61,16 @@ const story = fc.record({
   isoAt: fc.boolean(),
   outcome: fc.constantFrom("success" as const, "failed" as const, "unknown" as const),
   result,
+  /** Several providers: the first attempt's, and the providers it went on to after refusals. */
+  route: fc.option(
+    fc.record({
+      provider: fc.constantFrom("main", "backup"),
+      code: fc.option(text, { nil: undefined }),
+      then: fc.array(fc.record({ provider: fc.constantFrom("main", "backup", "p2"), errorMsg: text }), {
+        maxLength: 2,
+      }),
+    }),
+  ),
   /** For an unknown outcome: an admin's verdict afterwards, or a late answer of the provider. */
   then: fc.option(
     fc.record({ state: fc.constantFrom("success" as const, "failed" as const), late: fc.boolean(), result }),
@@ -95,7 +105,7 @@ describe("a day's lines, read from the lines kept when orders finish (Redis)", (
     ...over,
   });
 
-  async function submit(order: OrderRecord, at: string) {
+  async function submit(order: OrderRecord, at: string, attempt?: { provider: string; code: string }) {
     if (order.role === "reseller") {
       // A reseller's order holds its price from the saldo: the saldo first.
       const id = newRefId("DP", new Date(START));
@@ -107,7 +117,8 @@ describe("a day's lines, read from the lines kept when orders finish (Redis)", (
       expect((await ledger.wallets.confirmDeposit(id, { adminId: 1, at: iso })).kind).toBe("done");
     }
     await ledger.orders.saveDraft(order, DAY_MS);
-    expect((await ledger.orders.claim(order.refId, { userId: order.userId, at })).kind).toBe("claimed");
+    const claim = await ledger.orders.claim(order.refId, { userId: order.userId, at, ...(attempt ? { attempt } : {}) });
+    expect(claim.kind).toBe("claimed");
   }
 
   it("when orders of every shape finish (a result, an unknown, then a verdict or a late answer), then each reads as the line of the whole order", async () => {
@@ -129,7 +140,23 @@ describe("a day's lines, read from the lines kept when orders finish (Redis)", (
           ...(s.tier === undefined ? {} : { tier: s.tier }),
         });
         const iso = new Date(ms).toISOString();
-        await submit(order, s.isoAt ? iso : `${iso.slice(0, 19)}+00:00`);
+        const route = s.route;
+        await submit(
+          order,
+          s.isoAt ? iso : `${iso.slice(0, 19)}+00:00`,
+          route === null ? undefined : { provider: route.provider, code: route.code ?? order.productCode },
+        );
+        let from = order.refId;
+        for (const [i, next] of (route?.then ?? []).entries()) {
+          const refId = `${order.refId}R${i + 2}`;
+          const step = await ledger.orders.nextAttempt(order, {
+            from,
+            refusal: { reason: "provider-error", errorCode: "product/unavailable", errorMsg: next.errorMsg },
+            next: { provider: next.provider, code: order.productCode, refId, at: new Date(ms + 10 + i).toISOString() },
+          });
+          expect(step.kind).toBe("next");
+          from = refId;
+        }
         const finishAt = new Date(ms + 100).toISOString();
         expect((await ledger.orders.finish(order, { state: s.outcome, at: finishAt, result: s.result })).kind).toBe(
           "finished",

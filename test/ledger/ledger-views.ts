@@ -38,11 +38,12 @@ export interface Seeded {
  * failures, unknown orders settled and left, late answers, deposits and corrections, orders with
  * names and results of every shape, an order still in flight. Deterministic; `start` is the first
  * order's time, `count` how many orders; `leaveInFlight: false` leaves none submitting (a bot that
- * starts on them recovers them: they would not read as before).
+ * starts on them recovers them: they would not read as before). `providers`: some orders go to a
+ * second provider ("backup"), first or after main refused them, and its sales report its balance.
  */
 export async function seedShop(
   ledger: { orders: OrderLedger; wallets: Wallets },
-  opts: { start: number; count: number; seed?: number; stepMs?: number; leaveInFlight?: boolean },
+  opts: { start: number; count: number; seed?: number; stepMs?: number; leaveInFlight?: boolean; providers?: boolean },
 ): Promise<Seeded> {
   const rand = sequence(opts.seed ?? 20261124);
   const users = [
@@ -100,12 +101,27 @@ export async function seedShop(
       ...(rand.next() < 0.1 ? { requestMessageId: 4242 } : {}),
     });
     await ledger.orders.saveDraft(order, 24 * HOUR);
+    // Without the random sequence, so that a shop with providers is the same shop otherwise.
+    const route = opts.providers === true ? i % 6 : -1;
     const claim = await ledger.orders.claim(order.refId, {
       userId: order.userId,
       at: tick(),
       ...(rand.next() < 0.8 ? { summaryMessageId: 1000 + i } : {}),
+      ...(route === 1 ? { attempt: { provider: "backup", code: `${p.productCode}-B` } } : {}),
     });
     if (claim.kind !== "claimed") continue;
+    if (route === 2 || route === 3) {
+      const step = await ledger.orders.nextAttempt(order, {
+        from: order.refId,
+        refusal:
+          route === 2
+            ? { reason: "provider-error", errorCode: "product/unavailable", errorMsg: "Stok\thabis \\ 🌸" }
+            : { reason: "not-sent" },
+        next: { provider: "backup", code: p.productCode, refId: `${order.refId}R2`, at: tick() },
+      });
+      if (step.kind !== "next") throw new Error(`the next attempt was ${step.kind}`);
+    }
+    const backup = route >= 1 && route <= 3;
     seeded.refIds.push(order.refId);
     const roll = rand.next();
     const at = tick();
@@ -137,7 +153,19 @@ export async function seedShop(
     await ledger.orders.finish(
       order,
       { state, at, result },
-      state === "success" ? { balance: { balance: result.lastBalance!, at, refId: order.refId } } : {},
+      {
+        ...(state === "success"
+          ? {
+              balance: {
+                balance: result.lastBalance!,
+                at,
+                refId: order.refId,
+                ...(backup ? { provider: "backup" } : {}),
+              },
+            }
+          : {}),
+        ...(backup ? { provider: "backup" } : {}),
+      },
     );
     if (rand.next() < 0.7) await ledger.orders.markNotified(order.refId, tick());
     if (state === "unknown") {
@@ -239,6 +267,7 @@ export async function ledgerViews(
     pending: refs(await o.pending()),
     inFlight: refs(await o.inFlight()).sort(),
     lastBalance: await o.lastBalance(),
+    balances: await o.balances(),
     statements: await Promise.all(
       s.resellers.map(async (id) => ({
         last: await ledger.wallets.statement(id, 10),

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { OrderLedger } from "../../src/orders/ledger.js";
-import type { OrderRecord } from "../../src/orders/order.js";
+import { currentAttempt, type Attempt, type OrderRecord } from "../../src/orders/order.js";
+import { attemptRefId } from "../../src/orders/ref-id.js";
 import { draft } from "../orders/fixtures.js";
 
 /** A ledger to test and how to drop it afterwards. */
@@ -341,6 +342,246 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
       );
       expect(refs(await ledger.findOrders({ ...window, playerPrefix: "1", page: 0, pageSize: 10 }))).toEqual(of(3));
       expect(refs(await ledger.findOrders({ ...all, playerPrefix: "3", page: 0, pageSize: 10 }))).toEqual([]);
+    });
+
+    describe("several providers", () => {
+      /** A claimed order whose first attempt is at `provider` under `code`. */
+      const claimedAt = async (provider: string, code: string, over: Partial<OrderRecord> = {}) => {
+        const order = draft(over);
+        await ledger.saveDraft(order, HOUR);
+        const claim = await ledger.claim(order.refId, { userId: order.userId, at: at(), attempt: { provider, code } });
+        if (claim.kind !== "claimed") throw new Error(`not claimed: ${claim.kind}`);
+        return claim.order;
+      };
+      const attemptAt = (order: OrderRecord, provider: string, code: string, n: number): Attempt => ({
+        provider,
+        code,
+        refId: attemptRefId(order.refId, n),
+        at: at(Date.now() + n * 1000),
+      });
+      const refusal = { reason: "provider-error" as const, errorCode: "product/unavailable", errorMsg: "habis" };
+
+      it("when an order is claimed at a provider other than main or under another code, then it keeps that first attempt", async () => {
+        const backup = await claimedAt("backup", "MLBB86");
+        expect(backup.attempt).toEqual({
+          provider: "backup",
+          code: "MLBB86",
+          refId: backup.refId,
+          at: backup.submittedAt,
+        });
+        expect(await ledger.get(backup.refId)).toEqual(backup);
+        const recoded = await claimedAt("main", "ML86-B");
+        expect(currentAttempt(recoded)).toEqual({
+          provider: "main",
+          code: "ML86-B",
+          refId: recoded.refId,
+          at: recoded.submittedAt,
+        });
+        expect((await ledger.inFlight()).map((o) => o.attempt?.provider).sort()).toEqual(["backup", "main"]);
+      });
+
+      it("when an order is claimed at main under its own code (in any case), or without an attempt, then it stores none and reads as at main", async () => {
+        const same = await claimedAt("main", "ml86");
+        const plain = await submitted();
+        for (const o of [same, (await ledger.get(plain.refId))!]) {
+          expect(o.attempt).toBeUndefined();
+          expect(o.refused).toBeUndefined();
+          expect(currentAttempt(o)).toEqual({ provider: "main", code: "ML86", refId: o.refId, at: o.submittedAt });
+        }
+      });
+
+      it("when an attempt is refused, then the next one takes its place in one step and the refused one is kept with its reason", async () => {
+        const order = await claimedAt("main", "ML86");
+        const second = attemptAt(order, "backup", "MLBB86", 2);
+        const long = `${"Stok kosong\tuntuk produk ini, coba lagi nanti.\n".repeat(3)}🌸`;
+        const step = await ledger.nextAttempt(order, {
+          from: order.refId,
+          refusal: { reason: "provider-error", errorCode: "product/unavailable", errorMsg: long },
+          next: second,
+        });
+        expect(step.kind).toBe("next");
+        const first = { provider: "main", code: "ML86", refId: order.refId, at: order.submittedAt! };
+        const expected = {
+          ...order,
+          attempt: second,
+          refused: [{ ...first, reason: "provider-error", errorCode: "product/unavailable", errorMsg: long }],
+        };
+        expect(step.kind === "next" && step.order).toEqual(expected);
+        expect(await ledger.get(order.refId)).toEqual(expected);
+        // Still being sent: recovery and the in-flight list see it, at its new attempt.
+        expect(await ledger.inFlight()).toEqual([expected]);
+        // And on again, from the second attempt's ref id, to a third provider.
+        const third = attemptAt(order, "spare", "ML86", 3);
+        const again = await ledger.nextAttempt(order, {
+          from: second.refId,
+          refusal: { reason: "not-sent" },
+          next: third,
+        });
+        expect(again.kind === "next" && again.order).toEqual({
+          ...expected,
+          attempt: third,
+          refused: [...expected.refused, { ...second, reason: "not-sent" }],
+        });
+      });
+
+      it("when the step names another attempt than the current one, or the order is not being sent, then nothing changes", async () => {
+        const order = await claimedAt("backup", "MLBB86");
+        const next = attemptAt(order, "main", "ML86", 2);
+        const wrong = await ledger.nextAttempt(order, { from: `${order.refId}R9`, refusal, next });
+        expect(wrong).toEqual({ kind: "stale", order });
+        const moved = await ledger.nextAttempt(order, { from: order.refId, refusal, next });
+        expect(moved.kind).toBe("next");
+        // The first attempt is not the current one any more.
+        const late = await ledger.nextAttempt(order, {
+          from: order.refId,
+          refusal,
+          next: attemptAt(order, "x", "X", 3),
+        });
+        expect(late).toEqual({ kind: "stale", order: moved.kind === "next" ? moved.order : undefined });
+
+        const notSent = draft();
+        await ledger.saveDraft(notSent, HOUR);
+        const onDraft = await ledger.nextAttempt(notSent, { from: notSent.refId, refusal, next });
+        expect(onDraft).toEqual({ kind: "stale", order: notSent });
+
+        const finished = await submitted();
+        await ledger.finish(finished, { state: "failed", at: at(), result: { errorCode: "E1" } });
+        const done = (await ledger.get(finished.refId))!;
+        expect(await ledger.nextAttempt(finished, { from: finished.refId, refusal, next })).toEqual({
+          kind: "stale",
+          order: done,
+        });
+        expect(
+          await ledger.nextAttempt({ refId: "TGMISSING", userId: 501 }, { from: "TGMISSING", refusal, next }),
+        ).toEqual({
+          kind: "not-found",
+        });
+      });
+
+      it("when two processes send the same refused attempt on at once, then exactly one goes on", async () => {
+        const order = await claimedAt("main", "ML86");
+        const steps = await Promise.all(
+          ["backup", "spare", "third"].map((provider) =>
+            ledger.nextAttempt(order, { from: order.refId, refusal, next: attemptAt(order, provider, "ML86", 2) }),
+          ),
+        );
+        const winners = steps.filter((s) => s.kind === "next");
+        expect(winners).toHaveLength(1);
+        expect(steps.filter((s) => s.kind === "stale")).toHaveLength(2);
+        const stored = (await ledger.get(order.refId))!;
+        expect(stored.refused).toHaveLength(1);
+        expect(winners[0]!.kind === "next" && winners[0]!.order).toEqual(stored);
+      });
+
+      it("when an order finishes after going on to another provider, then it keeps its attempts and counts under the provider that fulfilled it", async () => {
+        const sentAt = "2026-04-10T05:00:00.000Z";
+        const day = "2026-04-10";
+        const order = draft({ price: 20000 });
+        await ledger.saveDraft(order, HOUR);
+        await ledger.claim(order.refId, { userId: 501, at: sentAt });
+        const next = {
+          provider: "backup",
+          code: "MLBB86",
+          refId: attemptRefId(order.refId, 2),
+          at: "2026-04-10T05:00:01.000Z",
+        };
+        expect((await ledger.nextAttempt(order, { from: order.refId, refusal, next })).kind).toBe("next");
+        const detail = { name: "86", code: "MLBB86", price: 19000, rate: 1, priceRp: 19000, status: "SUKSES" };
+        const r = await ledger.finish(
+          order,
+          {
+            state: "success",
+            at: "2026-04-10T05:00:02.000Z",
+            result: { sn: "1", productDetail: detail, lastBalance: 90_000 },
+          },
+          {
+            provider: "backup",
+            balance: { balance: 90_000, at: "2026-04-10T05:00:02.000Z", refId: order.refId, provider: "backup" },
+          },
+        );
+        expect(r.kind).toBe("finished");
+        const done = (await ledger.get(order.refId))!;
+        expect(done.attempt).toEqual(next);
+        expect(done.refused).toEqual([{ provider: "main", code: "ML86", refId: order.refId, at: sentAt, ...refusal }]);
+        // The line a list prints of it names both.
+        const lines: Array<{ provider?: string | undefined; refusedBy?: string | undefined }> = [];
+        const sent = Date.parse(sentAt);
+        await ledger.eachSubmittedLine(sent, sent, (line) => lines.push(line));
+        expect(lines).toMatchObject([{ provider: "backup", refusedBy: "main" }]);
+        // A failure that stayed at main, in the same day.
+        const other = draft({ price: 10000 });
+        await ledger.saveDraft(other, HOUR);
+        await ledger.claim(other.refId, { userId: 501, at: "2026-04-10T05:10:00.000Z" });
+        await ledger.finish(other, { state: "failed", at: "2026-04-10T05:10:01.000Z", result: { errorCode: "E1" } });
+        await ledger.eachSubmittedLine(
+          Date.parse("2026-04-10T05:10:00.000Z"),
+          Date.parse("2026-04-10T05:10:00.000Z"),
+          (line) => lines.push(line),
+        );
+        expect(lines[1]).toMatchObject({ provider: undefined, refusedBy: undefined });
+        const figures = await ledger.dayFigures(day);
+        expect(figures.byProvider).toEqual([
+          { key: "backup", name: "backup", count: 1, selling: 20000, provider: 19000, unpriced: 0 },
+          { key: "main", name: "main", count: 1, selling: 0, provider: 0, unpriced: 0 },
+        ]);
+        // The day's balance is main's: a backup's sale does not make it.
+        expect(figures.balance).toBeUndefined();
+        expect(await ledger.lastBalance()).toBeUndefined();
+        expect(await ledger.balances()).toEqual(
+          new Map([
+            ["backup", { balance: 90_000, at: "2026-04-10T05:00:02.000Z", refId: order.refId, provider: "backup" }],
+          ]),
+        );
+      });
+
+      it("when two providers report balances, then each keeps its own last balance, low-balance and deposit-empty alerts", async () => {
+        const sale = async (provider: string | undefined, balance: number) => {
+          const order = await submitted();
+          const seen = { balance, at: at(), refId: order.refId, ...(provider === undefined ? {} : { provider }) };
+          const r = await ledger.finish(order, success(balance), {
+            balance: seen,
+            lowBalanceThreshold: 50_000,
+            ...(provider === undefined ? {} : { provider }),
+          });
+          return r.kind === "finished" && r.lowBalance;
+        };
+        const empty = async (provider: string | undefined, providerEmpty?: boolean) => {
+          const order = await submitted();
+          const r = await ledger.finish(
+            order,
+            { state: "failed", at: at(), result: { reason: "provider-error", errorCode: "balance/insufficient" } },
+            {
+              ...(provider === undefined ? {} : { provider }),
+              ...(providerEmpty === undefined ? {} : { providerEmpty }),
+            },
+          );
+          return r.kind === "finished" && r.providerEmpty === true;
+        };
+        expect(await sale(undefined, 40_000)).toBe(true);
+        expect(await sale("backup", 30_000)).toBe(true);
+        expect(await sale(undefined, 30_000)).toBe(false);
+        expect(await sale("backup", 20_000)).toBe(false);
+        // Main back above: its alert is armed again; backup's is still given.
+        expect(await sale(undefined, 90_000)).toBe(false);
+        expect(await sale(undefined, 45_000)).toBe(true);
+        expect(await sale("backup", 10_000)).toBe(false);
+        const balances = await ledger.balances();
+        expect([...balances.keys()]).toEqual(["main", "backup"]);
+        expect(balances.get("main")?.balance).toBe(45_000);
+        expect(balances.get("backup")).toMatchObject({ balance: 10_000, provider: "backup" });
+        expect((await ledger.lastBalance())?.balance).toBe(45_000);
+
+        expect(await empty("backup")).toBe(true);
+        expect(await empty("backup")).toBe(false);
+        expect(await empty(undefined)).toBe(true);
+        // The provider's own empty codes decide when given: not empty, whatever the code says.
+        expect(await empty("spare", false)).toBe(false);
+        expect(await empty("spare", true)).toBe(true);
+        // A sale at backup clears backup's alone.
+        await sale("backup", 100_000);
+        expect(await empty("backup")).toBe(true);
+        expect(await empty(undefined)).toBe(false);
+      });
     });
   });
 }

@@ -10,8 +10,8 @@ import {
 import { compactElement, lineOfElement, orderTexts, unpackOrder } from "../../src/ledger/packed-order-codec.js";
 import { orderLine } from "../../src/orders/order-line.js";
 import { movementFromLine, movementLine, packMovements, unpackMovements } from "../../src/ledger/statement-codec.js";
-import type { OrderRecord } from "../../src/orders/order.js";
-import { newRefId } from "../../src/orders/ref-id.js";
+import type { Attempt, OrderRecord, RefusedAttempt } from "../../src/orders/order.js";
+import { attemptRefId, newRefId } from "../../src/orders/ref-id.js";
 import type { Movement } from "../../src/orders/wallet.js";
 
 /** What JSON keeps of a value (no undefined fields): what Redis can be asked to give back. */
@@ -74,8 +74,23 @@ const order: fc.Arbitrary<OrderRecord> = fc
       settledAt: fc.option(iso, { nil: undefined }),
       result: fc.option(result, { nil: undefined }),
       createdOff: fc.boolean(),
+      /** Several providers: the attempts refused before the current one, and how each is spelled. */
+      attempts: fc.array(
+        fc.record({
+          provider: fc.constantFrom("main", "backup", "p2"),
+          ownCode: fc.boolean(),
+          code: text,
+          ownRef: fc.boolean(),
+          ref: fc.stringMatching(/^[A-Z0-9]{3,29}$/),
+          at: fc.option(iso, { nil: undefined }),
+          reason: fc.constantFrom("provider-error" as const, "not-sent" as const),
+          errorCode: fc.option(text, { nil: undefined }),
+          errorMsg: fc.option(text, { nil: undefined }),
+        }),
+        { maxLength: 3 },
+      ),
     },
-    { requiredKeys: ["made", "ownRef", "refId", "chatId", "userId", "submitted", "state", "createdOff"] },
+    { requiredKeys: ["made", "ownRef", "refId", "chatId", "userId", "submitted", "state", "createdOff", "attempts"] },
   )
   .map((o) => {
     const refId = o.ownRef ? newRefId("TG", new Date(o.made)) : o.refId;
@@ -108,13 +123,32 @@ const order: fc.Arbitrary<OrderRecord> = fc
     ] as const) {
       if (o[key] !== undefined) (record as unknown as Record<string, unknown>)[key] = o[key];
     }
+    // The last of the attempts is the current one; none: the implicit one (main), as a shop of one provider.
+    const tries: Attempt[] = o.attempts.map((a, i) => ({
+      provider: a.provider,
+      code: a.ownCode ? record.productCode : a.code,
+      refId: a.ownRef ? (i === 0 ? refId : attemptRefId(refId, i + 1)) : a.ref,
+      at: a.at ?? record.submittedAt!,
+    }));
+    if (tries.length > 0) record.attempt = tries.at(-1)!;
+    if (tries.length > 1)
+      record.refused = tries.slice(0, -1).map((t, i): RefusedAttempt => {
+        const a = o.attempts[i]!;
+        return {
+          ...t,
+          reason: a.reason,
+          ...(a.errorCode === undefined ? {} : { errorCode: a.errorCode }),
+          ...(a.errorMsg === undefined ? {} : { errorMsg: a.errorMsg }),
+        };
+      });
     return plain(record);
   });
 
 describe("the ledger's codecs give back exactly what they were given", () => {
   it("when any order is written as the hash of an open order, then it reads back the same", () => {
     fc.assert(
-      fc.property(order, (o) => {
+      // Its attempts are written by the ledger's scripts alone (the ledger contract reads them back).
+      fc.property(order, ({ attempt: _attempt, refused: _refused, ...o }) => {
         const fields: Record<string, string> = { ...draftFields(o), s: o.state };
         const flat = o.result === undefined ? [] : resultFields(o.result);
         // Every value fits Redis's packed hash (at most 64 bytes).

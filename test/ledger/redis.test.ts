@@ -89,6 +89,49 @@ describe("the Redis ledger's compact layout", () => {
     }
   });
 
+  it("when a shop has one provider, then its orders' hashes hold no field of an attempt; one that went on to another stays a packed hash of short values", async () => {
+    const { storage, prefix, cleanup } = await redisStorage("attempt-fields");
+    try {
+      if (storage.kind !== "redis") throw new Error("redis expected");
+      const ledger = createLedger(storage);
+      const t = Date.parse("2026-06-10T05:00:00Z");
+      const plain = made(t);
+      const named = made(t + 1);
+      await sold(ledger, plain, t, 1);
+      await ledger.orders.saveDraft(named, HOUR);
+      const at = new Date(t + 1000).toISOString();
+      await ledger.orders.claim(named.refId, { userId: 501, at, attempt: { provider: "main", code: "ml86" } });
+      for (const o of [plain, named]) {
+        const fields = Object.keys(await storage.redis.hGetAll(`${prefix}o:${o.refId}`));
+        expect(fields.filter((f) => f.startsWith("x"))).toEqual([]);
+      }
+      // An order refused by two providers with long messages: every value still short.
+      const far = made(t + 2);
+      await ledger.orders.saveDraft(far, HOUR);
+      await ledger.orders.claim(far.refId, { userId: 501, at, attempt: { provider: "backup", code: "MLBB86" } });
+      const msg = "Produk sedang tidak tersedia untuk sementara waktu, silakan coba lagi nanti. ".repeat(2);
+      let from = far.refId;
+      for (const [n, provider] of [
+        [2, "main"],
+        [3, "spare"],
+      ] as const) {
+        const next = { provider, code: "ML86", refId: `${far.refId}R${n}`, at: new Date(t + n * 1000).toISOString() };
+        const refusal = { reason: "provider-error" as const, errorCode: "product/unavailable", errorMsg: msg };
+        expect((await ledger.orders.nextAttempt(far, { from, refusal, next })).kind).toBe("next");
+        from = next.refId;
+      }
+      const hash = await storage.redis.hGetAll(`${prefix}o:${far.refId}`);
+      for (const value of Object.values(hash)) expect(Buffer.byteLength(value)).toBeLessThanOrEqual(64);
+      expect(await storage.redis.sendCommand(["OBJECT", "ENCODING", `${prefix}o:${far.refId}`])).toBe("listpack");
+      expect((await ledger.orders.get(far.refId))?.refused?.map((a) => [a.provider, a.errorMsg])).toEqual([
+        ["backup", msg],
+        ["main", msg],
+      ]);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it("when another process reads a compacted day's lines before it has read any of the dictionary, then they are the lines its orders had", async () => {
     const { storage, cleanup } = await redisStorage("lines-fresh");
     try {
