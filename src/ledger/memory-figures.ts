@@ -1,5 +1,13 @@
 import type { OrderLedger } from "../orders/ledger.js";
-import { costOf, currentAttempt, paidFromSaldo, viaApi, type OrderRecord, type OrderState } from "../orders/order.js";
+import {
+  costOf,
+  currentAttempt,
+  MAIN_PROVIDER,
+  paidFromSaldo,
+  viaApi,
+  type OrderRecord,
+  type OrderState,
+} from "../orders/order.js";
 import { figuresOf } from "../orders/day-figures.js";
 import type { Store } from "./memory-store.js";
 
@@ -46,9 +54,12 @@ export function memoryFigures(store: Store) {
       const api = viaApi(o);
       if (api && from === undefined) incr(t, "a:n", 1);
       if (api && to === "failed") incr(t, "a:f", 1);
-      // A provider's line counts the order once, at its first outcome, under its current attempt's provider.
-      const vendor = `v:${currentAttempt(o).provider}:`;
-      if (to !== "submitting" && (from === undefined || from === "submitting")) incr(detail, `${vendor}n`, 1);
+      // A provider's line counts the order once, at its first outcome, under its current attempt's
+      // provider; main has none (its line is what the others leave of the day's totals).
+      const provider = currentAttempt(o).provider;
+      const vendor = provider === MAIN_PROVIDER ? undefined : `v:${provider}:`;
+      if (vendor !== undefined && to !== "submitting" && (from === undefined || from === "submitting"))
+        incr(detail, `${vendor}n`, 1);
       if (to !== "success") return;
       const sell = o.price ?? 0;
       const cost = costOf(o.result);
@@ -57,8 +68,10 @@ export function memoryFigures(store: Store) {
         incr(t, "a:s", 1);
         incr(t, "a:sell", sell);
       }
-      incr(detail, `${vendor}s`, sell);
-      incr(detail, cost === undefined ? `${vendor}u` : `${vendor}v`, cost ?? sell);
+      if (vendor !== undefined) {
+        incr(detail, `${vendor}s`, sell);
+        incr(detail, cost === undefined ? `${vendor}u` : `${vendor}v`, cost ?? sell);
+      }
       if (cost === undefined) {
         incr(t, "sellu", sell);
         incr(t, "nu", 1);

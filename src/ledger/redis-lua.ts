@@ -293,8 +293,10 @@ end
  * provider's price in whole rupiah, `when` its submit time (the newest name wins), `hour` the hour
  * of that time in the shop's time zone ('00'..'23'; nil for an order that does not carry it, whose
  * hours the layout upgrade counts from the orders instead).
- * Each provider's line (v:NAME:) counts the order once, when its outcome is first recorded, under
- * the provider of its current attempt then (the one that fulfilled a success); its money as any line's.
+ * A provider's line (v:NAME:) counts the order once, when its outcome is first recorded, under
+ * the provider of its current attempt then (the one that fulfilled a success); its money as any
+ * line's. Main has none: its line is the day's totals less the other providers' lines (figuresOf),
+ * so that a day of one provider, and every day before there were several, keeps what it kept.
  */
 export const TALLY = `
 local function tally(pre, day, draft, user, from, to, cost, when, hour)
@@ -309,10 +311,9 @@ local function tally(pre, day, draft, user, from, to, cost, when, hour)
   local api = draft.chat == '0'
   if api and from == '' then redis.call('HINCRBY', totals, 'a:n', 1) end
   if api and to == 'f' then redis.call('HINCRBY', totals, 'a:f', 1) end
-  local provider = draft.provider
-  if type(provider) ~= 'string' then provider = 'main' end
-  local vendor = 'v:' .. provider .. ':'
-  if to ~= 'p' and (from == '' or from == 'p') then redis.call('HINCRBY', detail, vendor .. 'n', 1) end
+  local vendor = nil
+  if type(draft.provider) == 'string' and draft.provider ~= 'main' then vendor = 'v:' .. draft.provider .. ':' end
+  if vendor and to ~= 'p' and (from == '' or from == 'p') then redis.call('HINCRBY', detail, vendor .. 'n', 1) end
   if to ~= 's' then return end
   local sell = tonumber(draft.price) or 0
   redis.call('HINCRBY', totals, 'sell', sell)
@@ -327,12 +328,13 @@ local function tally(pre, day, draft, user, from, to, cost, when, hour)
   end
   -- A success whose provider price nobody knows (cost nil): its selling price is counted apart
   -- (sellu, nu; a line's u), so that the margin leaves it out instead of counting a cost of 0.
-  redis.call('HINCRBY', detail, vendor .. 's', sell)
+  if vendor then
+    redis.call('HINCRBY', detail, vendor .. 's', sell)
+    if cost then redis.call('HINCRBY', detail, vendor .. 'v', cost) else redis.call('HINCRBY', detail, vendor .. 'u', sell) end
+  end
   if cost then
-    redis.call('HINCRBY', detail, vendor .. 'v', cost)
     redis.call('HINCRBY', totals, 'cost', cost)
   else
-    redis.call('HINCRBY', detail, vendor .. 'u', sell)
     redis.call('HINCRBY', totals, 'sellu', sell)
     redis.call('HINCRBY', totals, 'nu', 1)
   end

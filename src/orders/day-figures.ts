@@ -1,5 +1,5 @@
 import { hourIn } from "../calendar.js";
-import { costOf, type OrderRecord, type OrderState } from "./order.js";
+import { costOf, MAIN_PROVIDER, type OrderRecord, type OrderState } from "./order.js";
 
 export interface ReportLine {
   /** What the line is of: a product's code, a user's id. */
@@ -32,7 +32,8 @@ export interface DaySums {
   /**
    * Each provider's part (key and name: its name): `count` the orders whose outcome was recorded
    * at it (their current attempt's provider then: a success under the one that fulfilled it), the
-   * money of its successes. Orders of a shop with one provider are all `main`.
+   * money of its successes. Orders of a shop with one provider are all `main`, and so is every order of
+   * a day before there were several (main's line is the day less the others').
    */
   byProvider: ReportLine[];
   /** The part of the day that resellers' own systems ordered through the H2H API. */
@@ -181,6 +182,22 @@ export function figuresOf(
         deposits: num(line, "d"),
       });
     }
+  }
+  // Main's line is what the other providers' lines leave of the day's orders with an outcome and
+  // their money: the ledger keeps none for it, so a day before several providers reads as all main.
+  // Only with the breakdowns (a day with orders always has some: its hours).
+  if (lines.size > 0) {
+    const others = (key: "count" | "selling" | "provider" | "unpriced") =>
+      byProvider.reduce((sum, line) => sum + line[key], 0);
+    const main: ReportLine = {
+      key: MAIN_PROVIDER,
+      name: MAIN_PROVIDER,
+      count: byState.success + byState.failed + byState.unknown - others("count"),
+      selling: n(totals, "sell") - others("selling"),
+      provider: n(totals, "cost") - others("provider"),
+      unpriced: n(totals, "sellu") - others("unpriced"),
+    };
+    if (main.count > 0) byProvider.push(main);
   }
   const bySelling = (a: ReportLine, b: ReportLine) => b.selling - a.selling || a.name.localeCompare(b.name);
   const balance = totals.bal === undefined ? undefined : { balance: Number(totals.bal), at: totals.balAt ?? "" };

@@ -55,9 +55,7 @@ describe("the ledger upgraded from the layout the bot before wrote (Redis)", () 
       // Both sent at 10:00 in Jakarta: that hour counts them, and the money of the one sold.
       const hours = Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0, selling: 0, provider: 0 }));
       hours[10] = { hour: 10, count: 2, selling: 20000, provider: 19500 };
-      // The upgrade counts them under main too (the old layout's figures had no provider's line).
-      const main = { key: "main", name: "main", count: 2, selling: 20000, provider: 19500, unpriced: 0 };
-      expect(await ledger.orders.dayFigures("2026-03-10")).toEqual({ ...expected, byHour: hours, byProvider: [main] });
+      expect(await ledger.orders.dayFigures("2026-03-10")).toEqual({ ...expected, byHour: hours });
       const byPlayer = await ledger.orders.findOrders({ playerId: success.playerId, page: 0, pageSize: 10 });
       expect(byPlayer.orders.map((o) => o.refId).sort()).toEqual([success.refId, unknown.refId].sort());
       // Once: a second start finds nothing to do, and a settlement now moves the figures.

@@ -105,6 +105,12 @@ describe("the Redis ledger's compact layout", () => {
         const fields = Object.keys(await storage.redis.hGetAll(`${prefix}o:${o.refId}`));
         expect(fields.filter((f) => f.startsWith("x"))).toEqual([]);
       }
+      // Nor do its day's figures: main's line is the day less the other providers' lines.
+      const day = await storage.redis.hGetAll(`${prefix}dayd:2026-06-10`);
+      expect(Object.keys(day).filter((f) => f.startsWith("v:"))).toEqual([]);
+      expect((await ledger.orders.dayFigures("2026-06-10")).byProvider.map((l) => [l.key, l.count])).toEqual([
+        ["main", 1],
+      ]);
       // An order refused by two providers with long messages: every value still short.
       const far = made(t + 2);
       await ledger.orders.saveDraft(far, HOUR);
