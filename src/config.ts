@@ -1,4 +1,9 @@
 import { z } from "zod";
+import { parseProviders, providerList, type ProviderSettings } from "./config-providers.js";
+import { errorCodes, httpUrl, lowBalance, optional, positiveInt, providerBaseUrl } from "./config-values.js";
+import { MAIN_PROVIDER } from "./topup/types.js";
+
+export type { ProviderSettings } from "./config-providers.js";
 
 /**
  * Everything the bot reads from the environment, parsed once at start. The README and
@@ -10,6 +15,11 @@ export interface Config {
   /** `undefined` means: start the built-in sandbox provider, no real orders. */
   topup: { baseUrl: string; mitraId: string; secretKey: string } | undefined;
   topupTimeoutMs: number;
+  /**
+   * TOPUP_PROVIDERS: every provider orders may go to, in the order of preference (`main`, the
+   * one of `topup` above, only when listed; it is by default).
+   */
+  providers: ProviderSettings[];
   redisUrl: string | undefined;
   /** Prefix of every key the bot writes, so several bots can share one Redis database. */
   redisKeyPrefix: string;
@@ -52,10 +62,6 @@ export interface Config {
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
 
-/** Empty strings count as unset: `FOO=` in a .env file means "no value", not "the empty value". */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
-
 const userIdList = z.string().transform((raw, ctx) => {
   const ids: number[] = [];
   for (const part of raw
@@ -70,13 +76,6 @@ const userIdList = z.string().transform((raw, ctx) => {
   }
   return ids;
 });
-
-const positiveInt = (what: string) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, `must be a whole number of ${what}`)
-    .transform(Number)
-    .refine((n) => n > 0 && Number.isSafeInteger(n), `must be a positive number of ${what}`);
 
 /** A group or supergroup id (negative), optionally `:THREAD_ID` for a topic of a forum supergroup. */
 const adminChatId = z.string().transform((raw, ctx) => {
@@ -105,11 +104,6 @@ const adminChatId = z.string().transform((raw, ctx) => {
   return threadId === undefined ? { chatId } : { chatId, threadId };
 });
 
-const httpUrl = z
-  .string()
-  .url("must be a URL such as https://example.com")
-  .refine((u) => /^https?:\/\//i.test(u), "must start with http:// or https://");
-
 const schema = z.object({
   BOT_TOKEN: z
     .string({ error: "is required: the token @BotFather gave you" })
@@ -117,16 +111,13 @@ const schema = z.object({
     .min(1, "is required: the token @BotFather gave you")
     .regex(/^[^\s/]+$/, "must not contain spaces or slashes (copy it exactly as @BotFather gave it)"),
   BOT_API_ROOT: optional(httpUrl),
-  // Orders go to {TOPUP_BASE_URL}/v1/transaction/partner: a query or fragment would sit in front of that path.
-  TOPUP_BASE_URL: optional(
-    httpUrl.refine(
-      (u) => !/[?#]/.test(u),
-      "must not have a query or fragment (?… or #…): orders go to {TOPUP_BASE_URL}/v1/transaction/partner",
-    ),
-  ),
+  TOPUP_BASE_URL: optional(providerBaseUrl("TOPUP_BASE_URL")),
   TOPUP_MITRA_ID: optional(z.string().trim()),
   TOPUP_SECRET_KEY: optional(z.string().trim()),
   TOPUP_TIMEOUT_MS: optional(positiveInt("milliseconds")),
+  TOPUP_PROVIDERS: optional(providerList),
+  TOPUP_FAILOVER_CODES: optional(errorCodes),
+  TOPUP_EMPTY_CODES: optional(errorCodes),
   REDIS_URL: optional(
     z
       .string()
@@ -144,12 +135,7 @@ const schema = z.object({
       .trim()
       .regex(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits"),
   ),
-  LOW_BALANCE_THRESHOLD: optional(
-    z
-      .string()
-      .regex(/^[0-9]+$/, "must be a whole number (rupiah, no dots)")
-      .transform(Number),
-  ),
+  LOW_BALANCE_THRESHOLD: optional(lowBalance),
   ADMIN_CHAT_ID: optional(adminChatId),
   WEBHOOK_URL: optional(
     z
@@ -308,6 +294,24 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     if (!given("TOPUP_MITRA_ID")) errors.push("TOPUP_MITRA_ID is required when TOPUP_BASE_URL is set");
     if (!given("TOPUP_SECRET_KEY")) errors.push("TOPUP_SECRET_KEY is required when TOPUP_BASE_URL is set");
   }
+  const mainBad = (["TOPUP_BASE_URL", "TOPUP_MITRA_ID", "TOPUP_SECRET_KEY", "TOPUP_TIMEOUT_MS"] as const).some((n) =>
+    bad.has(n),
+  );
+  const { providers, errors: providerErrors } = parseProviders(
+    env,
+    e.TOPUP_PROVIDERS ?? [MAIN_PROVIDER],
+    mainBad || bad.has("LOW_BALANCE_THRESHOLD") || bad.has("TOPUP_FAILOVER_CODES") || bad.has("TOPUP_EMPTY_CODES")
+      ? null
+      : {
+          topup: topupOf(e),
+          timeoutMs: e.TOPUP_TIMEOUT_MS ?? 60_000,
+          lowBalance: e.LOW_BALANCE_THRESHOLD,
+          failoverCodes: e.TOPUP_FAILOVER_CODES,
+          emptyCodes: e.TOPUP_EMPTY_CODES,
+        },
+    given("TOPUP_BASE_URL"),
+  );
+  errors.push(...providerErrors);
   const apiRoot = (e.BOT_API_ROOT ?? TELEGRAM_API_ROOT).replace(/\/+$/, "");
   // Which server posts the webhook is unknown while BOT_API_ROOT itself is bad (it is named above).
   if (e.WEBHOOK_URL !== undefined && !bad.has("BOT_API_ROOT")) {
@@ -339,19 +343,23 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   if ((e.DEPOSIT_MIN ?? 10_000) > (e.DEPOSIT_MAX ?? 10_000_000))
     errors.push("DEPOSIT_MIN must not be above DEPOSIT_MAX (the smallest and largest deposit a reseller may ask for)");
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, config: configOf(values as Env, apiRoot) };
+  return { ok: true, config: configOf(values as Env, apiRoot, providers) };
 }
 
+/** main's address and credentials (TOPUP_*), or undefined for the built-in sandbox. */
+const topupOf = (e: Partial<Env>): Config["topup"] =>
+  e.TOPUP_BASE_URL === undefined
+    ? undefined
+    : { baseUrl: e.TOPUP_BASE_URL, mitraId: e.TOPUP_MITRA_ID!, secretKey: e.TOPUP_SECRET_KEY! };
+
 /** The configuration from an environment in which every variable parsed and every rule held. */
-function configOf(e: Env, apiRoot: string): Config {
+function configOf(e: Env, apiRoot: string, providers: ProviderSettings[]): Config {
   return {
     botToken: e.BOT_TOKEN,
     botApiRoot: apiRoot,
-    topup:
-      e.TOPUP_BASE_URL === undefined
-        ? undefined
-        : { baseUrl: e.TOPUP_BASE_URL, mitraId: e.TOPUP_MITRA_ID!, secretKey: e.TOPUP_SECRET_KEY! },
+    topup: topupOf(e),
     topupTimeoutMs: e.TOPUP_TIMEOUT_MS ?? 60_000,
+    providers,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX ?? "topup:",
     adminIds: e.ADMIN_IDS ?? [],

@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+/** Empty strings count as unset: `FOO=` in a .env file means "no value", not "the empty value". */
+export const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
+
+export const positiveInt = (what: string) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, `must be a whole number of ${what}`)
+    .transform(Number)
+    .refine((n) => n > 0 && Number.isSafeInteger(n), `must be a positive number of ${what}`);
+
+export const httpUrl = z
+  .string()
+  .url("must be a URL such as https://example.com")
+  .refine((u) => /^https?:\/\//i.test(u), "must start with http:// or https://");
+
+/** A provider's address: orders go to {base}/v1/transaction/partner, so a query or fragment would sit in front of that path. */
+export const providerBaseUrl = (name: string) =>
+  httpUrl.refine(
+    (u) => !/[?#]/.test(u),
+    `must not have a query or fragment (?… or #…): orders go to {${name}}/v1/transaction/partner`,
+  );
+
+/** A balance under which the admins are told (whole rupiah). */
+export const lowBalance = z
+  .string()
+  .regex(/^[0-9]+$/, "must be a whole number (rupiah, no dots)")
+  .transform(Number);
+
+/** A provider's `error_code`s, comma-separated: `product/not-found,shop/paused`. */
+export const errorCodes = z.string().transform((raw, ctx) => {
+  const codes: string[] = [];
+  for (const part of raw
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "")) {
+    if (!/^[A-Za-z0-9._-]{1,64}(\/[A-Za-z0-9._-]{1,64}){0,3}$/.test(part)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `"${part}" is not an error_code such as product/not-found (comma-separated)`,
+      });
+      return z.NEVER;
+    }
+    if (!codes.includes(part)) codes.push(part);
+  }
+  return codes;
+});
