@@ -528,6 +528,8 @@ catalog-diff-moved = 🎮 <b>{ $code }</b>: game { $from } → { $to }
 catalog-diff-disabled = ⛔ <b>{ $code }</b>: offered → hidden
 catalog-diff-enabled = ✅ <b>{ $code }</b>: hidden → offered
 catalog-diff-rule = 🆔 { $game }: player id rule changed
+catalog-diff-routes = 🔀 <b>{ $code }</b>: routes { $from } → { $to }
+catalog-routes-all = every provider, under its code
 catalog-diff-more = … and { $count ->
         [one] 1 more change
        *[other] { $count } more changes
@@ -814,6 +816,8 @@ page-diff-moved = { $code }: { $from } → { $to }
 page-diff-disabled = { $code } hidden
 page-diff-enabled = { $code } offered again
 page-diff-rule = { $game }: player id rule changed
+page-diff-routes = { $code }, routes: { $from } → { $to }
+page-routes-all = every provider, under its code
 page-diff-warning-below-cost = ⚠ Below the provider's last price ({ $provider }): every sale loses { $loss }.
 page-diff-warning-far = ⚠ { $percent }% away from the price it replaces ({ $from }): a typo?
 page-pending-title = Pending

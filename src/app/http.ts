@@ -61,6 +61,7 @@ export async function createAppHttp(deps: AppHttpDeps): Promise<HttpServer | und
           orders: deps.orders,
           reports: deps.reports,
           shop: deps.shop,
+          providerNames: config.providers.map((p) => p.name),
           access: deps.access,
           people: deps.people,
           wallets: deps.wallets,

@@ -290,6 +290,7 @@ export function buildServices(deps: ServiceDeps) {
     chatState: createChatState(storage, [DIALOGUE_STATE]),
     telegram: bot.api,
     place: { timeZone: config.timeZone, shopName: config.shopName },
+    providerNames: config.providers.map((p) => p.name),
     miniApp: config.webApp,
     h2h: h2hSettings(config),
     clock: now,

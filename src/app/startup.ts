@@ -31,7 +31,10 @@ const UPGRADE_WAIT_MS = 500;
 
 /** CATALOG_FILE, read and checked once; a bad file stops the start with every problem named. */
 export async function readCatalog(config: Config): Promise<Catalog> {
-  const result = await loadCatalog(config.catalogFile);
+  const result = await loadCatalog(
+    config.catalogFile,
+    config.providers.map((p) => p.name),
+  );
   if (!result.ok) throw new StartupError(`CATALOG_FILE ${config.catalogFile} is not valid:`, result.errors);
   return result.catalog;
 }

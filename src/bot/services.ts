@@ -75,6 +75,8 @@ export interface Services {
   telegram: Api;
   /** The shop as its customers and staff see it: its time zone (TZ) and name on receipts (SHOP_NAME). */
   place: { timeZone: string; shopName: string | undefined };
+  /** The configured providers (TOPUP_PROVIDERS) in order: the names a catalogue's routes may use. Default: main alone. */
+  providerNames?: readonly string[];
   /** The Mini App's page (WEBAPP_URL), when there is one. */
   miniApp: { url: string } | undefined;
   /** The shop's API for resellers (H2H_ENABLED, the address it is served at), as /apikey tells an admin about it. */

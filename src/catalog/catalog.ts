@@ -1,6 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { MAIN_PROVIDER } from "../topup/types.js";
 import { notJson } from "./json-error.js";
+
+import { PROVIDER_NAME, routeProblems, type Route } from "./routes.js";
+
+export { routesOf, type Route } from "./routes.js";
 
 /**
  * A product the operator sells. `price` is the selling price in whole rupiah, when the operator
@@ -13,6 +18,8 @@ export interface Product {
   prices: Readonly<Record<string, number>>;
   /** Hidden: not offered, cannot be ordered. */
   disabled: boolean;
+  /** The providers to sell it through, in order, each under its own code; absent: every provider under `code`. */
+  routes?: ReadonlyArray<Route>;
 }
 
 /** Who is buying: staff and admins order on the shop's account, resellers pay their tier's price. */
@@ -117,12 +124,26 @@ const rupiah = z
 const CODE = /^[A-Za-z0-9._-]{1,32}$/;
 const TIER_RULE = "must be 1 to 32 lowercase letters, digits, _ or -, starting with a letter";
 
-const productSchema = z.object(
+const CODE_RULE = "must be 1 to 32 letters, digits, dots, dashes or underscores";
+const codeSchema = z
+  .string({ error: (i) => required(i, "must be text") })
+  .trim()
+  .regex(CODE, CODE_RULE);
+
+const routeSchema = z.object(
   {
-    code: z
+    provider: z
       .string({ error: (i) => required(i, "must be text") })
       .trim()
-      .regex(CODE, "must be 1 to 32 letters, digits, dots, dashes or underscores"),
+      .regex(PROVIDER_NAME, "must be a provider's name (1 to 20 lowercase letters a-z or digits) such as main"),
+    code: codeSchema,
+  },
+  { error: 'must be an object such as { "provider": "main", "code": "ML86" }' },
+);
+
+const productSchema = z.object(
+  {
+    code: codeSchema,
     name: text(64),
     price: rupiah.optional(),
     prices: z
@@ -132,6 +153,11 @@ const productSchema = z.object(
       })
       .optional(),
     disabled: z.boolean({ error: "must be true or false" }).optional(),
+    routes: z
+      .array(routeSchema, { error: 'must be a list such as [{ "provider": "main", "code": "ML86" }]' })
+      .min(1, "must list at least one route (or be left out: every provider, under the product's code)")
+      .max(9, "must list at most 9 routes")
+      .optional(),
   },
   { error: 'must be an object such as { "code": "ML86", "name": "86 Diamonds", "price": 20000 }' },
 );
@@ -212,6 +238,8 @@ function fieldName(rest: readonly PropertyKey[], badKey: boolean): string {
   if (first === undefined) return "";
   if (first === "prices" && second !== undefined) return badKey ? `tier name "${second}"` : `price for tier ${second}`;
   if (first === "destination" && second !== undefined) return `destination ${second}`;
+  if (first === "routes" && second !== undefined)
+    return `route ${Number(second) + 1}${rest[2] === undefined ? "" : ` ${String(rest[2])}`}`;
   return rest.map(String).join(".");
 }
 
@@ -262,13 +290,38 @@ function duplicateCodes(json: unknown): Array<CatalogIssue & { order: [number, n
   return issues;
 }
 
+/** Routes through one provider twice or through one that is not configured (see routeProblems). */
+function routeIssues(
+  json: unknown,
+  providers: readonly string[] | "any",
+): Array<CatalogIssue & { order: [number, number] }> {
+  return gamesIn(json).flatMap((game, g) =>
+    productsIn(game).flatMap((product, p) =>
+      routeProblems(isObject(product) ? product.routes : undefined, providers).map(({ index, message }) => ({
+        path: `games[${g}].products[${p}].routes[${index}].provider`,
+        where: placeOf(json, g, p),
+        message,
+        order: [g, p] as [number, number],
+      })),
+    ),
+  );
+}
+
 /**
  * Parses catalogue JSON that is already read; `source` names the file in every line of `errors`.
  * Every problem comes back at once, in the order of the file: the schema's and duplicate codes.
  */
-export function parseCatalog(json: unknown, source: string): CatalogResult {
+export function parseCatalog(
+  json: unknown,
+  source: string,
+  providers: readonly string[] | "any" = [MAIN_PROVIDER],
+): CatalogResult {
   const parsed = catalogSchema.safeParse(json);
-  const found = [...(parsed.success ? [] : parsed.error.issues.map((i) => issueOf(json, i))), ...duplicateCodes(json)];
+  const found = [
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => issueOf(json, i))),
+    ...duplicateCodes(json),
+    ...routeIssues(json, providers),
+  ];
   if (!parsed.success || found.length > 0) {
     const inOrder = found.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
     return failed(
@@ -288,6 +341,7 @@ export function parseCatalog(json: unknown, source: string): CatalogResult {
           price: p.price,
           prices: p.prices ?? {},
           disabled: p.disabled === true,
+          ...(p.routes === undefined ? {} : { routes: p.routes.map((r) => ({ provider: r.provider, code: r.code })) }),
         })),
       })),
     },
@@ -309,13 +363,18 @@ export function toCatalogJson(catalog: Catalog): unknown {
         ...(p.price === undefined ? {} : { price: p.price }),
         ...(Object.keys(p.prices).length === 0 ? {} : { prices: p.prices }),
         ...(p.disabled ? { disabled: true } : {}),
+        ...(p.routes === undefined ? {} : { routes: p.routes.map((r) => ({ provider: r.provider, code: r.code })) }),
       })),
     })),
   };
 }
 
 /** Parses JSON text of a catalogue (a file or a document); `source` names it in every message. */
-export function parseCatalogText(raw: string, source: string): CatalogResult {
+export function parseCatalogText(
+  raw: string,
+  source: string,
+  providers: readonly string[] | "any" = [MAIN_PROVIDER],
+): CatalogResult {
   const text = raw.replace(/^\uFEFF/, "");
   let json: unknown;
   try {
@@ -323,11 +382,14 @@ export function parseCatalogText(raw: string, source: string): CatalogResult {
   } catch (err) {
     return failed(source, [{ path: "", ...notJson(text, err) }]);
   }
-  return parseCatalog(json, source);
+  return parseCatalog(json, source, providers);
 }
 
 /** Reads and parses the catalogue file; every problem, including a missing file, comes back as text. */
-export async function loadCatalog(file: string): Promise<CatalogResult> {
+export async function loadCatalog(
+  file: string,
+  providers: readonly string[] = [MAIN_PROVIDER],
+): Promise<CatalogResult> {
   let raw: string;
   try {
     raw = await readFile(file, "utf8");
@@ -341,7 +403,7 @@ export async function loadCatalog(file: string): Promise<CatalogResult> {
           : `cannot be read (${code ?? "error"})`;
     return failed(file, [{ path: "", where: "", message: why }]);
   }
-  return parseCatalogText(raw, file);
+  return parseCatalogText(raw, file, providers);
 }
 
 export interface ProductMatch {

@@ -1,4 +1,5 @@
 import type { Catalog, Product } from "./catalog.js";
+import type { Route } from "./routes.js";
 
 /** One difference between two catalogues, per product code (codes are compared case-insensitively). */
 export type CatalogChange =
@@ -9,8 +10,14 @@ export type CatalogChange =
   | { kind: "renamed"; code: string; from: string; to: string }
   | { kind: "disabled" | "enabled"; code: string }
   | { kind: "moved"; code: string; from: string; to: string }
+  /** The product's routes changed; `undefined` on a side: no routes (every provider, under its code). */
+  | { kind: "routes"; code: string; from: Route[] | undefined; to: Route[] | undefined }
   /** A game's player-id rule changed (or was added or removed). */
   | { kind: "player-id-rule"; game: string };
+
+/** Routes compared as the file holds them: in order, provider and code. */
+const routesKey = (p: Product) => JSON.stringify(p.routes?.map((r) => [r.provider, r.code]) ?? null);
+const routesCopy = (p: Product): Route[] | undefined => p.routes?.map((r) => ({ provider: r.provider, code: r.code }));
 
 interface Placed {
   product: Product;
@@ -52,6 +59,8 @@ export function diffCatalogs(current: Catalog, next: Catalog): CatalogChange[] {
     }
     if (old.disabled !== product.disabled)
       changes.push({ kind: product.disabled ? "disabled" : "enabled", code: product.code });
+    if (routesKey(old) !== routesKey(product))
+      changes.push({ kind: "routes", code: product.code, from: routesCopy(old), to: routesCopy(product) });
   }
   for (const [key, was] of before) {
     if (!after.has(key))

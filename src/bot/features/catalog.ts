@@ -3,6 +3,7 @@ import { issueText, parseCatalogText, toCatalogJson } from "../../catalog/catalo
 import { diffCatalogs, type CatalogChange } from "../../catalog/diff.js";
 import type { Lang } from "../../orders/order.js";
 import { newRefId } from "../../orders/ref-id.js";
+import { MAIN_PROVIDER } from "../../topup/types.js";
 import type { CatalogUpload } from "../../shop/uploads.js";
 import { adminOnly, isAdmin } from "../admin.js";
 import { Callback } from "../callback-data.js";
@@ -40,12 +41,20 @@ function changeLine(t: Translate, lang: Lang, c: CatalogChange): string {
     case "disabled":
     case "enabled":
       return t(`catalog-diff-${c.kind}`, { code: c.code });
+    case "routes": {
+      const routes = (list: typeof c.from) =>
+        list === undefined ? t("catalog-routes-all") : list.map((r) => `${r.provider} ${r.code}`).join(" › ");
+      return t("catalog-diff-routes", { code: c.code, from: routes(c.from), to: routes(c.to) });
+    }
     case "player-id-rule":
       return t("catalog-diff-rule", { game: c.game });
   }
 }
 
-type Ctx = FeatureContext<"shop" | "uploads" | "download" | "place" | "clock" | "origins">;
+type Ctx = FeatureContext<"shop" | "uploads" | "download" | "place" | "clock" | "origins" | "providerNames">;
+
+/** The providers a catalogue's routes may name. */
+const providersOf = (ctx: Ctx) => ctx.services.providerNames ?? [MAIN_PROVIDER];
 
 /** An upload's diff with Confirm while it waits; what became of it once it does not. */
 function showUpload(ctx: Ctx, upload: CatalogUpload) {
@@ -79,7 +88,7 @@ async function waitingUpload(ctx: Ctx, id: string): Promise<CatalogUpload | TapA
  */
 export const catalogFeature = defineFeature({
   name: "catalog",
-  needs: ["shop", "uploads", "download", "place", "clock", "origins", "people"],
+  needs: ["shop", "uploads", "download", "place", "clock", "origins", "people", "providerNames"],
   commands: [{ name: "catalog", menu: ["admin"], help: [{ key: "help-catalog", for: ["admin"] }] }],
   setup(at) {
     const composer = at("buyers");
@@ -136,7 +145,7 @@ export const catalogFeature = defineFeature({
         ctx.log.warn({ err }, "catalogue document not downloaded");
         return void (await ctx.reply(t("catalog-upload-download-failed")));
       }
-      const parsed = parseCatalogText(raw, name);
+      const parsed = parseCatalogText(raw, name, providersOf(ctx));
       if (!parsed.ok) {
         // The title names the file; each line names the game and product (`Mobile Legends › ML86: …`).
         const text = fitLines(
@@ -172,7 +181,8 @@ export const catalogFeature = defineFeature({
         const { shop, uploads } = ctx.services;
         const upload = await waitingUpload(ctx, id);
         if (!("catalog" in upload)) return upload;
-        const parsed = parseCatalogText(JSON.stringify(upload.catalog), "catalog.json");
+        // Checked again as it is applied: a route to a provider no longer configured is refused.
+        const parsed = parseCatalogText(JSON.stringify(upload.catalog), "catalog.json", providersOf(ctx));
         if (!parsed.ok) return { alert: t("callback-expired") };
         const outcome = await shop.replace(ctx.from.id, upload.base, parsed.catalog, upload.id);
         if (outcome === "stale") {

@@ -18,6 +18,8 @@ export interface MiniAppDeps {
   /** Every figure and list the pages show, as the chat shows them. */
   reports: Reports;
   shop: Shop;
+  /** The configured providers (TOPUP_PROVIDERS) in order: the names a catalogue's routes may use. Default: main alone. */
+  providerNames?: readonly string[];
   access: Access;
   /** People's names as last seen in the chat. */
   people: People;

@@ -32,6 +32,8 @@ export interface CatalogProduct {
   price?: number;
   prices?: Record<string, number>;
   disabled?: boolean;
+  /** The providers it is sold through, in order, each under its own code (absent: every provider, under `code`). */
+  routes?: Array<{ provider: string; code: string }>;
 }
 
 /** A game of the catalogue file, with the rule its player ids follow. */
@@ -54,6 +56,8 @@ export interface CatalogView {
   editedAt?: string;
   catalog: CatalogFile;
   tiers: string[];
+  /** The configured providers (TOPUP_PROVIDERS), in order: what a route may name. */
+  providers: string[];
 }
 
 /** An order as the page shows it (no provider trx id or balance for a reseller). */
@@ -150,13 +154,14 @@ export function orderView(o: OrderRecord, forAdmin: boolean): OrderView {
 }
 
 /** The catalogue in use as the page edits it: the file's shape and the version it was read at. */
-export function catalogView(state: ShopState): CatalogView {
+export function catalogView(state: ShopState, providerNames: readonly string[]): CatalogView {
   const source = state.source;
   return {
     version: source.kind === "file" ? 0 : source.version,
     ...(source.kind === "chat" ? { editedBy: source.by, editedAt: source.at } : {}),
     catalog: toCatalogJson(state.catalog) as CatalogFile,
     tiers: [...tiersOf(state.catalog)].sort(),
+    providers: [...providerNames],
   };
 }
 

@@ -94,6 +94,11 @@ function changeText(words: Words, c: CatalogChange): string {
       return t("page-diff-disabled", { code: c.code });
     case "enabled":
       return t("page-diff-enabled", { code: c.code });
+    case "routes": {
+      const routes = (list: typeof c.from) =>
+        list === undefined ? t("page-routes-all") : list.map((r) => `${r.provider} ${r.code}`).join(" › ");
+      return t("page-diff-routes", { code: c.code, from: routes(c.from), to: routes(c.to) });
+    }
     case "player-id-rule":
       return t("page-diff-rule", { game: c.game });
   }

@@ -339,6 +339,49 @@ describe("the shop from a phone: prices, products, the catalogue file, pause (th
     expect(world.bots[0]!.output()).not.toContain(world.fake.token);
   });
 
+  it("when a catalogue file routes a product through its providers, then a provider not configured is refused at its route, and a good file's routes are applied and sent back", async () => {
+    await world.run({
+      ...env,
+      TOPUP_PROVIDERS: "main,backup",
+      TOPUP_BACKUP_BASE_URL: world.sandbox.url,
+      TOPUP_BACKUP_MITRA_ID: "B1",
+      TOPUP_BACKUP_SECRET_KEY: "backup-secret",
+    });
+    const edited = await catalogFile();
+    edited.games[0].products[0].routes = [
+      { provider: "main", code: "ML86" },
+      { provider: "spare", code: "SP86" },
+    ];
+    const refused = await upload(
+      ADMIN,
+      { fileName: "routes.json", content: JSON.stringify(edited) },
+      /not a valid catalogue/,
+    );
+    expect(refused.text).toContain(
+      '• Mobile Legends › ML86: route 2 provider "spare" is not configured (configured: main, backup)',
+    );
+
+    edited.games[0].products[0].routes[1] = { provider: "backup", code: "MLBB86" };
+    const diff = await upload(
+      ADMIN,
+      { fileName: "routes.json", content: JSON.stringify(edited) },
+      /Check the new catalogue/,
+    );
+    expect(diff.text).toContain("🔀 <b>ML86</b>: routes every provider, under its code → main ML86 › backup MLBB86");
+    world.fake.tapButton(ADMIN, diff, button(diff, /^kc:/));
+    await world.fake.waitForMessage(
+      ADMIN.id,
+      (m) => m.message_id === diff.message_id && /new catalogue is in use/.test(m.text),
+    );
+    world.fake.sendText(ADMIN, "/catalog");
+    const doc = await world.fake.waitForMessage(ADMIN.id, (m) => m.method === "sendDocument");
+    expect(JSON.parse(doc.document!.content).games[0].products[0].routes).toEqual([
+      { provider: "main", code: "ML86" },
+      { provider: "backup", code: "MLBB86" },
+    ]);
+    expect(world.bots[0]!.output()).not.toContain("backup-secret");
+  });
+
   it("when the catalogue changed after a file was checked, then its Confirm applies nothing and says why; Cancel cancels", async () => {
     await world.run(env);
     const edited = await catalogFile();

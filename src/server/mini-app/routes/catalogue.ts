@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { parseCatalog } from "../../../catalog/catalog.js";
+import { MAIN_PROVIDER } from "../../../topup/types.js";
 import { diffCatalogs } from "../../../catalog/diff.js";
 import { changeWarnings } from "../../../shop/price-check.js";
 import type { CatalogSource } from "../../../shop/shop.js";
@@ -22,21 +23,22 @@ const applyBody = catalogBody.extend({
  * /admin/catalog: the catalogue in use, a new one checked (its changes and the prices to look at
  * twice) and applied, with the same compare-and-set write as a catalogue document confirmed in the chat.
  */
-export function catalogueRoutes(deps: Pick<MiniAppDeps, "shop" | "reports" | "logger">) {
+export function catalogueRoutes(deps: Pick<MiniAppDeps, "shop" | "reports" | "logger" | "providerNames">) {
   const { shop, reports } = deps;
+  const providers = deps.providerNames ?? [MAIN_PROVIDER];
 
   /** The catalogue in use, and the view of it when it is not the version `base` the page edited. */
   async function inUse(base: number) {
     const state = await shop.state();
-    const current = catalogView(state);
+    const current = catalogView(state, providers);
     return { state, stale: current.version === base ? undefined : current };
   }
 
   return new Hono<MiniAppEnv>()
-    .get("/", async (c) => c.json(catalogView(await shop.state()), 200))
+    .get("/", async (c) => c.json(catalogView(await shop.state(), providers), 200))
     .post("/check", jsonBody(catalogBody), async (c) => {
       const sent = c.req.valid("json");
-      const parsed = parseCatalog(sent.catalog, "catalog");
+      const parsed = parseCatalog(sent.catalog, "catalog", providers);
       if (!parsed.ok) return invalid(c, parsed.issues);
       const { state, stale: current } = await inUse(sent.base);
       if (current !== undefined) return c.json({ error: "stale" as const, current }, 409);
@@ -47,13 +49,13 @@ export function catalogueRoutes(deps: Pick<MiniAppDeps, "shop" | "reports" | "lo
     .post("/apply", jsonBody(applyBody), async (c) => {
       const sent = c.req.valid("json");
       const by = c.get("viewer").userId;
-      const parsed = parseCatalog(sent.catalog, "catalog");
+      const parsed = parseCatalog(sent.catalog, "catalog", providers);
       if (!parsed.ok) return invalid(c, parsed.issues);
       const base: CatalogSource =
         sent.base === 0 ? { kind: "file" } : { kind: "chat", version: sent.base, by: 0, at: "" };
       // Applied once (the request id is its tag), refused when somebody changed the catalogue meanwhile.
       const outcome = await shop.replace(by, base, parsed.catalog, `WA${sent.requestId}`);
-      const view = catalogView(await shop.state());
+      const view = catalogView(await shop.state(), providers);
       if (outcome === "stale") return c.json({ error: "stale" as const, current: view }, 409);
       if (outcome === "applied") deps.logger.info({ by, version: view.version }, "catalogue replaced in the mini app");
       return c.json({ outcome, view }, 200);
