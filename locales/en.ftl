@@ -798,6 +798,16 @@ page-catalogue-conflict-price = { $code } price: you set { $mine }, someone else
 page-catalogue-conflict-tier = { $code } price for tier { $tier }: you set { $mine }, someone else set { $theirs } meanwhile; yours is kept — check it.
 page-catalogue-conflict-name = { $code } name: you wrote “{ $mine }”, someone else “{ $theirs }” meanwhile; yours is kept — check it.
 page-catalogue-conflict-gone = { $code } was removed meanwhile: your changes to it could not be kept.
+page-catalogue-routes = Routes, in order (provider, its code)
+page-catalogue-routes-all = Sold through every provider ({ $providers }), under its code.
+page-catalogue-routes-choose = Choose routes
+page-catalogue-routes-every = Use every provider
+page-catalogue-route-add = Add a route
+page-catalogue-route-up = Move up
+page-catalogue-route-remove = Remove
+page-catalogue-route-provider = Provider of route { $n }
+page-catalogue-route-code = Code at { $provider }
+page-catalogue-conflict-routes = { $code } routes: someone else changed them meanwhile; yours are kept — check them.
 page-catalogue-warnings = { $count ->
     [one] One price needs a second look (marked ⚠ below). Confirm only if it is what you want.
    *[other] { $count } prices need a second look (marked ⚠ below). Confirm only if they are what you want.

@@ -729,6 +729,16 @@ page-catalogue-conflict-price = Harga { $code }: Anda mengisi { $mine }, orang l
 page-catalogue-conflict-tier = Harga { $code } untuk tier { $tier }: Anda mengisi { $mine }, orang lain mengisi { $theirs } sementara itu; punya Anda yang dipakai — periksa lagi.
 page-catalogue-conflict-name = Nama { $code }: Anda menulis “{ $mine }”, orang lain “{ $theirs }” sementara itu; punya Anda yang dipakai — periksa lagi.
 page-catalogue-conflict-gone = { $code } dihapus sementara itu: perubahan Anda untuknya tidak bisa dipakai.
+page-catalogue-routes = Rute, berurutan (provider, kodenya)
+page-catalogue-routes-all = Dijual lewat semua provider ({ $providers }), dengan kodenya.
+page-catalogue-routes-choose = Pilih rute
+page-catalogue-routes-every = Pakai semua provider
+page-catalogue-route-add = Tambah rute
+page-catalogue-route-up = Naikkan
+page-catalogue-route-remove = Hapus
+page-catalogue-route-provider = Provider rute { $n }
+page-catalogue-route-code = Kode di { $provider }
+page-catalogue-conflict-routes = Rute { $code }: orang lain mengubahnya juga; punya Anda dipertahankan — periksa.
 page-catalogue-warnings = { $count ->
     [one] Satu harga perlu dilihat sekali lagi (bertanda ⚠ di bawah). Konfirmasi hanya bila memang itu yang Anda mau.
    *[other] { $count } harga perlu dilihat sekali lagi (bertanda ⚠ di bawah). Konfirmasi hanya bila memang itu yang Anda mau.

@@ -215,6 +215,8 @@ describe("the Mini App's changes, each the chat's own (a shop per test)", () => 
     app = await open({ user: ADMIN, tab: "catalogue" });
     const { page } = app;
     await shows(page, /Catalogue/);
+    // One provider: the page is as it always was, without routes.
+    expect(await page.getByTestId("routes-ML86").count()).toBe(0);
     await page.getByTestId("price-ML86").fill("21.500");
     await page.getByTestId("main-action").click();
     await shows(page, /Your changes/);

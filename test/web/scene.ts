@@ -92,7 +92,10 @@ export interface Scene {
  * with deposits and an order, the bot running as in production (`node dist/main.js`) with its
  * Mini App on a port of its own.
  */
-export async function shopScene(world: World, opts: { history?: boolean } = {}): Promise<Scene> {
+export async function shopScene(
+  world: World,
+  opts: { history?: boolean; env?: Record<string, string> } = {},
+): Promise<Scene> {
   if (opts.history !== false) await pastSales(world.prefix, Date.now());
   const port = await freePort();
   await world.runProcess({
@@ -103,6 +106,7 @@ export async function shopScene(world: World, opts: { history?: boolean } = {}):
     WEBAPP_URL: "https://shop.example.com",
     SHOP_NAME: "Toko Berkah",
     TOPUP_BASE_URL: await world.flakyProvider(),
+    ...opts.env,
   });
   for (const user of [RESELLER, RESELLER_ID, ADMIN, ADMIN_ID]) {
     world.fake.sendText(user, "/start");

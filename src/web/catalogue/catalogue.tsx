@@ -18,6 +18,7 @@ import {
   useMainAction,
 } from "../ui.js";
 import { rebaseEdit, type Conflict } from "./rebase.js";
+import { RoutesEditor } from "./routes-editor.js";
 
 /** A change a new catalogue makes, as the check call answers it. */
 type CatalogChange = AnswerOf<"checkCatalog">["changes"][number];
@@ -120,6 +121,7 @@ const warningsOf = (warnings: CatalogWarning[], c: CatalogChange) =>
 function conflictText(words: Words, c: Conflict): string {
   const { t, rp } = words;
   if (c.kind === "gone") return t("page-catalogue-conflict-gone", { code: c.code });
+  if (c.field.kind === "routes") return t("page-catalogue-conflict-routes", { code: c.code });
   if (c.field.kind === "name")
     return t("page-catalogue-conflict-name", { code: c.code, mine: String(c.mine), theirs: String(c.theirs) });
   // A price box may hold what the admin typed and the page could not read yet: shown as typed.
@@ -143,7 +145,8 @@ interface Said {
 }
 
 /**
- * The catalogue, edited in place: names, prices, tier prices, offered or hidden. Review shows the
+ * The catalogue, edited in place: names, prices, tier prices, offered or hidden, and (in a shop
+ * with several providers) each product's routes. Review shows the
  * change as a diff; Confirm applies it once (the request names itself: a repeat is "already
  * applied"), with the same rules as a catalogue file sent in the chat (each problem shown at its
  * field, the first of them focused), and is refused when somebody changed the catalogue
@@ -300,6 +303,7 @@ function Editor(props: { view: CatalogView }) {
                 path={`games[${g}].products[${p}]`}
                 issues={issues}
                 tiers={base.tiers}
+                providers={base.providers}
                 change={(update) => change(g, p, update)}
               />
             ))}
@@ -370,6 +374,8 @@ function ProductEditor(props: {
   path: string;
   issues: Record<string, string>;
   tiers: string[];
+  /** The configured providers: the routes are edited only when there are several. */
+  providers: string[];
   change: (update: (product: CatalogProduct) => CatalogProduct) => void;
 }) {
   const { t } = useApp().words;
@@ -438,6 +444,9 @@ function ProductEditor(props: {
           />
         ))}
       </div>
+      {props.providers.length > 1 ? (
+        <RoutesEditor product={product} providers={props.providers} path={path} issues={issues} change={change} />
+      ) : null}
     </div>
   );
 }

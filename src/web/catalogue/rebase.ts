@@ -1,7 +1,8 @@
 import type { CatalogFile, CatalogProduct } from "../../server/mini-app/views.js";
 
-/** A field of a product that the Catalogue page edits: its name, its price, a tier's price, hidden or not. */
-export type ProductField = { kind: "name" } | { kind: "price"; tier?: string } | { kind: "disabled" };
+/** A field of a product that the Catalogue page edits: its name, its price, a tier's price, hidden or not, its routes. */
+export type ProductField =
+  { kind: "name" } | { kind: "price"; tier?: string } | { kind: "disabled" } | { kind: "routes" };
 
 /**
  * A field both the admin and somebody else changed, to different values, while the admin was
@@ -26,6 +27,9 @@ function valueOf(p: CatalogProduct, field: ProductField): unknown {
       return p.disabled === true;
     case "price":
       return field.tier === undefined ? p.price : p.prices?.[field.tier];
+    case "routes":
+      // The whole list is one value (order, providers and codes together), compared as text.
+      return p.routes === undefined ? undefined : JSON.stringify(p.routes);
   }
 }
 
@@ -37,6 +41,10 @@ function withValue(p: CatalogProduct, field: ProductField, value: unknown): Cata
     case "disabled": {
       const { disabled: _old, ...rest } = p;
       return value === true ? { ...rest, disabled: true } : rest;
+    }
+    case "routes": {
+      const { routes: _old, ...rest } = p;
+      return value === undefined ? rest : { ...rest, routes: JSON.parse(value as string) as CatalogProduct["routes"] };
     }
     case "price": {
       if (field.tier === undefined) {
@@ -60,6 +68,7 @@ function fieldsOf(a: CatalogProduct, b: CatalogProduct): ProductField[] {
     { kind: "price" },
     ...tiers.map((tier): ProductField => ({ kind: "price", tier })),
     { kind: "disabled" },
+    { kind: "routes" },
   ];
 }
 
