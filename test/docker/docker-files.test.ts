@@ -364,6 +364,10 @@ const CONTRACT_VARIABLES = [
   "PORT",
   "LOG_LEVEL",
   "TZ",
+  // Several providers.
+  "TOPUP_PROVIDERS",
+  "TOPUP_FAILOVER_CODES",
+  "TOPUP_EMPTY_CODES",
 ];
 
 describe(".env.example", () => {

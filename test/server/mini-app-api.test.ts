@@ -390,6 +390,21 @@ describe("the Mini App's API: who may see what, and every change through the cha
         [[path, where]],
       ]);
     }
+    // The page is told the providers a route may name; a route to another one is refused at its path.
+    expect(view.json.providers).toEqual(["main"]);
+    const routed = withPrice(20000);
+    routed.games[0].products[0].routes = [{ provider: "backup", code: "MLBB86" }];
+    const unknown = await call("/admin/catalog/check", { user: ADMIN, body: { base: 0, catalog: routed } });
+    expect([unknown.status, unknown.json.issues]).toEqual([
+      422,
+      [
+        {
+          path: "games[0].products[0].routes[0].provider",
+          where: "Mobile Legends › ML86",
+          message: 'route 1 provider "backup" is not configured (configured: main)',
+        },
+      ],
+    ]);
     const negative = await call("/admin/catalog/check", { user: ADMIN, body: { base: 0, catalog: withPrice(-1) } });
     expect(negative.json.issues[0].message).toBe("price must be more than 0");
     const check = await call("/admin/catalog/check", { user: ADMIN, body: { base: 0, catalog: withPrice(21000) } });

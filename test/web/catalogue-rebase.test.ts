@@ -82,4 +82,29 @@ describe("a stale edit in the Catalogue page, moved onto the catalogue as it is 
     const rebased = rebaseEdit(base, draft, base);
     expect(rebased.catalog.games[0]!.products[1]!.price).toBe("39.5");
   });
+
+  it("when the admin set a product's routes and somebody changed its price meanwhile, then both are kept; routes both changed are a conflict, the admin's kept", () => {
+    const mine = [
+      { provider: "backup", code: "MLBB86" },
+      { provider: "main", code: "ML86" },
+    ];
+    const draft = edit(base, "ML86", (p) => ({ ...p, routes: mine }));
+    const current = edit(base, "ML86", (p) => ({ ...p, price: 21000 }));
+    const rebased = rebaseEdit(base, draft, current);
+    expect(rebased.conflicts).toEqual([]);
+    expect(rebased.catalog).toEqual(edit(current, "ML86", (p) => ({ ...p, routes: mine })));
+
+    const theirs = edit(base, "ML86", (p) => ({ ...p, routes: [{ provider: "main", code: "ML86" }] }));
+    const both = rebaseEdit(base, draft, theirs);
+    expect(both.conflicts).toMatchObject([{ kind: "both", code: "ML86", field: { kind: "routes" } }]);
+    expect(both.catalog).toEqual(edit(theirs, "ML86", (p) => ({ ...p, routes: mine })));
+
+    // Routes removed by the admin (back to every provider) come off the newer catalogue too.
+    const cleared = rebaseEdit(
+      theirs,
+      base,
+      edit(theirs, "ML86", (p) => ({ ...p, price: 21000 })),
+    );
+    expect(cleared.catalog.games[0]!.products[0]).toEqual({ ...base.games[0]!.products[0], price: 21000 });
+  });
 });
