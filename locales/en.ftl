@@ -198,6 +198,9 @@ notice-reseller-held = Reseller (tier { $tier }): { $price } stays held from the
 notice-reseller-released = Reseller (tier { $tier }): { $price } was held and is back in their saldo (nothing paid).
 notice-not-sent = Not sent to the provider (nothing was charged).
 provider-empty-alert = 🚨 <b>The shop's deposit with the provider is empty</b>: order <code>{ $refId }</code> was refused with <code>{ $errorCode }</code> ({ $errorMsg }). Every order fails until it is topped up; /pause tells users meanwhile.
+provider-resting-alert = 💤 <b>Provider { $provider } is resting</b>: three orders in a row got no known answer from it. Orders go to the next provider of each product until { $until }; then one order tries it again. No action needed.
+provider-resting-empty-alert = 💤 <b>Provider { $provider } is resting</b>: it said the shop's deposit with it is empty. Orders go to the next provider of each product until { $until }; then one order tries it again. Top up the deposit there.
+provider-back-alert = ✅ <b>Provider { $provider } answers again</b>: orders go to it as before.
 sandbox-note = 🧪 <i>Sandbox: a trial with the built-in test provider. Nothing was topped up and no money moved.</i>
 deposit-credited =
     💰 <b>Deposit credited</b>: { $amount }
@@ -555,6 +558,8 @@ orders-paused-reason = ⏸ Orders are paused for now: { $reason }. Nothing was o
 callback-paused = Orders are paused for now. Nothing was ordered.
 callback-paused-reason = Orders are paused: { $reason }. Nothing was ordered.
 order-product-gone = ⛔ <b>{ $code }</b> · { $product } is not for sale any more. Nothing was ordered. /order shows what is.
+callback-product-resting = { $product } is temporarily unavailable: its providers are not answering. Nothing was charged; try again in a few minutes.
+order-product-resting = ⏸️ <b>{ $product }</b> (<code>{ $code }</code>) is temporarily unavailable: its providers are not answering right now. Nothing was sent and nothing was charged. Tap <b>Confirm</b> again in a few minutes.
 callback-product-gone = { $code } is not for sale any more. Nothing was ordered.
 
 ## broadcast

@@ -198,6 +198,9 @@ notice-reseller-held = Reseller (tier { $tier }): { $price } tetap ditahan dari 
 notice-reseller-released = Reseller (tier { $tier }): { $price } sempat ditahan dan sudah kembali ke saldonya (tidak ada yang dibayar).
 notice-not-sent = Tidak dikirim ke provider (tidak ada yang ditagih).
 provider-empty-alert = 🚨 <b>Deposit toko di provider habis</b>: pesanan <code>{ $refId }</code> ditolak dengan <code>{ $errorCode }</code> ({ $errorMsg }). Semua pesanan gagal sampai deposit diisi; /pause memberi tahu pengguna sementara itu.
+provider-resting-alert = 💤 <b>Provider { $provider } diistirahatkan</b>: tiga pesanan berturut-turut tidak mendapat jawaban pasti darinya. Pesanan dialihkan ke provider berikutnya untuk tiap produk sampai { $until }; lalu satu pesanan mencobanya lagi. Tidak perlu tindakan.
+provider-resting-empty-alert = 💤 <b>Provider { $provider } diistirahatkan</b>: provider itu mengatakan deposit toko di sana habis. Pesanan dialihkan ke provider berikutnya untuk tiap produk sampai { $until }; lalu satu pesanan mencobanya lagi. Isi deposit di sana.
+provider-back-alert = ✅ <b>Provider { $provider } menjawab lagi</b>: pesanan kembali dikirim ke sana seperti biasa.
 sandbox-note = 🧪 <i>Sandbox: uji coba dengan provider tes bawaan. Tidak ada yang di-top up dan tidak ada uang yang berpindah.</i>
 deposit-credited =
     💰 <b>Deposit masuk</b>: { $amount }
@@ -519,6 +522,8 @@ orders-paused-reason = ⏸ Pesanan sedang dihentikan sementara: { $reason }. Tid
 callback-paused = Pesanan sedang dihentikan sementara. Tidak ada yang dipesan.
 callback-paused-reason = Pesanan dihentikan sementara: { $reason }. Tidak ada yang dipesan.
 order-product-gone = ⛔ <b>{ $code }</b> · { $product } tidak dijual lagi. Tidak ada yang dipesan. /order menampilkan yang dijual.
+callback-product-resting = { $product } sementara tidak tersedia: providernya tidak menjawab. Tidak ada yang ditagih; coba lagi beberapa menit lagi.
+order-product-resting = ⏸️ <b>{ $product }</b> (<code>{ $code }</code>) sementara tidak tersedia: providernya sedang tidak menjawab. Tidak ada yang dikirim dan tidak ada yang ditagih. Ketuk <b>Konfirmasi</b> lagi beberapa menit lagi.
 callback-product-gone = { $code } tidak dijual lagi. Tidak ada yang dipesan.
 
 ## broadcast

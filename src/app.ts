@@ -107,7 +107,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
   const runtime = chooseRuntime(config, storage, { owner, liveness, logger, replicas: options.replicas });
 
   const shop = createShop({ storage, fileCatalog: catalog, now });
-  const { topup, sandbox } = createProvider(config, catalog, shop, logger);
+  const provider = createProvider(config, catalog, shop, logger);
+  const { sandbox } = provider;
   const bot = createTelegramBot({ token: config.botToken, apiRoot: config.botApiRoot });
   /** Updates the update stream hands out again after their handling was cut short (services.handledAgain). */
   const handledAgain = new WeakSet<Update>();
@@ -119,7 +120,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     logger,
     now,
     shop,
-    topup,
+    provider,
     bot,
     features: options.features,
     broadcastLease: runtime.broadcastLease,

@@ -53,7 +53,9 @@ import { createLease, type Lease } from "../storage/leases.js";
 import type { Liveness } from "../storage/liveness.js";
 import { createOrigins } from "../storage/origins.js";
 import type { Storage } from "../storage/storage.js";
-import type { TopupClient } from "../topup/types.js";
+import type { Provider } from "./provider.js";
+import { createResting } from "../providers/resting.js";
+import { createSupply } from "../providers/supply.js";
 
 /** What the services are built from: the store, the shop, the provider, the bot's Api. */
 export interface ServiceDeps {
@@ -64,7 +66,8 @@ export interface ServiceDeps {
   logger: Logger;
   now: () => Date;
   shop: Shop;
-  topup: TopupClient;
+  /** The providers orders go to (their clients and settings). */
+  provider: Provider;
   bot: Bot<BotContext>;
   /** The bot's features before the configuration's filter (default: all of bot/all-features.ts). */
   features: readonly Feature[] | undefined;
@@ -82,6 +85,13 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
   const { config, storage, owner, liveness, logger, now, shop } = deps;
   const books = createLedger(storage, { timeZone: config.timeZone });
   const { orders: ledger, wallets } = books;
+  const supply = createSupply({
+    lines: deps.provider.lines,
+    resting: createResting(storage, now),
+    catalog: () => shop.cachedCatalog(),
+    tell: (change) => events.providerHealth(change),
+    logger,
+  });
   const origins = createOrigins(storage);
   const partnerCallbacks = createPartnerCallbacks(storage);
   const compaction = createCompaction({
@@ -97,7 +107,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     shop,
     wallets,
     origins,
-    topup: deps.topup,
+    supply,
     refIdPrefix: config.refIdPrefix,
     timeoutMs: config.topupTimeoutMs,
     lowBalanceThreshold: config.lowBalanceThreshold,
@@ -114,7 +124,8 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     shop,
     callbacks: partnerCallbacks,
     // The answer waits for the provider up to its timeout; past that and a minute, it is not coming.
-    answerWithinMs: config.topupTimeoutMs + 60_000,
+    // (Every provider in turn, at worst: a failover goes on only after a refusal, which comes fast.)
+    answerWithinMs: deps.provider.lines.reduce((sum, line) => sum + line.timeoutMs, 0) + 60_000,
     now,
   });
   const access = createAccess({
@@ -150,6 +161,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
   });
   return {
     books,
+    supply,
     ledger,
     wallets,
     origins,
@@ -219,6 +231,7 @@ export function buildServices(deps: ServiceDeps) {
     people,
     pendingMessages,
     apiSales,
+    timeZone: config.timeZone,
     now,
   });
   const b = buildBooks(deps, notifier, people);
@@ -338,7 +351,7 @@ function upstreamAndH2hChores(
       : createUpstreamCheck({
           orders: b.ledger,
           settle: (req) => b.orders.settle(req),
-          topup: deps.topup,
+          topup: deps.provider.topup,
           logger,
           now,
         });

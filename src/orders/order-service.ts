@@ -2,7 +2,7 @@ import type { Logger } from "../logger.js";
 import type { Shop } from "../shop/shop.js";
 import type { Claims } from "../storage/claims.js";
 import type { Origins } from "../storage/origins.js";
-import type { TopupClient } from "../topup/types.js";
+import type { Supply } from "../providers/supply.js";
 import { createDrafts, type CancelOutcome, type DraftRequest, type DraftResult, type OpenCatalog } from "./drafts.js";
 import type { OrderEvents } from "./events.js";
 import type { OrderLedger } from "./ledger.js";
@@ -25,9 +25,10 @@ export interface OrderServiceDeps {
   wallets: Pick<Wallets, "get">;
   /** Which draft each update made, so that a second handling of it finds that one. */
   origins: Origins;
-  topup: TopupClient;
+  /** The providers, each order's routes among them, and which of them rest. */
+  supply: Supply;
   refIdPrefix: string;
-  /** TOPUP_TIMEOUT_MS: after this (plus grace) a `submitting` order cannot still be in flight. */
+  /** TOPUP_TIMEOUT_MS: main's call time; every other provider has its own (the supply's). */
   timeoutMs: number;
   lowBalanceThreshold?: number | undefined;
   logger: Logger;

@@ -2,7 +2,7 @@ import type { Logger } from "../logger.js";
 import type { Claims } from "../storage/claims.js";
 import type { OrderEvents } from "./events.js";
 import type { OrderLedger } from "./ledger.js";
-import type { OrderRecord } from "./order.js";
+import { currentAttempt, MAIN_PROVIDER, type OrderRecord } from "./order.js";
 import type { Telling } from "./telling.js";
 
 /** How long after its timeout a provider call is certainly over, even on a slow machine. */
@@ -19,7 +19,10 @@ const TOLD_MARK_MS = 7 * 24 * 3600_000;
  */
 export function createRecovery(deps: {
   ledger: OrderLedger;
+  /** TOPUP_TIMEOUT_MS: main's call time limit (and any provider's that names none of its own). */
   timeoutMs: number;
+  /** Each provider's call time limit (by name). */
+  supply?: { line(provider: string): { timeoutMs: number } | undefined };
   logger: Logger;
   events: OrderEvents;
   telling: Telling;
@@ -36,8 +39,15 @@ export function createRecovery(deps: {
       return true;
     });
 
-  const isStale = (order: OrderRecord) =>
-    now().getTime() - Date.parse(order.submittedAt ?? order.createdAt) > deps.timeoutMs + GRACE_MS;
+  /** Stale: its current attempt began longer ago than that provider's call may take. */
+  const isStale = (order: OrderRecord) => {
+    const attempt = currentAttempt(order);
+    const timeoutMs =
+      attempt.provider === MAIN_PROVIDER
+        ? deps.timeoutMs
+        : (deps.supply?.line(attempt.provider)?.timeoutMs ?? deps.timeoutMs);
+    return now().getTime() - Date.parse(attempt.at) > timeoutMs + GRACE_MS;
+  };
 
   /** Marks one stale order interrupted and tells its user; the order as it now stands (undefined: gone). */
   async function markInterrupted(order: OrderRecord): Promise<OrderRecord | undefined> {

@@ -2,11 +2,21 @@ import { codesForSale } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
 import { retry } from "../retry.js";
 import type { Pause, Shop } from "../shop/shop.js";
-import type { TopupClient } from "../topup/types.js";
+import type { Route } from "../catalog/catalog.js";
+import type { ChosenRoute, Supply } from "../providers/supply.js";
+import type { TopupResult } from "../topup/types.js";
 import type { OrderEvents } from "./events.js";
 import type { FinishResult, OrderLedger, Outcome } from "./ledger.js";
-import { FINAL_STATES, type BalanceSeen, type OrderRecord } from "./order.js";
+import {
+  currentAttempt,
+  FINAL_STATES,
+  MAIN_PROVIDER,
+  type Attempt,
+  type BalanceSeen,
+  type OrderRecord,
+} from "./order.js";
 import { fromTopupResult } from "./outcome.js";
+import { attemptRefId } from "./ref-id.js";
 import type { Telling } from "./telling.js";
 
 export interface ConfirmRequest {
@@ -36,6 +46,8 @@ export type ConfirmOutcome =
   | { kind: "short"; order: OrderRecord; saldo: number }
   /** The product is not for sale any more: nothing was sent, the draft stays a draft. */
   | { kind: "not-offered"; order: OrderRecord }
+  /** Every provider of the product rests for now: nothing was sent, the draft stays a draft. */
+  | { kind: "unavailable"; order: OrderRecord }
   /** The partner's ref id made the order `refId` before: nothing was sent. */
   | { kind: "used"; refId: string }
   | { kind: "not-yours" }
@@ -55,7 +67,7 @@ interface Recovery {
 export function createSubmission(deps: {
   ledger: OrderLedger;
   shop: Pick<Shop, "state">;
-  topup: TopupClient;
+  supply: Supply;
   logger: Logger;
   events: OrderEvents;
   telling: Telling;
@@ -67,16 +79,23 @@ export function createSubmission(deps: {
 }) {
   const { ledger, logger, now, telling } = deps;
 
-  /** The result must reach the ledger: a few quick tries, then a loud log with every field. */
-  async function record(order: OrderRecord, outcome: Outcome): Promise<FinishResult> {
+  /**
+   * The result must reach the ledger: a few quick tries, then a loud log with every field. It is
+   * the answer of the order's current attempt, at `provider`.
+   */
+  async function record(order: OrderRecord, outcome: Outcome, provider: string, empty: boolean): Promise<FinishResult> {
+    const main = provider === MAIN_PROVIDER;
     const balance: BalanceSeen | undefined =
       outcome.state === "success" && outcome.result.lastBalance !== undefined
-        ? { balance: outcome.result.lastBalance, at: outcome.at, refId: order.refId }
+        ? { balance: outcome.result.lastBalance, at: outcome.at, refId: order.refId, ...(main ? {} : { provider }) }
         : undefined;
+    const threshold = main ? deps.lowBalanceThreshold : deps.supply.line(provider)?.lowBalance;
     const opts = {
       acceptLate: true,
       ...(balance === undefined ? {} : { balance }),
-      ...(deps.lowBalanceThreshold === undefined ? {} : { lowBalanceThreshold: deps.lowBalanceThreshold }),
+      ...(threshold === undefined ? {} : { lowBalanceThreshold: threshold }),
+      ...(main ? {} : { provider }),
+      ...(deps.supply.single ? {} : { providerEmpty: empty }),
     };
     // Only the ledger step is tried again: the provider was called once, before this, and never again.
     const base = deps.recordRetryMs ?? 200;
@@ -107,6 +126,90 @@ export function createSubmission(deps: {
     return { kind: "in-progress", order };
   }
 
+  /**
+   * Sends a claimed order to its route, and on to the next one only while the last one refused it
+   * before anything was ordered (a call never sent, or one of that provider's failover codes). Each
+   * next attempt is written first (the refusal, the new ref id, provider and start) in one ledger
+   * step that holds only while the order is still being sent; a result that is not known never
+   * goes anywhere else. The last answer is the order's.
+   */
+  async function sendAlong(
+    claimed: OrderRecord,
+    routes: readonly Route[],
+    first: ChosenRoute,
+  ): Promise<
+    | {
+        kind: "answered";
+        order: OrderRecord;
+        attempt: Attempt;
+        route: ChosenRoute;
+        answer: TopupResult;
+        /** What the answer taught of its provider is recorded already. */
+        observed?: boolean;
+      }
+    | { kind: "settled"; order: OrderRecord }
+  > {
+    let order = claimed;
+    let route = first;
+    let attempt = currentAttempt(order);
+    for (;;) {
+      const line = deps.supply.line(attempt.provider);
+      const answer: TopupResult =
+        line === undefined
+          ? { kind: "failed", reason: "not-sent", detail: `provider ${attempt.provider} is not configured` }
+          : await line.client.order({ refId: attempt.refId, itemCode: attempt.code, destination: order.playerId });
+      if (answer.kind !== "failed" || !deps.supply.failsOver(attempt.provider, answer))
+        return { kind: "answered", order, attempt, route, answer };
+      await deps.supply.observe(route, answer);
+      const next = await deps.supply.choose(routes, route.index + 1).catch((err: unknown) => {
+        logger.warn({ err, refId: order.refId }, "the next provider could not be chosen; the refusal stands");
+        return undefined;
+      });
+      if (next === undefined) return { kind: "answered", order, attempt, route, observed: true, answer };
+      const nextAttempt: Attempt = {
+        provider: next.provider,
+        code: next.code,
+        refId: attemptRefId(order.refId, (order.refused?.length ?? 0) + 2),
+        at: now().toISOString(),
+      };
+      const step = await ledger
+        .nextAttempt(order, {
+          from: attempt.refId,
+          refusal: {
+            reason: answer.reason,
+            ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
+            ...(answer.errorMsg === undefined ? {} : { errorMsg: answer.errorMsg }),
+          },
+          next: nextAttempt,
+        })
+        .catch((err: unknown) => {
+          // Not written: the refusal is recorded as the order's outcome instead; nothing is sent again.
+          logger.error({ err, refId: order.refId }, "the next attempt could not be written; the order fails");
+          return undefined;
+        });
+      if (step === undefined) {
+        await deps.supply.release(next);
+        return { kind: "answered", order, attempt, route, observed: true, answer };
+      }
+      if (step.kind !== "next") {
+        await deps.supply.release(next);
+        logger.warn({ refId: order.refId }, "order settled while it went to the next provider; the settlement stands");
+        return { kind: "settled", order: step.kind === "stale" ? step.order : order };
+      }
+      logger.info(
+        {
+          refId: order.refId,
+          refused: { provider: attempt.provider, errorCode: answer.errorCode, reason: answer.reason },
+          next: { provider: nextAttempt.provider, refId: nextAttempt.refId },
+        },
+        "order sent to the next provider",
+      );
+      order = step.order;
+      attempt = nextAttempt;
+      route = next;
+    }
+  }
+
   return {
     async confirm(req: ConfirmRequest): Promise<ConfirmOutcome> {
       const state = await deps.shop.state();
@@ -116,13 +219,27 @@ export function createSubmission(deps: {
         if (draft?.state === "draft" && draft.userId === req.userId)
           return { kind: "paused", order: draft, pause: state.pause };
       }
+      // Several providers: the first route whose provider is not resting, chosen before the claim so
+      // that the claim records it (a product whose every route rests is not claimed at all).
+      let routes: Route[] = [];
+      let route: ChosenRoute | undefined;
+      if (!deps.supply.plain()) {
+        const draft = await ledger.get(req.refId);
+        if (draft?.state === "draft" && draft.userId === req.userId) {
+          routes = deps.supply.routes(draft.productCode);
+          route = await deps.supply.choose(routes, 0);
+          if (route === undefined) return { kind: "unavailable", order: draft };
+        }
+      }
       const claim = await ledger.claim(req.refId, {
         userId: req.userId,
         at: now().toISOString(),
         ...(req.summaryMessageId === undefined ? {} : { summaryMessageId: req.summaryMessageId }),
         offered: codesForSale(state.catalog),
         ...(req.partnerRef === undefined ? {} : { partnerRef: req.partnerRef }),
+        ...(route === undefined ? {} : { attempt: { provider: route.provider, code: route.code } }),
       });
+      if (claim.kind !== "claimed" && route !== undefined) await deps.supply.release(route);
       if (claim.kind === "used") return claim;
       if (claim.kind === "not-found" || claim.kind === "not-yours" || claim.kind === "not-offered") return claim;
       if (claim.kind === "short") {
@@ -131,20 +248,28 @@ export function createSubmission(deps: {
       }
       if (claim.kind === "taken") return describeTaken(claim.order);
 
-      const order = claim.order;
+      let order = claim.order;
       logger.info({ refId: order.refId, state: "submitting", product: order.productCode }, "order state changed");
       deps.events.claimed(order);
       await req
         .onClaimed?.(order)
         .catch((err: unknown) => logger.warn({ err, refId: order.refId }, "claimed order not shown"));
-      const answer = await deps.topup.order({
-        refId: order.refId,
-        itemCode: order.productCode,
-        destination: order.playerId,
-      });
+      route ??= { ...currentAttempt(order), index: 0, clean: true };
+      const sent = await sendAlong(order, routes, route);
+      if (sent.kind === "settled") return { kind: "already", order: sent.order };
+      order = sent.order;
+      const answer = sent.answer;
+      const provider = sent.attempt.provider;
       // Recorded straight away, without another await in between: the ledger's sequence of sales
       // is the order in which their answers arrived.
-      const finished = await record(order, { ...fromTopupResult(answer), at: now().toISOString() });
+      const finished = await record(
+        order,
+        { ...fromTopupResult(answer), at: now().toISOString() },
+        provider,
+        deps.supply.isEmpty(provider, answer),
+      );
+      // What the answer taught of its provider, once the order's outcome is safe.
+      if (sent.observed !== true) await deps.supply.observe(sent.route, answer);
       if (finished.kind !== "finished") {
         // An admin settled it while the call ran (it had been reported interrupted): theirs stands.
         logger.warn(

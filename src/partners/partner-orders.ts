@@ -111,6 +111,7 @@ export function createPartnerOrders(deps: {
         await drop(refId, req.userId);
         return { kind: "refused", why: "shop-paused" };
       case "not-offered":
+      case "unavailable":
         await drop(refId, req.userId);
         return { kind: "refused", why: "product-unavailable" };
       case "cancelled":

@@ -16,6 +16,7 @@ import { createShop } from "../../src/shop/shop.js";
 import { createOrigins } from "../../src/storage/origins.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import type { TopupClient, TopupResult } from "../../src/topup/types.js";
+import { supplyOf } from "../helpers/supply.js";
 import { redisStorage } from "../helpers/redis.js";
 import { TEST_CATALOG } from "./fixtures.js";
 import { replay } from "../ledger/wallets.contract.js";
@@ -111,7 +112,7 @@ async function morning(storage: Storage, ledger: Ledger, plan: { at: number; aft
       wallets: l.wallets,
       origins: createOrigins(storage),
       shop,
-      topup,
+      supply: supplyOf(topup, storage),
       refIdPrefix: "TG",
       timeoutMs: 60_000,
       logger,

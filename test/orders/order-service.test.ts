@@ -17,6 +17,7 @@ import { createShop, type Shop } from "../../src/shop/shop.js";
 import { createOrigins } from "../../src/storage/origins.js";
 import type { Storage } from "../../src/storage/storage.js";
 import { createTopupClient } from "../../src/topup/client.js";
+import { supplyOf } from "../helpers/supply.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/topup/sandbox.js";
 import { redisStorage } from "../helpers/redis.js";
 import { draftRequest, TEST_CATALOG } from "./fixtures.js";
@@ -81,7 +82,10 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
       wallets: createLedger(storage).wallets,
       origins: createOrigins(storage),
       shop,
-      topup: createTopupClient({ baseUrl: sandbox.url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 5000 }),
+      supply: supplyOf(
+        createTopupClient({ baseUrl: sandbox.url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 5000 }),
+        storage,
+      ),
       refIdPrefix: "TG",
       timeoutMs: 5000,
       logger,
@@ -193,7 +197,10 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
     const dying = service({
       now: clock,
       timeoutMs: 1000,
-      topup: createTopupClient({ baseUrl: silent.url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 60_000 }),
+      supply: supplyOf(
+        createTopupClient({ baseUrl: silent.url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 60_000 }),
+        storage,
+      ),
       events: { ...events, claimed: () => claimed() },
     });
     const draft = await newDraft(dying);
@@ -343,7 +350,10 @@ describe("the order service on the real Redis: drafts, the submit-once Confirm, 
     try {
       const url = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
       const orders = service({
-        topup: createTopupClient({ baseUrl: url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 5000 }),
+        supply: supplyOf(
+          createTopupClient({ baseUrl: url, mitraId: "M1", secretKey: "s3cret", timeoutMs: 5000 }),
+          storage,
+        ),
       });
       const draft = await newDraft(orders);
       const outcome = await confirm(orders, draft.refId);

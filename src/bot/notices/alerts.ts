@@ -1,5 +1,6 @@
 import type { Api } from "grammy";
 import type { Lang, OrderRecord } from "../../orders/order.js";
+import type { HealthChange } from "../../providers/resting.js";
 import { formatRupiah } from "../format.js";
 import { translator, type Texts, type Translate } from "../i18n.js";
 import type { AdminFanOut } from "./fan-out.js";
@@ -40,6 +41,22 @@ export function createAlerts(deps: {
           errorCode: r.errorCode ?? t("value-none"),
           errorMsg: r.errorMsg ?? t("order-failed-no-message"),
           refId: order.refId,
+        }),
+      );
+    },
+    /** A provider started resting (orders go around it), or answered again: told once each. */
+    async providerHealth(change: HealthChange, timeZone: string): Promise<void> {
+      if (change.kind === "back") {
+        await alert("provider back", (t) => t("provider-back-alert", { provider: change.provider }));
+        return;
+      }
+      const until = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit" }).format(
+        new Date(change.until),
+      );
+      await alert("provider resting", (t) =>
+        t(change.why === "empty" ? "provider-resting-empty-alert" : "provider-resting-alert", {
+          provider: change.provider,
+          until,
         }),
       );
     },

@@ -15,6 +15,7 @@ import { createAdminFanOut } from "./fan-out.js";
 import { createOrderNotices } from "./order-notices.js";
 import { createOutcomeTelling } from "./order-outcome.js";
 import type { PendingMessages } from "./pending-messages.js";
+import type { HealthChange } from "../../providers/resting.js";
 
 export interface NotifierDeps {
   api: Api;
@@ -35,12 +36,16 @@ export interface NotifierDeps {
   pendingMessages?: PendingMessages;
   /** The H2H API's sales and failures go here, told in one notice per period (unknown ones at once). */
   apiSales?: Pick<ApiSales, "add">;
+  /** TZ: the times the admins read. */
+  timeZone?: string;
   now?: () => Date;
 }
 
 export interface Notifier extends OrderEvents, DepositEvents {
   /** The H2H API's sales of the last `minutes`, in one notice. */
   apiSales(lines: readonly ApiSalesLine[], minutes: number): Promise<void>;
+  /** A provider started resting or is back: the admins are told (once per change). */
+  providerHealth(change: HealthChange): Promise<void>;
   /** Resolves when every notice started so far has gone out (shutdown waits for it). */
   idle(): Promise<void>;
 }
@@ -90,6 +95,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     tellOutcome: (order, heading) => (viaApi(order) ? Promise.resolve() : track(outcomes.tellOutcome(order, heading))),
     finished: (order, how, facts) => track(finished(order, how, facts)),
     apiSales: (lines, minutes) => track(apiSalesNotice(lines, minutes)),
+    providerHealth: (change) => track(alerts.providerHealth(change, deps.timeZone ?? "UTC")),
     // Said as the outcome "unknown, the bot was restarted" (what recovery records once the call
     // must be over, which then only brings the summary up to date).
     async interrupted(order) {

@@ -94,6 +94,12 @@ export function confirmAnswer(t: Translate, lang: Lang, outcome: ConfirmOutcome,
         reply: t("order-product-gone", vars),
       };
     }
+    case "unavailable": {
+      // Every provider of the product rests for a few minutes: nothing was held or sent; the
+      // summary keeps its buttons, so the same Confirm works once one of them is back.
+      const vars = { code: outcome.order.productCode, product: outcome.order.productName };
+      return { alert: t("callback-product-resting", vars), reply: t("order-product-resting", vars) };
+    }
     case "not-yours":
       return { alert: t("callback-not-yours") };
     // "used" answers only an order of the H2H API (a partner's ref id); a chat's never has one.

@@ -1,0 +1,173 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadCatalog } from "../../../src/catalog/catalog.js";
+import { createSandboxProvider, type SandboxProvider } from "../../../src/topup/sandbox.js";
+import { ADMIN, button, STAFF, staffWorld, type World } from "../world.js";
+
+/*
+ * Two providers over real HTTP: the world's sandbox is `main`, a second sandbox is `backup`. Each
+ * counts the calls it got, so every test can say which provider was asked, and how often.
+ */
+
+const BACKUP_SECRET = "sk-backup-DO-NOT-LEAK-51c0";
+
+describe("several providers: failover, no failover on an unknown result, resting and coming back", () => {
+  let world: World;
+  let backup: SandboxProvider;
+  let t = Date.parse("2026-11-28T09:00:00Z");
+  const clock = () => new Date(t);
+
+  beforeEach(async () => {
+    world = await staffWorld();
+    t = Date.parse("2026-11-28T09:00:00Z");
+    // The backup sells every product of the catalogue (100 more than main), and ML86 as MLBB86 too.
+    const catalog = await loadCatalog("catalog.json");
+    if (!catalog.ok) throw new Error(catalog.errors.join("\n"));
+    backup = createSandboxProvider({
+      mitraId: "M-backup",
+      secretKey: BACKUP_SECRET,
+      products: [
+        ...catalog.catalog.games.flatMap((g) =>
+          g.products.map((p) => ({ code: p.code, name: p.name, priceRp: (p.price ?? 10_000) - 400 })),
+        ),
+        { code: "MLBB86", name: "86 Diamonds", priceRp: 19_400 },
+      ],
+    });
+    await backup.listen(0, "127.0.0.1");
+    world.onCleanup(() => backup.close());
+    Object.assign(world.env, {
+      TOPUP_PROVIDERS: "main,backup",
+      TOPUP_BACKUP_BASE_URL: backup.url,
+      TOPUP_BACKUP_MITRA_ID: "M-backup",
+      TOPUP_BACKUP_SECRET_KEY: BACKUP_SECRET,
+      TOPUP_BACKUP_TIMEOUT_MS: "3000",
+    });
+  });
+  afterEach(async () => {
+    await world.cleanup();
+    const logs = world.bots.map((b) => b.output()).join("\n");
+    expect(logs).not.toContain(BACKUP_SECRET);
+  });
+
+  /** The catalogue file with ML86 bought from main as `NOPE86` (which main does not sell), then from backup. */
+  async function routedCatalog(): Promise<string> {
+    const catalog = JSON.parse(await readFile("catalog.json", "utf8")) as {
+      games: Array<{ products: Array<{ code: string; routes?: unknown }> }>;
+    };
+    const ml86 = catalog.games.flatMap((g) => g.products).find((p) => p.code === "ML86")!;
+    ml86.routes = [
+      { provider: "main", code: "NOPE86" },
+      { provider: "backup", code: "MLBB86" },
+    ];
+    const dir = await mkdtemp(join(tmpdir(), "providers-"));
+    const file = join(dir, "catalog.json");
+    await writeFile(file, JSON.stringify(catalog));
+    return file;
+  }
+
+  const refOf = (text: string) => /(?:Order ref|Ref pesanan): <code>([A-Z0-9]+)<\/code>/.exec(text)![1]!;
+
+  it("a refusal that bought nothing goes to the next route under its own code: one order, one success, its first ref id everywhere", async () => {
+    await world.run({ CATALOG_FILE: await routedCatalog() });
+    const summary = await world.summaryFor(ADMIN, "ML86", "12345678(1234)");
+    const refId = refOf(summary.text);
+    world.fake.tapButton(ADMIN, summary, button(summary, /Confirm/));
+    const result = await world.waitText(ADMIN, /Top-up successful/);
+    expect(result.text).toContain(`Ref id: <code>${refId}</code>`);
+    // main was asked under its route's code and refused; backup sold it under its own, with a new ref id.
+    expect(world.sandbox.calls).toMatchObject([
+      { refId, itemCode: "NOPE86", outcome: "error", errorCode: "product/not-found" },
+    ]);
+    expect(backup.calls).toMatchObject([{ refId: `${refId}R2`, itemCode: "MLBB86", outcome: "success" }]);
+    const order = await world.bots[0]!.app!.ledger.get(refId);
+    expect(order).toMatchObject({
+      state: "success",
+      attempt: { provider: "backup", code: "MLBB86", refId: `${refId}R2` },
+      refused: [{ provider: "main", code: "NOPE86", refId, errorCode: "product/not-found" }],
+    });
+  });
+
+  it("a timeout is never sent to another provider: the order is held as unknown, the backup never hears of it", async () => {
+    const slow = await world.slowSandbox(2_500);
+    await world.run({ TOPUP_BASE_URL: slow.url, TOPUP_TIMEOUT_MS: "1000" });
+    const summary = await world.summaryFor(STAFF, "ML86", "12345678(1234)");
+    world.fake.tapButton(STAFF, summary, button(summary, /Konfirmasi/));
+    await world.waitText(STAFF, /belum diketahui/);
+    expect(slow.calls).toHaveLength(1);
+    expect(backup.calls).toHaveLength(0);
+    const order = await world.bots[0]!.app!.ledger.get(refOf(summary.text));
+    expect(order?.state).toBe("unknown");
+    expect(order?.refused).toBeUndefined();
+  });
+
+  it("a provider whose deposit is empty rests (the admins told once), orders go around it, and after its rest one order brings it back", async () => {
+    world.sandbox.deposit(-world.sandbox.balance());
+    await world.run({}, { now: clock });
+    const first = await world.order(STAFF, "ML86", "12345678(1234)");
+    expect(first.text).toMatch(/berhasil/i);
+    expect(world.sandbox.calls).toHaveLength(1);
+    expect(backup.calls).toHaveLength(1);
+    await world.waitText(ADMIN, /Provider main is resting/);
+
+    // Resting: the next order goes straight to the backup.
+    const second = await world.order(STAFF, "ML172", "12345678(1234)");
+    expect(second.text).toMatch(/berhasil/i);
+    expect(world.sandbox.calls).toHaveLength(1);
+    expect(backup.calls).toHaveLength(2);
+
+    // Five minutes later, topped up: the next order tries main again, and it is back.
+    t += 5 * 60_000;
+    world.sandbox.deposit(1_000_000);
+    const third = await world.order(STAFF, "ML86", "11112222(3333)");
+    expect(third.text).toMatch(/berhasil/i);
+    expect(world.sandbox.calls).toHaveLength(2);
+    expect(world.sandbox.calls[1]!.outcome).toBe("success");
+    expect(backup.calls).toHaveLength(2);
+    await world.waitText(ADMIN, /Provider main answers again/);
+    const resting = world.fake.messagesTo(ADMIN.id).filter((m) => /Provider main is resting/.test(m.text));
+    expect(resting).toHaveLength(1);
+  });
+
+  it("when every route rests the product is temporarily unavailable: nothing is sent or held, and the same Confirm works once one is back", async () => {
+    world.sandbox.deposit(-world.sandbox.balance());
+    backup.deposit(-backup.balance());
+    await world.run({}, { now: clock });
+    const failed = await world.order(STAFF, "ML86", "12345678(1234)");
+    expect(failed.text).toMatch(/gagal/i);
+    expect(world.sandbox.calls).toHaveLength(1);
+    expect(backup.calls).toHaveLength(1);
+
+    const summary = await world.summaryFor(STAFF, "ML86", "87654321(4321)");
+    world.fake.tapButton(STAFF, summary, button(summary, /Konfirmasi/));
+    await world.waitText(STAFF, /sementara tidak tersedia/);
+    expect(world.sandbox.calls).toHaveLength(1);
+    expect(backup.calls).toHaveLength(1);
+
+    t += 5 * 60_000;
+    backup.deposit(1_000_000);
+    world.fake.tapButton(STAFF, summary, button(summary, /Konfirmasi/));
+    const done = await world.waitText(STAFF, new RegExp(`berhasil[\\s\\S]*${refOf(summary.text)}`));
+    expect(done.text).toContain(refOf(summary.text));
+    // main was tried first (its trial), still empty, and the backup sold it.
+    expect(world.sandbox.calls).toHaveLength(2);
+    expect(backup.calls).toHaveLength(2);
+    expect(backup.calls[1]!.outcome).toBe("success");
+  });
+
+  it("a one-provider shop is as before: its orders carry no provider fields and nothing rests", async () => {
+    delete world.env.TOPUP_PROVIDERS;
+    world.sandbox.deposit(-world.sandbox.balance());
+    await world.run();
+    for (const player of ["12345678(1234)", "22345678(1234)", "32345678(1234)", "42345678(1234)"]) {
+      const result = await world.order(STAFF, "ML86", player);
+      expect(result.text).toMatch(/gagal/i);
+    }
+    expect(world.sandbox.calls).toHaveLength(4);
+    expect(backup.calls).toHaveLength(0);
+    expect(world.fake.allOutgoingText()).not.toMatch(/is resting|diistirahatkan/);
+    const order = await world.bots[0]!.app!.ledger.get(world.sandbox.calls[0]!.refId);
+    expect(order?.attempt).toBeUndefined();
+  });
+});

@@ -1,0 +1,48 @@
+import type { Catalog } from "../../src/catalog/catalog.js";
+import { createLogger } from "../../src/logger.js";
+import { createResting } from "../../src/providers/resting.js";
+import { createSupply, type ProviderLine, type Supply } from "../../src/providers/supply.js";
+import type { Storage } from "../../src/storage/storage.js";
+import type { TopupClient } from "../../src/topup/types.js";
+
+const DEFAULT_FAILOVER = [
+  "product/not-found",
+  "product/unavailable",
+  "destination/invalid",
+  "balance/insufficient",
+  "shop/paused",
+  "request/rate-limited",
+  "transaction/insufficient-balance",
+  "transaction/product-unavailable",
+];
+const DEFAULT_EMPTY = ["balance/insufficient", "transaction/insufficient-balance"];
+
+/** A provider line with the default codes: `main` unless named. */
+export function lineOf(client: TopupClient, opts: Partial<Omit<ProviderLine, "client">> = {}): ProviderLine {
+  return {
+    name: "main",
+    timeoutMs: 60_000,
+    failoverCodes: new Set(DEFAULT_FAILOVER),
+    emptyCodes: new Set(DEFAULT_EMPTY),
+    ...opts,
+    client,
+  };
+}
+
+/**
+ * The supply of a shop in a test: one provider (`main`, a shop as before) by default, else the
+ * lines given; resting in `storage`; a catalogue without routes unless given.
+ */
+export function supplyOf(
+  lines: TopupClient | readonly ProviderLine[],
+  storage: Storage,
+  opts: { catalog?: () => Catalog; now?: () => Date } = {},
+): Supply {
+  return createSupply({
+    lines: Array.isArray(lines) ? lines : [lineOf(lines as TopupClient)],
+    resting: createResting(storage, opts.now ?? (() => new Date())),
+    catalog: opts.catalog ?? (() => ({ games: [] })),
+    tell: async () => {},
+    logger: createLogger("silent"),
+  });
+}
