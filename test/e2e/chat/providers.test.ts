@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadCatalog } from "../../../src/catalog/catalog.js";
 import { createSandboxProvider, type SandboxProvider } from "../../../src/topup/sandbox.js";
+import { freePort } from "../../helpers/redis.js";
 import { ADMIN, button, STAFF, staffWorld, type World } from "../world.js";
 
 /*
@@ -154,6 +155,29 @@ describe("several providers: failover, no failover on an unknown result, resting
     expect(world.sandbox.calls).toHaveLength(2);
     expect(backup.calls).toHaveLength(2);
     expect(backup.calls[1]!.outcome).toBe("success");
+  });
+
+  it("a refusal that is not one of the provider's failover codes fails the order there: the backup never hears of it", async () => {
+    await world.run({ CATALOG_FILE: await routedCatalog(), TOPUP_FAILOVER_CODES: "shop/paused" });
+    const result = await world.order(STAFF, "ML86", "12345678(1234)");
+    expect(result.text).toMatch(/gagal/i);
+    expect(result.text).toContain("product/not-found");
+    expect(world.sandbox.calls).toHaveLength(1);
+    expect(backup.calls).toHaveLength(0);
+  });
+
+  it("a provider that cannot be reached: each order goes on to the backup, and after three such calls it rests and is not tried", async () => {
+    await world.run({ TOPUP_BASE_URL: `http://127.0.0.1:${await freePort()}` });
+    const players = ["12345678(1234)", "22345678(1234)", "32345678(1234)", "42345678(1234)"];
+    for (const player of players) {
+      const result = await world.order(STAFF, "ML86", player);
+      expect(result.text).toMatch(/berhasil/i);
+    }
+    expect(backup.calls.map((c) => c.destination)).toEqual(players);
+    // Three calls never sent, then it rests: the fourth order was not tried there.
+    await world.waitText(ADMIN, /Provider main is resting/);
+    const log = world.bots[0]!.output();
+    expect(log.match(/order sent to the next provider/g)).toHaveLength(3);
   });
 
   it("a one-provider shop is as before: its orders carry no provider fields and nothing rests", async () => {
