@@ -145,6 +145,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     shop,
     timeZone: config.timeZone,
     refIdPrefix: config.refIdPrefix,
+    providers: config.providers.map((p) => p.name),
     now,
   });
   const partners = createPartnerStore(storage);
@@ -227,6 +228,7 @@ export function buildServices(deps: ServiceDeps) {
     adminChat: config.adminChat,
     logger,
     lowBalanceThreshold: config.lowBalanceThreshold,
+    providers: config.providers,
     sandbox: config.topup === undefined,
     people,
     pendingMessages,
