@@ -345,18 +345,17 @@ function upstreamAndH2hChores(
   apiSales: ReturnType<typeof createApiSales>,
 ): Array<{ what: string; run: () => Promise<void> }> {
   const { config, logger, now } = deps;
-  // The provider's own status of unknown orders (a shop running this bot answers it); the built-in
-  // sandbox offers no such operation, so it is not asked.
-  const upstream =
-    config.topup === undefined
-      ? undefined
-      : createUpstreamCheck({
-          orders: b.ledger,
-          settle: (req) => b.orders.settle(req),
-          topup: deps.provider.topup,
-          logger,
-          now,
-        });
+  // The providers' own status of unknown orders (a shop running this bot answers it), each order at
+  // the provider it was waiting for; the built-in sandbox offers no such operation, so it is not asked.
+  const upstream = !deps.provider.lines.some((line) => line.client.status !== undefined)
+    ? undefined
+    : createUpstreamCheck({
+        orders: b.ledger,
+        settle: (req) => b.orders.settle(req),
+        clientOf: (name) => b.supply.line(name)?.client,
+        logger,
+        now,
+      });
   const asked =
     upstream === undefined ? [] : [{ what: "the provider's status of unknown orders", run: () => upstream.sweep() }];
   if (!config.h2h.enabled) return asked;
