@@ -360,6 +360,7 @@ pending-cost-unknown = No provider price seen for it yet: give one after the SN 
 pending-cost-answer = Provider price in its answer: { $cost } (counts as its cost if you settle it as a success).
 settle-usage = Use <code>/settle REF_ID success SN [PROVIDER_PRICE]</code> or <code>/settle REF_ID failed REASON</code>.
 settle-done = Order <code>{ $refId }</code> is settled as { $outcome }. The user has been told.
+settle-at-provider = Provider: <b>{ $provider }</b>, ref id there <code>{ $attemptRef }</code>
 settle-not-found = There is no order <code>{ $refId }</code>.
 settle-not-pending = Order <code>{ $refId }</code> is not pending (it is { $outcome }); nothing was changed.
 order-settled-heading = An admin checked this order with the provider. Final result:

@@ -339,6 +339,7 @@ pending-cost-unknown = Belum ada harga provider yang terlihat: berikan setelah S
 pending-cost-answer = Harga provider dalam jawabannya: { $cost } (dipakai sebagai biayanya jika Anda selesaikan sebagai berhasil).
 settle-usage = Gunakan <code>/settle REF_ID success SN [HARGA_PROVIDER]</code> atau <code>/settle REF_ID failed ALASAN</code>.
 settle-done = Pesanan <code>{ $refId }</code> diselesaikan sebagai { $outcome }. Pengguna sudah diberi tahu.
+settle-at-provider = Provider: <b>{ $provider }</b>, ref id di sana <code>{ $attemptRef }</code>
 settle-not-found = Tidak ada pesanan <code>{ $refId }</code>.
 settle-not-pending = Pesanan <code>{ $refId }</code> tidak sedang pending (status: { $outcome }); tidak ada yang diubah.
 order-settled-heading = Admin sudah memeriksa pesanan ini ke provider. Hasil akhirnya:
