@@ -107,6 +107,20 @@ describe("each provider's books: balances, alerts, report lines and settling at 
     expect(world.fake.messagesTo(ADMIN.id).filter((m) => /Low balance/.test(m.text))).toHaveLength(1);
   });
 
+  it("when the backup's deposit is empty and it was the last route, then the order fails and the empty-deposit alert names backup", async () => {
+    backup.deposit(-backup.balance());
+    await world.run({ CATALOG_FILE: await routedCatalog("MLBB86") });
+    const failed = await world.order(STAFF, "ML86", "12345678(1234)");
+    expect(failed.text).toMatch(/gagal/i);
+    const alert = await world.waitText(ADMIN, /deposit with the provider is empty/);
+    expect(alert.text).toContain("balance/insufficient");
+    expect(alert.text).toContain("Provider: <b>backup</b>");
+    // main sold nothing and is not said to be empty.
+    expect(
+      world.fake.messagesTo(ADMIN.id).filter((m) => /deposit with the provider is empty/.test(m.text)),
+    ).toHaveLength(1);
+  });
+
   it("when an order is unknown at the backup, then /pending names backup and its attempt's ref id, /settle takes that ref id, and its cost counts under backup", async () => {
     const slow = await world.slowSandbox(2_500); // sells ML86 at 19,500
     Object.assign(world.env, {
