@@ -255,8 +255,14 @@ report-totals =
 report-by-product = <b>By product</b> (successful sales)
 report-by-user = <b>By user</b> (successful sales)
 report-by-provider = <b>By provider</b> (orders with an outcome there; its sales' cost and margin)
-report-provider-line = { $name }: { $count } orders · sold { $selling } − cost { $provider } = { $margin }
-report-provider-line-unpriced = { $name }: { $count } orders · sold { $selling } − cost { $provider } = { $margin } (and { $unpriced } sold at an unknown provider price, left out)
+report-provider-line = { $name }: { $count ->
+        [one] 1 order
+       *[other] { $count } orders
+    } · sold { $selling } − cost { $provider } = { $margin }
+report-provider-line-unpriced = { $name }: { $count ->
+        [one] 1 order
+       *[other] { $count } orders
+    } · sold { $selling } − cost { $provider } = { $margin } (and { $unpriced } sold at an unknown provider price, left out)
 report-line = { $name }: { $count } × · { $selling } − { $provider } = { $margin }
 report-line-unpriced = { $name }: { $count } × · { $selling } − { $provider } = { $margin } (and { $unpriced } sold at an unknown provider price, left out)
 report-line-all-unpriced = { $name }: { $count } × · { $unpriced } sold at an unknown provider price (no margin counted)
@@ -722,7 +728,14 @@ page-today-margin = Margin
 page-today-balance = Provider balance
 page-today-balance-none = no sale seen yet
 page-today-providers = Providers: balance and today
-page-today-provider-hint = { $count } orders today · cost { $cost } · margin { $margin } · balance { $seen }
+page-today-provider-hint = { $count ->
+        [one] 1 order
+       *[other] { $count } orders
+    } today · cost { $cost } · margin { $margin } · balance seen { $seen }
+page-today-provider-hint-none = { $count ->
+        [one] 1 order
+       *[other] { $count } orders
+    } today · cost { $cost } · margin { $margin } · no balance seen yet
 page-today-money = Money
 page-today-owed = Owed to resellers
 page-today-owed-hint = saldo { $saldo } · held { $held }

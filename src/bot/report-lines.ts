@@ -11,7 +11,7 @@ export function providerLine(
   return loss(
     t(l.unpriced === 0 ? "report-provider-line" : "report-provider-line-unpriced", {
       name: l.name,
-      count: String(l.count),
+      count: l.count,
       selling: rp(l.selling - l.unpriced),
       provider: rp(l.provider),
       margin: rp(l.margin),

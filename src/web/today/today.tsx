@@ -126,11 +126,11 @@ function ProvidersSection(props: { today: AnswerOf<"today"> }) {
             key={name}
             label={name}
             value={seen === null ? "–" : rp(seen.balance)}
-            hint={t("page-today-provider-hint", {
+            hint={t(seen === null ? "page-today-provider-hint-none" : "page-today-provider-hint", {
               count: line?.count ?? 0,
               cost: rp(line?.provider ?? 0),
               margin: rp(line?.margin ?? 0),
-              seen: seen === null ? t("page-today-balance-none") : time(seen.at),
+              seen: seen === null ? "" : time(seen.at),
             })}
             testid={`today-provider-${name}`}
           />
