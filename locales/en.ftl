@@ -212,12 +212,18 @@ deposit-corrected =
     Ref: <code>{ $id }</code>
 deposit-note = Note: { $note }
 low-balance-alert = ⚠️ <b>Low balance</b>: { $balance } after order <code>{ $refId }</code>, below the threshold of { $threshold }. Top up the partner balance.
+alert-at-provider =
+    { $alert }
+    Provider: <b>{ $provider }</b>
 
 ## /balance
 balance-none = No sale yet: the balance is known after the first successful order.
 balance-known =
     Partner balance: <b>{ $balance }</b>
     Seen at { $time }, after order <code>{ $refId }</code>.
+balance-providers-title = <b>Partner balances</b> (each provider's, after its last sale):
+balance-provider = • { $provider }: <b>{ $balance }</b>, seen at { $time } after order <code>{ $refId }</code>
+balance-provider-none = • { $provider }: no sale yet
 
 ## /history
 history-title = <b>{ $scope }</b>: page { $page } of { $pages } ({ $total ->
@@ -248,6 +254,15 @@ report-totals =
     Margin: { $margin }
 report-by-product = <b>By product</b> (successful sales)
 report-by-user = <b>By user</b> (successful sales)
+report-by-provider = <b>By provider</b> (orders with an outcome there; its sales' cost and margin)
+report-provider-line = { $name }: { $count ->
+        [one] 1 order
+       *[other] { $count } orders
+    } · sold { $selling } − cost { $provider } = { $margin }
+report-provider-line-unpriced = { $name }: { $count ->
+        [one] 1 order
+       *[other] { $count } orders
+    } · sold { $selling } − cost { $provider } = { $margin } (and { $unpriced } sold at an unknown provider price, left out)
 report-line = { $name }: { $count } × · { $selling } − { $provider } = { $margin }
 report-line-unpriced = { $name }: { $count } × · { $selling } − { $provider } = { $margin } (and { $unpriced } sold at an unknown provider price, left out)
 report-line-all-unpriced = { $name }: { $count } × · { $unpriced } sold at an unknown provider price (no margin counted)
@@ -351,6 +366,7 @@ pending-cost-unknown = No provider price seen for it yet: give one after the SN 
 pending-cost-answer = Provider price in its answer: { $cost } (counts as its cost if you settle it as a success).
 settle-usage = Use <code>/settle REF_ID success SN [PROVIDER_PRICE]</code> or <code>/settle REF_ID failed REASON</code>.
 settle-done = Order <code>{ $refId }</code> is settled as { $outcome }. The user has been told.
+settle-at-provider = Provider: <b>{ $provider }</b>, ref id there <code>{ $attemptRef }</code>
 settle-not-found = There is no order <code>{ $refId }</code>.
 settle-not-pending = Order <code>{ $refId }</code> is not pending (it is { $outcome }); nothing was changed.
 order-settled-heading = An admin checked this order with the provider. Final result:
@@ -711,6 +727,15 @@ page-today-cost = provider { $cost }
 page-today-margin = Margin
 page-today-balance = Provider balance
 page-today-balance-none = no sale seen yet
+page-today-providers = Providers: balance and today
+page-today-provider-hint = { $count ->
+        [one] 1 order
+       *[other] { $count } orders
+    } today · cost { $cost } · margin { $margin } · balance seen { $seen }
+page-today-provider-hint-none = { $count ->
+        [one] 1 order
+       *[other] { $count } orders
+    } today · cost { $cost } · margin { $margin } · no balance seen yet
 page-today-money = Money
 page-today-owed = Owed to resellers
 page-today-owed-hint = saldo { $saldo } · held { $held }
@@ -750,6 +775,11 @@ page-top-reseller-hint = { $count ->
     } · profit { $profit }
 page-top-none = No sales in this period.
 page-top-no-resellers = No reseller sales in this period.
+page-top-providers = Providers, by revenue
+page-top-provider-hint = { $count ->
+        [one] 1 order
+       *[other] { $count } orders
+    } · cost { $cost } · margin { $margin }
 page-compare-title = This month vs last month
 page-compare-days = { $month } against { $before }, { $days ->
         [one] day 1 of each

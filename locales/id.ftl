@@ -212,12 +212,18 @@ deposit-corrected =
     Ref: <code>{ $id }</code>
 deposit-note = Catatan: { $note }
 low-balance-alert = ⚠️ <b>Saldo menipis</b>: { $balance } setelah pesanan <code>{ $refId }</code>, di bawah batas { $threshold }. Segera isi saldo mitra.
+alert-at-provider =
+    { $alert }
+    Provider: <b>{ $provider }</b>
 
 ## /balance
 balance-none = Belum ada penjualan: saldo diketahui setelah pesanan pertama yang berhasil.
 balance-known =
     Saldo mitra: <b>{ $balance }</b>
     Terlihat pada { $time }, setelah pesanan <code>{ $refId }</code>.
+balance-providers-title = <b>Saldo mitra</b> (tiap provider, setelah penjualan terakhirnya):
+balance-provider = • { $provider }: <b>{ $balance }</b>, terlihat pada { $time } setelah pesanan <code>{ $refId }</code>
+balance-provider-none = • { $provider }: belum ada penjualan
 
 ## /history
 history-title = <b>{ $scope }</b>: halaman { $page } dari { $pages } ({ $total } pesanan)
@@ -245,6 +251,9 @@ report-totals =
     Margin: { $margin }
 report-by-product = <b>Per produk</b> (penjualan berhasil)
 report-by-user = <b>Per pengguna</b> (penjualan berhasil)
+report-by-provider = <b>Per provider</b> (pesanan dengan hasil di sana; biaya dan margin penjualannya)
+report-provider-line = { $name }: { $count } pesanan · terjual { $selling } − biaya { $provider } = { $margin }
+report-provider-line-unpriced = { $name }: { $count } pesanan · terjual { $selling } − biaya { $provider } = { $margin } (dan { $unpriced } terjual dengan harga provider tak diketahui, tidak dihitung)
 report-line = { $name }: { $count } × · { $selling } − { $provider } = { $margin }
 report-line-unpriced = { $name }: { $count } × · { $selling } − { $provider } = { $margin } (ditambah { $unpriced } terjual dengan harga provider yang tidak diketahui, tidak dihitung)
 report-line-all-unpriced = { $name }: { $count } × · { $unpriced } terjual dengan harga provider tidak diketahui (margin tidak dihitung)
@@ -330,6 +339,7 @@ pending-cost-unknown = Belum ada harga provider yang terlihat: berikan setelah S
 pending-cost-answer = Harga provider dalam jawabannya: { $cost } (dipakai sebagai biayanya jika Anda selesaikan sebagai berhasil).
 settle-usage = Gunakan <code>/settle REF_ID success SN [HARGA_PROVIDER]</code> atau <code>/settle REF_ID failed ALASAN</code>.
 settle-done = Pesanan <code>{ $refId }</code> diselesaikan sebagai { $outcome }. Pengguna sudah diberi tahu.
+settle-at-provider = Provider: <b>{ $provider }</b>, ref id di sana <code>{ $attemptRef }</code>
 settle-not-found = Tidak ada pesanan <code>{ $refId }</code>.
 settle-not-pending = Pesanan <code>{ $refId }</code> tidak sedang pending (status: { $outcome }); tidak ada yang diubah.
 order-settled-heading = Admin sudah memeriksa pesanan ini ke provider. Hasil akhirnya:
@@ -660,6 +670,9 @@ page-today-cost = provider { $cost }
 page-today-margin = Margin
 page-today-balance = Saldo provider
 page-today-balance-none = belum ada penjualan
+page-today-providers = Provider: saldo dan hari ini
+page-today-provider-hint = { $count } pesanan hari ini · biaya { $cost } · margin { $margin } · saldo terlihat { $seen }
+page-today-provider-hint-none = { $count } pesanan hari ini · biaya { $cost } · margin { $margin } · saldo belum terlihat
 page-today-money = Uang
 page-today-owed = Utang ke reseller
 page-today-owed-hint = saldo { $saldo } · ditahan { $held }
@@ -687,6 +700,8 @@ page-top-product-hint = { $count } terjual · margin { $margin }
 page-top-reseller-hint = { $count } pesanan · laba { $profit }
 page-top-none = Tidak ada penjualan pada periode ini.
 page-top-no-resellers = Tidak ada penjualan reseller pada periode ini.
+page-top-providers = Provider, menurut pendapatan
+page-top-provider-hint = { $count } pesanan · biaya { $cost } · margin { $margin }
 page-compare-title = Bulan ini vs bulan lalu
 page-compare-days = { $month } dibanding { $before }, { $days ->
         [one] tanggal 1 masing-masing

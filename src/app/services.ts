@@ -145,6 +145,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     shop,
     timeZone: config.timeZone,
     refIdPrefix: config.refIdPrefix,
+    providers: config.providers.map((p) => p.name),
     now,
   });
   const partners = createPartnerStore(storage);
@@ -227,6 +228,7 @@ export function buildServices(deps: ServiceDeps) {
     adminChat: config.adminChat,
     logger,
     lowBalanceThreshold: config.lowBalanceThreshold,
+    providers: config.providers,
     sandbox: config.topup === undefined,
     people,
     pendingMessages,
@@ -343,18 +345,17 @@ function upstreamAndH2hChores(
   apiSales: ReturnType<typeof createApiSales>,
 ): Array<{ what: string; run: () => Promise<void> }> {
   const { config, logger, now } = deps;
-  // The provider's own status of unknown orders (a shop running this bot answers it); the built-in
-  // sandbox offers no such operation, so it is not asked.
-  const upstream =
-    config.topup === undefined
-      ? undefined
-      : createUpstreamCheck({
-          orders: b.ledger,
-          settle: (req) => b.orders.settle(req),
-          topup: deps.provider.topup,
-          logger,
-          now,
-        });
+  // The providers' own status of unknown orders (a shop running this bot answers it), each order at
+  // the provider it was waiting for; the built-in sandbox offers no such operation, so it is not asked.
+  const upstream = !deps.provider.lines.some((line) => line.client.status !== undefined)
+    ? undefined
+    : createUpstreamCheck({
+        orders: b.ledger,
+        settle: (req) => b.orders.settle(req),
+        clientOf: (name) => b.supply.line(name)?.client,
+        logger,
+        now,
+      });
   const asked =
     upstream === undefined ? [] : [{ what: "the provider's status of unknown orders", run: () => upstream.sweep() }];
   if (!config.h2h.enabled) return asked;

@@ -1,6 +1,6 @@
 import type { Logger } from "../logger.js";
 import type { TopupClient, TopupStatusResult } from "../topup/types.js";
-import type { OrderRecord } from "../orders/order.js";
+import { currentAttempt, type OrderRecord } from "../orders/order.js";
 import { SN, type SettleOutcome, type SettleRequest } from "../orders/settle.js";
 
 const MINUTE_MS = 60_000;
@@ -32,14 +32,19 @@ export interface UpstreamCheckDeps {
   orders: { pending(): Promise<OrderRecord[]> };
   /** The settlement an admin's verdict goes through: it tells the user and the admins. */
   settle(req: SettleRequest): Promise<SettleOutcome>;
-  topup: Pick<TopupClient, "status">;
+  /**
+   * The client of a provider by its name (undefined: no such provider now). An order is asked about
+   * at the provider of its current attempt, under that attempt's ref id.
+   */
+  clientOf(provider: string): Pick<TopupClient, "status"> | undefined;
   logger: Logger;
   now: () => Date;
 }
 
 /**
  * Settles unknown orders on the provider's own status answer, when the provider offers one (a
- * shop running this bot does): each `sweep` asks about the orders that are due (see
+ * shop running this bot does). An order is asked about at the provider it was waiting for (its
+ * current attempt's), under the ref id that provider was sent: each `sweep` asks about the orders that are due (see
  * {@link askIntervalMs}) and settles those the provider reports finished, exactly as an admin's
  * verdict would, with {@link SETTLED_BY_PROVIDER} as the admin. Anything else (not known yet, not
  * found, no answer) is left as it is; `not-found` in particular is never taken for a failure, since
@@ -47,8 +52,10 @@ export interface UpstreamCheckDeps {
  *
  * When each order was last asked is kept in memory only: one process (the holder of the
  * background lease) sweeps, and a process that takes over asks once early, which is harmless as
- * asking is only a read. A sweep never throws; a sweep asked for while one runs joins it.
+ * asking is only a read. A provider that does not answer is left alone on its own: the others are
+ * still asked. A sweep never throws; a sweep asked for while one runs joins it.
  */
+
 /** How long a provider that has not answered the status operation yet is left alone after it did not. */
 export const NO_STATUS_QUIET_MS = 10 * 60_000;
 
@@ -58,8 +65,10 @@ export function createUpstreamCheck(deps: UpstreamCheckDeps): { sweep(): Promise
   let running: Promise<void> | undefined;
   // A provider that never answered the status operation (most do not offer it) is asked again only
   // after a quiet while, not about every order every minute; one that answered once is trusted to.
-  let answersStatus = false;
-  let quietUntil = 0;
+  // Each provider on its own.
+  const answersStatus = new Set<string>();
+  const quietUntil = new Map<string, number>();
+  const quiet = (provider: string, at: number) => !answersStatus.has(provider) && at < (quietUntil.get(provider) ?? 0);
 
   async function settleOn(order: OrderRecord, answer: TopupStatusResult): Promise<void> {
     const refId = order.refId;
@@ -100,8 +109,12 @@ export function createUpstreamCheck(deps: UpstreamCheckDeps): { sweep(): Promise
     );
   }
 
-  /** Asks about one order when it is due; "no-answer" when the provider did not answer. */
-  async function check(order: OrderRecord): Promise<"asked" | "no-answer" | undefined> {
+  /** Asks about one order at its provider when it is due; "no-answer" when the provider did not answer. */
+  async function check(
+    order: OrderRecord,
+    provider: string,
+    status: NonNullable<TopupClient["status"]>,
+  ): Promise<"asked" | "no-answer" | undefined> {
     // Only orders still waiting for a verdict; an order an admin settled is never touched again.
     if (order.state !== "unknown" || order.result?.reason === "settled") {
       lastAsked.delete(order.refId);
@@ -117,18 +130,16 @@ export function createUpstreamCheck(deps: UpstreamCheckDeps): { sweep(): Promise
     if (last !== undefined && at - last < interval) return;
     // Recorded before asking: an answer that never comes must not turn into asking every sweep.
     lastAsked.set(order.refId, at);
-    const answer = await deps.topup.status?.(order.refId);
-    if (answer === undefined) return "asked";
-    if (answer.kind !== "no-answer") answersStatus = true;
-    else if (!answersStatus) quietUntil = at + NO_STATUS_QUIET_MS;
+    const answer = await status(currentAttempt(order).refId);
+    if (answer.kind !== "no-answer") answersStatus.add(provider);
+    else if (!answersStatus.has(provider)) quietUntil.set(provider, at + NO_STATUS_QUIET_MS);
     await settleOn(order, answer);
     return answer.kind === "no-answer" ? "no-answer" : "asked";
   }
 
   async function sweepOnce(): Promise<void> {
-    if (deps.topup.status === undefined) return;
-    // Decided once per round: a round that asks, asks about every order that is due.
-    if (!answersStatus && deps.now().getTime() < quietUntil) return;
+    // Decided once per round: a round that asks a provider, asks it about every order that is due.
+    const startedAt = deps.now().getTime();
     let orders: OrderRecord[];
     try {
       orders = await deps.orders.pending();
@@ -137,16 +148,20 @@ export function createUpstreamCheck(deps: UpstreamCheckDeps): { sweep(): Promise
       return;
     }
     const pending = new Set<string>();
-    let silent = false;
+    const silent = new Set<string>();
     for (const order of orders) {
       pending.add(order.refId);
-      // A provider that did not answer is not asked about the others in this round: a round stays
-      // short (the background work waits for it at a stop), and the next round goes on.
-      if (silent) continue;
+      const { provider } = currentAttempt(order);
+      // A provider that did not answer is not asked about its other orders in this round: a round
+      // stays short (the background work waits for it at a stop), and the next round goes on.
+      if (silent.has(provider) || quiet(provider, startedAt)) continue;
+      // No such provider now, or one that offers no status (the built-in sandbox): an admin decides.
+      const status = deps.clientOf(provider)?.status;
+      if (status === undefined) continue;
       try {
-        silent = (await check(order)) === "no-answer";
+        if ((await check(order, provider, status)) === "no-answer") silent.add(provider);
       } catch (err) {
-        logger.warn({ refId: order.refId, err }, "provider status check of an order failed");
+        logger.warn({ refId: order.refId, provider, err }, "provider status check of an order failed");
       }
     }
     // Orders settled or gone since: forget them, so the map holds the unknown orders only.

@@ -1,4 +1,4 @@
-import { costOf, type OrderRecord } from "../orders/order.js";
+import { costOf, MAIN_PROVIDER, type OrderRecord } from "../orders/order.js";
 import type { ApiFigures, DayFigures, ReportLine, ResellerLine } from "../orders/day-figures.js";
 
 /**
@@ -46,7 +46,10 @@ export interface DaySummary {
   byProduct: MoneyLine[];
   byUser: MoneyLine[];
   byReseller: ResellerMoneyLine[];
-  /** Each provider's orders (whose outcome was recorded at it), what its successes sold for and cost, the margin. */
+  /**
+   * Each provider's orders (whose outcome was recorded at it), what its successes sold for and cost,
+   * the margin; empty when main is the only provider that appears (a one-provider shop's every day).
+   */
   byProvider: MoneyLine[];
   /** The part of the day that resellers' own systems ordered through the H2H API. */
   api: ApiFigures;
@@ -80,6 +83,14 @@ export const resellerMoneyLine = (line: ResellerLine): ResellerMoneyLine => ({
 
 export const countsOf = (f: Pick<DayFigures, "total" | "byState">): OrderCounts => ({ total: f.total, ...f.byState });
 
+/**
+ * Lines by provider as the owner reads them: only when a provider other than main appears (a day
+ * of main alone says nothing a one-provider shop's report does not say already).
+ */
+export function perProvider<T extends { key: string }>(lines: T[]): T[] {
+  return lines.some((l) => l.key !== MAIN_PROVIDER) ? lines : [];
+}
+
 /** A day's books from the figures the ledger keeps for it. */
 export function daySummary(day: string, f: DayFigures): DaySummary {
   return {
@@ -93,7 +104,7 @@ export function daySummary(day: string, f: DayFigures): DaySummary {
     byProduct: f.byProduct.map(moneyLine),
     byUser: f.byUser.map(moneyLine),
     byReseller: f.byReseller.map(resellerMoneyLine),
-    byProvider: f.byProvider.map(moneyLine),
+    byProvider: perProvider(f.byProvider.map(moneyLine)),
     api: f.api,
   };
 }

@@ -1,7 +1,7 @@
 import { normalisePlayerId } from "../catalog/catalog.js";
 import type { OrderLedger, OrderQuery } from "../orders/ledger.js";
-import type { OrderRecord } from "../orders/order.js";
-import { ownIdCandidates } from "../orders/ref-id.js";
+import { currentAttempt, type OrderRecord } from "../orders/order.js";
+import { attemptBase, ownIdCandidates } from "../orders/ref-id.js";
 import type { Shop } from "../shop/shop.js";
 
 /** How far back a search by the start of a player id looks when no day is given. */
@@ -27,14 +27,31 @@ export interface OrderReportsDeps {
   now: () => Date;
 }
 
+/** The ref ids an order was sent under, one per attempt (the first is the order's own). */
+export const attemptRefIds = (order: OrderRecord): string[] => [
+  ...(order.refused ?? []).map((a) => a.refId),
+  currentAttempt(order).refId,
+];
+
 export function createOrderReports(deps: OrderReportsDeps) {
   const { ledger } = deps;
 
-  /** An order by its ref id as someone typed it: in any case, spaces around it dropped. */
+  /**
+   * An order by its ref id as someone typed it: in any case, spaces around it dropped; or by the
+   * ref id of one of its attempts at a provider (`…R2`, what that provider quotes), when the order
+   * has that attempt.
+   */
   async function lookup(typed: string): Promise<OrderRecord | undefined> {
-    for (const refId of ownIdCandidates(typed, deps.refIdPrefix)) {
+    const candidates = ownIdCandidates(typed, deps.refIdPrefix);
+    for (const refId of candidates) {
       const order = await ledger.get(refId);
       if (order !== undefined) return order;
+    }
+    for (const ref of candidates) {
+      for (const base of attemptBase(ref).slice(1)) {
+        const order = await ledger.get(base);
+        if (order !== undefined && attemptRefIds(order).includes(ref)) return order;
+      }
     }
     return undefined;
   }

@@ -1,9 +1,10 @@
 import { dayPlus, daysOf, monthDays, periodOf, type Period, type PeriodKind } from "../calendar.js";
-import type { DayFigures, HourLine } from "../orders/day-figures.js";
+import type { DayFigures, HourLine, ReportLine } from "../orders/day-figures.js";
 import {
   countsOf,
   marginOf,
   moneyLine,
+  perProvider,
   resellerMoneyLine,
   type MoneyLine,
   type OrderCounts,
@@ -37,6 +38,11 @@ export interface TopReport {
   totals: PeriodTotals;
   products: MoneyLine[];
   resellers: ResellerMoneyLine[];
+  /**
+   * Each provider's orders, cost and margin over the period (by revenue); empty when main is the
+   * only provider that appears in it.
+   */
+  providers: MoneyLine[];
   /** The period before and after it (none after the current one), for paging. */
   before: string;
   after?: string;
@@ -146,15 +152,21 @@ export function createQuestions(deps: QuestionsDeps) {
     async top(kind: PeriodKind, day?: string): Promise<TopReport> {
       const { period, days, paging } = periodAsked(kind, day, deps.today());
       const figures = await deps.daysDetail(days);
+      const addLine = (into: ReportLine, l: ReportLine) => {
+        into.count += l.count;
+        into.selling += l.selling;
+        into.provider += l.provider;
+        into.unpriced += l.unpriced;
+      };
       const products = addUp(
         figures.map((f) => f.byProduct),
         (l) => l.key,
-        (into, l) => {
-          into.count += l.count;
-          into.selling += l.selling;
-          into.provider += l.provider;
-          into.unpriced += l.unpriced;
-        },
+        addLine,
+      );
+      const providers = addUp(
+        figures.map((f) => f.byProvider),
+        (l) => l.key,
+        addLine,
       );
       const resellers = addUp(
         figures.map((f) => f.byReseller.filter((r) => r.count > 0)),
@@ -178,6 +190,11 @@ export function createQuestions(deps: QuestionsDeps) {
           .map(resellerMoneyLine)
           .sort((a, b) => b.sales - a.sales || b.count - a.count || a.userId - b.userId)
           .slice(0, TOP_LINES),
+        providers: perProvider(
+          providers
+            .map(moneyLine)
+            .sort((a, b) => b.selling - a.selling || b.count - a.count || a.key.localeCompare(b.key)),
+        ),
         ...paging,
       };
     },

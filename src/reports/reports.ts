@@ -8,7 +8,7 @@ import type { Access } from "../access/access.js";
 import type { People } from "../access/people.js";
 import { dayIn, dayRange, daysUpTo } from "../calendar.js";
 import type { OrderLedger } from "../orders/ledger.js";
-import type { BalanceSeen } from "../orders/order.js";
+import { MAIN_PROVIDER, type BalanceSeen } from "../orders/order.js";
 import type { Wallets } from "../orders/wallet.js";
 import type { Shop } from "../shop/shop.js";
 import { csvFile } from "./csv.js";
@@ -28,8 +28,10 @@ export interface DayReport extends DaySummary {
 
 /** The Today page: the day's books, the provider balance, what the shop owes, and the last 30 days. */
 export interface TodayReport extends Omit<DayReport, "byUser" | "byReseller"> {
-  /** The provider balance after the last sale, and when it was seen. */
+  /** The first provider's balance after its last sale, and when it was seen (a one-provider shop's only one). */
   balance: { balance: number; at: string } | null;
+  /** Each provider's balance after its last sale (null: none seen yet), in preference order. */
+  balances: Array<{ provider: string; balance: { balance: number; at: string } | null }>;
   owed: Owed;
   /** Orders whose result is unknown, waiting to be settled. */
   pending: number;
@@ -62,13 +64,24 @@ export interface Reports {
   monthDeposits(month: string): Promise<DepositsCsv>;
   /** A month's orders (`YYYY-MM`) as one CSV, read a day at a time as it is sent. */
   monthExport(month: string): Promise<MonthExport>;
-  /** The provider balance the last sale reported. */
+  /** The provider balance the last sale reported (main's). */
   providerBalance(): Promise<BalanceSeen | undefined>;
+  /**
+   * Each provider's balance as its last sale reported it (undefined: none seen yet): the configured
+   * providers in preference order, then any other that reported one (a provider since removed).
+   */
+  providerBalances(): Promise<ProviderBalance[]>;
   /** The provider price last seen for each product (a selling price below it loses money). */
   providerPrices(): Promise<Map<string, number>>;
   orders: OrderReports;
   resellers: ResellerReports;
   questions: Questions;
+}
+
+/** A provider's last balance (undefined: no sale of it reported one yet). */
+export interface ProviderBalance {
+  provider: string;
+  balance: BalanceSeen | undefined;
 }
 
 export interface ReportsDeps {
@@ -81,6 +94,7 @@ export interface ReportsDeps {
     | "pending"
     | "eachSubmittedLine"
     | "lastBalance"
+    | "balances"
     | "lastProviderPrices"
     | "dayFigures"
     | "daysFigures"
@@ -95,20 +109,29 @@ export interface ReportsDeps {
   /** The shop's time zone (TZ): its days and months. */
   timeZone: string;
   refIdPrefix: string;
+  /** The configured providers' names, in preference order (absent: main alone). */
+  providers?: readonly string[];
   now: () => Date;
 }
+
+const shown = (seen: BalanceSeen | undefined) => (seen === undefined ? null : { balance: seen.balance, at: seen.at });
 
 export function createReports(deps: ReportsDeps): Reports {
   const { ledger, timeZone } = deps;
   const today = () => dayIn(timeZone, deps.now());
+  async function providerBalances(): Promise<ProviderBalance[]> {
+    const seen = await ledger.balances();
+    const names = [...new Set([...(deps.providers ?? [MAIN_PROVIDER]), ...seen.keys()])];
+    return names.map((provider) => ({ provider, balance: seen.get(provider) }));
+  }
   return {
     async today() {
       const day = today();
       const days = daysUpTo(day, SERIES_DAYS);
-      const [figures, series, balance, owed, pending, requests] = await Promise.all([
+      const [figures, series, balances, owed, pending, requests] = await Promise.all([
         ledger.dayFigures(day),
         ledger.daysFigures(days),
-        ledger.lastBalance(),
+        providerBalances(),
         deps.wallets.totals(),
         ledger.pending(),
         deps.requests.dayFigures(day),
@@ -117,7 +140,8 @@ export function createReports(deps: ReportsDeps): Reports {
       return {
         ...summary,
         byProduct: figures.byProduct.map(moneyLine),
-        balance: balance === undefined ? null : { balance: balance.balance, at: balance.at },
+        balance: shown(balances[0]?.balance),
+        balances: balances.map((b) => ({ provider: b.provider, balance: shown(b.balance) })),
         owed: { ...owed, total: owed.saldo + owed.held },
         pending: pending.length,
         days: dayPoints(days, series),
@@ -139,6 +163,7 @@ export function createReports(deps: ReportsDeps): Reports {
     monthExport: (month) => exportMonth({ orders: ledger, timeZone }, month),
     monthDeposits: (month) => depositsMonthCsv({ wallets: deps.wallets, people: deps.people, timeZone }, month),
     providerBalance: () => ledger.lastBalance(),
+    providerBalances,
     providerPrices: () => ledger.lastProviderPrices(),
     orders: createOrderReports(deps),
     resellers: createResellerReports(deps),

@@ -31,6 +31,8 @@ export interface PastOrder {
   toldAt?: string;
   /** An admin's verdict on an unknown outcome, and when its user was told. */
   settlement?: Outcome & { adminId: number; toldAt?: string };
+  /** The provider (and its code) the order was sent to (unset: main, under the product's code). */
+  attempt?: { provider: string; code: string };
 }
 
 /** Writes one past order; the order as the ledger keeps it at the end. */
@@ -46,11 +48,25 @@ export async function writePastOrder(
     at: past.submittedAt,
     ...(past.summaryMessageId === undefined ? {} : { summaryMessageId: past.summaryMessageId }),
     ...(past.offered === undefined ? {} : { offered: past.offered }),
+    ...(past.attempt === undefined ? {} : { attempt: past.attempt }),
   });
   if (claim.kind !== "claimed") throw new Error(`past order ${draft.refId} not claimed: ${claim.kind}`);
+  const provider = past.attempt?.provider;
   const balance =
-    past.balance === undefined ? {} : { balance: { balance: past.balance, at: outcome.at, refId: draft.refId } };
-  const finished = await orders.finish(draft, outcome, balance);
+    past.balance === undefined
+      ? {}
+      : {
+          balance: {
+            balance: past.balance,
+            at: outcome.at,
+            refId: draft.refId,
+            ...(provider === undefined ? {} : { provider }),
+          },
+        };
+  const finished = await orders.finish(draft, outcome, {
+    ...balance,
+    ...(provider === undefined ? {} : { provider }),
+  });
   if (finished.kind !== "finished") throw new Error(`past order ${draft.refId} not finished: ${finished.kind}`);
   let order = finished.order;
   if (past.toldAt !== undefined) await orders.markNotified(draft.refId, past.toldAt);

@@ -43,9 +43,15 @@ const unknownOrder = (refId: string, over: Partial<OrderRecord> = {}): OrderReco
  * A world with a clock the test moves, a provider whose status answers the test decides, and a
  * settlement that records each verdict and takes the order out of the unknown ones.
  */
-function world(orders: OrderRecord[], answer: (refId: string) => TopupStatusResult | Promise<TopupStatusResult>) {
+function world(
+  orders: OrderRecord[],
+  answer: (refId: string, provider: string) => TopupStatusResult | Promise<TopupStatusResult>,
+  providers: readonly string[] = ["main"],
+) {
   let now = T0;
   const asked: Array<{ refId: string; at: number }> = [];
+  /** Which provider was asked about which ref id, in order. */
+  const askedAt: Array<{ provider: string; refId: string }> = [];
   const settled: SettleRequest[] = [];
   const logLines: Array<Record<string, unknown>> = [];
   const pending = new Map(orders.map((o) => [o.refId, o]));
@@ -67,17 +73,22 @@ function world(orders: OrderRecord[], answer: (refId: string) => TopupStatusResu
       pending.delete(req.refId);
       return { kind: "settled", order: { ...order, state: req.outcome.state, settledBy: req.adminId } };
     },
-    topup: {
-      status: async (refId) => {
-        asked.push({ refId, at: now - T0 });
-        return answer(refId);
-      },
-    },
+    clientOf: (provider) =>
+      providers.includes(provider)
+        ? {
+            status: async (refId) => {
+              asked.push({ refId, at: now - T0 });
+              askedAt.push({ provider, refId });
+              return answer(refId, provider);
+            },
+          }
+        : undefined,
     logger,
     now: () => new Date(now),
   });
   return {
     asked,
+    askedAt,
     settled,
     logLines,
     sweep: () => check.sweep(),
@@ -207,22 +218,20 @@ describe("asking the provider's status about unknown orders", () => {
     expect(w.settled.map((s) => s.refId)).toEqual(["TGU10"]);
   });
 
-  it("when the client cannot ask the status, then a sweep does nothing", async () => {
-    let listed = 0;
+  it("when the client cannot ask the status, then a sweep asks and settles nothing", async () => {
+    const settled: SettleRequest[] = [];
     const check = createUpstreamCheck({
-      orders: {
-        pending: async () => {
-          listed++;
-          return [unknownOrder("TGU11")];
-        },
+      orders: { pending: async () => [unknownOrder("TGU11")] },
+      settle: async (req) => {
+        settled.push(req);
+        return { kind: "not-found" };
       },
-      settle: async () => ({ kind: "not-found" }),
-      topup: {},
+      clientOf: () => ({}),
       logger: createLogger("silent"),
       now: () => new Date(T0),
     });
     await check.sweep();
-    expect(listed).toBe(0);
+    expect(settled).toEqual([]);
   });
 
   it("when a sweep is asked for while one runs, then it joins it and nothing is asked twice", async () => {
@@ -246,5 +255,53 @@ describe("asking the provider's status about unknown orders", () => {
     expect(askIntervalMs(25 * HOUR - 1)).toBe(HOUR);
     expect(askIntervalMs(25 * HOUR)).toBeUndefined();
     expect(askIntervalMs(Number.NaN)).toBeUndefined();
+  });
+});
+
+describe("several providers: each unknown order asked at the provider it was waiting for", () => {
+  const atBackup = (refId: string): OrderRecord =>
+    unknownOrder(refId, {
+      attempt: { provider: "backup", code: "MLBB86", refId: `${refId}R2`, at: new Date(T0).toISOString() },
+      refused: [
+        {
+          provider: "main",
+          code: "ML86",
+          refId,
+          at: new Date(T0 - SECOND).toISOString(),
+          reason: "provider-error",
+          errorCode: "product/unavailable",
+        },
+      ],
+    });
+
+  it("when an order's current attempt is at backup, then backup is asked under that attempt's ref id and the order settled by its own", async () => {
+    const w = world([unknownOrder("TGA1"), atBackup("TGB1")], (refId) => success(refId), ["main", "backup"]);
+    await w.sweepAt(0);
+    expect(w.askedAt).toEqual([
+      { provider: "main", refId: "TGA1" },
+      { provider: "backup", refId: "TGB1R2" },
+    ]);
+    expect(w.settled.map((s) => s.refId)).toEqual(["TGA1", "TGB1"]);
+  });
+
+  it("when one provider does not answer, then the other is still asked about its orders in that round", async () => {
+    const w = world(
+      [unknownOrder("TGA2"), unknownOrder("TGA3"), atBackup("TGB2")],
+      (refId, provider) => (provider === "main" ? { kind: "no-answer", detail: "timeout" } : success(refId)),
+      ["main", "backup"],
+    );
+    await w.sweepAt(0);
+    expect(w.askedAt).toEqual([
+      { provider: "main", refId: "TGA2" },
+      { provider: "backup", refId: "TGB2R2" },
+    ]);
+    expect(w.settled.map((s) => s.refId)).toEqual(["TGB2"]);
+  });
+
+  it("when the order's provider is no longer configured, then it is left for an admin", async () => {
+    const w = world([atBackup("TGB3")], (refId) => success(refId), ["main"]);
+    await w.sweepAt(0);
+    expect(w.askedAt).toEqual([]);
+    expect(w.settled).toEqual([]);
   });
 });

@@ -36,7 +36,15 @@ describe("the owner's questions, from the figures kept per day", () => {
     product: typeof ML86 | typeof FF70,
     price: number,
     cost: number | "unpriced" | "failed",
+    at2?: { provider: string; code: string; balance?: number },
   ): Promise<OrderRecord> {
+    const via =
+      at2 === undefined
+        ? {}
+        : {
+            attempt: { provider: at2.provider, code: at2.code },
+            ...(at2.balance === undefined ? {} : { balance: at2.balance }),
+          };
     const submittedAt = new Date(`${at}:00+07:00`).toISOString();
     const order = draft({
       ...who,
@@ -51,12 +59,14 @@ describe("the owner's questions, from the figures kept per day", () => {
       return writePastOrder(ledger.orders, {
         draft: order,
         submittedAt,
+        ...via,
         outcome: { state: "failed", at: done, result: { reason: "provider-error", errorCode: "x" } },
       });
     if (cost === "unpriced")
       return writePastOrder(ledger.orders, {
         draft: order,
         submittedAt,
+        ...via,
         outcome: { state: "unknown", at: done, result: { reason: "timeout" } },
         settlement: { state: "success", at: done, adminId: 1, result: { sn: "S" } },
       });
@@ -64,6 +74,7 @@ describe("the owner's questions, from the figures kept per day", () => {
     return writePastOrder(ledger.orders, {
       draft: order,
       submittedAt,
+      ...via,
       outcome: { state: "success", at: done, result: { sn: "S", productDetail: { ...detail, status: "SUKSES" } } },
     });
   }
@@ -216,5 +227,47 @@ describe("the owner's questions, from the figures kept per day", () => {
     expect(owed.total).toBe(list.resellers.reduce((sum, r) => sum + r.saldo + r.held, 0));
     // Budi spent 19,000 in February and 47,500 in March (a failed order's price came back); Dewi 38,100.
     expect(owed.total).toBe(2_000_000 - 66_500 - 38_100);
+  });
+
+  it("when only main sold, then no period or day names a provider (a one-provider shop's reports are as before)", async () => {
+    expect((await reports.questions.top("month")).providers).toEqual([]);
+    expect((await reports.day("2026-03-12"))?.byProvider).toEqual([]);
+    const today = await reports.today();
+    expect(today.byProvider).toEqual([]);
+    expect(today.balances).toEqual([{ provider: "main", balance: null }]);
+  });
+
+  it("when a backup sold too, then the day, the week's top and Today give each provider's orders, cost and margin, and its own balance", async () => {
+    await sale("2026-03-12T12:00", SARI, ML86, 20_000, 17_500, {
+      provider: "backup",
+      code: "MLBB86",
+      balance: 480_000,
+    });
+    await sale("2026-03-10T12:00", BUDI, ML86, 19_000, 17_000, { provider: "backup", code: "MLBB86" });
+    await sale("2026-03-12T12:30", SARI, FF70, 10_000, "failed", { provider: "backup", code: "FFX70" });
+    const line = (l: { key: string; count: number; selling: number; provider: number; margin: number }) => [
+      l.key,
+      l.count,
+      l.selling,
+      l.provider,
+      l.margin,
+    ];
+    const day = await reports.day("2026-03-12");
+    // main today: three sales (one at an unknown provider price, left out of the margin) and a failure.
+    expect(day!.byProvider.map(line)).toEqual([
+      ["main", 4, 38_600, 27_000, 1_800],
+      ["backup", 2, 20_000, 17_500, 2_500],
+    ]);
+    const week = await reports.questions.top("week");
+    expect(week.providers.map(line)).toEqual([
+      ["main", 6, 77_600, 63_000, 4_800],
+      ["backup", 3, 39_000, 34_500, 4_500],
+    ]);
+    const today = await reports.today();
+    expect(today.byProvider.map((l) => l.key)).toEqual(["main", "backup"]);
+    expect(today.balances).toEqual([
+      { provider: "main", balance: null },
+      { provider: "backup", balance: { balance: 480_000, at: expect.any(String) } },
+    ]);
   });
 });

@@ -488,6 +488,9 @@ describe("the Mini App's API: who may see what, and every change through the cha
       owed: { saldo: 0, held: 0, total: 0 },
     });
     expect(today.json.margin).toBe(today.json.selling - today.json.provider);
+    // One provider: no line per provider, its one balance (the page shows it as before).
+    expect(today.json.byProvider).toEqual([]);
+    expect(today.json.balances).toEqual([{ provider: "main", balance: today.json.balance }]);
     expect(today.json.days).toHaveLength(30);
     expect(today.json.days.at(-1)).toMatchObject({ day: today.json.day, sales: 2 });
     const byRef = await call(`/admin/orders?q=${refId.toLowerCase()}`, { user: ADMIN });

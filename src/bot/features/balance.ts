@@ -4,7 +4,7 @@ import { SALDO_LINES, saldoText } from "../saldo-view.js";
 
 /**
  * /balance: for admins and staff the partner balance reported by the sale recorded last, and when
- * it was seen; for a reseller their own saldo (they never see the shop's balance with the provider).
+ * it was seen; with several providers, each one's (its own last sale's), in preference order; for a reseller their own saldo (they never see the shop's balance with the provider).
  */
 export const balanceFeature = defineFeature({
   name: "balance",
@@ -28,7 +28,21 @@ export const balanceFeature = defineFeature({
         const view = { t: ctx.tr, lang: ctx.lang, timeZone: place.timeZone, own: true };
         return void (await ctx.reply(saldoText(statement, view)));
       }
-      const seen = await reports.providerBalance();
+      const all = await reports.providerBalances();
+      if (all.length > 1) {
+        const lines = all.map(({ provider, balance: seen }) =>
+          seen === undefined
+            ? ctx.tr("balance-provider-none", { provider })
+            : ctx.tr("balance-provider", {
+                provider,
+                balance: formatRupiah(seen.balance, ctx.lang),
+                time: formatTime(seen.at, ctx.lang, place.timeZone),
+                refId: seen.refId,
+              }),
+        );
+        return void (await ctx.reply([ctx.tr("balance-providers-title"), ...lines].join("\n")));
+      }
+      const seen = all[0]?.balance;
       if (seen === undefined) return void (await ctx.reply(ctx.tr("balance-none")));
       await ctx.reply(
         ctx.tr("balance-known", {

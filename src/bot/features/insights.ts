@@ -7,6 +7,7 @@ import { Callback, onCallback, type CallbackKind } from "../callback-data.js";
 import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { formatMonth, formatNumber, formatRupiah } from "../format.js";
+import { providerLine } from "../report-lines.js";
 
 /** The period `/top …` asks for, by name in either language (nothing: this month). */
 const PERIOD_WORDS = new Map<string, PeriodKind>([
@@ -91,6 +92,11 @@ function renderTop(ctx: Ctx, top: TopReport) {
         }),
       ),
     );
+    // Only with several providers: each one's orders, cost and margin over the period.
+    if (top.providers.length > 0) {
+      const same = (text: string) => text;
+      lines.push("", t("report-by-provider"), ...top.providers.map((l) => providerLine(t, l, rp, same)));
+    }
   }
   return { text: lines.join("\n"), keyboard: periodKeyboard(ctx, Callback.top, top) };
 }

@@ -7,6 +7,7 @@ import { Callback, onCallback } from "../callback-data.js";
 import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { formatRupiah } from "../format.js";
+import { providerLine } from "../report-lines.js";
 
 /** Days asked for by name (any case), as days from today. */
 const DAY_WORDS = new Map([
@@ -107,6 +108,10 @@ async function renderReport(ctx: FeatureContext<"reports" | "place">, day: strin
     ...(report.api.orders === 0
       ? []
       : [t("report-api", { sold: report.api.sold, revenue: rp(report.api.revenue), failed: report.api.failed })]),
+    // Only with several providers: each one's orders, cost and margin (a one-provider shop has none).
+    ...(report.byProvider.length === 0
+      ? []
+      : ["", t("report-by-provider"), ...report.byProvider.map((l) => providerLine(t, l, rp, loss))]),
     ...(report.byProduct.length === 0 ? [] : ["", t("report-by-product"), ...report.byProduct.map(line)]),
     ...(report.byUser.length === 0 ? [] : ["", t("report-by-user"), ...report.byUser.map(line)]),
     ...(report.byReseller.length === 0

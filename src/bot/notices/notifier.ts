@@ -8,7 +8,7 @@ import { createTaskTracker } from "../../tasks.js";
 import type { AdminChat } from "../chats.js";
 import type { Texts } from "../i18n.js";
 import type { UserPrefs } from "../user-prefs.js";
-import { createAlerts } from "./alerts.js";
+import { createAlerts, type AlertedProvider } from "./alerts.js";
 import { createApiSalesNotice } from "./api-sales.js";
 import { createDepositNotices } from "./deposits.js";
 import { createAdminFanOut } from "./fan-out.js";
@@ -26,6 +26,8 @@ export interface NotifierDeps {
   adminChat?: AdminChat | undefined;
   logger: Logger;
   lowBalanceThreshold: number | undefined;
+  /** The configured providers (their names and low-balance thresholds), in preference order; absent: main alone. */
+  providers?: readonly AlertedProvider[];
   /** How long a provider call may take before the summary says it is being processed. */
   processingNoticeMs?: number;
   /** Orders go to the built-in sandbox provider: every result and notice says it was a trial. */

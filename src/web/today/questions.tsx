@@ -100,7 +100,7 @@ export function TopCard() {
 /** A top report's totals and its two lists. */
 function TopLists(props: { top: AnswerOf<"top"> }) {
   const { t, rp } = useApp().words;
-  const { totals, products, resellers } = props.top;
+  const { totals, products, resellers, providers } = props.top;
   if (totals.orders.success === 0) return <Empty text={t("page-top-none")} />;
   return (
     <div data-testid="top-lists">
@@ -132,6 +132,25 @@ function TopLists(props: { top: AnswerOf<"top"> }) {
             value={rp(line.sales)}
           />
         ))
+      )}
+      {/* Only a shop with several providers has this list (a one-provider shop's is empty). */}
+      {providers.length === 0 ? null : (
+        <>
+          <h3>{t("page-top-providers")}</h3>
+          {providers.map((line) => (
+            <Row
+              key={line.key}
+              label={line.name}
+              hint={t("page-top-provider-hint", {
+                count: line.count,
+                cost: rp(line.provider),
+                margin: rp(line.margin),
+              })}
+              value={rp(line.selling)}
+              testid={`top-provider-${line.key}`}
+            />
+          ))}
+        </>
       )}
     </div>
   );

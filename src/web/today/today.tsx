@@ -1,6 +1,7 @@
 import { BalanceChart, DaysChart } from "./chart.js";
 import { CompareCard, HoursCard, TopCard } from "./questions.js";
 import { Empty, Loaded, Row, Section, useApp, useLoad } from "../ui.js";
+import type { AnswerOf } from "../client.js";
 
 /**
  * Today for an admin: the day's sales and margin, the balance, what the shop owes, 30 days, and the
@@ -73,6 +74,7 @@ export function TodayPage() {
               testid="today-requests"
             />
           </Section>
+          <ProvidersSection today={d} />
           <Section title={t("page-today-days")}>
             <DaysChart days={d.days} words={words} />
           </Section>
@@ -102,5 +104,38 @@ export function TodayPage() {
         </>
       )}
     </Loaded>
+  );
+}
+
+/**
+ * Each provider's balance and today's orders, cost and margin at it: only for a shop with several
+ * providers (a one-provider shop's page is as it was).
+ */
+function ProvidersSection(props: { today: AnswerOf<"today"> }) {
+  const { t, rp, time } = useApp().words;
+  const { balances, byProvider } = props.today;
+  if (balances.length < 2 && byProvider.length === 0) return null;
+  const names = [...new Set([...balances.map((b) => b.provider), ...byProvider.map((l) => l.key)])];
+  return (
+    <Section title={t("page-today-providers")}>
+      {names.map((name) => {
+        const seen = balances.find((b) => b.provider === name)?.balance ?? null;
+        const line = byProvider.find((l) => l.key === name);
+        return (
+          <Row
+            key={name}
+            label={name}
+            value={seen === null ? "–" : rp(seen.balance)}
+            hint={t(seen === null ? "page-today-provider-hint-none" : "page-today-provider-hint", {
+              count: line?.count ?? 0,
+              cost: rp(line?.provider ?? 0),
+              margin: rp(line?.margin ?? 0),
+              seen: seen === null ? "" : time(seen.at),
+            })}
+            testid={`today-provider-${name}`}
+          />
+        );
+      })}
+    </Section>
   );
 }

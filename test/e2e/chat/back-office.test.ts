@@ -68,6 +68,7 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     world.fake.sendText(ADMIN, "/balance");
     const balance = await world.waitText(ADMIN, /Partner balance: <b>Rp 90,500<\/b>/);
     expect(balance.text).toContain(refId);
+    expect(balance.text).not.toContain("main");
   });
 
   it("when a user has 25 orders, then /history pages them 10 at a time, newest first", async () => {
@@ -125,8 +126,9 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     expect(report.text).toContain("ML172 · 172 Diamonds: 1 × · Rp 39,000 − Rp 38,500 = Rp 500");
     expect(report.text).toContain("Sari (1002): 2 × · Rp 59,000 − Rp 58,000 = Rp 1,000");
     expect(report.text).toContain("Admin (1001): 1 × · Rp 10,000 − Rp 9,500 = Rp 500");
-    // No order came through the H2H API: no line of it.
+    // No order came through the H2H API: no line of it; one provider: no lines by provider.
     expect(report.text).not.toContain("H2H");
+    expect(report.text).not.toContain("By provider");
 
     world.fake.tapButton(ADMIN, report, button(report, /CSV/));
     const csvMessage = await world.fake.waitForMessage(ADMIN.id, (m) => m.document !== undefined);

@@ -9,7 +9,7 @@ import { formatRupiah, formatTime, quoteTyped } from "../../format.js";
 import type { Translate } from "../../i18n.js";
 import { settleButtons } from "../../notices/order-notices.js";
 import { renderReason, renderState } from "../../order/messages.js";
-import { SETTLE_DIALOGUE, settleDialogue, settleReply, snAndCost } from "./settle-dialogue.js";
+import { atProvider, waitingAt, SETTLE_DIALOGUE, settleDialogue, settleReply, snAndCost } from "./settle-dialogue.js";
 
 function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: string): string {
   // The same provider price as the Mini App's and the CSV's (the answer's, else the last seen).
@@ -20,7 +20,7 @@ function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: str
       : costOf(order.result) === undefined
         ? t("pending-cost", { cost: formatRupiah(price, lang) })
         : t("pending-cost-answer", { cost: formatRupiah(price, lang) });
-  return `${t("pending-line", {
+  const line = t("pending-line", {
     refId: order.refId,
     time: formatTime(order.submittedAt ?? order.createdAt, lang, timeZone),
     code: order.productCode,
@@ -28,7 +28,10 @@ function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: str
     playerId: order.playerId,
     user: `${order.userName} (${order.userId})`,
     reason: renderReason(t, order),
-  })}\n${cost}`;
+  });
+  // With several providers: which one to look the order up at, under which ref id.
+  const where = atProvider(t, order);
+  return [line, ...(where === undefined ? [] : [where]), cost].join("\n");
 }
 
 /**
@@ -102,7 +105,9 @@ export const pendingFeature = defineFeature({
         }
         await answerQuery(ctx);
         await ctx.conversation.exitAll();
-        await ctx.conversation.enter(SETTLE_DIALOGUE, data.refId, data.outcome);
+        const at = waitingAt(order);
+        if (at === undefined) await ctx.conversation.enter(SETTLE_DIALOGUE, data.refId, data.outcome);
+        else await ctx.conversation.enter(SETTLE_DIALOGUE, data.refId, data.outcome, at);
       },
       adminOnly,
     );

@@ -4,7 +4,7 @@ import { parseAmount } from "../../../amounts.js";
 import type { BotConversation, InnerContext } from "../../context.js";
 import { dialogueIo, messageIdOf, passOn, typedText } from "../../dialogue-io.js";
 import type { Translate } from "../../i18n.js";
-import { costOf, type Lang, type OrderRecord } from "../../../orders/order.js";
+import { costOf, currentAttempt, type Lang, type OrderRecord } from "../../../orders/order.js";
 import { formatRupiah } from "../../format.js";
 import { renderState } from "../../order/messages.js";
 
@@ -19,7 +19,24 @@ export function settleReply(t: Translate, lang: Lang, refId: string, outcome: Se
   if (outcome.kind === "not-pending") return t("settle-not-pending", { refId, outcome: renderState(t, outcome.order) });
   const done = t("settle-done", { refId, outcome: renderState(t, outcome.order) });
   const cost = outcome.order.state === "success" ? costLine(t, lang, outcome.order) : undefined;
-  return cost === undefined ? done : `${done}\n${cost}`;
+  return [done, atProvider(t, outcome.order), cost].filter((line) => line !== undefined).join("\n");
+}
+
+/**
+ * Where an order was waiting for its result: the provider of its current attempt and the ref id it
+ * was sent there under (what to look up in that provider's dashboard; a settled success counts
+ * under it). Undefined for an order of the one provider a shop had (nothing to tell apart).
+ */
+export function atProvider(t: Translate, order: OrderRecord): string | undefined {
+  const at = waitingAt(order);
+  return at === undefined ? undefined : t("settle-at-provider", at);
+}
+
+/** The provider and attempt ref id an order waits at; undefined for an order of a one-provider shop. */
+export function waitingAt(order: OrderRecord): { provider: string; attemptRef: string } | undefined {
+  if (order.attempt === undefined) return undefined;
+  const attempt = currentAttempt(order);
+  return { provider: attempt.provider, attemptRef: attempt.refId };
 }
 
 /** What a settled success counts as its provider price, and where that comes from. */
@@ -58,11 +75,16 @@ export async function settleDialogue(
   ctx: InnerContext,
   refId: string,
   outcome: "success" | "failed",
+  /** Where the order waits, when the shop has several providers (see atProvider); absent in older dialogues. */
+  at?: { provider: string; attemptRef: string },
 ) {
   const t = ctx.tr;
   const io = dialogueIo(conversation, ctx);
   // A question the admin answers by typing: in a group (the admin chat) a force_reply to them.
-  await io.ask(t(outcome === "success" ? "settle-ask-sn" : "settle-ask-reason", { refId }));
+  // With several providers it says where to look (the provider and the ref id it was sent under).
+  const where = at === undefined ? undefined : t("settle-at-provider", at);
+  const question = t(outcome === "success" ? "settle-ask-sn" : "settle-ask-reason", { refId });
+  await io.ask(where === undefined ? question : `${question}\n${where}`);
   // (The provider price may follow the SN: "SN123 19350"; without it the last one seen counts.)
   for (;;) {
     const next = await conversation.wait();
