@@ -131,6 +131,16 @@ export function currentAttempt(order: OrderRecord): Attempt {
 }
 
 /**
+ * Whether an order says anything of providers: it was sent and names its attempts (a shop with
+ * several providers, or a product routed under another code). An order of a one-provider shop
+ * stores none, so every screen shows it exactly as before several providers.
+ */
+export function namesAttempts(order: Pick<OrderRecord, "state" | "attempt" | "refused">): boolean {
+  if (order.state === "draft" || order.state === "cancelled") return false;
+  return order.attempt !== undefined || (order.refused?.length ?? 0) > 0;
+}
+
+/**
  * What a successful order cost the shop at its provider, in whole rupiah: the price the provider's
  * answer named, else the one an admin's settlement gave it (entered, or the last one seen for the
  * product before the order was sent); undefined when nobody knows it (never counted as 0).

@@ -6,6 +6,7 @@ import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { formatTime } from "../format.js";
 import { renderState } from "../order/messages.js";
+import { currentAttempt, namesAttempts } from "../../orders/order.js";
 
 const PAGE_SIZE = 10;
 
@@ -30,6 +31,12 @@ async function render(ctx: FeatureContext<"reports" | "place">, scope: "me" | "a
     });
     if (o.state === "success") line += ` · ${t("history-line-sn", { sn: o.result?.sn ?? t("value-none") })}`;
     if (scope === "all") line += ` · ${t("history-line-user", { user: `${o.userName} (${o.userId})` })}`;
+    // Everyone's orders are an admin's list: which provider has each, and which refused it first.
+    if (scope === "all" && namesAttempts(o)) {
+      line += ` · ${t("history-line-provider", { provider: currentAttempt(o).provider })}`;
+      const refused = (o.refused ?? []).map((a) => a.provider);
+      if (refused.length > 0) line += ` · ${t("history-line-refused", { providers: refused.join(", ") })}`;
+    }
     return line;
   });
   const scopeName = t(scope === "all" ? "history-scope-all" : "history-scope-mine");

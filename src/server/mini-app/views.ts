@@ -1,6 +1,13 @@
 import type { Partner } from "../../access/partners.js";
 import { tiersOf, toCatalogJson } from "../../catalog/catalog.js";
-import { paidFromSaldo, providerPriceOf, viaApi, type OrderRecord } from "../../orders/order.js";
+import {
+  currentAttempt,
+  namesAttempts,
+  paidFromSaldo,
+  providerPriceOf,
+  viaApi,
+  type OrderRecord,
+} from "../../orders/order.js";
 import type { ShopState } from "../../shop/shop.js";
 import type { Deposit } from "../../orders/wallet.js";
 
@@ -89,6 +96,13 @@ export interface OrderView {
   settledBy?: number;
   /** Ordered by a reseller's own system through the H2H API, not in a chat or this app. */
   viaApi?: true;
+  /**
+   * For admins, when the order names its providers (a shop with several): the provider that
+   * fulfilled it (or holds it, or refused it last) and the ref id that provider knows it by.
+   */
+  provider?: { name: string; refId: string };
+  /** For admins: the providers that refused it before, oldest first, each with its ref id and error code. */
+  refusedBy?: Array<{ provider: string; refId: string; errorCode?: string }>;
 }
 
 /** A deposit or correction prepared for Confirm, with the saldo before and after it. */
@@ -113,7 +127,10 @@ export const depositView = (d: Deposit, saldoBefore: number): DepositView => ({
   saldoAfter: d.saldoAfter ?? saldoBefore + d.amount,
 });
 
-/** An order for the page: the provider's side (trx id, its price) and who ordered only for an admin. */
+/**
+ * An order for the page: the provider's side (trx id, its price, the providers it went to) and who
+ * ordered only for an admin.
+ */
 export function orderView(o: OrderRecord, forAdmin: boolean): OrderView {
   const r = o.result ?? {};
   const view: OrderView = {
@@ -149,6 +166,16 @@ export function orderView(o: OrderRecord, forAdmin: boolean): OrderView {
     const providerPrice = providerPriceOf(o);
     if (providerPrice !== undefined) view.providerPrice = providerPrice;
     if (o.settledBy !== undefined) view.settledBy = o.settledBy;
+    if (namesAttempts(o)) {
+      const at = currentAttempt(o);
+      view.provider = { name: at.provider, refId: at.refId };
+      if (o.refused !== undefined && o.refused.length > 0)
+        view.refusedBy = o.refused.map((r) => ({
+          provider: r.provider,
+          refId: r.refId,
+          ...(r.errorCode === undefined ? {} : { errorCode: r.errorCode }),
+        }));
+    }
   }
   return view;
 }
