@@ -65,6 +65,8 @@ export interface CatalogView {
   tiers: string[];
   /** The configured providers (TOPUP_PROVIDERS), in order: what a route may name. */
   providers: string[];
+  /** The codes (upper case) of products whose every route rests now: temporarily unavailable (absent: none). */
+  resting?: string[];
 }
 
 /** An order as the page shows it (no provider trx id or balance for a reseller). */
@@ -180,8 +182,15 @@ export function orderView(o: OrderRecord, forAdmin: boolean): OrderView {
   return view;
 }
 
-/** The catalogue in use as the page edits it: the file's shape and the version it was read at. */
-export function catalogView(state: ShopState, providerNames: readonly string[]): CatalogView {
+/**
+ * The catalogue in use as the page edits it: the file's shape and the version it was read at, and
+ * which of its products rest now (every route's provider resting).
+ */
+export function catalogView(
+  state: ShopState,
+  providerNames: readonly string[],
+  resting: ReadonlySet<string> = new Set(),
+): CatalogView {
   const source = state.source;
   return {
     version: source.kind === "file" ? 0 : source.version,
@@ -189,6 +198,7 @@ export function catalogView(state: ShopState, providerNames: readonly string[]):
     catalog: toCatalogJson(state.catalog) as CatalogFile,
     tiers: [...tiersOf(state.catalog)].sort(),
     providers: [...providerNames],
+    ...(resting.size === 0 ? {} : { resting: [...resting] }),
   };
 }
 
