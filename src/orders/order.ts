@@ -131,13 +131,14 @@ export function currentAttempt(order: OrderRecord): Attempt {
 }
 
 /**
- * Whether an order says anything of providers: it was sent and names its attempts (a shop with
- * several providers, or a product routed under another code). An order of a one-provider shop
- * stores none, so every screen shows it exactly as before several providers.
+ * Whether an admin's screen names the providers of an order: it was sent, and the shop has several
+ * providers (`several`) or the order names its attempts (a product routed under another code, or
+ * an order of a time with several). A one-provider shop's orders name none, so its screens stay
+ * exactly as they were.
  */
-export function namesAttempts(order: Pick<OrderRecord, "state" | "attempt" | "refused">): boolean {
+export function showsProviders(order: Pick<OrderRecord, "state" | "attempt" | "refused">, several: boolean): boolean {
   if (order.state === "draft" || order.state === "cancelled") return false;
-  return order.attempt !== undefined || (order.refused?.length ?? 0) > 0;
+  return several || order.attempt !== undefined || (order.refused?.length ?? 0) > 0;
 }
 
 /**

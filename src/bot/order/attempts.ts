@@ -1,9 +1,9 @@
-import { currentAttempt, MAIN_PROVIDER, namesAttempts, type OrderRecord } from "../../orders/order.js";
+import { currentAttempt, MAIN_PROVIDER, type OrderRecord } from "../../orders/order.js";
 import type { Translate } from "../i18n.js";
 
 /** Whether an order took more than one attempt, or was sent somewhere other than main. */
 export function wentElsewhere(order: OrderRecord): boolean {
-  if (!namesAttempts(order)) return false;
+  if (order.state === "draft" || order.state === "cancelled") return false;
   return (order.refused?.length ?? 0) > 0 || currentAttempt(order).provider !== MAIN_PROVIDER;
 }
 
@@ -25,3 +25,6 @@ export function attemptLines(t: Translate, order: OrderRecord): string[] {
     );
   return lines;
 }
+
+/** Whether the shop has more than one provider (TOPUP_PROVIDERS): its admins' screens name them. */
+export const severalProviders = (names: readonly string[] | undefined): boolean => (names?.length ?? 1) > 1;

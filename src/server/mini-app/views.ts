@@ -2,9 +2,9 @@ import type { Partner } from "../../access/partners.js";
 import { tiersOf, toCatalogJson } from "../../catalog/catalog.js";
 import {
   currentAttempt,
-  namesAttempts,
   paidFromSaldo,
   providerPriceOf,
+  showsProviders,
   viaApi,
   type OrderRecord,
 } from "../../orders/order.js";
@@ -130,10 +130,10 @@ export const depositView = (d: Deposit, saldoBefore: number): DepositView => ({
 });
 
 /**
- * An order for the page: the provider's side (trx id, its price, the providers it went to) and who
- * ordered only for an admin.
+ * An order for the page: the provider's side (trx id, its price, the providers it went to when the
+ * shop has several or the order names them) and who ordered only for an admin.
  */
-export function orderView(o: OrderRecord, forAdmin: boolean): OrderView {
+export function orderView(o: OrderRecord, forAdmin: boolean, severalProviders = false): OrderView {
   const r = o.result ?? {};
   const view: OrderView = {
     refId: o.refId,
@@ -168,7 +168,7 @@ export function orderView(o: OrderRecord, forAdmin: boolean): OrderView {
     const providerPrice = providerPriceOf(o);
     if (providerPrice !== undefined) view.providerPrice = providerPrice;
     if (o.settledBy !== undefined) view.settledBy = o.settledBy;
-    if (namesAttempts(o)) {
+    if (showsProviders(o, severalProviders)) {
       const at = currentAttempt(o);
       view.provider = { name: at.provider, refId: at.refId };
       if (o.refused !== undefined && o.refused.length > 0)
