@@ -102,6 +102,9 @@ line-sn = SN: <code>{ $sn }</code>
 line-balance = Balance left: { $balance }
 line-trx = Trx id: <code>{ $trxId }</code>
 line-ref = Ref id: <code>{ $refId }</code>
+line-provider = Provider: <b>{ $provider }</b> · ref <code>{ $refId }</code>
+line-provider-refused = Refused by { $provider } · ref <code>{ $refId }</code>: { $errorCode }
+provider-not-sent = not sent
 line-saldo = Saldo left: { $saldo }
 line-saldo-released = The price ({ $price }) is back in your saldo: { $saldo }
 line-saldo-held = { $price } stays held from your saldo until the result is known.
@@ -239,6 +242,8 @@ history-line =
     { $outcome }
 history-line-sn = SN <code>{ $sn }</code>
 history-line-user = by { $user }
+history-line-provider = via { $provider }
+history-line-refused = refused by { $providers }
 history-newer = « Newer
 history-older = Older »
 
@@ -486,6 +491,8 @@ pricelist-title = <b>Price list</b>
 pricelist-title-tier = <b>Price list</b> (your prices, tier <b>{ $tier }</b>)
 pricelist-empty = There is nothing for sale to you right now.
 pricelist-disabled = <i>Hidden (/enable CODE offers it again): { $codes }</i>
+pricelist-resting = <i>(temporarily unavailable)</i>
+order-button-resting = ⏸ temporarily unavailable
 price-usage =
     Usage: <code>/price CODE AMOUNT</code> for the selling price, or <code>/price CODE AMOUNT TIER</code> for a reseller tier's price.
     Example: <code>/price ML86 21000</code> or <code>/price ML86 19500 gold</code>. A new tier is made only when asked: <code>/price ML86 19000 platinum new</code>.
@@ -716,6 +723,8 @@ page-order-api = API
 page-order-returned = Failed: nothing was topped up, and the price ({ $price }) is back in your saldo.
 page-order-by = By { $user } ({ $id })
 page-order-cost = provider { $cost }
+page-order-provider = via { $provider }
+page-order-refused = refused by { $provider } ({ $code })
 page-today-title = Today, { $day }
 page-today-sales = Sales
 page-today-orders = { $count ->
@@ -930,6 +939,7 @@ page-my-orders-title = Your orders
 page-my-orders-none = No orders yet.
 page-prices-title = Your prices
 page-prices-none = Nothing is for sale to you right now.
+page-product-resting = temporarily unavailable
 
 ## Deposit requests: /payinfo, a reseller's /deposit AMOUNT, the proof, Approve / Other amount / Reject
 help-payinfo = /payinfo [TEXT|off]: how resellers pay for a deposit (send a photo with the caption /payinfo for a QRIS)

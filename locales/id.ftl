@@ -102,6 +102,9 @@ line-sn = SN: <code>{ $sn }</code>
 line-balance = Sisa saldo: { $balance }
 line-trx = ID transaksi: <code>{ $trxId }</code>
 line-ref = Ref ID: <code>{ $refId }</code>
+line-provider = Provider: <b>{ $provider }</b> · ref <code>{ $refId }</code>
+line-provider-refused = Ditolak { $provider } · ref <code>{ $refId }</code>: { $errorCode }
+provider-not-sent = tidak terkirim
 line-saldo = Sisa saldo Anda: { $saldo }
 line-saldo-released = Harga ({ $price }) sudah kembali ke saldo Anda: { $saldo }
 line-saldo-held = { $price } tetap ditahan dari saldo Anda sampai hasilnya diketahui.
@@ -236,6 +239,8 @@ history-line =
     { $outcome }
 history-line-sn = SN <code>{ $sn }</code>
 history-line-user = oleh { $user }
+history-line-provider = lewat { $provider }
+history-line-refused = ditolak { $providers }
 history-newer = « Lebih baru
 history-older = Lebih lama »
 
@@ -456,6 +461,8 @@ pricelist-title = <b>Daftar harga</b>
 pricelist-title-tier = <b>Daftar harga</b> (harga Anda, tier <b>{ $tier }</b>)
 pricelist-empty = Saat ini tidak ada produk yang dijual untuk Anda.
 pricelist-disabled = <i>Disembunyikan (/enable KODE menawarkannya lagi): { $codes }</i>
+pricelist-resting = <i>(sementara tidak tersedia)</i>
+order-button-resting = ⏸ sementara tidak tersedia
 price-usage =
     Cara pakai: <code>/price KODE JUMLAH</code> untuk harga jual, atau <code>/price KODE JUMLAH TIER</code> untuk harga satu tier reseller.
     Contoh: <code>/price ML86 21000</code> atau <code>/price ML86 19500 gold</code>. Tier baru hanya dibuat bila diminta: <code>/price ML86 19000 platinum baru</code>.
@@ -662,6 +669,8 @@ page-order-api = API
 page-order-returned = Gagal: tidak ada yang terisi, dan harganya ({ $price }) sudah kembali ke saldo Anda.
 page-order-by = Oleh { $user } ({ $id })
 page-order-cost = provider { $cost }
+page-order-provider = lewat { $provider }
+page-order-refused = ditolak { $provider } ({ $code })
 page-today-title = Hari ini, { $day }
 page-today-sales = Penjualan
 page-today-orders = { $count } pesanan seluruhnya
@@ -846,6 +855,7 @@ page-my-orders-title = Pesanan Anda
 page-my-orders-none = Belum ada pesanan.
 page-prices-title = Harga Anda
 page-prices-none = Saat ini tidak ada yang dijual untuk Anda.
+page-product-resting = sementara tidak tersedia
 
 ## Deposit requests: /payinfo, a reseller's /deposit AMOUNT, the proof, Approve / Other amount / Reject
 help-payinfo = /payinfo [TEKS|off]: cara reseller membayar deposit (kirim foto dengan caption /payinfo untuk QRIS)

@@ -1,3 +1,4 @@
+import type { Catalog } from "../catalog/catalog.js";
 import type { Logger } from "../logger.js";
 import type { Shop } from "../shop/shop.js";
 import type { Claims } from "../storage/claims.js";
@@ -79,6 +80,12 @@ export interface OrderService {
   recoverInterrupted(): Promise<OrderRecord[]>;
   /** Orders sent to the provider whose outcome is not recorded (a previous run's, at start). */
   inFlight(): Promise<OrderRecord[]>;
+  /**
+   * The product codes (upper case) of `catalog` whose every route rests now: "temporarily
+   * unavailable" wherever products are listed. A one-provider shop's is empty at once (nothing
+   * read); when the resting state cannot be read, nothing is marked (a Confirm checks it anyway).
+   */
+  unavailable(catalog: Catalog): Promise<ReadonlySet<string>>;
 }
 
 export function createOrderService(deps: OrderServiceDeps): OrderService {
@@ -101,5 +108,10 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
     tellInterrupted: (orders) => recovery.tellInterrupted(orders),
     recoverInterrupted: () => recovery.recoverInterrupted(),
     inFlight: () => ledger.inFlight(),
+    unavailable: (catalog) =>
+      deps.supply.unavailable(catalog).catch((err: unknown) => {
+        deps.logger.warn({ err }, "resting providers not read: no product is marked unavailable");
+        return new Set<string>();
+      }),
   };
 }

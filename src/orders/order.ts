@@ -131,6 +131,17 @@ export function currentAttempt(order: OrderRecord): Attempt {
 }
 
 /**
+ * Whether an admin's screen names the providers of an order: it was sent, and the shop has several
+ * providers (`several`) or the order names its attempts (a product routed under another code, or
+ * an order of a time with several). A one-provider shop's orders name none, so its screens stay
+ * exactly as they were.
+ */
+export function showsProviders(order: Pick<OrderRecord, "state" | "attempt" | "refused">, several: boolean): boolean {
+  if (order.state === "draft" || order.state === "cancelled") return false;
+  return several || order.attempt !== undefined || (order.refused?.length ?? 0) > 0;
+}
+
+/**
  * What a successful order cost the shop at its provider, in whole rupiah: the price the provider's
  * answer named, else the one an admin's settlement gave it (entered, or the last one seen for the
  * product before the order was sent); undefined when nobody knows it (never counted as 0).

@@ -33,7 +33,7 @@ export type PartnerOutcome =
   | { kind: "refused"; why: PartnerRefusal }
   | { kind: "not-found" };
 
-/** A product as the partner's product list shows it: at their price, available unless disabled. */
+/** A product as the partner's product list shows it: at their price, available unless disabled or resting. */
 export interface PartnerProduct {
   code: string;
   name: string;
@@ -52,7 +52,7 @@ const PARTNER_DRAFT_MS = 2 * 60 * 1000;
  * most once, whatever the timing, the connections or the crashes.
  */
 export function createPartnerOrders(deps: {
-  orders: Pick<OrderService, "createDraft" | "confirm" | "cancel">;
+  orders: Pick<OrderService, "createDraft" | "confirm" | "cancel" | "unavailable">;
   ledger: Pick<OrderLedger, "partnerOrder" | "partnerRefOf" | "get">;
   wallets: Pick<Wallets, "get">;
   shop: Pick<Shop, "state">;
@@ -148,23 +148,40 @@ export function createPartnerOrders(deps: {
       return { balance: w.saldo, held: w.held };
     },
 
-    /** The products offered to the partner's tier, at their price (a disabled one as not available). */
+    /**
+     * The products offered to the partner's tier, at their price (a disabled one, or one whose every
+     * route rests now, as not available).
+     */
     async products(buyer: PartnerOrderRequest["buyer"]): Promise<PartnerProduct[]> {
-      return productsFor((await deps.shop.state()).catalog, buyer);
+      const { catalog } = await deps.shop.state();
+      return productsFor(catalog, buyer, await orders.unavailable(catalog));
     },
   };
 }
 
 export type PartnerOrders = ReturnType<typeof createPartnerOrders>;
 
-/** Every product with a price for the tier, in the catalogue's order. */
-export function productsFor(catalog: Catalog, buyer: PartnerOrderRequest["buyer"]): PartnerProduct[] {
+/**
+ * Every product with a price for the tier, in the catalogue's order; available unless disabled or
+ * in `resting` (upper-case codes of products whose every route rests: temporarily unavailable).
+ */
+export function productsFor(
+  catalog: Catalog,
+  buyer: PartnerOrderRequest["buyer"],
+  resting: ReadonlySet<string> = new Set(),
+): PartnerProduct[] {
   const list: PartnerProduct[] = [];
   for (const game of catalog.games) {
     for (const p of game.products) {
       const price = p.prices[buyer.tier] ?? p.price;
       if (price === undefined) continue;
-      list.push({ code: p.code, name: p.name, game: game.name, price, available: !p.disabled });
+      list.push({
+        code: p.code,
+        name: p.name,
+        game: game.name,
+        price,
+        available: !p.disabled && !resting.has(p.code.toUpperCase()),
+      });
     }
   }
   return list;

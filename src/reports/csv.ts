@@ -1,10 +1,12 @@
 import { wallOffsetMs } from "../calendar.js";
-import { costFrom, paidFromSaldo } from "../orders/order.js";
+import { costFrom, MAIN_PROVIDER, paidFromSaldo } from "../orders/order.js";
 import type { OrderLine } from "../orders/order-line.js";
 
 /**
  * The orders of a day (or a month) as a spreadsheet reads them: one row per submitted order, the
- * buyer's role and tier, what they paid, what the provider charged and where that price comes from.
+ * buyer's role and tier, what they paid, what the provider charged and where that price comes from,
+ * and which provider fulfilled (or holds) it and which refused it before. The provider columns are
+ * always there, last, so a spreadsheet's columns stay put whether the shop has one provider or more.
  */
 
 export const CSV_HEADER = [
@@ -28,6 +30,8 @@ export const CSV_HEADER = [
   "error_code",
   "error_msg",
   "provider_price_from",
+  "provider",
+  "refused_by",
 ] as const;
 
 /** A cell with one of these is quoted (one object: a literal in the function would be a new one per cell). */
@@ -184,6 +188,10 @@ function csvRowOf(timeZone: string): (o: OrderLine) => string | undefined {
     cells[17] = cell(o.errorCode);
     cells[18] = cell(o.errorMsg);
     cells[19] = cell(providerPriceFrom(o));
+    // An order that names no provider went to main (a one-provider shop's orders never do).
+    cells[20] = cell(o.provider ?? MAIN_PROVIDER);
+    // The providers that refused it before, oldest first, by spaces: a cell a filter reads unquoted.
+    cells[21] = cell(o.refusedBy === undefined ? undefined : o.refusedBy.replaceAll(",", " "));
     return cells.join(",");
   };
 }

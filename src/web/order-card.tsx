@@ -1,7 +1,10 @@
 import type { OrderView } from "../server/mini-app/views.js";
 import type { Words } from "./i18n.js";
 
-/** One order as a card: what, for whom, how it ended; for an admin also who ordered and the provider's side. */
+/**
+ * One order as a card: what, for whom, how it ended; for an admin also who ordered and the provider's
+ * side (which provider has it, and which refused it before, each with the ref id it knows it by).
+ */
 export function OrderCard(props: { order: OrderView; words: Words; children?: preact.ComponentChildren }) {
   const { order: o, words } = props;
   const { t, rp, time } = words;
@@ -47,6 +50,17 @@ export function OrderCard(props: { order: OrderView; words: Words; children?: pr
         <code>{o.refId}</code>
         {o.trxId === undefined ? null : <> · {o.trxId}</>}
       </p>
+      {o.provider === undefined ? null : (
+        <p class="order-provider" data-testid={`provider-${o.refId}`}>
+          {t("page-order-provider", { provider: o.provider.name })} <code>{o.provider.refId}</code>
+          {(o.refusedBy ?? []).map((r) => (
+            <span key={r.refId}>
+              {" · "}
+              {t("page-order-refused", { provider: r.provider, code: r.errorCode ?? "–" })} <code>{r.refId}</code>
+            </span>
+          ))}
+        </p>
+      )}
       {props.children}
     </article>
   );

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
+import { addBackup } from "../e2e/backup.js";
 import { createWorld, SECRET, type RunningBot, type World } from "../e2e/world.js";
 import { freePort } from "../helpers/redis.js";
 import { writePastDeposit } from "../helpers/ledger-history.js";
@@ -211,5 +212,66 @@ describe("the H2H API: a reseller's system orders by HTTP in the provider's own 
       status: 0,
       error_code: "auth/invalid-credentials",
     });
+  });
+});
+
+describe("the H2H API with two providers: a product whose every provider rests is not available", () => {
+  let world: World;
+  afterEach(() => world.cleanup());
+
+  it("when main and the backup both say their deposit is empty, then /v1/products lists their products as available: false, and they are available again once the rest is over", async () => {
+    world = await createWorld({ initialBalance: 10_000_000 });
+    const backup = await addBackup(world);
+    let t = Date.parse("2026-11-28T09:00:00Z");
+    const port = await freePort();
+    const bot = await world.run(
+      { ADMIN_IDS: String(ADMIN.id), RESELLER_IDS: String(BUDI.id), H2H_ENABLED: "true", PORT: String(port) },
+      { now: () => new Date(t) },
+    );
+    const key = await bot.app!.partners.issue(BUDI.id, t);
+    const at = new Date(t).toISOString();
+    await writePastDeposit(
+      bot.app!.wallets,
+      {
+        id: "DEPB",
+        resellerId: BUDI.id,
+        amount: 100_000,
+        note: "",
+        adminId: ADMIN.id,
+        chatId: ADMIN.id,
+        createdAt: at,
+      },
+      { at },
+    );
+    const get = async (path: string, params: Record<string, string>) => {
+      const q = new URLSearchParams({ mitra_id: key.mitraId, secret_key: key.secretKey, ...params });
+      const res = await fetch(`http://127.0.0.1:${port}${path}?${q.toString()}`);
+      return (await res.json()) as { status: number; data?: any; error_code?: string };
+    };
+    const availability = async () =>
+      new Map(
+        ((await get("/v1/products", {})).data as Array<{ code: string; available: boolean }>).map((p) => [
+          p.code,
+          p.available,
+        ]),
+      );
+
+    expect([...(await availability()).values()].every(Boolean)).toBe(true);
+
+    world.sandbox.deposit(-world.sandbox.balance());
+    backup.deposit(-backup.balance());
+    const failed = await get("/v1/transaction/partner", { ref_id: "R-1", item_code: "ML86", destination: PLAYER });
+    expect(failed.status).toBe(0);
+    expect(world.sandbox.calls).toHaveLength(1);
+    expect(backup.calls).toHaveLength(1);
+
+    // Both rest: every product is sold only through them, so none is available now.
+    const resting = await availability();
+    expect(resting.get("ML86")).toBe(false);
+    expect([...resting.values()].some(Boolean)).toBe(false);
+
+    // Five minutes later the rest is over: the next order may try them, so they are listed again.
+    t += 5 * 60_000;
+    expect([...(await availability()).values()].every(Boolean)).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import { request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
+import { addBackup, routedCatalog } from "../e2e/backup.js";
 import { ADMIN, button, createWorld, SECRET, STAFF, type World } from "../e2e/world.js";
 import { signInitData, signPre8InitData } from "../helpers/init-data.js";
 import { EMPTY_DEPOSIT_REFUSAL, listenJson } from "../helpers/provider-answer.js";
@@ -103,6 +104,67 @@ describe("the Mini App's API: who may see what, and every change through the cha
     expect(byPlayer(mine.json.orders, "12345678(1234)")?.viaApi).toBe(true);
     // The page never carries the partner's key.
     for (const text of bodies) expect(text).not.toContain(key.secretKey);
+  });
+
+  it("when main refused an order and the backup sold it, then the admin's order card names both with their ref ids and a reseller's none; while every provider rests, the price list and the Catalogue mark its products", async () => {
+    const backup = await addBackup(world);
+    let t = Date.now();
+    const bot = await world.run({ CATALOG_FILE: await routedCatalog() }, { now: () => new Date(t) });
+    const at = new Date(t).toISOString();
+    await writePastDeposit(
+      bot.app!.wallets,
+      {
+        id: "DEPROUTE",
+        resellerId: RESELLER.id,
+        amount: 100_000,
+        note: "",
+        adminId: ADMIN.id,
+        chatId: ADMIN.id,
+        createdAt: at,
+      },
+      { at },
+    );
+    const routed = await world.order(STAFF, "ML86", "12345678(1234)");
+    const routedRef = /Ref ID: <code>([A-Z0-9]+)<\/code>/i.exec(routed.text)![1]!;
+    const plain = await world.order(STAFF, "ML172", "22345678(1234)");
+    const plainRef = /Ref ID: <code>([A-Z0-9]+)<\/code>/i.exec(plain.text)![1]!;
+    await world.order(RESELLER, "ML86", "32345678(1234)");
+
+    const admin = await call("/admin/orders", { user: ADMIN });
+    const card = (refId: string) => (admin.json.orders as Array<{ refId: string }>).find((o) => o.refId === refId);
+    expect(card(routedRef)).toMatchObject({
+      provider: { name: "backup", refId: `${routedRef}R2` },
+      refusedBy: [{ provider: "main", refId: routedRef, errorCode: "product/not-found" }],
+    });
+    // Sold by main at once: main is named (the shop has several providers), nobody refused it.
+    expect(card(plainRef)).toMatchObject({ provider: { name: "main", refId: plainRef } });
+    expect(card(plainRef)).not.toHaveProperty("refusedBy");
+    const mine = await call("/reseller/orders", { user: RESELLER });
+    expect(mine.json.orders).toHaveLength(1);
+    expect(mine.text).not.toMatch(/backup|provider|refusedBy/);
+
+    // Nothing rests yet: nothing is marked.
+    const prices = async () =>
+      ((await call("/reseller/prices", { user: RESELLER })).json.games as Array<{ products: any[] }>).flatMap(
+        (g) => g.products,
+      );
+    expect((await prices()).some((p) => p.resting === true)).toBe(false);
+    expect((await call("/admin/catalog", { user: ADMIN })).json).not.toHaveProperty("resting");
+
+    // Both deposits empty: the next order makes both providers rest.
+    world.sandbox.deposit(-world.sandbox.balance());
+    backup.deposit(-backup.balance());
+    const failed = await world.order(STAFF, "ML172", "42345678(1234)");
+    expect(failed.text).toMatch(/gagal/i);
+    expect((await prices()).find((p) => p.code === "ML86")).toMatchObject({ resting: true });
+    expect((await prices()).every((p) => p.resting === true)).toBe(true);
+    const catalogue = (await call("/admin/catalog", { user: ADMIN })).json;
+    expect(catalogue.resting).toContain("ML86");
+    expect(catalogue.resting).toContain("ML172");
+
+    // After the rest the next order may try them again: nothing is marked.
+    t += 5 * 60_000;
+    expect((await prices()).some((p) => p.resting === true)).toBe(false);
   });
 
   it("when the bot runs in webhook mode, then the shop app is served on the same port beside the webhook", async () => {

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ADMIN, staffWorld, type World } from "../e2e/world.js";
+import { ADMIN, STAFF, staffWorld, type World } from "../e2e/world.js";
 import { launchBrowser, openApp, shows, type Opened } from "./browser.js";
 import { shopScene, type Scene } from "./scene.js";
 
@@ -93,6 +93,35 @@ describe("a product's routes in the Mini App's Catalogue", () => {
     await page.getByTestId("main-action").click();
     await shows(page, /Applied: the catalogue in use is now edit 2/);
     expect((await catalogInChat()).games[0]!.products.find((p) => p.code === "ML86")).not.toHaveProperty("routes");
+  });
+
+  it("when an order was refused by its first route and went to the next, then the admin's order card names both providers with the ref id each knows it by", async () => {
+    app = await open();
+    const { page } = app;
+    await shows(page, /Catalogue/);
+    // ML86 from main first as NOPE86 (which it does not sell: it refuses, and the order goes on),
+    // then from the backup (whose key this scene's sandbox refuses: the order fails there).
+    await page.getByTestId("routes-choose-ML86").click();
+    await page.getByTestId("route-0-code-ML86").fill("NOPE86");
+    await page.getByTestId("main-action").click();
+    await shows(page, /Your changes/);
+    await page.getByTestId("main-action").click();
+    await shows(page, /Applied: the catalogue in use is now edit 1/);
+
+    const result = await world.order(STAFF, "ML86", "11112222(3333)");
+    expect(result.text).toMatch(/gagal/);
+    const refId = /Ref ID: <code>([A-Z0-9]+)<\/code>/i.exec(result.text)![1]!;
+    await page.getByTestId("tab-orders").click();
+    const provider = page.getByTestId(`provider-${refId}`);
+    await provider.waitFor();
+    expect(await provider.innerText()).toBe(`via backup ${refId}R2 · refused by main (product/not-found) ${refId}`);
+    // Sold by main at once (before the routes): main is named, nobody refused it.
+    const others = await page.locator(".order-provider").allInnerTexts();
+    expect(others.length).toBeGreaterThan(1);
+    expect(others.filter((text) => !text.includes(refId)).every((text) => /^via main TG[A-Z0-9]+$/.test(text))).toBe(
+      true,
+    );
+    await app.shot("admin-order-providers-light");
   });
 
   const open = () => openApp(browser, { base: scene.base, botToken: world.fake.token, user: ADMIN, tab: "catalogue" });

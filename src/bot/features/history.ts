@@ -6,10 +6,12 @@ import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { formatTime } from "../format.js";
 import { renderState } from "../order/messages.js";
+import { currentAttempt, showsProviders } from "../../orders/order.js";
+import { severalProviders } from "../order/attempts.js";
 
 const PAGE_SIZE = 10;
 
-async function render(ctx: FeatureContext<"reports" | "place">, scope: "me" | "all", page: number) {
+async function render(ctx: FeatureContext<"reports" | "place" | "providerNames">, scope: "me" | "all", page: number) {
   const t = ctx.tr;
   const timeZone = ctx.services.place.timeZone;
   const { orders, total } = await ctx.services.reports.orders.history(
@@ -19,6 +21,7 @@ async function render(ctx: FeatureContext<"reports" | "place">, scope: "me" | "a
   );
   if (total === 0) return { text: t("history-empty"), keyboard: undefined };
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const several = severalProviders(ctx.services.providerNames);
   const lines = orders.map((o) => {
     let line = t("history-line", {
       time: formatTime(o.submittedAt ?? o.createdAt, ctx.lang, timeZone),
@@ -30,6 +33,12 @@ async function render(ctx: FeatureContext<"reports" | "place">, scope: "me" | "a
     });
     if (o.state === "success") line += ` · ${t("history-line-sn", { sn: o.result?.sn ?? t("value-none") })}`;
     if (scope === "all") line += ` · ${t("history-line-user", { user: `${o.userName} (${o.userId})` })}`;
+    // Everyone's orders are an admin's list: which provider has each, and which refused it first.
+    if (scope === "all" && showsProviders(o, several)) {
+      line += ` · ${t("history-line-provider", { provider: currentAttempt(o).provider })}`;
+      const refused = (o.refused ?? []).map((a) => a.provider);
+      if (refused.length > 0) line += ` · ${t("history-line-refused", { providers: refused.join(", ") })}`;
+    }
     return line;
   });
   const scopeName = t(scope === "all" ? "history-scope-all" : "history-scope-mine");
@@ -44,7 +53,7 @@ async function render(ctx: FeatureContext<"reports" | "place">, scope: "me" | "a
 /** /history and /history all: orders newest first, 10 a page, paged in place with buttons. */
 export const historyFeature = defineFeature({
   name: "history",
-  needs: ["reports", "place"],
+  needs: ["reports", "place", "providerNames"],
   commands: [
     { name: "history", menu: ["everyone"], help: [{ key: "help-history", for: ["staff", "reseller", "admin"] }] },
   ],

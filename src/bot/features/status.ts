@@ -1,5 +1,5 @@
 import type { Person } from "../../access/people.js";
-import { paidFromSaldo, type OrderRecord } from "../../orders/order.js";
+import { paidFromSaldo, showsProviders, type OrderRecord } from "../../orders/order.js";
 import { isAdmin } from "../admin.js";
 import { answerQuery } from "../answer.js";
 import { Callback, onCallback } from "../callback-data.js";
@@ -9,6 +9,7 @@ import { formatRupiah, formatTime } from "../format.js";
 import type { Translate } from "../i18n.js";
 import { nameBefore } from "../people.js";
 import { renderReason, renderState } from "../order/messages.js";
+import { attemptLines, severalProviders } from "../order/attempts.js";
 import { receiptKeyboard, renderReceipt, resultKeyboard } from "../order/receipt.js";
 
 /** What a ref id may look like when typed (ref ids are letters and digits). */
@@ -18,13 +19,20 @@ const TYPED_REF = /^[A-Za-z0-9]{1,56}$/;
 const maySee = (ctx: BaseContext, order: OrderRecord): boolean => order.userId === ctx.from?.id || isAdmin(ctx);
 
 /**
- * The order's state and result, as /status shows it: no price, saldo or balance; who ordered and
- * the provider's trx id for admins only.
+ * The order's state and result, as /status shows it: no price, saldo or balance; who ordered, the
+ * provider's trx id and the providers it went to (each attempt's ref id) for admins only.
  */
 function renderStatus(
   t: Translate,
   order: OrderRecord,
-  opts: { lang: BaseContext["lang"]; timeZone: string; admin: boolean; settler?: Person | undefined },
+  opts: {
+    lang: BaseContext["lang"];
+    timeZone: string;
+    admin: boolean;
+    settler?: Person | undefined;
+    /** The shop has several providers. */
+    several: boolean;
+  },
 ): string {
   const r = order.result ?? {};
   const time = (iso: string) => formatTime(iso, opts.lang, opts.timeZone);
@@ -53,7 +61,10 @@ function renderStatus(
   }
   if (order.state === "unknown") lines.push(t("line-reason", { reason: renderReason(t, order) }));
   if (opts.admin && r.trxId !== undefined) lines.push(t("line-trx", { trxId: r.trxId }));
-  lines.push(t("line-ref", { refId: order.refId }), "");
+  lines.push(t("line-ref", { refId: order.refId }));
+  // Which provider has it (and which refused it before) is the shop's business, not the buyer's.
+  if (opts.admin && showsProviders(order, opts.several)) lines.push(...attemptLines(t, order));
+  lines.push("");
   lines.push(t("status-created", { time: time(order.createdAt) }));
   if (order.submittedAt !== undefined) lines.push(t("status-submitted", { time: time(order.submittedAt) }));
   if (order.finishedAt !== undefined) lines.push(t("status-finished", { time: time(order.finishedAt) }));
@@ -80,7 +91,7 @@ function renderStatus(
  */
 export const statusFeature = defineFeature({
   name: "status",
-  needs: ["reports", "place", "people"],
+  needs: ["reports", "place", "people", "providerNames"],
   commands: [
     { name: "status", menu: ["everyone"], help: [{ key: "help-status", for: ["staff", "reseller", "admin"] }] },
   ],
@@ -102,7 +113,13 @@ export const statusFeature = defineFeature({
           ? undefined
           : (await ctx.services.people.get([order.settledBy])).get(order.settledBy);
       await ctx.reply(
-        renderStatus(t, order, { lang: ctx.lang, timeZone: ctx.services.place.timeZone, admin: isAdmin(ctx), settler }),
+        renderStatus(t, order, {
+          lang: ctx.lang,
+          timeZone: ctx.services.place.timeZone,
+          admin: isAdmin(ctx),
+          settler,
+          several: severalProviders(ctx.services.providerNames),
+        }),
         keyboard === undefined ? {} : { reply_markup: keyboard },
       );
     });

@@ -7,12 +7,16 @@ import { Callback } from "../callback-data.js";
 import { formatRupiah } from "../format.js";
 import { translator, type Texts, type Translate } from "../i18n.js";
 import { renderState } from "../order/messages.js";
+import { attemptLines, wentElsewhere } from "../order/attempts.js";
 import { nameBefore } from "../people.js";
 import type { AdminFanOut } from "./fan-out.js";
 import { sandboxLine } from "./order-outcome.js";
 import type { PendingMessages } from "./pending-messages.js";
 
-/** What the admins read about a finished order: its outcome, why it failed, the reseller's price and margin, who settled it. */
+/**
+ * What the admins read about a finished order: its outcome, the providers it went to when not only
+ * main, why it failed, the reseller's price and margin, who settled it.
+ */
 function orderNoticeText(t: Translate, lang: Lang, order: OrderRecord, settler: Person | undefined): string {
   const r = order.result ?? {};
   const heading = t(
@@ -33,6 +37,8 @@ function orderNoticeText(t: Translate, lang: Lang, order: OrderRecord, settler: 
     balance: r.lastBalance === undefined ? t("value-none") : formatRupiah(r.lastBalance, lang),
     refId: order.refId,
   })}`;
+  // Sent elsewhere than main, or refused first: each provider with the ref id it knows the order by.
+  if (wentElsewhere(order)) text += `\n${attemptLines(t, order).join("\n")}`;
   // Why it failed, as the user is told: the provider's code and message (or the admin's reason).
   if (order.state === "failed") {
     if (r.reason === "settled") text += `\n${t("line-reason", { reason: r.errorMsg ?? t("value-none") })}`;

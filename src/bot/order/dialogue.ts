@@ -46,7 +46,9 @@ async function chooseProduct(
     return catalog.games.length === 1
       ? {
           text: t("order-choose-product", { game: catalog.games[0]!.name }),
-          other: { reply_markup: productsKeyboard(catalog, 0, t, buyer, owner) },
+          other: {
+            reply_markup: productsKeyboard(catalog, 0, t, buyer, owner, await ctx.services.orders.unavailable(catalog)),
+          },
         }
       : { text: t("order-choose-game"), other: { reply_markup: gamesKeyboard(catalog, buyer, owner) } };
   }, messageIdOf(ctx));

@@ -20,7 +20,9 @@ export function gamesKeyboard(catalog: Catalog, buyer: Buyer, owner?: number): I
 
 /**
  * The products of a game this buyer may order; each button shows its code and name (the code
- * is what /order and the price list use); a way back to the games.
+ * is what /order and the price list use), and says so when the product is temporarily
+ * unavailable (`resting`: every route of it rests; it can still be chosen, and comes back by
+ * itself); a way back to the games.
  */
 export function productsKeyboard(
   catalog: Catalog,
@@ -28,10 +30,15 @@ export function productsKeyboard(
   t: Translate,
   buyer: Buyer,
   owner?: number,
+  resting: ReadonlySet<string> = new Set(),
 ): InlineKeyboard {
   const rows = (catalog.games[gameIndex]?.products ?? [])
     .filter((p) => offeredTo(p, buyer))
-    .map((p) => [InlineKeyboard.text(`${p.code} · ${p.name}`, owned(Callback.product.encode(p.code), owner))]);
+    .map((p) => {
+      const label = `${p.code} · ${p.name}`;
+      const shown = resting.has(p.code.toUpperCase()) ? `${label} · ${t("order-button-resting")}` : label;
+      return [InlineKeyboard.text(shown, owned(Callback.product.encode(p.code), owner))];
+    });
   if (catalog.games.length > 1)
     rows.push([InlineKeyboard.text(t("order-button-back"), owned(Callback.games.encode(null), owner))]);
   return InlineKeyboard.from(rows);

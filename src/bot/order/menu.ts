@@ -8,9 +8,9 @@ import { gamesKeyboard, productsKeyboard } from "./keyboards.js";
 /**
  * Moving through the product menu: a game's products, and back to the games. The buttons carry
  * all there is to know, so this needs no dialogue state (it runs before the dialogues); it reads
- * only the catalogue in use.
+ * only the catalogue in use (and, with several providers, which products rest).
  */
-export function menuButtons<C extends FeatureContext<"shop">>(composer: Composer<C>): void {
+export function menuButtons<C extends FeatureContext<"shop" | "orders">>(composer: Composer<C>): void {
   // Browsing orders nothing: while storage is out of reach, the catalogue last read will do.
   const browse = (ctx: FeatureContext<"shop">) => {
     const { shop } = ctx.services;
@@ -27,10 +27,11 @@ export function menuButtons<C extends FeatureContext<"shop">>(composer: Composer
     const catalog = await browse(ctx);
     const game = catalog.games[index];
     if (game === undefined) return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
+    const resting = await ctx.services.orders.unavailable(catalog);
     await show(
       ctx,
       ctx.tr("order-choose-product", { game: game.name }),
-      productsKeyboard(catalog, index, ctx.tr, ctx.buyer!, menuOwner(ctx)),
+      productsKeyboard(catalog, index, ctx.tr, ctx.buyer!, menuOwner(ctx), resting),
     );
   });
   onCallback(composer, Callback.games, async (ctx) =>

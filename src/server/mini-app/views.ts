@@ -1,6 +1,13 @@
 import type { Partner } from "../../access/partners.js";
 import { tiersOf, toCatalogJson } from "../../catalog/catalog.js";
-import { paidFromSaldo, providerPriceOf, viaApi, type OrderRecord } from "../../orders/order.js";
+import {
+  currentAttempt,
+  paidFromSaldo,
+  providerPriceOf,
+  showsProviders,
+  viaApi,
+  type OrderRecord,
+} from "../../orders/order.js";
 import type { ShopState } from "../../shop/shop.js";
 import type { Deposit } from "../../orders/wallet.js";
 
@@ -58,6 +65,8 @@ export interface CatalogView {
   tiers: string[];
   /** The configured providers (TOPUP_PROVIDERS), in order: what a route may name. */
   providers: string[];
+  /** The codes (upper case) of products whose every route rests now: temporarily unavailable (absent: none). */
+  resting?: string[];
 }
 
 /** An order as the page shows it (no provider trx id or balance for a reseller). */
@@ -89,6 +98,13 @@ export interface OrderView {
   settledBy?: number;
   /** Ordered by a reseller's own system through the H2H API, not in a chat or this app. */
   viaApi?: true;
+  /**
+   * For admins, when the order names its providers (a shop with several): the provider that
+   * fulfilled it (or holds it, or refused it last) and the ref id that provider knows it by.
+   */
+  provider?: { name: string; refId: string };
+  /** For admins: the providers that refused it before, oldest first, each with its ref id and error code. */
+  refusedBy?: Array<{ provider: string; refId: string; errorCode?: string }>;
 }
 
 /** A deposit or correction prepared for Confirm, with the saldo before and after it. */
@@ -113,8 +129,11 @@ export const depositView = (d: Deposit, saldoBefore: number): DepositView => ({
   saldoAfter: d.saldoAfter ?? saldoBefore + d.amount,
 });
 
-/** An order for the page: the provider's side (trx id, its price) and who ordered only for an admin. */
-export function orderView(o: OrderRecord, forAdmin: boolean): OrderView {
+/**
+ * An order for the page: the provider's side (trx id, its price, the providers it went to when the
+ * shop has several or the order names them) and who ordered only for an admin.
+ */
+export function orderView(o: OrderRecord, forAdmin: boolean, severalProviders = false): OrderView {
   const r = o.result ?? {};
   const view: OrderView = {
     refId: o.refId,
@@ -149,12 +168,29 @@ export function orderView(o: OrderRecord, forAdmin: boolean): OrderView {
     const providerPrice = providerPriceOf(o);
     if (providerPrice !== undefined) view.providerPrice = providerPrice;
     if (o.settledBy !== undefined) view.settledBy = o.settledBy;
+    if (showsProviders(o, severalProviders)) {
+      const at = currentAttempt(o);
+      view.provider = { name: at.provider, refId: at.refId };
+      if (o.refused !== undefined && o.refused.length > 0)
+        view.refusedBy = o.refused.map((r) => ({
+          provider: r.provider,
+          refId: r.refId,
+          ...(r.errorCode === undefined ? {} : { errorCode: r.errorCode }),
+        }));
+    }
   }
   return view;
 }
 
-/** The catalogue in use as the page edits it: the file's shape and the version it was read at. */
-export function catalogView(state: ShopState, providerNames: readonly string[]): CatalogView {
+/**
+ * The catalogue in use as the page edits it: the file's shape and the version it was read at, and
+ * which of its products rest now (every route's provider resting).
+ */
+export function catalogView(
+  state: ShopState,
+  providerNames: readonly string[],
+  resting: ReadonlySet<string> = new Set(),
+): CatalogView {
   const source = state.source;
   return {
     version: source.kind === "file" ? 0 : source.version,
@@ -162,6 +198,7 @@ export function catalogView(state: ShopState, providerNames: readonly string[]):
     catalog: toCatalogJson(state.catalog) as CatalogFile,
     tiers: [...tiersOf(state.catalog)].sort(),
     providers: [...providerNames],
+    ...(resting.size === 0 ? {} : { resting: [...resting] }),
   };
 }
 

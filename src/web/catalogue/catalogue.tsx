@@ -304,6 +304,7 @@ function Editor(props: { view: CatalogView }) {
                 issues={issues}
                 tiers={base.tiers}
                 providers={base.providers}
+                resting={base.resting?.includes(product.code.toUpperCase()) === true}
                 change={(update) => change(g, p, update)}
               />
             ))}
@@ -376,6 +377,8 @@ function ProductEditor(props: {
   tiers: string[];
   /** The configured providers: the routes are edited only when there are several. */
   providers: string[];
+  /** Every route of it rests now: temporarily unavailable (said, nothing to edit). */
+  resting: boolean;
   change: (update: (product: CatalogProduct) => CatalogProduct) => void;
 }) {
   const { t } = useApp().words;
@@ -410,6 +413,11 @@ function ProductEditor(props: {
           <span>{shownAs}</span>
         </label>
       </div>
+      {props.resting ? (
+        <span class="hint product-resting" data-testid={`resting-${product.code}`}>
+          {t("page-product-resting")}
+        </span>
+      ) : null}
       {issue("name") === undefined ? null : (
         <span class="field-error" role="alert">
           {issue("name")}

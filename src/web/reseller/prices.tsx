@@ -1,6 +1,6 @@
 import { Empty, Loaded, Row, Section, useApp, useLoad } from "../ui.js";
 
-/** A reseller's price list: what they may order, at their tier's prices. */
+/** A reseller's price list: what they may order, at their tier's prices (a resting product says so). */
 export function PricesPage() {
   const { api, words } = useApp();
   const { t, rp } = words;
@@ -20,7 +20,7 @@ export function PricesPage() {
                   <Row
                     key={p.code}
                     label={<code>{p.code}</code>}
-                    hint={p.name}
+                    hint={p.resting === true ? `${p.name} · ${t("page-product-resting")}` : p.name}
                     value={rp(p.price)}
                     testid={`price-${p.code}`}
                   />

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { API_CHAT_ID } from "../../../src/orders/order.js";
 import { CSV_HEADER } from "../../../src/reports/csv.js";
+import { addBackup, routedCatalog } from "../backup.js";
 import { button, createWorld, type World } from "../world.js";
 import type { FakeUser, SentMessage } from "../fake-bot-api.js";
 import { draft } from "../../orders/fixtures.js";
@@ -109,6 +110,41 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     await world.waitText(ADMIN, /All orders<\/b>: page 1 of 3 \(25 orders\)/);
   });
 
+  it("when main refused an order and the backup sold it, then /history all and the CSV of /export say which provider sold each order and which refused it before", async () => {
+    await addBackup(world);
+    await world.run({ ...base(), CATALOG_FILE: await routedCatalog() });
+    const routed = await world.order(STAFF, "ML86", "12345678(1234)");
+    const routedRef = /Ref ID: <code>([A-Z0-9]+)<\/code>/i.exec(routed.text)![1]!;
+    const plain = await world.order(STAFF, "ML172", "12345678(1234)");
+    const plainRef = /Ref ID: <code>([A-Z0-9]+)<\/code>/i.exec(plain.text)![1]!;
+
+    world.fake.sendText(ADMIN, "/history all");
+    const history = await world.waitText(ADMIN, /All orders<\/b>/);
+    const entry = (refId: string) => history.text.split("\n\n").find((e) => e.includes(refId))!;
+    expect(entry(routedRef)).toContain("via backup · refused by main");
+    expect(entry(plainRef)).toContain("via main");
+    expect(entry(plainRef)).not.toContain("refused");
+    // A buyer's own history names no provider.
+    world.fake.sendText(STAFF, "/history");
+    const mine = await world.waitText(STAFF, /Pesanan Anda<\/b>/);
+    expect(mine.text).not.toMatch(/lewat|ditolak|backup/);
+
+    world.fake.sendText(ADMIN, "/export");
+    const file = await world.fake.waitForMessage(ADMIN.id, (m) => m.document !== undefined);
+    const rows = file.document!.content.trim().split("\r\n");
+    expect(rows[0]).toBe(CSV_HEADER.join(","));
+    expect(rows[0]!.endsWith(",provider_price_from,provider,refused_by")).toBe(true);
+    const cells = (refId: string) => rows.find((r) => r.includes(refId))!.split(",");
+    const at = (name: (typeof CSV_HEADER)[number]) => CSV_HEADER.indexOf(name);
+    expect(cells(routedRef)[at("state")]).toBe("success");
+    expect(cells(routedRef)[at("provider")]).toBe("backup");
+    expect(cells(routedRef)[at("refused_by")]).toBe("main");
+    // The backup's price (100 more than main's).
+    expect(cells(routedRef)[at("provider_price")]).toBe("19400");
+    expect(cells(plainRef)[at("provider")]).toBe("main");
+    expect(cells(plainRef)[at("refused_by")]).toBe("");
+  });
+
   it("when a day has successes, failures and unknowns, then /report adds them up exactly, the CSV lists every order, and the H2H API's part shows once it has an order", async () => {
     const bot = await world.run({ ...base(), TOPUP_BASE_URL: await world.flakyProvider() });
     await world.order(STAFF, "ML86", "12345678(1234)"); // success: 20,000 sold, 19,500 cost
@@ -139,6 +175,8 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     expect(rows.filter((r) => r.includes(",success,"))).toHaveLength(3);
     expect(rows.filter((r) => r.includes(",failed,") && r.includes("balance/insufficient"))).toHaveLength(1);
     expect(rows.filter((r) => r.includes(",unknown,"))).toHaveLength(1);
+    // One provider: every order was main's, and none was refused before.
+    expect(rows.slice(1).every((r) => r.endsWith(",main,"))).toBe(true);
 
     world.fake.sendText(STAFF, "/report");
     await world.waitText(STAFF, /khusus admin/);

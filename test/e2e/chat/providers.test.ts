@@ -180,6 +180,52 @@ describe("several providers: failover, no failover on an unknown result, resting
     expect(log.match(/order sent to the next provider/g)).toHaveLength(3);
   });
 
+  it("while every route of a product rests, /order's buttons and /pricelist say it is temporarily unavailable; after the rest they do not", async () => {
+    world.sandbox.deposit(-world.sandbox.balance());
+    backup.deposit(-backup.balance());
+    await world.run({}, { now: clock });
+    // Before: nothing rests, nothing is marked.
+    world.fake.sendText(STAFF, "/pricelist");
+    const before = await world.waitText(STAFF, /Daftar harga/);
+    expect(before.text).not.toMatch(/tidak tersedia/);
+
+    const failed = await world.order(STAFF, "ML86", "12345678(1234)");
+    expect(failed.text).toMatch(/gagal/i);
+    // Both providers rest, and every product is sold only through them.
+    await world.waitText(ADMIN, /Provider backup is resting/);
+
+    const pricelist = async (user: typeof STAFF, pattern: RegExp) => {
+      const count = world.fake.messagesTo(user.id).length;
+      world.fake.sendText(user, "/pricelist");
+      return world.fake.waitForMessage(
+        user.id,
+        (m) => pattern.test(m.text) && world.fake.messagesTo(user.id).indexOf(m) >= count,
+      );
+    };
+    const resting = await pricelist(STAFF, /Daftar harga/);
+    expect(resting.text).toMatch(
+      /<code>ML86<\/code> 86 Diamonds: <b>Rp 20\.000<\/b> <i>\(sementara tidak tersedia\)<\/i>/,
+    );
+    const admin = await pricelist(ADMIN, /Price list/);
+    expect(admin.text).toContain("(temporarily unavailable)");
+
+    world.fake.sendText(STAFF, "/order");
+    const menu = await world.waitText(STAFF, /Pilih game/);
+    world.fake.tapButton(STAFF, menu, button(menu, /Mobile Legends/));
+    const products = await world.fake.waitForMessage(
+      STAFF.id,
+      (m) => m.message_id === menu.message_id && /86 Diamonds/.test(JSON.stringify(m.reply_markup)),
+    );
+    const labels = (products.reply_markup!.inline_keyboard as Array<Array<{ text: string }>>).flat().map((b) => b.text);
+    expect(labels).toContain("ML86 · 86 Diamonds · ⏸ sementara tidak tersedia");
+    world.fake.sendText(STAFF, "/cancel");
+
+    // Five minutes later the rest is over (the next order may try them): nothing is marked.
+    t += 5 * 60_000;
+    const after = await pricelist(STAFF, /Daftar harga/);
+    expect(after.text).not.toMatch(/tidak tersedia/);
+  });
+
   it("a one-provider shop is as before: its orders carry no provider fields and nothing rests", async () => {
     delete world.env.TOPUP_PROVIDERS;
     world.sandbox.deposit(-world.sandbox.balance());

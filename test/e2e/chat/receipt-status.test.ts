@@ -3,6 +3,7 @@ import { formatTime } from "../../../src/bot/format.js";
 import { parseConfig } from "../../../src/config.js";
 import type { OrderRecord } from "../../../src/orders/order.js";
 import type { FakeUser, SentMessage } from "../fake-bot-api.js";
+import { addBackup, routedCatalog } from "../backup.js";
 import { button, createWorld, type RunningBot, type World } from "../world.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
@@ -225,6 +226,8 @@ describe("receipts and /status through the bot: the app in process, fake Bot API
     expect(admin.text).toContain("State: ✅ success");
     expect(admin.text).toContain(`SN: <code>${sn}</code>`);
     expect(admin.text).toContain(`Ordered by: Sari (<code>${STAFF.id}</code>)`);
+    // A one-provider shop's order names no provider, to anyone.
+    expect(admin.text).not.toMatch(/Provider|Refused|main/);
 
     // Another staff member learns nothing: word for word the answer for a ref id that does not exist.
     const other = await ask(OTHER, `/status ${refId}`, /No order with that ref id/);
@@ -233,6 +236,42 @@ describe("receipts and /status through the bot: the app in process, fake Bot API
     expect(other.text).toBe(`No order with that ref id of yours: <code>${refId}</code>`);
     expect(unknown.text).toBe(other.text.replace(refId, missing));
     expect(other.reply_markup).toEqual(unknown.reply_markup);
+  });
+
+  it("when main refused an order and the backup sold it, then /status and the admins' notice name each provider with the ref id it knows the order by, and its buyer sees no provider", async () => {
+    await addBackup(world);
+    await world.run({ ...base, CATALOG_FILE: await routedCatalog() });
+    const result = await world.order(STAFF, "ML86", "12345678(1234)");
+    expect(result.text).toMatch(/berhasil/);
+    const refId = refOf(result);
+
+    // The admins' notice of the sale: the provider that sold it and the one that refused it first.
+    const notice = await world.fake.waitForMessage(ADMIN.id, (m) => m.text.includes(`Sale</b> by Sari`));
+    expect(notice.text).toContain(`Provider: <b>backup</b> · ref <code>${refId}R2</code>`);
+    expect(notice.text).toContain(`Refused by main · ref <code>${refId}</code>: product/not-found`);
+
+    const admin = await ask(ADMIN, `/status ${refId}`, /Order status/);
+    expect(admin.text).toContain(`Ref id: <code>${refId}</code>`);
+    expect(admin.text).toContain(
+      `Provider: <b>backup</b> · ref <code>${refId}R2</code>\nRefused by main · ref <code>${refId}</code>: product/not-found`,
+    );
+
+    // The buyer reads their order as ever: one ref id, no provider.
+    const mine = await ask(STAFF, `/status ${refId}`, /Status pesanan/);
+    expect(mine.text).toContain(`Ref ID: <code>${refId}</code>`);
+    expect(mine.text).not.toMatch(/Provider|Ditolak|backup|R2/);
+
+    // Sold by main at once: the notice says nothing of providers, /status names main for admins.
+    const plain = await world.order(STAFF, "ML172", "12345678(1234)");
+    const plainRef = refOf(plain);
+    const plainNotice = await world.fake.waitForMessage(
+      ADMIN.id,
+      (m) => m.text.includes(`Sale</b> by Sari`) && m.text.includes(plainRef),
+    );
+    expect(plainNotice.text).not.toMatch(/Provider|Refused/);
+    const plainStatus = await ask(ADMIN, `/status ${plainRef}`, new RegExp(`Order status[\\s\\S]*${plainRef}`));
+    expect(plainStatus.text).toContain(`Provider: <b>main</b> · ref <code>${plainRef}</code>`);
+    expect(plainStatus.text).not.toMatch(/Refused/);
   });
 
   it("when /status names a draft or a cancelled order, then it says that nothing was ordered", async () => {

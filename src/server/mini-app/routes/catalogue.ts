@@ -23,8 +23,8 @@ const applyBody = catalogBody.extend({
  * /admin/catalog: the catalogue in use, a new one checked (its changes and the prices to look at
  * twice) and applied, with the same compare-and-set write as a catalogue document confirmed in the chat.
  */
-export function catalogueRoutes(deps: Pick<MiniAppDeps, "shop" | "reports" | "logger" | "providerNames">) {
-  const { shop, reports } = deps;
+export function catalogueRoutes(deps: Pick<MiniAppDeps, "shop" | "reports" | "logger" | "providerNames" | "orders">) {
+  const { shop, reports, orders } = deps;
   const providers = deps.providerNames ?? [MAIN_PROVIDER];
 
   /** The catalogue in use, and the view of it when it is not the version `base` the page edited. */
@@ -35,7 +35,10 @@ export function catalogueRoutes(deps: Pick<MiniAppDeps, "shop" | "reports" | "lo
   }
 
   return new Hono<MiniAppEnv>()
-    .get("/", async (c) => c.json(catalogView(await shop.state(), providers), 200))
+    .get("/", async (c) => {
+      const state = await shop.state();
+      return c.json(catalogView(state, providers, await orders.unavailable(state.catalog)), 200);
+    })
     .post("/check", jsonBody(catalogBody), async (c) => {
       const sent = c.req.valid("json");
       const parsed = parseCatalog(sent.catalog, "catalog", providers);

@@ -14,8 +14,9 @@ const PAGE_SIZE = 20;
  * time; /admin/orders.csv: a day's orders as a file. Both paths are declared here, so this sub-app
  * is mounted at the admin's root.
  */
-export function ordersRoutes(deps: Pick<MiniAppDeps, "reports" | "timeZone">) {
+export function ordersRoutes(deps: Pick<MiniAppDeps, "reports" | "timeZone" | "providerNames">) {
   const { reports, timeZone } = deps;
+  const several = (deps.providerNames?.length ?? 1) > 1;
   const ordersQuery = z.object({
     q: z.string().trim().max(64).optional(),
     day: z
@@ -46,7 +47,10 @@ export function ordersRoutes(deps: Pick<MiniAppDeps, "reports" | "timeZone">) {
         page: q.page,
         pageSize: PAGE_SIZE,
       });
-      return c.json({ orders: found.orders.map((o) => orderView(o, true)), page: q.page, hasMore: found.hasMore }, 200);
+      return c.json(
+        { orders: found.orders.map((o) => orderView(o, true, several)), page: q.page, hasMore: found.hasMore },
+        200,
+      );
     })
     .get("/orders.csv", queryOf(z.object({ day: z.string().optional() })), async (c) => {
       const day = c.req.valid("query").day ?? "";

@@ -26,8 +26,8 @@ const pageQuery = queryOf(
  * /reseller: a reseller's own account (saldo and held, statement, orders, price list). Nothing here
  * takes an id: a reseller can only ever reach their own data (another's is an admin call, 403 for them).
  */
-export function ownAccountRoutes(deps: Pick<MiniAppDeps, "wallets" | "reports" | "shop">) {
-  const { wallets, reports, shop } = deps;
+export function ownAccountRoutes(deps: Pick<MiniAppDeps, "wallets" | "reports" | "shop" | "orders">) {
+  const { wallets, reports, shop, orders } = deps;
   const me = (c: Context<MiniAppEnv>) => c.get("viewer").userId;
   const tierOf = (c: Context<MiniAppEnv>) => {
     const buyer = c.get("viewer").buyer;
@@ -62,6 +62,8 @@ export function ownAccountRoutes(deps: Pick<MiniAppDeps, "wallets" | "reports" |
     .get("/prices", async (c) => {
       const buyer = { role: "reseller" as const, tier: tierOf(c) };
       const catalog = await shop.catalog();
+      // A product whose every route rests is listed, marked temporarily unavailable (it comes back by itself).
+      const resting = await orders.unavailable(catalog);
       return c.json(
         {
           tier: buyer.tier,
@@ -70,7 +72,12 @@ export function ownAccountRoutes(deps: Pick<MiniAppDeps, "wallets" | "reports" |
               name: g.name,
               products: g.products
                 .filter((p) => offeredTo(p, buyer))
-                .map((p) => ({ code: p.code, name: p.name, price: priceFor(p, buyer) ?? 0 })),
+                .map((p) => ({
+                  code: p.code,
+                  name: p.name,
+                  price: priceFor(p, buyer) ?? 0,
+                  ...(resting.has(p.code.toUpperCase()) ? { resting: true as const } : {}),
+                })),
             }))
             .filter((g) => g.products.length > 0),
         },

@@ -36,10 +36,13 @@ const settleBody = z.discriminatedUnion(
  * /admin/pending: the orders whose outcome nobody knows yet, and the admin's verdict on one, settled
  * by the same service as /settle in the chat (the same ledger step, the same notice to the buyer).
  */
-export function pendingRoutes(deps: Pick<MiniAppDeps, "orders" | "reports">) {
+export function pendingRoutes(deps: Pick<MiniAppDeps, "orders" | "reports" | "providerNames">) {
   const { orders, reports } = deps;
+  const several = (deps.providerNames?.length ?? 1) > 1;
   return new Hono<MiniAppEnv>()
-    .get("/", async (c) => c.json({ orders: (await reports.orders.pending()).map((o) => orderView(o, true)) }, 200))
+    .get("/", async (c) =>
+      c.json({ orders: (await reports.orders.pending()).map((o) => orderView(o, true, several)) }, 200),
+    )
     .post(
       "/:refId/settle",
       // The body first: a bad verdict is a 422 whatever the id.
@@ -59,9 +62,9 @@ export function pendingRoutes(deps: Pick<MiniAppDeps, "orders" | "reports">) {
         });
         switch (r.kind) {
           case "settled":
-            return c.json({ order: orderView(r.order, true) }, 200);
+            return c.json({ order: orderView(r.order, true, several) }, 200);
           case "not-pending":
-            return c.json({ error: "not-pending" as const, order: orderView(r.order, true) }, 409);
+            return c.json({ error: "not-pending" as const, order: orderView(r.order, true, several) }, 409);
           case "not-found":
             return notFound(c);
           case "bad-sn":
