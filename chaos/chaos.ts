@@ -36,7 +36,15 @@ import {
   snsByOrder,
   type ProviderCall,
 } from "./providers.js";
-import { createResellerDriver, readBooks, reconcileResellers, resellerPrices } from "./resellers.js";
+import {
+  createResellerDriver,
+  MAX_RESTING_TAPS,
+  poll,
+  readBooks,
+  reconcileResellers,
+  resellerPrices,
+  restingTold,
+} from "./resellers.js";
 import { confirmOtherSummaries, reconcileAsks, type Ask } from "./summaries.js";
 
 const ORDERS = Number(process.env.CHAOS_ORDERS ?? 100);
@@ -316,6 +324,9 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   // --- the users: quick order, Confirm (sometimes twice), wait for an outcome, tap again if silent ---
   const confirmed = new Set<string>();
   const answered = new Set<string>();
+  /** Orders whose last Confirm was answered "temporarily unavailable": they may stay drafts. */
+  const leftResting = new Set<string>();
+  let restingAnswers = 0;
   let doubled = 0;
   const outcomeFor = (refId: string) => (m: SentMessage) =>
     m.text.includes(`<code>${refId}</code>`) &&
@@ -367,14 +378,31 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
         if (summary === undefined) throw new Error(`user ${user.id} never got a summary`);
         const refId = /<code>([A-Z0-9]+)<\/code>\n\n/.exec(summary.text)![1]!;
         const data = `c:${refId}`;
+        let restingTaps = 0;
         for (let tap = 0; tap < 6 && !answered.has(refId); tap++) {
+          const restingBefore = restingTold(fake, user.id);
           fake.tapButton(user, summary, data);
           confirmed.add(refId);
           if (tap === 0 && random() < 0.2) {
             fake.tapButton(user, summary, data);
             doubled++;
           }
-          const got = await fake.waitForMessage(user.id, outcomeFor(refId), 6000).catch(() => undefined);
+          const told = fake.waitForMessage(user.id, outcomeFor(refId), 6000).then(
+            () => "told" as const,
+            () => undefined,
+          );
+          const rested = poll(fake, () => (restingTold(fake, user.id) > restingBefore ? "resting" : undefined), 6000);
+          const got = (await Promise.race([told, rested])) ?? (await told) ?? (await rested);
+          if (got === "resting") {
+            // Every route of the product rests (nothing sent): tapped again a moment later, not
+            // counted as one of the taps.
+            leftResting.add(refId);
+            restingAnswers++;
+            if (++restingTaps <= MAX_RESTING_TAPS) tap--;
+            await sleep(2000);
+            continue;
+          }
+          leftResting.delete(refId);
           if (got !== undefined) answered.add(refId);
         }
         // Shown this order's summary again (its process died right after sending it, and the
@@ -467,7 +495,10 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   for (const c of orderCalls()) callsPerRef.set(c.refId, (callsPerRef.get(c.refId) ?? 0) + 1);
   const unknownToLedger = [...callsPerRef.keys()].filter((ref) => !everyOrder.has(ref));
   const FINAL = new Set(["success", "failed", "unknown"]);
-  const notFinal = [...confirmed].filter((ref) => !FINAL.has(ledger.get(ref)?.state ?? "missing"));
+  const stateOf = (ref: string) => ledger.get(ref)?.state ?? "missing";
+  // A draft whose last Confirm was answered "temporarily unavailable" was rightly never sent.
+  const restingDrafts = [...confirmed].filter((ref) => stateOf(ref) === "draft" && leftResting.has(ref));
+  const notFinal = [...confirmed].filter((ref) => !FINAL.has(stateOf(ref)) && !restingDrafts.includes(ref));
   const providerDidNotKnow = [...ledger.values()]
     .filter((o) => o.state === "success" && !callsPerRef.has(o.refId))
     .map((o) => o.refId);
@@ -501,13 +532,8 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   const told = fake.messagesTo(admins[0]!.id).map((m) => m.text);
   const restsOf = (p: string) => told.filter((t) => t.includes(`Provider ${p} is resting`)).length;
   const backOf = (p: string) => told.filter((t) => t.includes(`Provider ${p} answers again`)).length;
-  const resting = fake.calls.filter(
-    (c) =>
-      c.method === "sendMessage" &&
-      /is temporarily unavailable: its providers are not answering/.test(JSON.stringify(c.payload)),
-  ).length;
   log(
-    `  rests (the admins told): ${PROVIDERS.map((p) => `${p} ${restsOf(p)} (back ${backOf(p)})`).join(", ")}; each cut to ${REST_MS / 1000} s (${rests.cuts()} cuts); Confirms answered "temporarily unavailable" (every route resting): ${resting}`,
+    `  rests (the admins told): ${PROVIDERS.map((p) => `${p} ${restsOf(p)} (back ${backOf(p)})`).join(", ")}; each cut to ${REST_MS / 1000} s (${rests.cuts()} cuts); staff Confirms answered "temporarily unavailable" (every route resting; tapped again): ${restingAnswers}, orders left drafts after it (never sent): ${restingDrafts.length}`,
   );
   log(`  confirmed orders: ${confirmed.size}; outcomes in the ledger: ${JSON.stringify(states)}`);
   log(
@@ -638,20 +664,21 @@ const SINGLE_TEXT =
   "provider saw is looked up in the ledger, calls per ref_id are counted, and every confirmed order must be success, failed or\n" +
   "unknown. An unknown order is one an admin settles with /pending after checking the provider's dashboard.\n\n" +
   "Two providers (chaos/providers.ts): `TOPUP_PROVIDERS=main,backup`, each a sandbox behind random faults of its own. Main\n" +
-  "also refuses about one order in ten with a failover code (`product/unavailable`; now and then `balance/insufficient`,\n" +
+  "also refuses about one order in six with a failover code (`product/unavailable`; now and then `balance/insufficient`,\n" +
   "its deposit empty, which rests it), so orders go on to the backup; the backup refuses with the same codes and stalls\n" +
   "(answers after the timeout, having taken the order or not). The run's catalogue (catalog.json with routes) sells ML86\n" +
   "as MLBB86 at the backup and ML172 at the backup first (MLBB172), then at main; the other products at main, then at the\n" +
   "backup; neither sells ML257. A provider rests after three results in a row that were not known or an empty deposit: the\n" +
   "bot's five minutes are cut to `CHAOS_REST_MS` (default 15000; 0 leaves them as they are) by bringing the end of the\n" +
   "rest written in Redis forward, as if the minutes had passed, so rests, trial orders and returns happen several times;\n" +
-  'a Confirm while every route of the product rests is answered "temporarily unavailable" and tapped again. Reconciled\n' +
-  "from outside: each sandbox's calls are mapped back to their order (an attempt's ref id is the order's, or the order's\n" +
-  "with `R<n>`); each attempt ref id sent once, to one provider; every call an attempt the ledger records, at that\n" +
-  "provider; at most one provider carried out an order, never at an attempt the ledger records as refused; a success in\n" +
-  "the ledger carried out by exactly one provider, a failure by none; the resellers' and partners' money against what\n" +
-  "either provider carried out. The counts: failovers (orders that went on after a refusal) and rests (the admins'\n" +
-  "notices).\n\n" +
+  'a Confirm while every route of the product rests is answered "temporarily unavailable" and tapped again 2 s later\n' +
+  "(not counted among the taps; an order whose last Confirm had that answer may stay a draft, and is never sent).\n" +
+  "Reconciled from outside: each sandbox's calls are mapped back to their order (an attempt's ref id is the order's, or\n" +
+  "the order's with `R<n>`); each attempt ref id sent once, to one provider; every call an attempt the ledger records,\n" +
+  "at that provider; at most one provider carried out an order, never at an attempt the ledger records as refused; a\n" +
+  "success in the ledger carried out by exactly one provider, a failure or a draft by none; the resellers' and\n" +
+  "partners' money against what either provider carried out. The counts: failovers (orders that went on after a\n" +
+  "refusal) and rests (the admins' notices).\n\n" +
   "Resellers (chaos/resellers.ts), in the same run and under the same kills and faults: two admins take deposits\n" +
   "(`/deposit USER_ID AMOUNT NOTE`, now and then a correction downwards) and tap Confirm, some twice at once, some with the bot\n" +
   'SIGKILLed a few milliseconds after the tap, some pressed again after they were answered; a Confirm answered "temporarily\n' +

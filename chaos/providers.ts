@@ -164,7 +164,7 @@ export async function faultyProvider(opts: {
       return void res.end("<html>502 Bad Gateway</html>");
     }
     if (roll > 0.985) return refuse("emptyBefore");
-    if (roll > 0.9) return refuse("refusedBefore");
+    if (roll > 0.84) return refuse("refusedBefore");
     forward((status, body) => {
       if (roll < 0.14) {
         count("malformedAfter");
@@ -280,7 +280,7 @@ export function snsByOrder(providers: readonly FaultyProvider[], calls: readonly
  * The orders against both providers' calls: each attempt ref id sent once, to one provider; at
  * most one provider carried out an order, and only at the attempt the ledger says it is at (never
  * at one it records as refused); a success in the ledger was carried out by exactly one provider,
- * a failure by none; every call is an attempt the ledger records, at that provider. Counts the
+ * a failure by none, a draft by none; every call is an attempt the ledger records, at that provider. Counts the
  * orders that went on to another provider.
  */
 export function reconcileProviders(input: {
@@ -316,6 +316,13 @@ export function reconcileProviders(input: {
   let twoProviders = 0;
   let carriedByBackup = 0;
   for (const [ref, order] of input.orders) {
+    if ((order.state === "draft" || order.state === "cancelled") && byOrder.has(ref))
+      v.push(
+        `${ref}: never claimed (${order.state}), yet sent to ${byOrder
+          .get(ref)!
+          .map((c) => c.provider)
+          .join(", ")}`,
+      );
     const carried = (byOrder.get(ref) ?? []).filter((c) => c.outcome === "success");
     if (carried.length > 1)
       v.push(`${ref}: carried out ${carried.length} times (${carried.map((c) => c.provider).join(", ")})`);
