@@ -7,6 +7,7 @@ import { cpus, totalmem } from "node:os";
 import type { Kind } from "./bots.js";
 import type { H2hResult } from "./h2h.js";
 import type { IdleResult } from "./idle-chats.js";
+import type { ProvidersResult } from "./providers.js";
 import type { ConfirmResult } from "./redis-commands.js";
 import type { ReplicaResult } from "./replicas.js";
 import type { RoundResult } from "./rounds.js";
@@ -72,6 +73,8 @@ export interface Report {
   replicas: ReplicaResult | undefined;
   /** Partners ordering through the H2H API; undefined with BENCH_H2H=0. */
   h2h?: H2hResult | undefined;
+  /** A failover and two providers against one; undefined with BENCH_PROVIDERS=0. */
+  providers?: ProvidersResult | undefined;
   /** The seeded year; undefined with BENCH_YEAR=0. */
   year: YearResult | undefined;
 }
@@ -379,6 +382,8 @@ ${replicasSection(rep.replicas)}
 
 ${h2hSection(rep.h2h)}
 
+${providersSection(rep.providers)}
+
 ${yearSection(rep.year)}
 
 ${handSection()}`;
@@ -410,6 +415,11 @@ export function printSummary(rep: Report) {
         `${f(shop.commandsPerOrder, 1)} Redis commands/order; chain B → A ${f(chain.ordersPerSecond)} orders/s, p50/p95 ${pp(chain)}; ` +
         `one at a time: sandbox ${pp(one.direct)}, one shop ${pp(one.shop)}, chain ${pp(one.chain)}\n`,
     );
+  }
+  if (rep.providers !== undefined) {
+    const line = (l: ProvidersResult["lines"][number]) =>
+      `${l.config} ${f(percentile(l.ms, 50), 1)} ms, ${f(median(l.roundTrips), 0)} round trips`;
+    process.stdout.write(`\nSeveral providers (Confirm, median): ${rep.providers.lines.map(line).join("; ")}\n`);
   }
   if (rep.warning !== undefined) process.stdout.write(`\nWARNING: ${rep.warning}\n`);
   process.stdout.write(`\nwritten to ${DOC}\n`);
@@ -657,4 +667,37 @@ ${table(
 
 - **The Mini App's first load**, gzipped (\`dist/web/size.json\`, \`firstLoadGzip\`: the page, its script, its styles and a
   locale): ${load === undefined ? "not found (no `npm run build` output)" : `${count(load)} B (${f(load / 1024, 1)} kB) of the 150 kB budget of issue 20 ${mark(load <= FIRST_LOAD_BUDGET_B)}`}.`;
+}
+
+/** The section "Several providers": a failover's cost, and a second healthy provider's on the normal path. */
+function providersSection(p: ProvidersResult | undefined): string {
+  const text = `What several providers cost an order (\`bench/providers.ts\`): the compiled bot as production runs it, one
+chat and nothing else going on, ${p?.samples ?? "BENCH_PROVIDERS_SAMPLES"} orders one after the other in each configuration (after a warm-up), each a
+fresh process on the shared Redis. **One provider**: the bench's sandbox alone, as in every other section. **Two
+healthy providers**: \`TOPUP_PROVIDERS=main,backup\`, both sandboxes selling: each order goes to main after the
+resting check (one Lua step that reads each provider's rest), and the claim records its first attempt. **Failover**:
+main is a sandbox that sells nothing (it refuses each order at once with \`product/not-found\`, one of the failover
+codes), the backup sells: each order is refused, its next attempt written (one ledger step), and sold at the backup.
+Time: the Confirm update, from the tap queued at the fake Bot API to "Top-up successful" recorded by it (the
+sandboxes answer at once, so this is the bot's own time and its provider calls over loopback HTTP). Round trips:
+write batches on the bot's Redis sockets (as for the Confirm update above); commands: INFO, server-wide.`;
+  if (p === undefined) return `## Several providers\n\n${text}\n\nNot measured in this run (\`BENCH_PROVIDERS=0\`).`;
+  const one = p.lines.find((l) => l.config === "one provider");
+  const vs = (l: ProvidersResult["lines"][number]) =>
+    one === undefined || l === one
+      ? "–"
+      : `${f(percentile(l.ms, 50) - percentile(one.ms, 50), 1)} ms, ${f(median(l.roundTrips) - median(one.roundTrips), 0)} round trips`;
+  const rows = p.lines.map((l) => [
+    l.config,
+    `${f(percentile(l.ms, 50), 1)} / ${f(percentile(l.ms, 95), 1)}`,
+    `${f(median(l.roundTrips), 0)} (${l.roundTrips.join(", ")})`,
+    f(median(l.commands), 0),
+    f(l.providerCallsPerOrder, 2),
+    vs(l),
+  ]);
+  return `## Several providers
+
+${text}
+
+${table(["configuration", "Confirm p50 / p95 ms", "Redis round trips (median; each)", "Redis commands (median)", "provider calls / order", "added to one provider (p50)"], rows)}`;
 }

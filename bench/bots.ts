@@ -50,13 +50,14 @@ export async function launch(
   kind: Kind,
   users: FakeUser[],
   prefix: string,
-  opts: { probe: boolean; profile?: boolean; resellers?: FakeUser[] },
+  opts: { probe: boolean; profile?: boolean; resellers?: FakeUser[]; env?: Record<string, string> },
 ): Promise<{ watch: Watch; proc: Proc }> {
   const fake = createFakeBotApi();
   await fake.start();
   const watch = new Watch(fake);
   const env =
     kind === "ours" ? botEnv(fake, prefix, users, h.sandbox) : { BOT_TOKEN: fake.token, BOT_API_ROOT: fake.url };
+  if (opts.env !== undefined) Object.assign(env, opts.env);
   if (opts.resellers !== undefined) env.RESELLER_IDS = opts.resellers.map((u) => u.id).join(",");
   if (opts.probe) Object.assign(env, { BENCH_REDIS_PORT: new URL(REDIS_URL).port || "6379" });
   const flags =

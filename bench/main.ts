@@ -8,7 +8,8 @@
  *
  * One file per measurement: start-up.ts, rounds.ts, redis-commands.ts (the Confirm update),
  * idle-chats.ts, replicas.ts (1 and 3 processes in webhook mode: what the update stream costs),
- * h2h.ts (partners ordering through the H2H API, one shop and a chain of two),
+ * h2h.ts (partners ordering through the H2H API, one shop and a chain of two), providers.ts (a
+ * failover's cost, and a second healthy provider's on the normal path),
  * year.ts (a seeded year of sales, year-seed.ts, and the questions asked of it); benchmarks-doc.ts
  * writes the doc. The environment variables are in settings.ts.
  */
@@ -25,6 +26,7 @@ import { compileBenchFiles, distFingerprint, removeBenchFiles, stopAll } from ".
 import { confirmProbe } from "./redis-commands.js";
 import { keysUnder, redisBackground, redisInfo, type RedisClient } from "./redis-info.js";
 import { replicaRounds } from "./replicas.js";
+import { providers } from "./providers.js";
 import { mergeRounds, round, type RoundResult } from "./rounds.js";
 import {
   DOC,
@@ -32,6 +34,8 @@ import {
   IDLE_CHATS,
   MAIN,
   MB,
+  PROVIDERS,
+  PROVIDERS_SAMPLES,
   REDIS_URL,
   REPEAT,
   REPLICA_ROUNDS,
@@ -46,7 +50,7 @@ import {
 } from "./settings.js";
 import { startUps } from "./start-up.js";
 import { year } from "./year.js";
-import { f, median } from "./stats.js";
+import { f, median, percentile } from "./stats.js";
 
 /** What cleanup() must close: set as main() opens it. */
 let redis: RedisClient | undefined;
@@ -131,6 +135,18 @@ async function main() {
     h2hResult = await h2h(h, (line) => process.stdout.write(`${line}\n`));
   }
 
+  let providersResult: Report["providers"];
+  if (PROVIDERS) {
+    process.stdout.write(
+      `${at()} several providers: a failover, and two healthy providers against one (${PROVIDERS_SAMPLES} orders each)\n`,
+    );
+    providersResult = await providers(h);
+    for (const l of providersResult.lines)
+      process.stdout.write(
+        `  ${l.config}: Confirm ${f(percentile(l.ms, 50), 1)} ms p50, round trips ${l.roundTrips.join(", ")}, provider calls/order ${f(l.providerCallsPerOrder, 2)}\n`,
+      );
+  }
+
   let yearResult: Report["year"];
   if (YEAR) {
     process.stdout.write(`${at()} a year of sales: ${YEAR_DAYS} days × ${YEAR_PER_DAY} orders\n`);
@@ -150,6 +166,7 @@ async function main() {
     redisBackground: background,
     replicas,
     h2h: h2hResult,
+    providers: providersResult,
     year: yearResult,
   };
   if (distFingerprint() !== built)

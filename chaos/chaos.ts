@@ -1,13 +1,15 @@
 /**
  * `npm run chaos`: 100 orders through the real bot process while it is killed (SIGKILL) and
- * restarted at random moments, Redis is restarted once, the provider misbehaves at random and
- * some taps are doubled. Meanwhile admins take deposits for resellers, who order from their saldo
- * under the same faults (chaos/resellers.ts), and resellers ask for deposits by transfer with a
- * proof that an admin approves or rejects (chaos/requests.ts): each approval credited once, no
- * rejection ever credited. Then the provider's record of calls is reconciled
- * with the ledger, every reseller's money with the books, and every update Telegram handed out
- * with the update stream and the bot's logs. Prints the counts; exits non-zero on any duplicate or
- * missing order, any reseller money that does not add up, any update lost or out of order.
+ * restarted at random moments, Redis is restarted once, two providers (main and a backup,
+ * chaos/providers.ts) misbehave, refuse and stall at random, so orders go on to the backup and
+ * providers rest, and some taps are doubled. Meanwhile admins take deposits for resellers, who
+ * order from their saldo under the same faults (chaos/resellers.ts), and resellers ask for deposits
+ * by transfer with a proof that an admin approves or rejects (chaos/requests.ts): each approval
+ * credited once, no rejection ever credited. Then both providers' records of calls are reconciled
+ * with the ledger (each call mapped back to its order through the attempt's ref id), every
+ * reseller's money with the books, and every update Telegram handed out with the update stream and
+ * the bot's logs. Prints the counts; exits non-zero on any duplicate or missing order, any order
+ * carried out twice, any reseller money that does not add up, any update lost or out of order.
  *
  * `npm run chaos -- --replicas 3`: the same, twice, with three processes on one Redis: in webhook
  * mode behind a round-robin balancer, then in long-polling mode with two standbys; random
@@ -15,20 +17,34 @@
  * (chaos/fleet.ts).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
-import { loadCatalog, type Catalog } from "../src/catalog/catalog.js";
 import type { OrderRecord } from "../src/orders/order.js";
 import { createLedger } from "../src/ledger/create-ledger.js";
 import { createStorage } from "../src/storage/storage.js";
-import { createSandboxProvider } from "../src/topup/sandbox.js";
 import { createUpdateStream } from "../src/updates/update-stream.js";
 import { createFakeBotApi, type FakeBotApi, type FakeUser, type SentMessage } from "../test/e2e/fake-bot-api.js";
 import { freePort, ownRedis } from "../test/helpers/redis.js";
 import { replicaFleet, singleFleet, type Fleet, type FleetMode } from "./fleet.js";
 import { createPartners, splitBooks } from "./partners.js";
 import { createRequestsDriver, setPayInfo } from "./requests.js";
-import { createResellerDriver, NOT_AT_PROVIDER, readBooks, reconcileResellers, resellerPrices } from "./resellers.js";
+import {
+  attributeCalls,
+  chaosCatalog,
+  cutRests,
+  faultyProvider,
+  PROVIDERS,
+  reconcileProviders,
+  snsByOrder,
+  type ProviderCall,
+} from "./providers.js";
+import {
+  createResellerDriver,
+  MAX_RESTING_TAPS,
+  poll,
+  readBooks,
+  reconcileResellers,
+  resellerPrices,
+  restingTold,
+} from "./resellers.js";
 import { confirmOtherSummaries, reconcileAsks, type Ask } from "./summaries.js";
 
 const ORDERS = Number(process.env.CHAOS_ORDERS ?? 100);
@@ -40,6 +56,9 @@ const PARTNER_IDS = [7101, 7102];
 const PARTNER_ORDERS = Number(process.env.CHAOS_PARTNER_ORDERS ?? 20);
 const TIMEOUT_MS = 1500;
 const SECRET = "chaos-secret-never-printed";
+const BACKUP_SECRET = "chaos-backup-secret-never-printed";
+/** How long a provider's rest lasts in the run (the bot's five minutes are cut to it; 0: not cut). */
+const REST_MS = Number(process.env.CHAOS_REST_MS ?? 15_000);
 const DOC = "docs/chaos.md";
 /** Where the section of the runs with several processes starts in docs/chaos.md. */
 const REPLICAS_HEADING = "\n## Several processes on one Redis";
@@ -76,93 +95,6 @@ const log = (line: string) => {
   report.push(line);
   process.stdout.write(`${line}\n`);
 };
-
-/**
- * The provider as the bot sees it: the sandbox behind random faults. Some faults happen after
- * the sandbox took the order (the provider has it, the bot cannot know), some before.
- */
-async function faultyProvider(catalog: Catalog) {
-  const sandbox = createSandboxProvider({
-    mitraId: "chaos",
-    secretKey: SECRET,
-    // The provider does not sell every product of the catalogue: it refuses those (status 0).
-    products: catalog.games.flatMap((g) =>
-      g.products
-        .filter((p) => !NOT_AT_PROVIDER.has(p.code))
-        .map((p) => ({ code: p.code, name: p.name, priceRp: (p.price ?? 10000) - 500 })),
-    ),
-    initialBalance: 1_000_000_000,
-  });
-  await sandbox.listen(0, "127.0.0.1");
-  const faults = { ok: 0, http502: 0, refusedBefore: 0, malformedAfter: 0, slowAfter: 0, resetAfter: 0 };
-  /** The sn of every order the sandbox carried out, by ref id, as it answered (the sandbox keeps no record of it). */
-  const sns = new Map<string, string>();
-  const proxy = createServer((req, res) => {
-    const roll = random();
-    const forward = (then: (status: number, body: string) => void) => {
-      const up = new URL(sandbox.url);
-      const r = httpRequest({ host: up.hostname, port: up.port, path: req.url, method: "GET" }, (answer) => {
-        let body = "";
-        answer.on("data", (c: Buffer) => (body += c.toString()));
-        answer.on("end", () => {
-          const sn = /"ref_id":"([^"]+)"[\s\S]*"sn":"([^"]*)"/.exec(body) ?? [];
-          if (sn[1] !== undefined) sns.set(sn[1], sn[2]!);
-          then(answer.statusCode ?? 200, body);
-        });
-      });
-      r.end();
-    };
-    if (roll < 0.08) {
-      faults.http502++;
-      res.writeHead(502, { "content-type": "text/html" });
-      return void res.end("<html>502 Bad Gateway</html>");
-    }
-    if (roll > 0.95) {
-      // A refusal the provider means (status 0 with an error code): the order failed, nothing was taken.
-      faults.refusedBefore++;
-      res.writeHead(200, { "content-type": "application/json" });
-      return void res.end(
-        '{"status":0,"error_code":"product/unavailable","error_msg":"product is temporarily unavailable"}',
-      );
-    }
-    forward((status, body) => {
-      if (roll < 0.14) {
-        faults.malformedAfter++;
-        res.writeHead(200, { "content-type": "application/json" });
-        return void res.end('{"status":1,"data":{"trx_id":');
-      }
-      if (roll < 0.2) {
-        faults.slowAfter++;
-        return void setTimeout(() => res.destroyed || res.end(body), TIMEOUT_MS * 2);
-      }
-      if (roll < 0.24) {
-        faults.resetAfter++;
-        return void req.socket.destroy();
-      }
-      faults.ok++;
-      setTimeout(
-        () => {
-          if (res.destroyed) return;
-          res.writeHead(status, { "content-type": "application/json" });
-          res.end(body);
-        },
-        Math.floor(random() * 300),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  return {
-    sandbox,
-    faults,
-    sns,
-    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    async close() {
-      await sandbox.close();
-      proxy.closeAllConnections();
-      proxy.close();
-    },
-  };
-}
 
 /** One "update handled" log line of any process (`process`: its index in the outputs). */
 interface Handled {
@@ -299,10 +231,26 @@ async function reconcileUpdates(
 
 /** One run: a fleet of bot processes, the staff, resellers and admins, the chaos, the reconciliation. */
 async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fleet): Promise<number> {
-  const catalog = await loadCatalog("catalog.json");
-  if (!catalog.ok) throw new Error(catalog.errors.join("\n"));
-  const provider = await faultyProvider(catalog.catalog);
-  const { sandbox, faults } = provider;
+  const catalog = await chaosCatalog();
+  // Two providers, each behind faults of its own: main's share the run's generator (as before), the
+  // backup has one of its own.
+  const main = await faultyProvider({
+    name: "main",
+    catalog: catalog.catalog,
+    mitraId: "chaos",
+    secretKey: SECRET,
+    timeoutMs: TIMEOUT_MS,
+    random,
+  });
+  const backup = await faultyProvider({
+    name: "backup",
+    catalog: catalog.catalog,
+    mitraId: "chaos-backup",
+    secretKey: BACKUP_SECRET,
+    timeoutMs: TIMEOUT_MS,
+    random: fork("backup provider"),
+  });
+  const providers = [main, backup];
   const redis = await ownRedis();
   const fake = createFakeBotApi();
   await fake.start();
@@ -323,10 +271,16 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   const env = {
     BOT_TOKEN: fake.token,
     BOT_API_ROOT: fake.url,
-    TOPUP_BASE_URL: provider.url,
+    TOPUP_BASE_URL: main.url,
     TOPUP_MITRA_ID: "chaos",
     TOPUP_SECRET_KEY: SECRET,
     TOPUP_TIMEOUT_MS: String(TIMEOUT_MS),
+    TOPUP_PROVIDERS: PROVIDERS.join(","),
+    TOPUP_BACKUP_BASE_URL: backup.url,
+    TOPUP_BACKUP_MITRA_ID: "chaos-backup",
+    TOPUP_BACKUP_SECRET_KEY: BACKUP_SECRET,
+    TOPUP_BACKUP_TIMEOUT_MS: String(TIMEOUT_MS),
+    CATALOG_FILE: catalog.file,
     REDIS_URL: redis.url,
     ALLOWED_USER_IDS: users.map((u) => u.id).join(","),
     RESELLER_IDS: [...resellers.map((u) => u.id), ...PARTNER_IDS].join(","),
@@ -349,6 +303,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     timeoutMs: TIMEOUT_MS,
   });
   await fleet.start();
+  const rests = await cutRests(redis.url, "topup:", REST_MS);
 
   // --- a process killed right after it sent a summary (an order's or a deposit's): Telegram has
   // the message, the process never learns it went out; another process (or the restart) handles
@@ -369,6 +324,9 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   // --- the users: quick order, Confirm (sometimes twice), wait for an outcome, tap again if silent ---
   const confirmed = new Set<string>();
   const answered = new Set<string>();
+  /** Orders whose last Confirm was answered "temporarily unavailable": they may stay drafts. */
+  const leftResting = new Set<string>();
+  let restingAnswers = 0;
   let doubled = 0;
   const outcomeFor = (refId: string) => (m: SentMessage) =>
     m.text.includes(`<code>${refId}</code>`) &&
@@ -420,14 +378,31 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
         if (summary === undefined) throw new Error(`user ${user.id} never got a summary`);
         const refId = /<code>([A-Z0-9]+)<\/code>\n\n/.exec(summary.text)![1]!;
         const data = `c:${refId}`;
+        let restingTaps = 0;
         for (let tap = 0; tap < 6 && !answered.has(refId); tap++) {
+          const restingBefore = restingTold(fake, user.id);
           fake.tapButton(user, summary, data);
           confirmed.add(refId);
           if (tap === 0 && random() < 0.2) {
             fake.tapButton(user, summary, data);
             doubled++;
           }
-          const got = await fake.waitForMessage(user.id, outcomeFor(refId), 6000).catch(() => undefined);
+          const told = fake.waitForMessage(user.id, outcomeFor(refId), 6000).then(
+            () => "told" as const,
+            () => undefined,
+          );
+          const rested = poll(fake, () => (restingTold(fake, user.id) > restingBefore ? "resting" : undefined), 6000);
+          const got = (await Promise.race([told, rested])) ?? (await told) ?? (await rested);
+          if (got === "resting") {
+            // Every route of the product rests (nothing sent): tapped again a moment later, not
+            // counted as one of the taps.
+            leftResting.add(refId);
+            restingAnswers++;
+            if (++restingTaps <= MAX_RESTING_TAPS) tap--;
+            await sleep(2000);
+            continue;
+          }
+          leftResting.delete(refId);
           if (got !== undefined) answered.add(refId);
         }
         // Shown this order's summary again (its process died right after sending it, and the
@@ -446,13 +421,18 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   const storage = await createStorage({ redisUrl: redis.url, prefix: "topup:" });
   const books = createLedger(storage);
   // An admin settles some of the resellers' unknown orders (spent or released at settlement).
-  // The orders the provider was sent (the sandbox records its order operation only, not the bot's
-  // status queries about unknown orders, which it does not offer).
-  const orderCalls = () => sandbox.calls;
-  await resellerDriver.settleSome(books, orderCalls());
+  // The orders the providers were sent (each sandbox records its order operation only, not the
+  // bot's status queries about unknown orders, which it does not offer), each call mapped back to
+  // its order: an attempt's ref id is the order's, or the order's with `R<n>`.
+  const records = books.orders;
+  const attributed = () => attributeCalls(providers, (ref) => records.get(ref));
+  await resellerDriver.settleSome(books, await attributed());
   await sleep(1500);
   const updates = await reconcileUpdates(fake, redis.url, fleet.mode, fleet.outputs(), fleet.killed());
+  await rests.stop();
   const stopCodes = await fleet.stop();
+  const calls: ProviderCall[] = await attributed();
+  const orderCalls = () => calls;
   const outputs = fleet.outputs();
   // CHAOS_LOGS=dir: every process's output in a file of its own (for a run that needs explaining).
   const logDir = process.env.CHAOS_LOGS;
@@ -461,7 +441,6 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     outputs.forEach((o, i) => writeFileSync(`${logDir}/${fleet.mode}-${String(i).padStart(2, "0")}.log`, o));
   }
   const ledger = new Map<string, OrderRecord>();
-  const records = books.orders;
   for (const ref of new Set([...confirmed, ...orderCalls().map((c) => c.refId)])) {
     const order = await records.get(ref);
     if (order) ledger.set(ref, order);
@@ -482,7 +461,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   const h2h = await partners.reconcile({
     books: partnerBooks,
     calls: orderCalls(),
-    sns: provider.sns,
+    sns: snsByOrder(providers, orderCalls()),
     prices: resellerPrices(catalog.catalog),
     messagesTo: (chatId) => fake.messagesTo(chatId),
   });
@@ -508,13 +487,18 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     messagesTo: (chatId) => fake.messagesTo(chatId),
   });
 
-  // --- reconcile ---
+  // --- reconcile: every order of the run against both providers' calls ---
+  const everyOrder = new Map<string, OrderRecord>([...ledger, ...allBooks.orders]);
+  const across = reconcileProviders({ calls: orderCalls(), orders: everyOrder });
+  const { duplicates } = across;
   const callsPerRef = new Map<string, number>();
   for (const c of orderCalls()) callsPerRef.set(c.refId, (callsPerRef.get(c.refId) ?? 0) + 1);
-  const duplicates = [...callsPerRef].filter(([, n]) => n > 1).map(([ref]) => ref);
-  const unknownToLedger = [...callsPerRef.keys()].filter((ref) => !ledger.has(ref));
+  const unknownToLedger = [...callsPerRef.keys()].filter((ref) => !everyOrder.has(ref));
   const FINAL = new Set(["success", "failed", "unknown"]);
-  const notFinal = [...confirmed].filter((ref) => !FINAL.has(ledger.get(ref)?.state ?? "missing"));
+  const stateOf = (ref: string) => ledger.get(ref)?.state ?? "missing";
+  // A draft whose last Confirm was answered "temporarily unavailable" was rightly never sent.
+  const restingDrafts = [...confirmed].filter((ref) => stateOf(ref) === "draft" && leftResting.has(ref));
+  const notFinal = [...confirmed].filter((ref) => !FINAL.has(stateOf(ref)) && !restingDrafts.includes(ref));
   const providerDidNotKnow = [...ledger.values()]
     .filter((o) => o.state === "success" && !callsPerRef.has(o.refId))
     .map((o) => o.refId);
@@ -523,7 +507,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     const state = ledger.get(ref)?.state ?? "missing";
     states[state] = (states[state] ?? 0) + 1;
   }
-  const leaked = [SECRET, ...partners.secrets()].some(
+  const leaked = [SECRET, BACKUP_SECRET, ...partners.secrets()].some(
     (secret) => outputs.some((o) => o.includes(secret)) || fake.allOutgoingText().includes(secret),
   );
   const fleetProblems = [
@@ -544,9 +528,18 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
       : `  processes killed with SIGKILL: ${fleet.kills()} times (${fleet.aimedKills()} of them just after a Confirm or a deposit's Confirm); Redis restarted: ${fleet.redisRestarts()}; doubled taps: ${doubled}`,
   );
   for (const line of fleet.figures()) log(line);
-  log(`  provider faults: ${JSON.stringify(faults)}`);
+  log(`  provider faults: main ${JSON.stringify(main.faults)}; backup ${JSON.stringify(backup.faults)}`);
+  const told = fake.messagesTo(admins[0]!.id).map((m) => m.text);
+  const restsOf = (p: string) => told.filter((t) => t.includes(`Provider ${p} is resting`)).length;
+  const backOf = (p: string) => told.filter((t) => t.includes(`Provider ${p} answers again`)).length;
+  log(
+    `  rests (the admins told): ${PROVIDERS.map((p) => `${p} ${restsOf(p)} (back ${backOf(p)})`).join(", ")}; each cut to ${REST_MS / 1000} s (${rests.cuts()} cuts); staff Confirms answered "temporarily unavailable" (every route resting; tapped again): ${restingAnswers}, orders left drafts after it (never sent): ${restingDrafts.length}`,
+  );
   log(`  confirmed orders: ${confirmed.size}; outcomes in the ledger: ${JSON.stringify(states)}`);
-  log(`  provider calls: ${orderCalls().length} for ${callsPerRef.size} ref ids`);
+  log(
+    `  provider calls: ${orderCalls().length} (${PROVIDERS.map((p) => `${p} ${orderCalls().filter((c) => c.provider === p).length}`).join(", ")}) for ${callsPerRef.size} orders`,
+  );
+  for (const line of across.lines) log(line);
   log(`  sent twice (duplicates): ${duplicates.length}`);
   log(`  provider saw, ledger does not know: ${unknownToLedger.length}`);
   log(`  confirmed but not final or unknown (missing): ${notFinal.length}`);
@@ -562,10 +555,10 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
       `${requests.limited} resellers stopped by the limit of requests an hour (as the shop means)`,
   );
   await fake.stop();
-  await provider.close();
+  for (const p of providers) await p.close();
   await redis.stop();
   const bad =
-    duplicates.length +
+    across.violations.length +
     unknownToLedger.length +
     notFinal.length +
     providerDidNotKnow.length +
@@ -580,6 +573,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
     log(
       `MISMATCH: ${JSON.stringify({ duplicates, unknownToLedger, notFinal: notFinal.map((r) => [r, ledger.get(r)?.state]), providerDidNotKnow })}`,
     );
+    for (const v of across.violations) log(`PROVIDERS: ${v}`);
     for (const v of money.violations) log(`RESELLER MONEY: ${v}`);
     for (const id of rejectedCredited) log(`DEPOSIT REQUESTS: ${id} was rejected, and credited`);
     for (const v of oneEach.violations) log(`ONE REQUEST, ONE ID: ${v}`);
@@ -594,7 +588,7 @@ async function scenario(fleetOf: (deps: Parameters<typeof singleFleet>[0]) => Fl
   runLines.push(
     `- seed ${initialSeed}${how === "" ? "" : ` (${fleet.mode})`}: ${fleet.kills()} SIGKILLs, ${killedAfterSummary} right after a summary was sent; ` +
       `${oneEach.lines[0]!.match(/shown more than one summary: (\d+)/)?.[1] ?? "?"} requests shown a second summary, every Confirm pressed; ` +
-      `${orderCalls().length} provider calls for ${callsPerRef.size} ref ids; ${duplicates.length} duplicates; ` +
+      `${orderCalls().length} provider calls for ${callsPerRef.size} orders; ${duplicates.length} duplicates; ` +
       `${bad === 0 ? "OK" : `${bad} violations`}`,
   );
   return bad;
@@ -669,12 +663,28 @@ const SINGLE_TEXT =
   "timeout, and resets; one Confirm in five is tapped twice, and a user taps again when no answer comes. Then every ref_id the\n" +
   "provider saw is looked up in the ledger, calls per ref_id are counted, and every confirmed order must be success, failed or\n" +
   "unknown. An unknown order is one an admin settles with /pending after checking the provider's dashboard.\n\n" +
+  "Two providers (chaos/providers.ts): `TOPUP_PROVIDERS=main,backup`, each a sandbox behind random faults of its own. Main\n" +
+  "also refuses about one order in six with a failover code (`product/unavailable`; now and then `balance/insufficient`,\n" +
+  "its deposit empty, which rests it), so orders go on to the backup; the backup refuses with the same codes and stalls\n" +
+  "(answers after the timeout, having taken the order or not). The run's catalogue (catalog.json with routes) sells ML86\n" +
+  "as MLBB86 at the backup and ML172 at the backup first (MLBB172), then at main; the other products at main, then at the\n" +
+  "backup; neither sells ML257. A provider rests after three results in a row that were not known or an empty deposit: the\n" +
+  "bot's five minutes are cut to `CHAOS_REST_MS` (default 15000; 0 leaves them as they are) by bringing the end of the\n" +
+  "rest written in Redis forward, as if the minutes had passed, so rests, trial orders and returns happen several times;\n" +
+  'a Confirm while every route of the product rests is answered "temporarily unavailable" and tapped again 2 s later\n' +
+  "(not counted among the taps; an order whose last Confirm had that answer may stay a draft, and is never sent).\n" +
+  "Reconciled from outside: each sandbox's calls are mapped back to their order (an attempt's ref id is the order's, or\n" +
+  "the order's with `R<n>`); each attempt ref id sent once, to one provider; every call an attempt the ledger records,\n" +
+  "at that provider; at most one provider carried out an order, never at an attempt the ledger records as refused; a\n" +
+  "success in the ledger carried out by exactly one provider, a failure or a draft by none; the resellers' and\n" +
+  "partners' money against what either provider carried out. The counts: failovers (orders that went on after a\n" +
+  "refusal) and rests (the admins' notices).\n\n" +
   "Resellers (chaos/resellers.ts), in the same run and under the same kills and faults: two admins take deposits\n" +
   "(`/deposit USER_ID AMOUNT NOTE`, now and then a correction downwards) and tap Confirm, some twice at once, some with the bot\n" +
   'SIGKILLed a few milliseconds after the tap, some pressed again after they were answered; a Confirm answered "temporarily\n' +
   'unavailable" (Redis restarting: the bot handles that tap once Redis is back) is tapped again. The resellers start with a\n' +
   "small saldo and order products at their\n" +
-  "reseller price; the provider does not sell ML257 (status 0: the hold is released). A Confirm with too little saldo must be\n" +
+  "reseller price; neither provider sells ML257 (status 0 from both: the hold is released). A Confirm with too little saldo must be\n" +
   'refused ("Not enough saldo"): three in ten refused resellers give up, the others wait for a deposit and tap again. After\n' +
   "recovery, an admin settles about two thirds of the resellers' unknown orders as the provider's record says (success:\n" +
   "spent; failed: released), some by both admins at once; the rest stay unknown, held.\n\n" +
@@ -695,7 +705,7 @@ const SINGLE_TEXT =
   "their own systems during the kills, to the processes' `PORT`s in turn. A refused connection, a cut answer or a 5xx is sent\n" +
   "again with the same ref id (a used one's status is then asked); one ref id in five is sent twice at the same moment, one\n" +
   'in five again on purpose after its answer ("ref-id-already-exists"). Reconciled through the ledger\'s `pr:USER:REF` keys:\n' +
-  "each partner ref id at most one order and one provider call, every status-1 answer carried out once by the provider with\n" +
+  "each partner ref id at most one order and one call per attempt, every status-1 answer carried out once by one provider with\n" +
   "its sn, and each partner's saldo against its statement and orders as the resellers' above.\n\n" +
   "One request, one id: one time in seven, the process that sent a summary (an order's or a deposit's) is SIGKILLed before\n" +
   "the fake Telegram answers that sendMessage: the user has the summary, the process never learned it went out, and the update\n" +

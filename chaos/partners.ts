@@ -5,14 +5,14 @@
  * refused connection or a cut answer is normal during a kill): every order with a ref id of its
  * own, sent again with the same ref id after a refused connection, a cut answer or a 5xx, some
  * sent twice at the same moment, some sent again on purpose after their answer. Reconciled from
- * outside: one provider call per partner ref id (through the ledger's `pr:USER:REF` keys), every
+ * outside: one provider call per attempt of a partner ref id's order (through the ledger's `pr:USER:REF` keys), every
  * status-1 answer carried out once at the provider with the provider's sn, no partner ref id with
  * two orders, and each partner's saldo against its statement (chaos/resellers.ts).
  */
 import { createPartnerStore, type IssuedKey } from "../src/access/partners.js";
 import { createLedger } from "../src/ledger/create-ledger.js";
 import { createStorage } from "../src/storage/storage.js";
-import type { SandboxCall } from "../src/topup/sandbox.js";
+import type { ProviderCall } from "./providers.js";
 import type { FakeUser, SentMessage } from "../test/e2e/fake-bot-api.js";
 import { reconcileResellers, type Books, type DepositSeen, type ResellerRun } from "./resellers.js";
 
@@ -203,13 +203,14 @@ export async function createPartners(deps: PartnersDeps) {
      */
     async reconcile(input: {
       books: Books;
-      calls: readonly SandboxCall[];
+      /** Both providers' calls, each by the order it was an attempt of. */
+      calls: readonly ProviderCall[];
       sns: ReadonlyMap<string, string>;
       prices: Map<string, number>;
       messagesTo: (chatId: number) => SentMessage[];
     }): Promise<{ lines: string[]; violations: string[] }> {
       const v: string[] = [];
-      const callsOf = new Map<string, SandboxCall[]>();
+      const callsOf = new Map<string, ProviderCall[]>();
       for (const c of input.calls) callsOf.set(c.refId, [...(callsOf.get(c.refId) ?? []), c]);
       const st = await createStorage({ redisUrl: deps.redisUrl, prefix: PREFIX });
       if (st.kind !== "redis") throw new Error("redis expected");
@@ -243,14 +244,21 @@ export async function createPartners(deps: PartnersDeps) {
       }
       for (const [k, seen] of refs) {
         const shop = shopRefOf.get(k);
+        // One order may try several providers, each attempt once (its own ref id).
         const calls = shop === undefined ? [] : (callsOf.get(shop) ?? []);
-        if (calls.length > 1) v.push(`partner ref id ${k} (${shop}): ${calls.length} provider calls`);
+        const perAttempt = new Map<string, number>();
+        for (const c of calls) perAttempt.set(c.attemptRef, (perAttempt.get(c.attemptRef) ?? 0) + 1);
+        const most = Math.max(0, ...perAttempt.values());
+        if (most > 1) v.push(`partner ref id ${k} (${shop}): ${most} provider calls`);
+        const carried = calls.filter((c) => c.outcome === "success");
+        if (carried.length > 1)
+          v.push(`partner ref id ${k} (${shop}): carried out by ${carried.length} provider calls`);
         if (seen.sns.length === 0) continue;
         answered1++;
         if (shop === undefined) v.push(`partner ref id ${k}: answered status 1, no pr key`);
-        else if (calls.length !== 1 || calls[0]!.outcome !== "success")
+        else if (carried.length !== 1)
           v.push(
-            `partner ref id ${k} (${shop}): answered status 1, provider calls ${JSON.stringify(calls.map((c) => c.outcome))}`,
+            `partner ref id ${k} (${shop}): answered status 1, provider calls ${JSON.stringify(calls.map((c) => `${c.provider} ${c.outcome}`))}`,
           );
         const sn = shop === undefined ? undefined : input.sns.get(shop);
         if (sn !== undefined) {

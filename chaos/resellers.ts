@@ -71,6 +71,10 @@ export interface ResellerOrderSeen {
   gaveUp: boolean;
   /** The last answer was a refusal: the order need not be final. */
   lastRefused: boolean;
+  /** Confirms answered "temporarily unavailable" (every route resting), each tapped again a moment later. */
+  restingAnswers: number;
+  /** The last answer was "temporarily unavailable": the order may stay a draft (never sent). */
+  lastResting: boolean;
   /** The outcome the reseller was told. */
   outcome?: "success" | "failed" | "unknown";
   /** The driver killed the bot just after the first Confirm. */
@@ -136,6 +140,13 @@ export function resellerPrices(catalog: Catalog): Map<string, number> {
 }
 
 const OUTCOME = /Top-up successful|Order failed|Order not sent|Result unknown/;
+/** The answer to a Confirm while every route of the product rests: nothing was sent, the draft stays a draft. */
+const RESTING = /is temporarily unavailable: its providers are not answering/;
+/** How many "temporarily unavailable" answers a chat has had so far. */
+export const restingTold = (fake: FakeBotApi, chatId: number): number =>
+  fake.messagesTo(chatId).filter((m) => RESTING.test(m.text)).length;
+/** Confirms answered "temporarily unavailable" that an order may have on top of its usual taps. */
+export const MAX_RESTING_TAPS = 40;
 const stateOfOutcome = (text: string): "success" | "failed" | "unknown" =>
   /Top-up successful/.test(text) ? "success" : /Result unknown/.test(text) ? "unknown" : "failed";
 const depositIdOf = (m: SentMessage) => /"dc:([A-Z0-9]+)"/.exec(JSON.stringify(m.reply_markup ?? {}))?.[1];
@@ -339,6 +350,8 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
           retappedAfterDeposit: false,
           gaveUp: false,
           lastRefused: false,
+          restingAnswers: 0,
+          lastResting: false,
           aimedKill: false,
           extraSummaries: 0,
         };
@@ -355,6 +368,7 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
             .find((m) => m.text.includes(`Ref id: <code>${refId}</code>`) && OUTCOME.test(m.text));
         let refusedSoFar = 0;
         for (let round = 0; round < 8 && seen.outcome === undefined && !seen.gaveUp; round++) {
+          const restingBefore = restingTold(fake, user.id);
           tap();
           if (round === 0 && random() < 0.2) {
             tap();
@@ -369,10 +383,19 @@ export function createResellerDriver(deps: ResellerDriverDeps, resellers: FakeUs
             () => {
               const m = told();
               if (m !== undefined) return stateOfOutcome(m.text);
+              if (restingTold(fake, user.id) > restingBefore) return "resting";
               return refusals().length > refusedSoFar ? "refused" : undefined;
             },
             6000,
           );
+          seen.lastResting = got === "resting";
+          if (got === "resting") {
+            // Every route of the product rests: tapped again a moment later, not counted as a round.
+            seen.restingAnswers++;
+            if (seen.restingAnswers <= MAX_RESTING_TAPS) round--;
+            await sleep(2000);
+            continue;
+          }
           seen.lastRefused = got === "refused";
           if (got !== "refused") {
             if (got !== undefined) seen.outcome = got;
@@ -643,7 +666,10 @@ export function reconcileResellers(input: {
     if (state === "submitting") notFinal.push(`${ref} (submitting)`);
     else if (counts !== expected) unmatched.push(`${ref}: ${state} with holds/spends/releases ${counts}`);
     else if (e.hold.length === 1) holdsMatched++;
-    if (seen !== undefined && !seen.lastRefused && !FINAL.has(state)) notFinal.push(`${ref} (${state})`);
+    // An order whose last Confirm was answered "temporarily unavailable" may stay a draft (never sent).
+    const leftResting = seen?.lastResting === true && state === "draft";
+    if (seen !== undefined && !seen.lastRefused && !leftResting && !FINAL.has(state))
+      notFinal.push(`${ref} (${state})`);
     if (seen?.outcome !== undefined && seen.outcome !== "unknown" && seen.outcome !== state)
       v.push(`${ref}: the reseller was told ${seen.outcome}, the ledger says ${state}`);
     spends[o?.settledBy === undefined ? "outcome" : "settled"] += e.spend.length;
@@ -767,6 +793,7 @@ export function reconcileResellers(input: {
     `  deposit summaries shown again (a /deposit handled again after a kill) and confirmed too: ${run.extraSummariesConfirmed}; reseller order summaries shown again and confirmed too: ${orders.reduce((n, o) => n + o.extraSummaries, 0)}; corrections refused (saldo too small): ${run.correctionsRefusedAtCommand + deps.filter((d) => d.result === "refused").length}; Confirms answered "temporarily unavailable" (Redis down; tapped again): ${run.unavailableAnswers}`,
     `  deposit ids credited once: ${creditedOnce} of ${depositIds.size} prepared; credited twice: ${doubleCredits.length}; resellers told of a credit: ${acked.length - notTold.length} of ${acked.length}`,
     `  reseller orders: ${orders.length}; in the ledger: ${JSON.stringify(states)}; failed: ${failedHow.refusedByProvider} refused by the provider, ${failedHow.notAtProvider} product it does not sell, ${failedHow.settled} settled as failed`,
+    `  Confirms answered "temporarily unavailable" (every route of the product resting; tapped again): ${orders.reduce((n, o) => n + o.restingAnswers, 0)} on ${orders.filter((o) => o.restingAnswers > 0).length} orders, ${orders.filter((o) => o.lastResting && stateOf(o) === "draft").length} of them left drafts (never sent)`,
     `  Confirms refused for too little saldo: ${orders.reduce((n, o) => n + o.refusals, 0)} taps on ${refused.length} orders (${refused.filter((o) => o.retappedAfterDeposit && FINAL.has(stateOf(o))).length} ordered after a deposit, ${refused.filter((o) => !FINAL.has(stateOf(o))).length} never sent); double-tapped Confirms: ${orders.filter((o) => o.doubled).length}; bot SIGKILLed just after a Confirm: ${orders.filter((o) => o.aimedKill).length}`,
     `  settled by an admin at the end: ${run.settle.success} success, ${run.settle.failed} failed (${run.settle.doubled} by two admins at once: ${run.settle.settled} settled, ${run.settle.notPending} "not pending"); left unknown: ${run.settle.left}`,
     `  holds: ${mov("hold")}; spends: ${mov("spend")} (${spends.outcome} at the outcome, ${spends.settled} at settlement); releases: ${mov("release")} (${releases.outcome} at the outcome, ${releases.settled} at settlement); holds matched to their order: ${holdsMatched} of ${holds}`,
