@@ -91,6 +91,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     catalog: () => shop.cachedCatalog(),
     tell: (change) => events.providerHealth(change),
     logger,
+    now,
   });
   const origins = createOrigins(storage);
   const partnerCallbacks = createPartnerCallbacks(storage);

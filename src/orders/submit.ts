@@ -223,7 +223,8 @@ export function createSubmission(deps: {
       // that the claim records it (a product whose every route rests is not claimed at all).
       let routes: Route[] = [];
       let route: ChosenRoute | undefined;
-      if (!deps.supply.plain()) {
+      // Most orders of a healthy shop go to main under their own code: then nothing is read first.
+      if (!deps.supply.quickFirst()) {
         const draft = await ledger.get(req.refId);
         if (draft?.state === "draft" && draft.userId === req.userId) {
           routes = deps.supply.routes(draft.productCode);
@@ -254,7 +255,11 @@ export function createSubmission(deps: {
       await req
         .onClaimed?.(order)
         .catch((err: unknown) => logger.warn({ err, refId: order.refId }, "claimed order not shown"));
-      route ??= { ...currentAttempt(order), index: 0, clean: true };
+      if (route === undefined) {
+        // Sent to main under its own code without asking: its routes, for a failover, from the catalogue.
+        route = { ...currentAttempt(order), index: 0, clean: true };
+        if (!deps.supply.single) routes = deps.supply.routes(order.productCode);
+      }
       const sent = await sendAlong(order, routes, route);
       if (sent.kind === "settled") return { kind: "already", order: sent.order };
       order = sent.order;

@@ -33,10 +33,12 @@ export interface Supply {
   /** Only one provider: nothing rests. */
   readonly single: boolean;
   /**
-   * The shop as it was before several providers: `main` alone and no product naming routes, so every
-   * order goes to main under its own code and nothing needs choosing.
+   * Whether an order may go to its first route without reading it or asking which provider rests:
+   * no product names routes, main comes first, and main either cannot rest or this process found it
+   * healthy within the last second (so a healthy shop of several providers asks about once a second,
+   * not once an order). The route is then main, under the product's own code.
    */
-  plain(): boolean;
+  quickFirst(): boolean;
   line(provider: string): ProviderLine | undefined;
   /** A product's routes (by its code in the catalogue now), every provider in order when it names none. */
   routes(productCode: string): Route[];
@@ -65,6 +67,9 @@ export function healthOf(answer: TopupResult, emptyCodes: ReadonlySet<string>): 
   return answer.errorCode !== undefined && emptyCodes.has(answer.errorCode) ? "empty" : "known";
 }
 
+/** How long main, found healthy, is taken to be so without asking again (in this process). */
+const QUICK_WINDOW_MS = 1_000;
+
 /** How long a trial order holds its provider's slot: its call's time and a margin. */
 const TRIAL_MARGIN_MS = 5_000;
 
@@ -78,6 +83,7 @@ export function createSupply(deps: {
   catalog: () => Catalog;
   tell: (change: HealthChange) => Promise<void>;
   logger: Logger;
+  now?: () => Date;
 }): Supply {
   const { lines, resting, logger } = deps;
   const byName = new Map(lines.map((l) => [l.name, l]));
@@ -104,16 +110,22 @@ export function createSupply(deps: {
     return can.has(provider);
   }
 
-  const plainOf = new WeakMap<Catalog, boolean>();
-  function plain(): boolean {
-    if (!single || names[0] !== MAIN_PROVIDER) return false;
+  // When this process last found main healthy (chosen first, nothing missed): quickFirst's window.
+  const now = deps.now ?? (() => new Date());
+  let mainHealthyAt = Number.NEGATIVE_INFINITY;
+  const noRoutes = new WeakMap<Catalog, boolean>();
+  function quickFirst(): boolean {
+    if (names[0] !== MAIN_PROVIDER) return false;
     const catalog = deps.catalog();
-    let is = plainOf.get(catalog);
-    if (is === undefined) {
-      is = catalog.games.every((g) => g.products.every((p) => p.routes === undefined));
-      plainOf.set(catalog, is);
+    let none = noRoutes.get(catalog);
+    if (none === undefined) {
+      none = catalog.games.every((g) => g.products.every((p) => p.routes === undefined));
+      noRoutes.set(catalog, none);
     }
-    return is;
+    if (!none) return false;
+    if (single || !mayRest(MAIN_PROVIDER)) return true;
+    const age = now().getTime() - mainHealthyAt;
+    return age >= 0 && age < QUICK_WINDOW_MS;
   }
 
   const routes = (productCode: string): Route[] => {
@@ -125,7 +137,7 @@ export function createSupply(deps: {
   return {
     names,
     single,
-    plain,
+    quickFirst,
     line: (provider) => byName.get(provider),
     routes,
     async choose(list, from) {
@@ -139,7 +151,10 @@ export function createSupply(deps: {
         trialMs,
       );
       if (choice === undefined) return undefined;
-      return { ...rest[choice.index]!, index: from + choice.index, clean: choice.clean };
+      const chosen = rest[choice.index]!;
+      if (chosen.provider === MAIN_PROVIDER && choice.clean && from + choice.index === 0)
+        mainHealthyAt = now().getTime();
+      return { ...chosen, index: from + choice.index, clean: choice.clean };
     },
     async release(route) {
       if (route.clean) return;
@@ -160,6 +175,7 @@ export function createSupply(deps: {
       const line = byName.get(route.provider);
       if (line === undefined || single) return;
       const health = healthOf(answer, line.emptyCodes);
+      if (health !== "known" && route.provider === MAIN_PROVIDER) mainHealthyAt = Number.NEGATIVE_INFINITY;
       if (health === "known" && route.clean) return;
       const may = mayRest(route.provider);
       if (health !== "known" && !may) return;

@@ -44,5 +44,6 @@ export function supplyOf(
     catalog: opts.catalog ?? (() => ({ games: [] })),
     tell: async () => {},
     logger: createLogger("silent"),
+    ...(opts.now === undefined ? {} : { now: opts.now }),
   });
 }
