@@ -674,8 +674,9 @@ function providersSection(p: ProvidersResult | undefined): string {
   const text = `What several providers cost an order (\`bench/providers.ts\`): the compiled bot as production runs it, one
 chat and nothing else going on, ${p?.samples ?? "BENCH_PROVIDERS_SAMPLES"} orders one after the other in each configuration (after a warm-up), each a
 fresh process on the shared Redis. **One provider**: the bench's sandbox alone, as in every other section. **Two
-healthy providers**: \`TOPUP_PROVIDERS=main,backup\`, both sandboxes selling: each order goes to main after the
-resting check (one Lua step that reads each provider's rest), and the claim records its first attempt. **Failover**:
+healthy providers**: \`TOPUP_PROVIDERS=main,backup\`, both sandboxes selling: each order goes to main, under its own
+code; the draft is read and the resting check asked (one Lua step that reads each provider's rest) only when this
+process has not found main healthy within the last second, else nothing more than with one provider. **Failover**:
 main is a sandbox that sells nothing (it refuses each order at once with \`product/not-found\`, one of the failover
 codes), the backup sells: each order is refused, its next attempt written (one ledger step), and sold at the backup.
 Time: the Confirm update, from the tap queued at the fake Bot API to "Top-up successful" recorded by it (the

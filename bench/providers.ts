@@ -5,7 +5,8 @@
  *
  * - **one provider**: the bench's sandbox alone (TOPUP_PROVIDERS unset), as every other phase;
  * - **two healthy providers**: `main` the bench's sandbox, `backup` a second sandbox; each order
- *   goes to main after the resting check (one Lua step) and the claim records its first attempt;
+ *   goes to main; the resting check (one Lua step, after reading the draft) only when this
+ *   process has not found main healthy within the last second;
  * - **failover**: `main` a sandbox that sells nothing (it refuses each order at once with
  *   `product/not-found`, a failover code), `backup` the bench's sandbox: each order is refused,
  *   its next attempt written (one ledger step), and sold at the backup.
