@@ -1,29 +1,18 @@
 import type { Catalog } from "../../src/catalog/catalog.js";
+import { DEFAULT_EMPTY_CODES, DEFAULT_FAILOVER_CODES } from "../../src/config-providers.js";
 import { createLogger } from "../../src/logger.js";
 import { createResting } from "../../src/providers/resting.js";
 import { createSupply, type ProviderLine, type Supply } from "../../src/providers/supply.js";
 import type { Storage } from "../../src/storage/storage.js";
 import type { TopupClient } from "../../src/topup/types.js";
 
-const DEFAULT_FAILOVER = [
-  "product/not-found",
-  "product/unavailable",
-  "destination/invalid",
-  "balance/insufficient",
-  "shop/paused",
-  "request/rate-limited",
-  "transaction/insufficient-balance",
-  "transaction/product-unavailable",
-];
-const DEFAULT_EMPTY = ["balance/insufficient", "transaction/insufficient-balance"];
-
 /** A provider line with the default codes: `main` unless named. */
 export function lineOf(client: TopupClient, opts: Partial<Omit<ProviderLine, "client">> = {}): ProviderLine {
   return {
     name: "main",
     timeoutMs: 60_000,
-    failoverCodes: new Set(DEFAULT_FAILOVER),
-    emptyCodes: new Set(DEFAULT_EMPTY),
+    failoverCodes: new Set(DEFAULT_FAILOVER_CODES),
+    emptyCodes: new Set(DEFAULT_EMPTY_CODES),
     ...opts,
     client,
   };

@@ -1,18 +1,13 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadCatalog } from "../../../src/catalog/catalog.js";
-import { createSandboxProvider, type SandboxProvider } from "../../../src/topup/sandbox.js";
+import type { SandboxProvider } from "../../../src/topup/sandbox.js";
 import { freePort } from "../../helpers/redis.js";
+import { addBackup, BACKUP_SECRET, routedCatalog } from "../backup.js";
 import { ADMIN, button, STAFF, staffWorld, type World } from "../world.js";
 
 /*
  * Two providers over real HTTP: the world's sandbox is `main`, a second sandbox is `backup`. Each
  * counts the calls it got, so every test can say which provider was asked, and how often.
  */
-
-const BACKUP_SECRET = "sk-backup-DO-NOT-LEAK-51c0";
 
 describe("several providers: failover, no failover on an unknown result, resting and coming back", () => {
   let world: World;
@@ -23,50 +18,13 @@ describe("several providers: failover, no failover on an unknown result, resting
   beforeEach(async () => {
     world = await staffWorld();
     t = Date.parse("2026-11-28T09:00:00Z");
-    // The backup sells every product of the catalogue (100 more than main), and ML86 as MLBB86 too.
-    const catalog = await loadCatalog("catalog.json");
-    if (!catalog.ok) throw new Error(catalog.errors.join("\n"));
-    backup = createSandboxProvider({
-      mitraId: "M-backup",
-      secretKey: BACKUP_SECRET,
-      products: [
-        ...catalog.catalog.games.flatMap((g) =>
-          g.products.map((p) => ({ code: p.code, name: p.name, priceRp: (p.price ?? 10_000) - 400 })),
-        ),
-        { code: "MLBB86", name: "86 Diamonds", priceRp: 19_400 },
-      ],
-    });
-    await backup.listen(0, "127.0.0.1");
-    world.onCleanup(() => backup.close());
-    Object.assign(world.env, {
-      TOPUP_PROVIDERS: "main,backup",
-      TOPUP_BACKUP_BASE_URL: backup.url,
-      TOPUP_BACKUP_MITRA_ID: "M-backup",
-      TOPUP_BACKUP_SECRET_KEY: BACKUP_SECRET,
-      TOPUP_BACKUP_TIMEOUT_MS: "3000",
-    });
+    backup = await addBackup(world);
   });
   afterEach(async () => {
     await world.cleanup();
     const logs = world.bots.map((b) => b.output()).join("\n");
     expect(logs).not.toContain(BACKUP_SECRET);
   });
-
-  /** The catalogue file with ML86 bought from main as `NOPE86` (which main does not sell), then from backup. */
-  async function routedCatalog(): Promise<string> {
-    const catalog = JSON.parse(await readFile("catalog.json", "utf8")) as {
-      games: Array<{ products: Array<{ code: string; routes?: unknown }> }>;
-    };
-    const ml86 = catalog.games.flatMap((g) => g.products).find((p) => p.code === "ML86")!;
-    ml86.routes = [
-      { provider: "main", code: "NOPE86" },
-      { provider: "backup", code: "MLBB86" },
-    ];
-    const dir = await mkdtemp(join(tmpdir(), "providers-"));
-    const file = join(dir, "catalog.json");
-    await writeFile(file, JSON.stringify(catalog));
-    return file;
-  }
 
   const refOf = (text: string) => /(?:Order ref|Ref pesanan): <code>([A-Z0-9]+)<\/code>/.exec(text)![1]!;
 
