@@ -131,7 +131,7 @@ export function createSupply(deps: {
   const routes = (productCode: string): Route[] => {
     const match = findProduct(deps.catalog(), productCode);
     if (match === undefined) return [{ provider: names[0]!, code: productCode }];
-    return routesOf(match.product, names).filter((r) => byName.has(r.provider));
+    return routesOf(match.product, names);
   };
 
   return {
@@ -198,7 +198,7 @@ export function createSupply(deps: {
       const codes = new Set<string>();
       for (const game of catalog.games)
         for (const product of game.products) {
-          const r = routesOf(product, names).filter((x) => byName.has(x.provider));
+          const r = routesOf(product, names);
           if (r.length > 0 && r.every((x) => resting_.has(x.provider))) codes.add(product.code.toUpperCase());
         }
       return codes;

@@ -1,9 +1,6 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSandboxProvider } from "../../src/topup/sandbox.js";
 import { lengthenHolds } from "../helpers/redis.js";
+import { addBackup, routedCatalog } from "./backup.js";
 import { ADMIN, button, STAFF, staffWorld, type World } from "./world.js";
 
 describe("several providers across a SIGKILL: the bot as a process (`node dist/main.js`)", () => {
@@ -14,31 +11,11 @@ describe("several providers across a SIGKILL: the bot as a process (`node dist/m
   it("killed after the first provider refused and while the second has the order: after the restart the order is held, never sent a third time", async () => {
     // ML86 is bought from main as NOPE86 (main refuses it: product/not-found, nothing bought), then
     // from a backup that carries the order out and answers slowly, so the kill lands meanwhile.
-    const catalog = JSON.parse(await readFile("catalog.json", "utf8")) as {
-      games: Array<{ products: Array<{ code: string; routes?: unknown }> }>;
-    };
-    catalog.games.flatMap((g) => g.products).find((p) => p.code === "ML86")!.routes = [
-      { provider: "main", code: "NOPE86" },
-      { provider: "backup", code: "ML86" },
-    ];
-    const file = join(await mkdtemp(join(tmpdir(), "providers-kill-")), "catalog.json");
-    await writeFile(file, JSON.stringify(catalog));
-    const backup = createSandboxProvider({
-      mitraId: "M-backup",
-      secretKey: "sk-backup-kill",
+    const backup = await addBackup(world, {
       products: [{ code: "ML86", name: "86 Diamonds", priceRp: 19_600 }],
       latencyMs: 1500,
     });
-    await backup.listen(0, "127.0.0.1");
-    world.onCleanup(() => backup.close());
-    const env = {
-      CATALOG_FILE: file,
-      TOPUP_PROVIDERS: "main,backup",
-      TOPUP_BACKUP_BASE_URL: backup.url,
-      TOPUP_BACKUP_MITRA_ID: "M-backup",
-      TOPUP_BACKUP_SECRET_KEY: "sk-backup-kill",
-      TOPUP_BACKUP_TIMEOUT_MS: "3000",
-    };
+    const env = { CATALOG_FILE: await routedCatalog("ML86") };
 
     const first = await world.runProcess(env);
     const summary = await world.summaryFor(STAFF, "ML86", "12345678(1234)");

@@ -1,9 +1,6 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadCatalog } from "../../../src/catalog/catalog.js";
-import { createSandboxProvider, type SandboxProvider } from "../../../src/topup/sandbox.js";
+import type { SandboxProvider } from "../../../src/topup/sandbox.js";
+import { addBackup, BACKUP_SECRET, routedCatalog } from "../backup.js";
 import { ADMIN, MITRA, SECRET, STAFF, staffWorld, type World } from "../world.js";
 
 /*
@@ -11,24 +8,6 @@ import { ADMIN, MITRA, SECRET, STAFF, staffWorld, type World } from "../world.js
  * to main under a code main does not sell (so it is refused and goes on) and then to the backup:
  * every ML86 is the backup's, every other product main's.
  */
-
-const BACKUP_SECRET = "sk-backup-DO-NOT-LEAK-77e1";
-
-/** The catalogue file with ML86 bought from main as `NOPE86` (refused there), then from backup as `backupCode`. */
-async function routedCatalog(backupCode: string): Promise<string> {
-  const catalog = JSON.parse(await readFile("catalog.json", "utf8")) as {
-    games: Array<{ products: Array<{ code: string; routes?: unknown }> }>;
-  };
-  const ml86 = catalog.games.flatMap((g) => g.products).find((p) => p.code === "ML86")!;
-  ml86.routes = [
-    { provider: "main", code: "NOPE86" },
-    { provider: "backup", code: backupCode },
-  ];
-  const dir = await mkdtemp(join(tmpdir(), "provider-books-"));
-  const file = join(dir, "catalog.json");
-  await writeFile(file, JSON.stringify(catalog));
-  return file;
-}
 
 const refOf = (text: string) => /(?:Order ref|Ref pesanan|Ref id|Ref ID): <code>([A-Z0-9]+)<\/code>/i.exec(text)![1]!;
 
@@ -38,23 +17,7 @@ describe("each provider's books: balances, alerts, report lines and settling at 
 
   beforeEach(async () => {
     world = await staffWorld();
-    const catalog = await loadCatalog("catalog.json");
-    if (!catalog.ok) throw new Error(catalog.errors.join("\n"));
-    backup = createSandboxProvider({
-      mitraId: "M-backup",
-      secretKey: BACKUP_SECRET,
-      initialBalance: 1_000_000,
-      products: [{ code: "MLBB86", name: "86 Diamonds", priceRp: 19_000 }],
-    });
-    await backup.listen(0, "127.0.0.1");
-    world.onCleanup(() => backup.close());
-    Object.assign(world.env, {
-      TOPUP_PROVIDERS: "main,backup",
-      TOPUP_BACKUP_BASE_URL: backup.url,
-      TOPUP_BACKUP_MITRA_ID: "M-backup",
-      TOPUP_BACKUP_SECRET_KEY: BACKUP_SECRET,
-      TOPUP_BACKUP_TIMEOUT_MS: "3000",
-    });
+    backup = await addBackup(world, { products: [{ code: "MLBB86", name: "86 Diamonds", priceRp: 19_000 }] });
   });
   afterEach(async () => {
     await world.cleanup();
