@@ -6,6 +6,7 @@ import type { ByteDownloader } from "../bot/files.js";
 import type { Services } from "../bot/services.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import type { OrderLedger } from "../orders/ledger.js";
 import type { TaskTracker } from "../tasks.js";
 import type { PartnerCallbacks } from "../partners/callbacks-owed.js";
 import type { PartnerOrders } from "../partners/partner-orders.js";
@@ -35,6 +36,8 @@ export interface AppHttpDeps extends Pick<
   /** The H2H orders in flight, which a stop waits for. */
   partnerWork: TaskTracker;
   partnerCallbacks: Pick<PartnerCallbacks, "owe">;
+  /** The orders a partner's books list (the H2H API's transactions and mutations). */
+  ledger: Pick<OrderLedger, "findOrders" | "getMany" | "partnerRefOf">;
   config: Config;
   storage: Storage;
   intake: Intake;
@@ -109,6 +112,10 @@ async function h2hApi(deps: AppHttpDeps) {
     import("../server/h2h/h2h.js"),
     import("../server/h2h/rate-limit.js"),
   ]);
+  const [{ createReconcile }, { trxIdOf }] = await Promise.all([
+    import("../partners/reconcile.js"),
+    import("../server/h2h/answers.js"),
+  ]);
   logger.info(
     { perSecond: config.h2h.ratePerSecond },
     "H2H API on: resellers' systems order at /v1/transaction/partner",
@@ -119,6 +126,12 @@ async function h2hApi(deps: AppHttpDeps) {
     people: deps.people,
     partnerOrders: deps.partnerOrders,
     rateLimit: createRateLimit(deps.storage, config.h2h.ratePerSecond),
+    reconcile: createReconcile({
+      ledger: deps.ledger,
+      wallets: deps.wallets,
+      timeZone: config.timeZone,
+      trxIdOf: (order) => trxIdOf(order, config.refIdPrefix),
+    }),
     owe: (refId) => deps.partnerCallbacks.owe(refId, now().getTime()),
     track: (work) => deps.partnerWork.track(work),
     refIdPrefix: config.refIdPrefix,

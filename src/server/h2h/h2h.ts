@@ -5,6 +5,7 @@ import type { People } from "../../access/people.js";
 import type { Logger } from "../../logger.js";
 import { outcomeKnown, type OrderRecord } from "../../orders/order.js";
 import type { PartnerOrderRequest, PartnerOrders } from "../../partners/partner-orders.js";
+import { readReconcileQuery, RECONCILE_PATHS, type Reconcile } from "../../partners/reconcile.js";
 import { errorBody, orderBody, refusalBody, usedBody, type ErrorBody, type ErrorCode } from "./answers.js";
 import type { RateLimit } from "./rate-limit.js";
 
@@ -14,6 +15,8 @@ export interface H2hDeps {
   people: Pick<People, "get">;
   partnerOrders: PartnerOrders;
   rateLimit: RateLimit;
+  /** A partner's orders and saldo movements of a day, for their books. */
+  reconcile: Pick<Reconcile, "transactions" | "mutations">;
   /** An order whose outcome its partner may not have read (they hung up): the callback tells it. */
   owe: (refId: string) => Promise<void>;
   /** Work a stop waits for: an order in flight finishes and is recorded before the store closes. */
@@ -83,6 +86,16 @@ export function h2hRoutes(deps: H2hDeps) {
   /** An order as its partner reads it, with the saldo to show: after it for a fresh answer, now for a status query. */
   const shown = (c: Context, order: OrderRecord, partnerRef: string, balance: number) =>
     c.json(orderBody(order, partnerRef, balance, deps.refIdPrefix), 200);
+
+  /** A page of a day's orders or saldo movements (`date`, `page`), for the partner's books. */
+  async function reconciled(c: Context, list: "transactions" | "mutations") {
+    const url = new URL(c.req.url);
+    const who = await partnerOf(url);
+    if (!who.ok) return answer(c, who);
+    const q = readReconcileQuery(url.searchParams);
+    if (!q.ok) return answer(c, fail("request/invalid-parameter", q.why));
+    return c.json({ status: 1 as const, data: await deps.reconcile[list](who.value.partner, q.date, q.page) }, 200);
+  }
 
   const app = new Hono({ strict: false })
     .get("/transaction/partner", async (c) => {
@@ -154,9 +167,11 @@ export function h2hRoutes(deps: H2hDeps) {
       const who = await partnerOf(new URL(c.req.url));
       if (!who.ok) return answer(c, who);
       return c.json({ status: 1 as const, data: await partnerOrders.products(who.value.buyer) }, 200);
-    });
+    })
+    .get("/transactions", (c) => reconciled(c, "transactions"))
+    .get("/mutations", (c) => reconciled(c, "mutations"));
 
-  for (const path of ["/transaction/partner", "/transaction/status", "/balance", "/products"])
+  for (const path of ["/transaction/partner", "/transaction/status", "/balance", "/products", ...RECONCILE_PATHS])
     app.all(path, (c) => c.json(errorBody("request/method-not-allowed", "use GET"), 405));
   app.all("*", (c) => c.json(errorBody("request/not-found", "no such operation"), 404));
   app.onError((err, c) => {
