@@ -14,6 +14,13 @@ const TZ = "Asia/Jakarta";
 const DAY = 24 * 60 * 60 * 1000;
 const START = Date.parse("2026-03-08T01:00:00Z");
 const PAGE = 7;
+/** What each movement of a statement is in the list (a spend is not there: it moved no saldo). */
+const LINE_OF: Record<string, string> = {
+  deposit: "deposit",
+  correction: "adjustment",
+  hold: "order",
+  release: "refund",
+};
 
 /** Every page of a day's list, read as a partner reads them: until `pages`. */
 async function allPages<T>(read: (page: number) => Promise<ReconcilePage<T>>): Promise<T[]> {
@@ -94,11 +101,7 @@ function describeReconcile(name: string, factory: FullLedgerFactory, packsStatem
             return t >= range.fromMs && t <= range.toMs && m.kind !== "spend";
           });
           expect(mutations.map((m) => [m.kind, m.amount, m.balance_after])).toEqual(
-            moved.map((m) => [
-              { deposit: "deposit", correction: "adjustment", hold: "order", release: "refund" }[m.kind],
-              m.amount,
-              m.saldo,
-            ]),
+            moved.map((m) => [LINE_OF[m.kind], m.amount, m.saldo]),
           );
           for (const m of mutations) {
             saldo += m.amount;
