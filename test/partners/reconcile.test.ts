@@ -114,6 +114,12 @@ function describeReconcile(name: string, factory: FullLedgerFactory, packsStatem
         expect(saldo).toBe((await ledger.wallets.get(userId)).saldo);
       }
       expect(movements).toBeGreaterThan(4 * PAGE);
+      // A test key's books are empty, whatever its reseller's real ones hold.
+      const busy = seeded.days[1]!;
+      expect(before[`7001 ${busy}`]!.transactions.length).toBeGreaterThan(0);
+      const empty = { date: busy, page: 1, pages: 0, total: 0, items: [] };
+      expect(await reconcileOf().transactions({ userId: 7001, testKey: true }, busy, 1)).toEqual(empty);
+      expect(await reconcileOf().mutations({ userId: 7001, testKey: true }, busy, 1)).toEqual(empty);
 
       // Compacted (orders packed, statements packed but for their newest 20): the same books.
       const pass = await ledger.compact({ before: new Date(START + 60 * DAY), now: new Date(START + 60 * DAY) });
