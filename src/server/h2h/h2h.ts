@@ -6,6 +6,7 @@ import type { Logger } from "../../logger.js";
 import { outcomeKnown, type OrderRecord } from "../../orders/order.js";
 import type { PartnerOrderRequest, PartnerOrders } from "../../partners/partner-orders.js";
 import { errorBody, orderBody, refusalBody, usedBody, type ErrorBody, type ErrorCode } from "./answers.js";
+import { openApiDocument } from "./openapi.js";
 import type { RateLimit } from "./rate-limit.js";
 
 export interface H2hDeps {
@@ -156,6 +157,12 @@ export function h2hRoutes(deps: H2hDeps) {
       return c.json({ status: 1 as const, data: await partnerOrders.products(who.value.buyer) }, 200);
     });
 
+  // The API's own description, for partners' tools: no key, GET only (HEAD too is refused).
+  app.all("/openapi.json", (c) =>
+    c.req.method === "GET"
+      ? c.json(openApiDocument, 200)
+      : c.json(errorBody("request/method-not-allowed", "use GET"), 405, { Allow: "GET" }),
+  );
   for (const path of ["/transaction/partner", "/transaction/status", "/balance", "/products"])
     app.all(path, (c) => c.json(errorBody("request/method-not-allowed", "use GET"), 405));
   app.all("*", (c) => c.json(errorBody("request/not-found", "no such operation"), 404));
