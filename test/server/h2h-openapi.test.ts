@@ -1,4 +1,9 @@
+import { createHmac } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { AddressInfo } from "node:net";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -325,6 +330,43 @@ describe("the H2H API's OpenAPI document: what a partner's developer reads is wh
     expect(() => expectCallback(doc, body, "sha256=nothex")).toThrow();
   });
 
+  it("when a developer copies the README's examples, then the answers match the document and its signature check accepts the shop's callback and refuses a forged or old one", async () => {
+    const readme = await readFile("README.md", "utf8");
+    const start = readme.indexOf("### H2H API for your resellers");
+    const section = readme.slice(start, readme.indexOf("\n### ", start + 10));
+    const blocks = (lang: string) =>
+      [...section.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
+    const bodies = blocks("json").map((b) => JSON.parse(b) as Record<string, any>);
+    const states = bodies.filter((b) => b.event_id === undefined && b.data?.product_detail !== undefined);
+    expect(states.map((b) => b.data.product_detail.status).sort()).toEqual(["PENDING", "SUKSES"]);
+    for (const b of states) expectMatches(doc, "/v1/transaction/partner", 200, b);
+    const products = bodies.find((b) => Array.isArray(b.data))!;
+    expectMatches(doc, "/v1/products", 200, products);
+    expect(new RegExp(products.data[0].rule as string).test(products.data[0].example as string)).toBe(true);
+
+    // The README's Node snippet, run as a developer would paste it.
+    const snippet = blocks("js").find((b) => b.includes("function verifiedCallback"))!;
+    const dir = await mkdtemp(join(tmpdir(), "h2h-readme-"));
+    try {
+      const file = join(dir, "verify.mjs");
+      await writeFile(file, `${snippet}\nexport { verifiedCallback };\n`);
+      const { verifiedCallback } = (await import(pathToFileURL(file).href)) as {
+        verifiedCallback: (raw: Buffer, sig: string | undefined, secret: string, now?: number) => unknown;
+      };
+      const secret = "signing-secret-1";
+      const at = Date.parse("2026-11-28T09:00:00.000Z");
+      const raw = Buffer.from(JSON.stringify({ status: 1, event_id: "ev_1", timestamp: new Date(at).toISOString() }));
+      const sig = `sha256=${createHmac("sha256", secret).update(raw).digest("hex")}`;
+      expect(verifiedCallback(raw, sig, secret, at + 60_000)).toMatchObject({ event_id: "ev_1" });
+      expect(verifiedCallback(raw, sig, "another-secret", at + 60_000)).toBeUndefined();
+      expect(verifiedCallback(Buffer.concat([raw, Buffer.from(" ")]), sig, secret, at + 60_000)).toBeUndefined();
+      expect(verifiedCallback(raw, undefined, secret, at)).toBeUndefined();
+      expect(verifiedCallback(raw, sig, secret, at + 5 * 60_000 + 1)).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("when a partner orders, asks its status, its saldo, and gets it wrong in every way they can, then every answer matches the document", async () => {
     const first = await s.order("INV-1");
     expect(first.body.status).toBe(1);
@@ -511,18 +553,19 @@ describe("the H2H API's OpenAPI document, with every part of the API merged", ()
     };
     const key = await partners.issueTest(BUDI.id, t);
     const creds = { mitra_id: key.mitraId, secret_key: key.secretKey };
+    // PUBG Mobile's player ids have no rule of their own in the sample catalogue: FAIL… and PEND… pass it.
     const order = (ref: string, destination: string) =>
-      s.get("/v1/transaction/partner", { destination, ref_id: ref, item_code: "ML86", ...creds });
+      s.get("/v1/transaction/partner", { destination, ref_id: ref, item_code: "PUBG60", ...creds });
 
     const ok = await order("T-1", PLAYER);
     expect(ok.body).toMatchObject({ status: 1, test: true });
     expect(ok.body.data.sn).toMatch(/^TEST/);
     expect(ok.body.data.trx_id).toMatch(/^TEST/);
     expectMatches(doc, "/v1/transaction/partner", 200, ok.body);
-    const fails = await order("T-2", `FAIL${PLAYER}`);
+    const fails = await order("T-2", "FAIL5551234");
     expect(fails.body).toMatchObject({ status: 0, error_code: "transaction/failed", test: true });
     expectMatches(doc, "/v1/transaction/partner", 200, fails.body);
-    const pend = await order("T-3", `PEND${PLAYER}`);
+    const pend = await order("T-3", "PEND5551234");
     expect(pend.body).toMatchObject({ status: 1, test: true });
     expectMatches(doc, "/v1/transaction/partner", 200, pend.body);
     t += 6_000;
