@@ -122,7 +122,9 @@ function expectCallback(doc: Doc, body: unknown, signature: string | undefined):
 // ---------------------------------------------------------------------------------------------
 
 /** A shop with the H2H API on and Budi as a reseller with a key and 100,000 of saldo. */
-async function shop(opts: { extra?: Record<string, string>; now?: () => Date; provider?: "flaky" } = {}) {
+async function shop(
+  opts: { extra?: Record<string, string>; now?: () => Date; provider?: "flaky"; recoveryIntervalMs?: number } = {},
+) {
   const world = await createWorld({ initialBalance: 10_000_000 });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -136,7 +138,10 @@ async function shop(opts: { extra?: Record<string, string>; now?: () => Date; pr
       ...(opts.provider === "flaky" ? { TOPUP_BASE_URL: await world.flakyProvider() } : {}),
       ...opts.extra,
     },
-    opts.now === undefined ? {} : { now: opts.now },
+    {
+      ...(opts.now === undefined ? {} : { now: opts.now }),
+      ...(opts.recoveryIntervalMs === undefined ? {} : { recoveryIntervalMs: opts.recoveryIntervalMs }),
+    },
   );
   const nowMs = opts.now?.().getTime() ?? Date.now();
   const key = await bot.app!.partners.issue(BUDI.id, nowMs);
@@ -524,7 +529,11 @@ describe("the H2H API's OpenAPI document, with every part of the API merged", ()
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     servers.push(server);
-    const s = await shop({ provider: "flaky", extra: { H2H_CALLBACK_ALLOW_PRIVATE: "true" } });
+    const s = await shop({
+      provider: "flaky",
+      extra: { H2H_CALLBACK_ALLOW_PRIVATE: "true" },
+      recoveryIntervalMs: 50,
+    });
     world = s.world;
     const doc = await documentOf(s.base);
     await s.bot.app!.partners.setCallback(BUDI.id, `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`);
