@@ -7,6 +7,7 @@ import { outcomeKnown, type OrderRecord } from "../../orders/order.js";
 import type { PartnerOrderRequest, PartnerOrders } from "../../partners/partner-orders.js";
 import { readReconcileQuery, RECONCILE_PATHS, type Reconcile } from "../../partners/reconcile.js";
 import { errorBody, orderBody, refusalBody, usedBody, type ErrorBody, type ErrorCode } from "./answers.js";
+import { openApiDocument } from "./openapi.js";
 import type { RateLimit } from "./rate-limit.js";
 
 export interface H2hDeps {
@@ -171,7 +172,13 @@ export function h2hRoutes(deps: H2hDeps) {
     .get("/transactions", (c) => reconciled(c, "transactions"))
     .get("/mutations", (c) => reconciled(c, "mutations"));
 
-  for (const path of ["/transaction/partner", "/transaction/status", "/balance", "/products", ...RECONCILE_PATHS])
+  // The API's own description, for partners' tools: no key, GET only (HEAD too is refused).
+  app.all("/openapi.json", (c) =>
+    c.req.method === "GET"
+      ? c.json(openApiDocument, 200)
+      : c.json(errorBody("request/method-not-allowed", "use GET"), 405, { Allow: "GET" }),
+  );
+    for (const path of ["/transaction/partner", "/transaction/status", "/balance", "/products", ...RECONCILE_PATHS])
     app.all(path, (c) => c.json(errorBody("request/method-not-allowed", "use GET"), 405));
   app.all("*", (c) => c.json(errorBody("request/not-found", "no such operation"), 404));
   app.onError((err, c) => {
