@@ -1123,6 +1123,8 @@ apikey-callback-usage = Use <code>/apikey USER_ID callback URL</code>, or <code>
 apikey-callback-bad = <code>{ $typed }</code> is not a callback address: give an http:// or https:// URL of at most { $max } characters, e.g. <code>https://example.com/topup/callback</code>, or <code>none</code>.
 apikey-callback-set = ✅ Callback of { $name }<code>{ $userId }</code>: { $url }
 apikey-callback-removed = ✅ Callback of { $name }<code>{ $userId }</code> removed.
+apikey-callback-private = <code>{ $typed }</code> is not a callback address: it leads into a private network (loopback, 10.x, 192.168.x, link-local, …), where the shop sends no callback. Give the reseller's public address (set <code>H2H_CALLBACK_ALLOW_PRIVATE=true</code> only for tests or a private network of your own).
+apikey-callback-unresolved = <code>{ $typed }</code> is not a callback address: its host name has no address (DNS answered nothing). Check the name, or try again once its DNS is set up.
 
 ## Mini App: API access on a reseller's page (plain text)
 page-resellers-api-on = API on

@@ -1039,6 +1039,8 @@ apikey-callback-usage = Pakai <code>/apikey USER_ID callback URL</code>, atau <c
 apikey-callback-bad = <code>{ $typed }</code> bukan alamat callback: berikan URL http:// atau https:// paling panjang { $max } karakter, mis. <code>https://example.com/topup/callback</code>, atau <code>none</code>.
 apikey-callback-set = ✅ Callback { $name }<code>{ $userId }</code>: { $url }
 apikey-callback-removed = ✅ Callback { $name }<code>{ $userId }</code> dihapus.
+apikey-callback-private = <code>{ $typed }</code> bukan alamat callback: alamatnya mengarah ke jaringan privat (loopback, 10.x, 192.168.x, link-local, …), dan toko tidak mengirim callback ke sana. Berikan alamat publik reseller (pakai <code>H2H_CALLBACK_ALLOW_PRIVATE=true</code> hanya untuk tes atau jaringan privat Anda sendiri).
+apikey-callback-unresolved = <code>{ $typed }</code> bukan alamat callback: nama host-nya tidak punya alamat (DNS tidak menjawab apa pun). Periksa namanya, atau coba lagi setelah DNS-nya siap.
 
 ## Mini App: akses API di halaman reseller (teks biasa)
 page-resellers-api-on = API nyala

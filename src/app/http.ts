@@ -8,6 +8,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { TaskTracker } from "../tasks.js";
 import type { PartnerCallbacks } from "../partners/callbacks-owed.js";
+import type { Deliveries } from "../partners/deliveries.js";
 import type { PartnerOrders } from "../partners/partner-orders.js";
 import { createHttpServer, type HttpServer } from "../server/http-server.js";
 import type { Storage } from "../storage/storage.js";
@@ -35,6 +36,8 @@ export interface AppHttpDeps extends Pick<
   /** The H2H orders in flight, which a stop waits for. */
   partnerWork: TaskTracker;
   partnerCallbacks: Pick<PartnerCallbacks, "owe">;
+  /** Each partner's last callback attempts (the Resellers page shows them). */
+  deliveries: Pick<Deliveries, "last">;
   config: Config;
   storage: Storage;
   intake: Intake;
@@ -73,6 +76,8 @@ export async function createAppHttp(deps: AppHttpDeps): Promise<HttpServer | und
           // The chat's own /apikey message, sent by the bot to the admin's private chat.
           sendApiKey: apiKeySender({ api: bot.api, texts: deps.texts, h2h: h2hSettings(config) }),
           apiKeys: deps.apiKeys,
+          deliveries: deps.deliveries,
+          sendCallbackAgain: (refId) => deps.partnerCallbacks.owe(refId, now().getTime()),
           downloadFile: deps.downloadBytes,
           sendProof: async (chatId, file) => {
             const input = new InputFile(file.bytes, file.filename);

@@ -68,6 +68,8 @@ describe("shops in a chain: this bot's provider client ordering from another sho
         ADMIN_IDS: String(ADMIN.id),
         RESELLER_IDS: String(SHOP_B.id),
         H2H_ENABLED: "true",
+        // The partners' callback receivers of these tests listen on 127.0.0.1.
+        H2H_CALLBACK_ALLOW_PRIVATE: "true",
         PORT: String(port),
         ...(slow === undefined ? {} : { TOPUP_BASE_URL: slow.url }),
         ...opts.extra,

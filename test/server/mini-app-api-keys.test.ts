@@ -145,6 +145,15 @@ describe("the Mini App's Resellers page: API access on and off, the callback, an
       expect(refused.status).toBe(422);
       expect(refused.json.issues).toEqual([{ path: "url", message: expect.stringMatching(/http:\/\/ or https:\/\//) }]);
     }
+    // An address inside a private network, or a name without one: refused, and the page is told which.
+    expect(await put("http://192.168.1.20/cb")).toMatchObject({
+      status: 422,
+      json: { error: "invalid", why: "private" },
+    });
+    expect(await put("https://nowhere.example/cb")).toMatchObject({
+      status: 422,
+      json: { error: "invalid", why: "unresolved", issues: [{ path: "url" }] },
+    });
     expect((await partners.get(RESELLER.id))?.callbackUrl).toBe("https://reseller.example.com/cb?x=1");
     expect((await put(null)).json.api.callbackUrl).toBeNull();
     expect((await partners.get(RESELLER.id))?.callbackUrl).toBeUndefined();
