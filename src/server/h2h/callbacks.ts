@@ -158,11 +158,20 @@ export function createCallbackSender(deps: {
     };
   }
 
+  /**
+   * Out of its partner's queue, then written back to the store: a look that finds it due from then
+   * on takes it again, instead of holding it as still queued.
+   */
+  function release(refId: string, next: () => Promise<void>): Promise<void> {
+    queued.delete(refId);
+    return next();
+  }
+
   /** One attempt at an owed callback: acknowledged (done), or tried again later, or given up. */
   async function attempt(owed: OwedCallback): Promise<void> {
     const { refId } = owed;
     const letter = await letterOf(refId);
-    if (letter === undefined) return callbacks.done(refId);
+    if (letter === undefined) return release(refId, () => callbacks.done(refId));
     const at = nowMs();
     const eventId = eventIdOf(refId, letter.state);
     const raw = JSON.stringify({
@@ -174,7 +183,7 @@ export function createCallbackSender(deps: {
       ...(letter.test ? { test: true } : {}),
     });
     const signature = await deps.partners.sign(letter.userId, raw, letter.test);
-    if (signature === undefined) return callbacks.done(refId);
+    if (signature === undefined) return release(refId, () => callbacks.done(refId));
     // Checked again at each send (the name may point elsewhere now); the POST goes to the address checked.
     const target = await checkCallbackTarget(letter.url, { allowPrivate: deps.allowPrivate, lookup: deps.lookup });
     const reached: Reached = target.ok
@@ -198,7 +207,7 @@ export function createCallbackSender(deps: {
       .catch((err: unknown) => logger.error({ err, refId }, "partner callback delivery not recorded"));
     if (ok) {
       logger.info({ refId, partnerRef: letter.partnerRef, attempt: n }, "partner callback acknowledged");
-      return callbacks.done(refId);
+      return release(refId, () => callbacks.done(refId));
     }
     // `to`, not `url`: the logger redacts every `url`.
     const failed = {
@@ -209,11 +218,12 @@ export function createCallbackSender(deps: {
       status: reached.status,
     };
     logger.warn(error === undefined ? failed : { ...failed, error }, "partner callback attempt failed");
-    if (nowMs() - owed.since >= GIVE_UP_MS) {
+    // Timed from the attempt's start, not its end: a receiver that hangs does not push its next try later.
+    if (at - owed.since >= GIVE_UP_MS) {
       logger.warn({ refId, partnerRef: letter.partnerRef, attempts: n }, "partner callback given up after a day");
-      return callbacks.done(refId);
+      return release(refId, () => callbacks.done(refId));
     }
-    await callbacks.later(refId, nowMs() + backoffMs(owed.attempts));
+    await release(refId, () => callbacks.later(refId, at + backoffMs(owed.attempts)));
   }
 
   /** Works a partner's queue, one callback after the other, until it is empty. */
@@ -237,8 +247,9 @@ export function createCallbackSender(deps: {
     if (queued.has(owed.refId)) return callbacks.owe(owed.refId, nowMs() + HOLD_MS);
     const userId = await ownerOf(owed);
     if (userId === undefined) return;
-    const queue = queues.get(userId) ?? [];
     await callbacks.owe(owed.refId, nowMs() + HOLD_MS);
+    // From here to the worker's start nothing waits: a worker ending meanwhile cannot lose it.
+    const queue = queues.get(userId) ?? [];
     if (queue.length >= MAX_QUEUED) return;
     queue.push(owed);
     queues.set(userId, queue);
