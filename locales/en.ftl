@@ -1123,6 +1123,8 @@ apikey-callback-usage = Use <code>/apikey USER_ID callback URL</code>, or <code>
 apikey-callback-bad = <code>{ $typed }</code> is not a callback address: give an http:// or https:// URL of at most { $max } characters, e.g. <code>https://example.com/topup/callback</code>, or <code>none</code>.
 apikey-callback-set = ✅ Callback of { $name }<code>{ $userId }</code>: { $url }
 apikey-callback-removed = ✅ Callback of { $name }<code>{ $userId }</code> removed.
+apikey-callback-private = <code>{ $typed }</code> is not a callback address: it leads into a private network (loopback, 10.x, 192.168.x, link-local, …), where the shop sends no callback. Give the reseller's public address (set <code>H2H_CALLBACK_ALLOW_PRIVATE=true</code> only for tests or a private network of your own).
+apikey-callback-unresolved = <code>{ $typed }</code> is not a callback address: its host name has no address (DNS answered nothing). Check the name, or try again once its DNS is set up.
 
 ## Mini App: API access on a reseller's page (plain text)
 page-resellers-api-on = API on
@@ -1140,6 +1142,20 @@ page-api-callback-remove = Remove callback
 page-api-callback-saved = Callback saved.
 page-api-callback-removed = Callback removed.
 page-api-callback-invalid = Give an http:// or https:// address of at most 500 characters.
+page-api-callback-private = This address leads into a private network (loopback, 10.x, 192.168.x, link-local, …): the shop sends no callback there. Give the reseller's public address.
+page-api-callback-unresolved = This host name has no address (DNS answered nothing): check the name.
+page-callbacks-title = Last callbacks
+page-callbacks-none = No callback was sent to this reseller yet.
+page-callbacks-attempt = attempt { $n }
+page-callbacks-ok = ✓ { $status }
+page-callbacks-refused = ✗ HTTP { $status }
+page-callbacks-not-reached = ✗ not reached
+page-callbacks-why-private = private address
+page-callbacks-why-unresolved = no address
+page-callbacks-why-timeout = no answer in 10 s
+page-callbacks-test = test
+page-callbacks-again = Send again
+page-callbacks-sent-again = The callback of { $ref } goes out again within a minute (the same event_id).
 page-api-create = Create a key
 page-api-turn-on = Turn on with a new key
 page-api-rotate = New key

@@ -1039,6 +1039,8 @@ apikey-callback-usage = Pakai <code>/apikey USER_ID callback URL</code>, atau <c
 apikey-callback-bad = <code>{ $typed }</code> bukan alamat callback: berikan URL http:// atau https:// paling panjang { $max } karakter, mis. <code>https://example.com/topup/callback</code>, atau <code>none</code>.
 apikey-callback-set = ✅ Callback { $name }<code>{ $userId }</code>: { $url }
 apikey-callback-removed = ✅ Callback { $name }<code>{ $userId }</code> dihapus.
+apikey-callback-private = <code>{ $typed }</code> bukan alamat callback: alamatnya mengarah ke jaringan privat (loopback, 10.x, 192.168.x, link-local, …), dan toko tidak mengirim callback ke sana. Berikan alamat publik reseller (pakai <code>H2H_CALLBACK_ALLOW_PRIVATE=true</code> hanya untuk tes atau jaringan privat Anda sendiri).
+apikey-callback-unresolved = <code>{ $typed }</code> bukan alamat callback: nama host-nya tidak punya alamat (DNS tidak menjawab apa pun). Periksa namanya, atau coba lagi setelah DNS-nya siap.
 
 ## Mini App: akses API di halaman reseller (teks biasa)
 page-resellers-api-on = API nyala
@@ -1056,6 +1058,20 @@ page-api-callback-remove = Hapus callback
 page-api-callback-saved = Callback disimpan.
 page-api-callback-removed = Callback dihapus.
 page-api-callback-invalid = Berikan alamat http:// atau https:// paling panjang 500 karakter.
+page-api-callback-private = Alamat ini mengarah ke jaringan privat (loopback, 10.x, 192.168.x, link-local, …): toko tidak mengirim callback ke sana. Berikan alamat publik reseller.
+page-api-callback-unresolved = Nama host ini tidak punya alamat (DNS tidak menjawab apa pun): periksa namanya.
+page-callbacks-title = Callback terakhir
+page-callbacks-none = Belum ada callback yang dikirim ke reseller ini.
+page-callbacks-attempt = percobaan { $n }
+page-callbacks-ok = ✓ { $status }
+page-callbacks-refused = ✗ HTTP { $status }
+page-callbacks-not-reached = ✗ tidak sampai
+page-callbacks-why-private = alamat privat
+page-callbacks-why-unresolved = tidak ada alamat
+page-callbacks-why-timeout = tidak dijawab dalam 10 dtk
+page-callbacks-test = tes
+page-callbacks-again = Kirim lagi
+page-callbacks-sent-again = Callback { $ref } dikirim lagi dalam satu menit (event_id yang sama).
 page-api-create = Buat kunci
 page-api-turn-on = Nyalakan dengan kunci baru
 page-api-rotate = Kunci baru

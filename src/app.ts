@@ -12,6 +12,7 @@ import type { Logger } from "./logger.js";
 import type { Compaction } from "./ledger/compaction.js";
 import type { OrderLedger } from "./orders/ledger.js";
 import type { OrderService } from "./orders/order-service.js";
+import type { LookupFn } from "./partners/callback-target.js";
 import type { PartnerCallbacks } from "./partners/callbacks-owed.js";
 import type { PartnerOrders } from "./partners/partner-orders.js";
 import type { Wallets } from "./orders/wallet.js";
@@ -49,6 +50,8 @@ export interface AppOptions {
   features?: readonly Feature[];
   /** Several processes on one Redis: how long locks and leases last (tests shorten them). */
   replicas?: ReplicaOptions;
+  /** How partners' callback hosts are resolved (default: the system's resolver; tests choose the addresses). */
+  callbackLookup?: LookupFn;
 }
 
 export interface App {
@@ -125,6 +128,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     features: options.features,
     broadcastLease: runtime.broadcastLease,
     handledAgain: (update) => handledAgain.has(update),
+    callbackLookup: options.callbackLookup,
   });
   const updates = createTaskTracker();
   installBot(bot, {

@@ -56,8 +56,10 @@ export interface Config {
    * H2H_ENABLED: the shop serves its provider interface to its resellers' systems on PORT.
    * H2H_RATE_LIMIT: requests a second one partner may send (past it: 429). H2H_NOTICE_MINUTES:
    * the admins hear of the API's sales in one message per this many minutes, not one per sale.
+   * H2H_CALLBACK_ALLOW_PRIVATE: partners' callbacks may go to loopback and private addresses
+   * (tests, a shop on a private network); refused otherwise.
    */
-  h2h: { enabled: boolean; ratePerSecond: number; noticeMinutes: number };
+  h2h: { enabled: boolean; ratePerSecond: number; noticeMinutes: number; callbackAllowPrivate: boolean };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -223,6 +225,14 @@ const schema = z.object({
     positiveInt("requests a second").refine((n) => n <= 100_000, "must be at most 100000 requests a second"),
   ),
   H2H_NOTICE_MINUTES: optional(positiveInt("minutes").refine((n) => n <= 24 * 60, "must be at most 1440 minutes")),
+  H2H_CALLBACK_ALLOW_PRIVATE: optional(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((v) => ["true", "false", "1", "0", "yes", "no"].includes(v), "must be true or false")
+      .transform((v) => v === "true" || v === "1" || v === "yes"),
+  ),
 });
 
 const TELEGRAM_API_ROOT = "https://api.telegram.org";
@@ -386,6 +396,7 @@ function configOf(e: Env, apiRoot: string, providers: ProviderSettings[]): Confi
       enabled: e.H2H_ENABLED ?? false,
       ratePerSecond: e.H2H_RATE_LIMIT ?? 50,
       noticeMinutes: e.H2H_NOTICE_MINUTES ?? 10,
+      callbackAllowPrivate: e.H2H_CALLBACK_ALLOW_PRIVATE ?? false,
     },
   };
 }

@@ -28,6 +28,20 @@ describe("configuration", () => {
     });
   });
 
+  it("when H2H_CALLBACK_ALLOW_PRIVATE is unset, then partners' callbacks to private addresses are refused; true allows them; anything else is named", () => {
+    const read = (env: Record<string, string>) => {
+      const r = parseConfig({ ...minimal, ...env });
+      if (!r.ok) throw new Error(r.errors.join("\n"));
+      return r.config.h2h.callbackAllowPrivate;
+    };
+    expect(read({})).toBe(false);
+    expect(read({ H2H_CALLBACK_ALLOW_PRIVATE: "true" })).toBe(true);
+    expect(read({ H2H_CALLBACK_ALLOW_PRIVATE: "false" })).toBe(false);
+    expect(errorsOf({ ...minimal, H2H_CALLBACK_ALLOW_PRIVATE: "sometimes" }).join("\n")).toMatch(
+      /H2H_CALLBACK_ALLOW_PRIVATE/,
+    );
+  });
+
   it("when BOT_TOKEN is missing, then the message names it", () => {
     expect(errorsOf({})).toEqual(["BOT_TOKEN is required: the token @BotFather gave you"]);
   });

@@ -1,3 +1,4 @@
+import type { CallbackTarget } from "../partners/callback-target.js";
 import type { Origins } from "../storage/origins.js";
 import type { Access } from "./access.js";
 import { parseCallbackUrl, type IssuedKey, type PartnerStore } from "./partners.js";
@@ -10,18 +11,25 @@ export type IssueOutcome =
   /** The same request again (an update or a page's request handled twice): no second key. */
   | { kind: "repeated" };
 
-/** What setting a reseller's callback came to (`url`: as it is kept). */
-export type CallbackOutcome = { kind: "set"; url: string } | { kind: "removed" | "no-key" | "bad-url" };
+/**
+ * What setting a reseller's callback came to (`url`: as it is kept). `private`: the name is, or
+ * resolves to, a loopback, private, link-local or unspecified address; `unresolved`: it resolves to
+ * nothing.
+ */
+export type CallbackOutcome =
+  { kind: "set"; url: string } | { kind: "removed" | "no-key" | "bad-url" | "private" | "unresolved" };
 
 /**
  * A reseller's access to the H2H API as an admin changes it, from the chat (`/apikey`) or the
  * shop app's Resellers page alike: a key made once per request, access off, the callback.
  */
 export function createApiKeys(deps: {
-  partners: Pick<PartnerStore, "issue" | "turnOff" | "setCallback">;
+  partners: Pick<PartnerStore, "issue" | "turnOff" | "setCallback" | "get">;
   access: Pick<Access, "buyerOf">;
   origins: Pick<Origins, "fix">;
   now: () => Date;
+  /** Where a callback URL leads (callback-target.ts, with the shop's H2H_CALLBACK_ALLOW_PRIVATE). */
+  checkTarget: (url: string) => Promise<CallbackTarget>;
 }) {
   return {
     /**
@@ -39,14 +47,24 @@ export function createApiKeys(deps: {
     /** Turns access off; false when the reseller never had a key. */
     turnOff: (userId: number): Promise<boolean> => deps.partners.turnOff(userId),
 
-    /** Sets the callback URL, or removes it (`none`, empty or null). */
-    async setCallback(userId: number, typed: string | null): Promise<CallbackOutcome> {
+    /**
+     * Sets the callback URL (`test`: the test key's), or removes it (`none`, empty or null). A URL
+     * whose host is, or resolves to, an address inside the shop's network is refused (checked again
+     * at each send).
+     */
+    async setCallback(userId: number, typed: string | null, test = false): Promise<CallbackOutcome> {
       const text = typed?.trim() ?? "";
       if (text === "" || text.toLowerCase() === "none")
-        return { kind: (await deps.partners.setCallback(userId, undefined)) ? "removed" : "no-key" };
+        return { kind: (await deps.partners.setCallback(userId, undefined, test)) ? "removed" : "no-key" };
       const read = parseCallbackUrl(text);
       if (!read.ok) return { kind: "bad-url" };
-      return (await deps.partners.setCallback(userId, read.url)) ? { kind: "set", url: read.url } : { kind: "no-key" };
+      const partner = await deps.partners.get(userId);
+      if (partner === undefined || (test && partner.test === undefined)) return { kind: "no-key" };
+      const target = await deps.checkTarget(read.url);
+      if (!target.ok) return { kind: target.why };
+      return (await deps.partners.setCallback(userId, read.url, test))
+        ? { kind: "set", url: read.url }
+        : { kind: "no-key" };
     },
   };
 }

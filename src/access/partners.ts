@@ -14,6 +14,8 @@ export interface Partner {
   callbackUrl?: string;
   /** When the key in use was made (ms). */
   keyAt: number;
+  /** The partner's test key, when they have one, and where its orders' callbacks go. */
+  test?: { mitraId: string; callbackUrl?: string };
 }
 
 /** A new key, to be shown once to the admin who asked for it, and never again. */
@@ -30,7 +32,7 @@ export interface PartnerStore {
   /** Turns access off (the key stops working at once); false when the reseller never had a key. */
   turnOff(userId: number): Promise<boolean>;
   /** Sets or (undefined) removes the callback URL; false when the reseller never had a key. */
-  setCallback(userId: number, url: string | undefined): Promise<boolean>;
+  setCallback(userId: number, url: string | undefined, test?: boolean): Promise<boolean>;
   get(userId: number): Promise<Partner | undefined>;
   /** Every reseller that ever had a key. */
   list(): Promise<Partner[]>;
@@ -40,7 +42,7 @@ export interface PartnerStore {
    */
   authenticate(mitraId: string, secretKey: string): Promise<Partner | undefined>;
   /** Signs a callback body with the partner's key (hex HMAC-SHA256); undefined without a key. */
-  sign(userId: number, body: string): Promise<string | undefined>;
+  sign(userId: number, body: string, test?: boolean): Promise<string | undefined>;
 }
 
 /** The longest callback URL kept: a reseller's own address, not a place to store data. */

@@ -9,6 +9,7 @@ import type { Logger } from "../logger.js";
 import type { OrderLedger } from "../orders/ledger.js";
 import type { TaskTracker } from "../tasks.js";
 import type { PartnerCallbacks } from "../partners/callbacks-owed.js";
+import type { Deliveries } from "../partners/deliveries.js";
 import type { PartnerOrders } from "../partners/partner-orders.js";
 import { createHttpServer, type HttpServer } from "../server/http-server.js";
 import type { Storage } from "../storage/storage.js";
@@ -38,6 +39,8 @@ export interface AppHttpDeps extends Pick<
   partnerCallbacks: Pick<PartnerCallbacks, "owe">;
   /** The orders a partner's books list (the H2H API's transactions and mutations). */
   ledger: Pick<OrderLedger, "findOrders" | "getMany" | "partnerRefOf">;
+  /** Each partner's last callback attempts (the Resellers page shows them). */
+  deliveries: Pick<Deliveries, "last">;
   config: Config;
   storage: Storage;
   intake: Intake;
@@ -76,6 +79,8 @@ export async function createAppHttp(deps: AppHttpDeps): Promise<HttpServer | und
           // The chat's own /apikey message, sent by the bot to the admin's private chat.
           sendApiKey: apiKeySender({ api: bot.api, texts: deps.texts, h2h: h2hSettings(config) }),
           apiKeys: deps.apiKeys,
+          deliveries: deps.deliveries,
+          sendCallbackAgain: (refId) => deps.partnerCallbacks.owe(refId, now().getTime()),
           downloadFile: deps.downloadBytes,
           sendProof: async (chatId, file) => {
             const input = new InputFile(file.bytes, file.filename);

@@ -40,7 +40,9 @@ import { createPayInfoStore, type PayInfoStore } from "../shop/pay-info.js";
 import { createDepositRequestNotices } from "../bot/notices/request-notices.js";
 import { createOrderService } from "../orders/order-service.js";
 import { createApiSales } from "../partners/api-sales.js";
+import { checkCallbackTarget, type LookupFn } from "../partners/callback-target.js";
 import { createPartnerCallbacks, withPartnerCallbacks } from "../partners/callbacks-owed.js";
+import { createDeliveries } from "../partners/deliveries.js";
 import { createPartnerOrders } from "../partners/partner-orders.js";
 import { createUpstreamCheck } from "../partners/upstream-check.js";
 import { createCallbackSender } from "../server/h2h/callbacks.js";
@@ -75,6 +77,8 @@ export interface ServiceDeps {
   broadcastLease: ((id: string) => Lease) | undefined;
   /** Whether the update stream handed this update out again (its handling was cut short before). */
   handledAgain: (update: Update) => boolean;
+  /** How partners' callback hosts are resolved (default: the system's resolver; tests choose addresses). */
+  callbackLookup?: LookupFn | undefined;
 }
 
 /**
@@ -95,6 +99,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
   });
   const origins = createOrigins(storage);
   const partnerCallbacks = createPartnerCallbacks(storage);
+  const deliveries = createDeliveries(storage);
   const compaction = createCompaction({
     ledger: books,
     lease: createLease(storage, "compact", { ttlMs: COMPACTION_LEASE_MS, owner, liveness }),
@@ -150,7 +155,14 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     now,
   });
   const partners = createPartnerStore(storage);
-  const apiKeys = createApiKeys({ partners, access, origins, now });
+  const apiKeys = createApiKeys({
+    partners,
+    access,
+    origins,
+    now,
+    checkTarget: (url) =>
+      checkCallbackTarget(url, { allowPrivate: config.h2h.callbackAllowPrivate, lookup: deps.callbackLookup }),
+  });
   const deposits = createDeposits({
     wallets,
     buyerOf: (userId) => access.buyerOf(userId),
@@ -177,6 +189,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     apiKeys,
     partnerOrders,
     partnerCallbacks,
+    deliveries,
   };
 }
 
@@ -365,6 +378,9 @@ function upstreamAndH2hChores(
     partners: b.partners,
     ledger: b.ledger,
     partnerOrders: b.partnerOrders,
+    deliveries: b.deliveries,
+    allowPrivate: config.h2h.callbackAllowPrivate,
+    lookup: deps.callbackLookup,
     refIdPrefix: config.refIdPrefix,
     now,
     logger,

@@ -97,6 +97,15 @@ export function createApi(initData: string) {
     /** A reseller's callback URL, or null to remove it. */
     setApiCallback: (userId: number, url: string | null) =>
       answer(admin.resellers[":id"].api.callback.$put({ ...id(userId), json: { url } })),
+    /** A partner's last callback attempts, newest first. */
+    apiDeliveries: (userId: number) => answer(admin.resellers[":id"].api.deliveries.$get(id(userId))),
+    /** Owes an order's callback to its partner again now (`shopRefId`: the shop's ref id of the order). */
+    sendCallbackAgain: (userId: number, shopRefId: string) =>
+      answer(
+        admin.resellers[":id"].api.deliveries[":ref"].again.$post({
+          param: { id: encodeURIComponent(String(userId)), ref: encodeURIComponent(shopRefId) },
+        }),
+      ),
     orders: (filter: { q?: string; day?: string; user?: string; state?: string; page?: number }) => {
       const query: Record<string, string> = {};
       for (const [k, v] of Object.entries(filter)) if (v !== undefined && v !== "") query[k] = String(v);

@@ -1,11 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApiKeys, type ApiKeys } from "../../src/access/api-keys.js";
 import { createPartnerStore, type PartnerStore } from "../../src/access/partners.js";
+import { checkCallbackTarget, type LookupFn } from "../../src/partners/callback-target.js";
 import { createOrigins } from "../../src/storage/origins.js";
 import { redisStorage } from "../helpers/redis.js";
 
 const BUDI = 5005;
 const STAFF = 5006;
+
+/** The names these tests use, each resolving to the address it says: no DNS is asked. */
+const lookup: LookupFn = async (host) => {
+  const known: Record<string, string[]> = {
+    "x.example": ["203.0.113.10"],
+    "intranet.example": ["10.1.2.3"],
+    "split.example": ["203.0.113.11", "::ffff:127.0.0.1"],
+  };
+  const addresses = known[host];
+  if (addresses === undefined) throw Object.assign(new Error(`no such host ${host}`), { code: "ENOTFOUND" });
+  return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+};
 
 describe("an admin's changes to a reseller's API access (the chat's /apikey and the app's page alike)", () => {
   let keys: ApiKeys;
@@ -19,7 +32,13 @@ describe("an admin's changes to a reseller's API access (the chat's /apikey and 
       buyerOf: async (userId: number) =>
         userId === BUDI ? { role: "reseller" as const, tier: "reseller" } : { role: "staff" as const },
     };
-    keys = createApiKeys({ partners, access, origins: createOrigins(made.storage), now: () => new Date() });
+    keys = createApiKeys({
+      partners,
+      access,
+      origins: createOrigins(made.storage),
+      now: () => new Date(),
+      checkTarget: (url) => checkCallbackTarget(url, { allowPrivate: false, lookup }),
+    });
   });
   afterEach(() => cleanup());
 
@@ -54,5 +73,19 @@ describe("an admin's changes to a reseller's API access (the chat's /apikey and 
     expect((await partners.get(BUDI))?.callbackUrl).toBeUndefined();
     expect(await keys.turnOff(BUDI)).toBe(true);
     expect(await keys.turnOff(STAFF)).toBe(false);
+  });
+
+  it("when a callback leads into a private network or to no address, then it is refused and the one kept stays", async () => {
+    await keys.issue(BUDI, undefined);
+    await keys.setCallback(BUDI, "https://x.example/cb");
+    for (const url of [
+      "http://127.0.0.1:8080/cb",
+      "http://[::1]/cb",
+      "https://intranet.example/cb",
+      "https://split.example/cb",
+    ])
+      expect(await keys.setCallback(BUDI, url)).toEqual({ kind: "private" });
+    expect(await keys.setCallback(BUDI, "https://nowhere.example/cb")).toEqual({ kind: "unresolved" });
+    expect((await partners.get(BUDI))?.callbackUrl).toBe("https://x.example/cb");
   });
 });

@@ -1,4 +1,5 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
+import { testLookup } from "../helpers/callback-lookup.js";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { expect } from "vitest";
@@ -94,6 +95,8 @@ export async function createWorld(options: { initialBalance?: number; latencyMs?
       const app = await buildApp(parsed.config, {
         logger: createLogger(parsed.config.logLevel, sink),
         telegramRetryDelaysMs: [50, 50],
+        // Partners' callback hosts resolve without the real DNS (test/helpers/callback-lookup.ts).
+        callbackLookup: testLookup,
         ...options,
       });
       const bot: RunningBot = { app, output: () => logs, kill: () => app.stop() };

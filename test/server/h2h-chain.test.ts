@@ -68,6 +68,8 @@ describe("shops in a chain: this bot's provider client ordering from another sho
         ADMIN_IDS: String(ADMIN.id),
         RESELLER_IDS: String(SHOP_B.id),
         H2H_ENABLED: "true",
+        // The partners' callback receivers of these tests listen on 127.0.0.1.
+        H2H_CALLBACK_ALLOW_PRIVATE: "true",
         PORT: String(port),
         ...(slow === undefined ? {} : { TOPUP_BASE_URL: slow.url }),
         ...opts.extra,
@@ -175,6 +177,21 @@ describe("shops in a chain: this bot's provider client ordering from another sho
       expect(body.status).toBe(1);
       expect(body.data).toMatchObject({ ref_id: "SLOW-1", sn: "998877", last_balance: 100_000 - 19_800 });
     }
+    // One event, sent twice: the same event_id, the partner's ref_id at the top, each attempt's own time.
+    const [first, second] = callback.received.map(
+      (r) => JSON.parse(r.body) as { ref_id: string; trx_id: string; event_id: string; timestamp: string },
+    );
+    expect(first!.ref_id).toBe("SLOW-1");
+    expect(second!.event_id).toBe(first!.event_id);
+    expect(second!.trx_id).toBe(first!.trx_id);
+    expect(Date.parse(second!.timestamp) - Date.parse(first!.timestamp)).toBeGreaterThanOrEqual(61_000);
+    // The refused attempt was logged, with the partner's ref_id and the answer.
+    const failed = a.bot
+      .output()
+      .split("\n")
+      .filter((l) => l.includes("partner callback attempt failed"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(failed[0]).toMatchObject({ partnerRef: "SLOW-1", attempt: 1, status: 500, to: callback.url });
     const status = await q("/v1/transaction/status", { ref_id: "SLOW-1" });
     expect(status.status).toBe(1);
     expect(status.data.sn).toBe("998877");

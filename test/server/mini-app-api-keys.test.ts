@@ -2,6 +2,8 @@ import { createClient } from "@keyv/redis";
 import { request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPartnerStore, type PartnerStore } from "../../src/access/partners.js";
+import { createPartnerCallbacks } from "../../src/partners/callbacks-owed.js";
+import { createDeliveries } from "../../src/partners/deliveries.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import type { FakeUser, SentMessage } from "../e2e/fake-bot-api.js";
 import { ADMIN, createWorld, SECRET, STAFF, type World } from "../e2e/world.js";
@@ -145,6 +147,15 @@ describe("the Mini App's Resellers page: API access on and off, the callback, an
       expect(refused.status).toBe(422);
       expect(refused.json.issues).toEqual([{ path: "url", message: expect.stringMatching(/http:\/\/ or https:\/\//) }]);
     }
+    // An address inside a private network, or a name without one: refused, and the page is told which.
+    expect(await put("http://192.168.1.20/cb")).toMatchObject({
+      status: 422,
+      json: { error: "invalid", why: "private" },
+    });
+    expect(await put("https://nowhere.example/cb")).toMatchObject({
+      status: 422,
+      json: { error: "invalid", why: "unresolved", issues: [{ path: "url" }] },
+    });
     expect((await partners.get(RESELLER.id))?.callbackUrl).toBe("https://reseller.example.com/cb?x=1");
     expect((await put(null)).json.api.callbackUrl).toBeNull();
     expect((await partners.get(RESELLER.id))?.callbackUrl).toBeUndefined();
@@ -176,6 +187,86 @@ describe("the Mini App's Resellers page: API access on and off, the callback, an
     // It was only ever tried in the admin's own chat.
     const tried = world.fake.calls.filter((c) => JSON.stringify(c.payload).includes(kept!));
     expect(tried.map((c) => [c.method, Number(c.payload.chat_id)])).toEqual([["sendMessage", ADMIN.id]]);
+  });
+
+  it("when an admin looks at a partner's last callbacks and sends one again, then it is owed again now; another partner's order, or a non-admin, is refused", async () => {
+    await world.run();
+    const deliveries = createDeliveries(storage);
+    const at = Date.parse("2026-11-20T08:00:00.000Z");
+    await deliveries.record(RESELLER.id, {
+      eventId: "ev_000000000000000000000001",
+      refId: "budi-1",
+      shopRefId: "TGAAAA1",
+      at,
+      attempt: 1,
+      status: 0,
+      ok: false,
+      error: "timeout",
+    });
+    await deliveries.record(RESELLER.id, {
+      eventId: "ev_000000000000000000000001",
+      refId: "budi-1",
+      shopRefId: "TGAAAA1",
+      at: at + 60_000,
+      attempt: 2,
+      status: 200,
+      ok: true,
+    });
+    await deliveries.record(STAFF.id, {
+      eventId: "ev_000000000000000000000002",
+      refId: "other-1",
+      shopRefId: "TGBBBB1",
+      at,
+      attempt: 1,
+      status: 500,
+      ok: false,
+    });
+    const listed = await call(`/admin/resellers/${RESELLER.id}/api/deliveries`);
+    expect(listed).toMatchObject({ status: 200 });
+    expect(listed.json.deliveries).toEqual([
+      {
+        at: "2026-11-20T08:01:00.000Z",
+        refId: "budi-1",
+        shopRefId: "TGAAAA1",
+        attempt: 2,
+        status: 200,
+        ok: true,
+        error: null,
+        test: false,
+      },
+      {
+        at: "2026-11-20T08:00:00.000Z",
+        refId: "budi-1",
+        shopRefId: "TGAAAA1",
+        attempt: 1,
+        status: 0,
+        ok: false,
+        error: "timeout",
+        test: false,
+      },
+    ]);
+
+    const owed = createPartnerCallbacks(storage);
+    const before = Date.now();
+    const again = await call(`/admin/resellers/${RESELLER.id}/api/deliveries/TGAAAA1/again`, { method: "POST" });
+    expect(again).toMatchObject({ status: 200, json: { owed: "TGAAAA1" } });
+    const due = await owed.due(Date.now(), 10);
+    expect(due).toMatchObject([{ refId: "TGAAAA1", attempts: 0 }]);
+    expect(due[0]!.dueAt).toBeGreaterThanOrEqual(before);
+
+    // Only an order this partner was sent a callback of: another's is not found, and nothing more is owed.
+    for (const path of [
+      `/admin/resellers/${RESELLER.id}/api/deliveries/TGBBBB1/again`,
+      `/admin/resellers/${RESELLER.id}/api/deliveries/TGZZZZ9/again`,
+    ])
+      expect((await call(path, { method: "POST" })).status).toBe(404);
+    for (const user of [RESELLER, STAFF]) {
+      expect((await call(`/admin/resellers/${RESELLER.id}/api/deliveries`, { user })).status).toBe(403);
+      expect(
+        (await call(`/admin/resellers/${RESELLER.id}/api/deliveries/TGAAAA1/again`, { user, method: "POST" })).status,
+      ).toBe(403);
+    }
+    expect((await owed.due(Date.now() + 3_600_000, 10)).map((o) => o.refId)).toEqual(["TGAAAA1"]);
   });
 
   it("when H2H_ENABLED is true, then the page is told the API is on", async () => {

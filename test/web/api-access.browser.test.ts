@@ -1,7 +1,10 @@
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createPartnerCallbacks } from "../../src/partners/callbacks-owed.js";
+import { createDeliveries } from "../../src/partners/deliveries.js";
+import { createStorage } from "../../src/storage/storage.js";
 import { ADMIN, createWorld, STAFF, type World } from "../e2e/world.js";
-import { freePort } from "../helpers/redis.js";
+import { freePort, REDIS_URL } from "../helpers/redis.js";
 import { launchBrowser, openApp, screenText, shows, type Opened } from "./browser.js";
 
 const RESELLER = { id: 5005, first_name: "Budi", language_code: "en" };
@@ -96,5 +99,52 @@ describe("the Resellers page: a reseller's API access", () => {
     await shows(app.page, /Akses API \(H2H\)/i);
     expect(await app.page.getByTestId("api-state").innerText()).toBe("mati");
     await app.shot("admin-reseller-api-id-dark");
+  });
+
+  it("when a reseller's callbacks were tried, then the page lists each attempt and sends an order's callback again", async () => {
+    const storage = await createStorage({ redisUrl: REDIS_URL, prefix: world.prefix });
+    try {
+      await world.bots[0]!.app!.partners.issue(RESELLER.id, Date.now());
+      await world.bots[0]!.app!.partners.setCallback(RESELLER.id, "https://reseller.example.com/cb");
+      const deliveries = createDeliveries(storage);
+      const at = Date.parse("2026-11-20T08:00:00.000Z");
+      const attempt = (n: number, status: number, error?: string) => ({
+        eventId: "ev_0123456789abcdef01234567",
+        refId: "INV-2026-0042",
+        shopRefId: "TGK7Q2M9X4",
+        at: at + (n - 1) * 60_000,
+        attempt: n,
+        status,
+        ok: status >= 200 && status < 300,
+        ...(error === undefined ? {} : { error }),
+      });
+      await deliveries.record(RESELLER.id, attempt(1, 0, "timeout"));
+      await deliveries.record(RESELLER.id, attempt(2, 500));
+      await deliveries.record(RESELLER.id, attempt(3, 200));
+
+      app = await openApp(browser, { base, botToken: world.fake.token, user: ADMIN, tab: "resellers" });
+      const { page } = app;
+      await page.getByTestId("reseller-5005").click();
+      await shows(page, /Last callbacks/i);
+      await expect.poll(() => page.getByTestId("callback-delivery").count()).toBe(3);
+      expect(await page.getByTestId("callback-outcome").allInnerTexts()).toEqual([
+        "✓ 200",
+        "✗ HTTP 500",
+        "✗ not reached",
+      ]);
+      expect(await page.getByTestId("callback-delivery").last().innerText()).toMatch(/attempt 1 · no answer in 10 s/);
+      expect(await screenText(page)).toMatch(/INV-2026-0042/);
+      // One "Send again" per order, on its newest attempt.
+      expect(await page.getByTestId("callback-again").count()).toBe(1);
+      await page.getByTestId("callback-delivery").last().scrollIntoViewIfNeeded();
+      await app.shot("admin-reseller-callbacks-light");
+
+      await page.getByTestId("callback-again").click();
+      await shows(page, /The callback of INV-2026-0042 goes out again within a minute/);
+      const owed = await createPartnerCallbacks(storage).due(Date.now() + 1000, 10);
+      expect(owed.map((o) => o.refId)).toEqual(["TGK7Q2M9X4"]);
+    } finally {
+      await storage.close();
+    }
   });
 });

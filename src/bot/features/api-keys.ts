@@ -105,6 +105,10 @@ async function callback(ctx: Ctx, userId: number, typed: string): Promise<string
       return t("apikey-none", who);
     case "bad-url":
       return t("apikey-callback-bad", { typed: typed.slice(0, 100), max: MAX_CALLBACK_URL });
+    case "private":
+      return t("apikey-callback-private", { typed: typed.slice(0, 100) });
+    case "unresolved":
+      return t("apikey-callback-unresolved", { typed: typed.slice(0, 100) });
   }
 }
 

@@ -2,6 +2,7 @@ import type { Access } from "../../access/access.js";
 import type { ApiKeys } from "../../access/api-keys.js";
 import type { IssuedKey, PartnerStore } from "../../access/partners.js";
 import type { People, Person } from "../../access/people.js";
+import type { Deliveries } from "../../partners/deliveries.js";
 import type { Logger } from "../../logger.js";
 import type { DepositRequests } from "../../deposits/request-service.js";
 import type { Deposits } from "../../deposits/admin-deposits.js";
@@ -44,6 +45,10 @@ export interface MiniAppDeps {
   ) => Promise<void>;
   /** An admin's changes to a reseller's API access, as `/apikey` makes them: a key once per request. */
   apiKeys: ApiKeys;
+  /** Each partner's last callback attempts (the H2H API's callbacks). */
+  deliveries: Pick<Deliveries, "last">;
+  /** Owes an order's callback to its partner again, now (the Resellers page's "Send again"). */
+  sendCallbackAgain: (shopRefId: string) => Promise<void>;
   /** A file a user sent, fetched by the server (its URL holds the bot token), at most `maxBytes`. */
   downloadFile: (fileId: string, maxBytes: number) => Promise<Buffer>;
   /**

@@ -8,6 +8,7 @@ import {
   viaApi,
   type OrderRecord,
 } from "../../orders/order.js";
+import type { Delivery } from "../../partners/deliveries.js";
 import type { ShopState } from "../../shop/shop.js";
 import type { Deposit } from "../../orders/wallet.js";
 
@@ -212,3 +213,16 @@ export interface ApiAccessView {
 /** Built field by field, so that nothing else of the partner's record can reach the page. */
 export const apiAccessView = (p: Partner | undefined): ApiAccessView | null =>
   p === undefined ? null : { mitraId: p.mitraId, on: p.on, callbackUrl: p.callbackUrl ?? null };
+
+/** A callback attempt as the Resellers page shows it: when, which order, what the partner's system answered. */
+export const deliveryView = (d: Delivery) => ({
+  at: new Date(d.at).toISOString(),
+  refId: d.refId,
+  shopRefId: d.shopRefId,
+  attempt: d.attempt,
+  /** The HTTP status; 0 when the partner's system was not reached. */
+  status: d.status,
+  ok: d.ok,
+  error: d.error ?? null,
+  test: d.test === true,
+});

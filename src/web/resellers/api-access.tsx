@@ -1,6 +1,7 @@
 import { useRef, useState } from "preact/hooks";
 import { ApiFailure, type AnswerOf } from "../client.js";
 import { Field, Notice, Row, Section, failureText, requestId, useApp, useBusy } from "../ui.js";
+import { CallbackDeliveries } from "./deliveries.js";
 
 /** A reseller's access to the shop's API, as the reseller call answers it (never a key). */
 type ApiAccess = AnswerOf<"reseller">["api"];
@@ -10,7 +11,7 @@ type Said = { kind: "done" | "error" | "info" | "warning"; text: string };
 const failureOf = (err: unknown) => (err instanceof ApiFailure ? err : new ApiFailure(0, { error: "internal" }));
 
 /**
- * A reseller's API access (H2H): on or off, their mitra_id and callback URL. A new key (access on,
+ * A reseller's API access (H2H): on or off, their mitra_id and callback URL, and their last callbacks. A new key (access on,
  * or a new key while on) is sent by the bot to the admin's own chat with it, never to this page;
  * replacing a key in use is asked twice, since the reseller's system stops working with the old one.
  */
@@ -66,7 +67,11 @@ export function ApiAccessSection(props: { userId: number; api: ApiAccess; enable
       props.onChanged();
     } catch (err) {
       const f = failureOf(err);
-      if (f.status === 422) setCallbackError(t("page-api-callback-invalid"));
+      const why = f.body.why;
+      if (f.status === 422)
+        setCallbackError(
+          t(why === "private" || why === "unresolved" ? `page-api-callback-${why}` : "page-api-callback-invalid"),
+        );
       else setSaid({ kind: "error", text: failureText(words, f) });
     }
   });
@@ -144,6 +149,7 @@ export function ApiAccessSection(props: { userId: number; api: ApiAccess; enable
           ) : null}
         </div>
       </Section>
+      {access === null ? null : <CallbackDeliveries userId={props.userId} />}
     </>
   );
 }

@@ -159,6 +159,16 @@ describe("/apikey: an admin makes a reseller's key for the shop's API, shown onc
       expect(refused.text).toMatch(/at most 500 characters/);
     }
     expect((await partners.get(BUDI.id))?.callbackUrl).toBe("https://reseller.example.com/topup/cb?x=1");
+    // Addresses inside a private network, and names without an address, are refused too (names resolve
+    // through test/helpers/callback-lookup.ts).
+    for (const inside of [
+      "http://127.0.0.1:8080/cb",
+      "https://hooks.private.example/cb",
+      "http://[::ffff:10.0.0.1]/cb",
+    ])
+      await apikey(`${BUDI.id} callback ${inside}`, /leads into a private network/);
+    await apikey(`${BUDI.id} callback https://nowhere.example/cb`, /has no address/);
+    expect((await partners.get(BUDI.id))?.callbackUrl).toBe("https://reseller.example.com/topup/cb?x=1");
     await apikey(`${BUDI.id} callback none`, /removed/);
     expect((await partners.get(BUDI.id))?.callbackUrl).toBeUndefined();
     await apikey(`${BUDI.id} status`, /callback: none/);

@@ -6,7 +6,7 @@ import { MAX_DEPOSIT, MAX_DEPOSIT_NOTE } from "../../../deposits/admin-deposits.
 import type { MiniAppEnv } from "../auth.js";
 import type { MiniAppDeps } from "../deps.js";
 import { invalid, jsonBody, notFound, paramsOf, queryOf } from "../errors.js";
-import { apiAccessView, depositView } from "../views.js";
+import { apiAccessView, deliveryView, depositView } from "../views.js";
 import { USER_ID } from "./ids.js";
 
 const STATEMENT_PAGE = 20;
@@ -46,7 +46,18 @@ const callbackBody = z.object({ url: z.string({ error: "must be a URL, or null" 
 
 const CALLBACK_RULE = `must be an http:// or https:// address of at most ${MAX_CALLBACK_URL} characters`;
 
-type ApiAccessDeps = Pick<MiniAppDeps, "apiKeys" | "partners" | "people" | "sendApiKey" | "languageOf" | "logger">;
+/** A partner's callback, named by the shop's ref id of its order (a test order's `TEST…` id too). */
+const deliveryParams = paramsOf(
+  z.object({ id: z.string().regex(USER_ID).transform(Number), ref: z.string().regex(/^[A-Za-z0-9_.-]{1,80}$/) }),
+);
+
+const CALLBACK_PRIVATE = "leads into a private network (loopback, private, link-local or unspecified address)";
+const CALLBACK_UNRESOLVED = "its host name resolves to no address";
+
+type ApiAccessDeps = Pick<
+  MiniAppDeps,
+  "apiKeys" | "partners" | "people" | "sendApiKey" | "languageOf" | "logger" | "deliveries" | "sendCallbackAgain"
+>;
 
 /**
  * /admin/resellers/:id/api/…: a reseller's access to the shop's API (H2H), as `/apikey` in the chat
@@ -84,15 +95,32 @@ function apiAccessRoutes(deps: ApiAccessDeps) {
       const userId = c.req.valid("param").id;
       const r = await apiKeys.setCallback(userId, c.req.valid("json").url);
       if (r.kind === "bad-url") return invalid(c, [{ path: "url", message: CALLBACK_RULE }]);
+      if (r.kind === "private" || r.kind === "unresolved") {
+        const message = r.kind === "private" ? CALLBACK_PRIVATE : CALLBACK_UNRESOLVED;
+        return c.json({ error: "invalid" as const, issues: [{ path: "url", message }], why: r.kind }, 422);
+      }
       if (r.kind === "no-key") return notFound(c);
       return c.json({ api: apiAccessView(await partners.get(userId)) }, 200);
+    })
+    .get("/:id/api/deliveries", resellerId, async (c) => {
+      const deliveries = await deps.deliveries.last(c.req.valid("param").id);
+      return c.json({ deliveries: deliveries.map(deliveryView) }, 200);
+    })
+    .post("/:id/api/deliveries/:ref/again", deliveryParams, async (c) => {
+      const { id, ref } = c.req.valid("param");
+      // Only an order whose callback this partner was sent: the page's button names one of those.
+      if (!(await deps.deliveries.last(id)).some((d) => d.shopRefId === ref)) return notFound(c);
+      await deps.sendCallbackAgain(ref);
+      logger.info({ adminId: c.get("viewer").userId, userId: id, refId: ref }, "mini app: a callback is sent again");
+      return c.json({ owed: ref }, 200);
     });
 }
 
 /**
  * /admin/resellers: the resellers with their saldo and API access, one's statement a page at a
  * time, a deposit prepared for Confirm (the same rules as /deposit in the chat), a new price tier,
- * their API access turned on (a new key) or off and their callback URL.
+ * their API access turned on (a new key) or off, their callback URL, the last callbacks they were
+ * sent and one of them sent again.
  */
 export function resellersRoutes(
   deps: Pick<MiniAppDeps, "reports" | "deposits" | "shop" | "access" | "h2hEnabled"> & ApiAccessDeps,
