@@ -18,7 +18,7 @@ export type CallbackOutcome = { kind: "set"; url: string } | { kind: "removed" |
  * shop app's Resellers page alike: a key made once per request, access off, the callback.
  */
 export function createApiKeys(deps: {
-  partners: Pick<PartnerStore, "issue" | "turnOff" | "setCallback">;
+  partners: Pick<PartnerStore, "issue" | "issueTest" | "turnOff" | "setCallback">;
   access: Pick<Access, "buyerOf">;
   origins: Pick<Origins, "fix">;
   now: () => Date;
@@ -36,17 +36,31 @@ export function createApiKeys(deps: {
       return { kind: "issued", key: await deps.partners.issue(userId, now) };
     },
 
+    /**
+     * Creates or rotates a reseller's test key (its orders order nothing), once per `origin` as a
+     * key is.
+     */
+    async issueTest(userId: number, origin: string | undefined): Promise<IssueOutcome> {
+      if ((await deps.access.buyerOf(userId))?.role !== "reseller") return { kind: "not-reseller" };
+      const now = deps.now().getTime();
+      if (origin !== undefined && !(await deps.origins.fix(origin, `apikey-test:${userId}:${now}`)).first)
+        return { kind: "repeated" };
+      return { kind: "issued", key: await deps.partners.issueTest(userId, now) };
+    },
+
     /** Turns access off; false when the reseller never had a key. */
     turnOff: (userId: number): Promise<boolean> => deps.partners.turnOff(userId),
 
-    /** Sets the callback URL, or removes it (`none`, empty or null). */
-    async setCallback(userId: number, typed: string | null): Promise<CallbackOutcome> {
+    /** Sets the callback URL (of the test key: `test`), or removes it (`none`, empty or null). */
+    async setCallback(userId: number, typed: string | null, test = false): Promise<CallbackOutcome> {
       const text = typed?.trim() ?? "";
       if (text === "" || text.toLowerCase() === "none")
-        return { kind: (await deps.partners.setCallback(userId, undefined)) ? "removed" : "no-key" };
+        return { kind: (await deps.partners.setCallback(userId, undefined, test)) ? "removed" : "no-key" };
       const read = parseCallbackUrl(text);
       if (!read.ok) return { kind: "bad-url" };
-      return (await deps.partners.setCallback(userId, read.url)) ? { kind: "set", url: read.url } : { kind: "no-key" };
+      return (await deps.partners.setCallback(userId, read.url, test))
+        ? { kind: "set", url: read.url }
+        : { kind: "no-key" };
     },
   };
 }
