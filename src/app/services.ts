@@ -42,8 +42,10 @@ import { createOrderService } from "../orders/order-service.js";
 import { createApiSales } from "../partners/api-sales.js";
 import { createPartnerCallbacks, withPartnerCallbacks } from "../partners/callbacks-owed.js";
 import { createPartnerOrders } from "../partners/partner-orders.js";
+import { createTestOrders } from "../partners/test-orders.js";
 import { createUpstreamCheck } from "../partners/upstream-check.js";
 import { createCallbackSender } from "../server/h2h/callbacks.js";
+import { testStatusBody } from "../server/h2h/test-answers.js";
 import { createReports } from "../reports/reports.js";
 import type { Shop } from "../shop/shop.js";
 import { createCatalogUploads, createPriceChanges } from "../shop/uploads.js";
@@ -129,6 +131,8 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     answerWithinMs: deps.provider.lines.reduce((sum, line) => sum + line.timeoutMs, 0) + 60_000,
     now,
   });
+  // Test keys' orders: apart from the ledger, owing their callbacks as real ones do.
+  const testOrders = createTestOrders({ storage, shop, callbacks: partnerCallbacks, bodyOf: testStatusBody, now });
   const access = createAccess({
     users: createUserList(storage),
     adminIds: config.adminIds,
@@ -177,6 +181,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     apiKeys,
     partnerOrders,
     partnerCallbacks,
+    testOrders,
   };
 }
 
