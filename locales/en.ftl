@@ -1097,8 +1097,8 @@ api-sales-line = • { $user } (<code>{ $userId }</code>): { $sold } sold, { $re
 
 ## /apikey: a reseller's key for the shop's API (H2H)
 command-apikey = A reseller's key for the shop's API
-help-apikey = /apikey ID [off|status|callback URL|none]: a reseller's key for the shop's API (H2H)
-apikey-usage = Use <code>/apikey USER_ID</code> in your private chat with the bot to create or renew a reseller's API key (shown once), <code>/apikey USER_ID off</code> to turn their access off, <code>/apikey USER_ID callback URL</code> (or <code>callback none</code>) for the address their system hears late results at, and <code>/apikey USER_ID status</code> to see it.
+help-apikey = /apikey ID [off|status|callback URL|none|test]: a reseller's key for the shop's API (H2H)
+apikey-usage = Use <code>/apikey USER_ID</code> in your private chat with the bot to create or renew a reseller's API key (shown once), <code>/apikey USER_ID off</code> to turn their access off, <code>/apikey USER_ID callback URL</code> (or <code>callback none</code>) for the address their system hears late results at, <code>/apikey USER_ID status</code> to see it, and <code>/apikey USER_ID test</code> (then <code>test callback URL</code>) for a test key that orders nothing.
 apikey-list-title = <b>Resellers with an API key</b>
 apikey-list-more = … and { $n } more.
 apikey-h2h-off = ⚠️ The shop's API is off until H2H_ENABLED=true is set (and the bot restarted): until then every request is refused.
@@ -1109,6 +1109,8 @@ apikey-rotated = 🔑 <b>New API key</b> for { $name }<code>{ $userId }</code>: 
 apikey-credentials =
     mitra_id: <code>{ $mitraId }</code>
     secret_key: <code>{ $secretKey }</code>
+    signing_secret: <code>{ $signingSecret }</code>
+    (callbacks carry <code>X-Signature: sha256=</code> the HMAC-SHA256 of their body with it)
 apikey-address = Orders: <code>{ $url }?destination=…&amp;ref_id=…&amp;item_code=…&amp;mitra_id=…&amp;secret_key=…</code>
 apikey-address-unknown = Orders: the shop's public address followed by <code>/v1/transaction/partner?destination=…&amp;ref_id=…&amp;item_code=…&amp;mitra_id=…&amp;secret_key=…</code>
 apikey-once = This key is shown only this once: pass it on to the reseller safely. <code>/apikey { $userId }</code> again makes a new one and stops this one.
@@ -1125,6 +1127,16 @@ apikey-callback-set = ✅ Callback of { $name }<code>{ $userId }</code>: { $url 
 apikey-callback-removed = ✅ Callback of { $name }<code>{ $userId }</code> removed.
 apikey-callback-private = <code>{ $typed }</code> is not a callback address: it leads into a private network (loopback, 10.x, 192.168.x, link-local, …), where the shop sends no callback. Give the reseller's public address (set <code>H2H_CALLBACK_ALLOW_PRIVATE=true</code> only for tests or a private network of your own).
 apikey-callback-unresolved = <code>{ $typed }</code> is not a callback address: its host name has no address (DNS answered nothing). Check the name, or try again once its DNS is set up.
+apikey-test-issued = 🧪 <b>Test key</b> for { $name }<code>{ $userId }</code>: its orders order nothing, move no saldo and appear in no report.
+apikey-test-rotated = 🧪 <b>New test key</b> for { $name }<code>{ $userId }</code>: the old test key no longer works.
+apikey-test-how = With it, a destination starting with <code>FAIL</code> fails, one starting with <code>PEND</code> is answered pending and succeeds about 5 s later, any other succeeds; every answer carries <code>test: true</code>. Its callbacks go to <code>/apikey { $userId } test callback URL</code>.
+apikey-test-once = This test key is shown only this once. <code>/apikey { $userId } test</code> again makes a new one and stops this one.
+apikey-test-access-off = ⚠️ API access of this reseller is off: the test key is refused too until <code>/apikey { $userId }</code> turns it on.
+apikey-test-private-only = 🔒 A test key is shown only in your private chat with the bot: send <code>/apikey { $userId } test</code> there. Nothing was created.
+apikey-test-already-shown = This /apikey … test was handled already: its test key was shown once and is not shown again. Send <code>/apikey { $userId } test</code> again for a new one.
+apikey-test-none = { $name }<code>{ $userId }</code> has no test key. <code>/apikey { $userId } test</code> in your private chat with the bot creates one.
+apikey-test-callback-head = 🧪 Test key:
+apikey-status-test = test key: mitra_id <code>{ $mitraId }</code>, callback: { $callback }
 
 ## Mini App: API access on a reseller's page (plain text)
 page-resellers-api-on = API on

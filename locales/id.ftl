@@ -1013,8 +1013,8 @@ api-sales-line = • { $user } (<code>{ $userId }</code>): { $sold } terjual, { 
 
 ## /apikey: kunci API toko untuk reseller (H2H)
 command-apikey = Kunci API toko untuk reseller
-help-apikey = /apikey ID [off|status|callback URL|none]: kunci API toko untuk reseller (H2H)
-apikey-usage = Pakai <code>/apikey USER_ID</code> di chat pribadi Anda dengan bot untuk membuat atau memperbarui kunci API reseller (ditampilkan sekali), <code>/apikey USER_ID off</code> untuk mematikan aksesnya, <code>/apikey USER_ID callback URL</code> (atau <code>callback none</code>) untuk alamat tempat sistemnya menerima hasil yang terlambat, dan <code>/apikey USER_ID status</code> untuk melihatnya.
+help-apikey = /apikey ID [off|status|callback URL|none|test]: kunci API toko untuk reseller (H2H)
+apikey-usage = Pakai <code>/apikey USER_ID</code> di chat pribadi Anda dengan bot untuk membuat atau memperbarui kunci API reseller (ditampilkan sekali), <code>/apikey USER_ID off</code> untuk mematikan aksesnya, <code>/apikey USER_ID callback URL</code> (atau <code>callback none</code>) untuk alamat tempat sistemnya menerima hasil yang terlambat, <code>/apikey USER_ID status</code> untuk melihatnya, dan <code>/apikey USER_ID test</code> (lalu <code>test callback URL</code>) untuk kunci uji yang tidak memesan apa pun.
 apikey-list-title = <b>Reseller dengan kunci API</b>
 apikey-list-more = … dan { $n } lainnya.
 apikey-h2h-off = ⚠️ API toko mati sampai H2H_ENABLED=true diatur (dan bot dimulai ulang): sampai saat itu setiap permintaan ditolak.
@@ -1025,6 +1025,8 @@ apikey-rotated = 🔑 <b>Kunci API baru</b> untuk { $name }<code>{ $userId }</co
 apikey-credentials =
     mitra_id: <code>{ $mitraId }</code>
     secret_key: <code>{ $secretKey }</code>
+    signing_secret: <code>{ $signingSecret }</code>
+    (callback membawa <code>X-Signature: sha256=</code> HMAC-SHA256 dari body-nya dengan kunci ini)
 apikey-address = Pesanan: <code>{ $url }?destination=…&amp;ref_id=…&amp;item_code=…&amp;mitra_id=…&amp;secret_key=…</code>
 apikey-address-unknown = Pesanan: alamat publik toko diikuti <code>/v1/transaction/partner?destination=…&amp;ref_id=…&amp;item_code=…&amp;mitra_id=…&amp;secret_key=…</code>
 apikey-once = Kunci ini hanya ditampilkan sekali ini: berikan ke reseller dengan aman. <code>/apikey { $userId }</code> lagi membuat kunci baru dan menghentikan yang ini.
@@ -1041,6 +1043,16 @@ apikey-callback-set = ✅ Callback { $name }<code>{ $userId }</code>: { $url }
 apikey-callback-removed = ✅ Callback { $name }<code>{ $userId }</code> dihapus.
 apikey-callback-private = <code>{ $typed }</code> bukan alamat callback: alamatnya mengarah ke jaringan privat (loopback, 10.x, 192.168.x, link-local, …), dan toko tidak mengirim callback ke sana. Berikan alamat publik reseller (pakai <code>H2H_CALLBACK_ALLOW_PRIVATE=true</code> hanya untuk tes atau jaringan privat Anda sendiri).
 apikey-callback-unresolved = <code>{ $typed }</code> bukan alamat callback: nama host-nya tidak punya alamat (DNS tidak menjawab apa pun). Periksa namanya, atau coba lagi setelah DNS-nya siap.
+apikey-test-issued = 🧪 <b>Kunci uji</b> untuk { $name }<code>{ $userId }</code>: pesanannya tidak memesan apa pun, tidak mengubah saldo dan tidak muncul di laporan mana pun.
+apikey-test-rotated = 🧪 <b>Kunci uji baru</b> untuk { $name }<code>{ $userId }</code>: kunci uji lama tidak berlaku lagi.
+apikey-test-how = Dengan kunci ini, destination yang diawali <code>FAIL</code> gagal, yang diawali <code>PEND</code> dijawab pending dan sukses sekitar 5 detik kemudian, lainnya sukses; setiap jawaban membawa <code>test: true</code>. Callback-nya ke <code>/apikey { $userId } test callback URL</code>.
+apikey-test-once = Kunci uji ini hanya ditampilkan sekali ini. <code>/apikey { $userId } test</code> lagi membuat yang baru dan menghentikan yang ini.
+apikey-test-access-off = ⚠️ Akses API reseller ini mati: kunci uji juga ditolak sampai <code>/apikey { $userId }</code> menyalakannya.
+apikey-test-private-only = 🔒 Kunci uji hanya ditampilkan di chat pribadi Anda dengan bot: kirim <code>/apikey { $userId } test</code> di sana. Tidak ada yang dibuat.
+apikey-test-already-shown = /apikey … test ini sudah diproses: kunci ujinya sudah ditampilkan sekali dan tidak ditampilkan lagi. Kirim <code>/apikey { $userId } test</code> lagi untuk yang baru.
+apikey-test-none = { $name }<code>{ $userId }</code> belum punya kunci uji. <code>/apikey { $userId } test</code> di chat pribadi Anda dengan bot membuatnya.
+apikey-test-callback-head = 🧪 Kunci uji:
+apikey-status-test = kunci uji: mitra_id <code>{ $mitraId }</code>, callback: { $callback }
 
 ## Mini App: akses API di halaman reseller (teks biasa)
 page-resellers-api-on = API nyala

@@ -15,6 +15,7 @@ import type { OrderService } from "./orders/order-service.js";
 import type { LookupFn } from "./partners/callback-target.js";
 import type { PartnerCallbacks } from "./partners/callbacks-owed.js";
 import type { PartnerOrders } from "./partners/partner-orders.js";
+import type { TestOrders } from "./partners/test-orders.js";
 import type { Wallets } from "./orders/wallet.js";
 import type { HttpServer } from "./server/http-server.js";
 import { createShop, type Shop } from "./shop/shop.js";
@@ -66,6 +67,8 @@ export interface App {
   /** The H2H API's orders (what a partner's request makes), and the callbacks owed to partners. */
   partnerOrders: PartnerOrders;
   partnerCallbacks: PartnerCallbacks;
+  /** Test keys' orders (they order nothing; their callbacks are owed as real ones). */
+  testOrders: TestOrders;
   notifier: Notifier;
   /** The catalogue of CATALOG_FILE (the one in use until an admin edits one in the chat: `shop`). */
   catalog: Catalog;
@@ -195,6 +198,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<App
     partners: parts.partners,
     partnerOrders: parts.partnerOrders,
     partnerCallbacks: parts.partnerCallbacks,
+    testOrders: parts.testOrders,
     notifier: parts.notifier,
     catalog,
     shop,

@@ -13,7 +13,17 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
     base: undefined,
     redact: {
       // Exact paths: wildcards make every log call about three times as costly.
-      paths: ["secretKey", "secret_key", "token", "botToken", "url", "err.url", "err.secretKey", "err.token"],
+      paths: [
+        "secretKey",
+        "secret_key",
+        "signingSecret",
+        "token",
+        "botToken",
+        "url",
+        "err.url",
+        "err.secretKey",
+        "err.token",
+      ],
       censor: "[redacted]",
     },
   };

@@ -24,7 +24,7 @@ export type CallbackOutcome =
  * shop app's Resellers page alike: a key made once per request, access off, the callback.
  */
 export function createApiKeys(deps: {
-  partners: Pick<PartnerStore, "issue" | "turnOff" | "setCallback" | "get">;
+  partners: Pick<PartnerStore, "issue" | "issueTest" | "turnOff" | "setCallback" | "get">;
   access: Pick<Access, "buyerOf">;
   origins: Pick<Origins, "fix">;
   now: () => Date;
@@ -42,6 +42,18 @@ export function createApiKeys(deps: {
       if (origin !== undefined && !(await deps.origins.fix(origin, `apikey:${userId}:${now}`)).first)
         return { kind: "repeated" };
       return { kind: "issued", key: await deps.partners.issue(userId, now) };
+    },
+
+    /**
+     * Creates or rotates a reseller's test key (its orders order nothing), once per `origin` as a
+     * key is.
+     */
+    async issueTest(userId: number, origin: string | undefined): Promise<IssueOutcome> {
+      if ((await deps.access.buyerOf(userId))?.role !== "reseller") return { kind: "not-reseller" };
+      const now = deps.now().getTime();
+      if (origin !== undefined && !(await deps.origins.fix(origin, `apikey-test:${userId}:${now}`)).first)
+        return { kind: "repeated" };
+      return { kind: "issued", key: await deps.partners.issueTest(userId, now) };
     },
 
     /** Turns access off; false when the reseller never had a key. */

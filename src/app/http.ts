@@ -11,6 +11,7 @@ import type { TaskTracker } from "../tasks.js";
 import type { PartnerCallbacks } from "../partners/callbacks-owed.js";
 import type { Deliveries } from "../partners/deliveries.js";
 import type { PartnerOrders } from "../partners/partner-orders.js";
+import type { TestOrders } from "../partners/test-orders.js";
 import { createHttpServer, type HttpServer } from "../server/http-server.js";
 import type { Storage } from "../storage/storage.js";
 import type { Intake } from "./intake.js";
@@ -34,6 +35,8 @@ export interface AppHttpDeps extends Pick<
 > {
   /** The H2H API's orders, and the callbacks owed to partners. */
   partnerOrders: PartnerOrders;
+  /** Test keys' orders (they order nothing). */
+  testOrders: TestOrders;
   /** The H2H orders in flight, which a stop waits for. */
   partnerWork: TaskTracker;
   partnerCallbacks: Pick<PartnerCallbacks, "owe">;
@@ -130,6 +133,7 @@ async function h2hApi(deps: AppHttpDeps) {
     access: deps.access,
     people: deps.people,
     partnerOrders: deps.partnerOrders,
+    testOrders: deps.testOrders,
     rateLimit: createRateLimit(deps.storage, config.h2h.ratePerSecond),
     reconcile: createReconcile({
       ledger: deps.ledger,

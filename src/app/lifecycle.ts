@@ -1,4 +1,5 @@
 import type { Bot } from "grammy";
+import type { PartnerStore } from "../access/partners.js";
 import type { BotContext } from "../bot/context.js";
 import type { Notifier } from "../bot/notices/notifier.js";
 import type { UnavailableNotice } from "../bot/notices/unavailable.js";
@@ -15,7 +16,7 @@ import type { TaskTracker } from "../tasks.js";
 import type { SandboxProvider } from "../topup/sandbox.js";
 import type { UserPrefs } from "../bot/user-prefs.js";
 import type { RuntimeParts } from "./runtime.js";
-import { announceCatalog, reachTelegram, upgradeOnce } from "./startup.js";
+import { announceCatalog, reachTelegram, upgradeOnce, upgradePartnerKeys } from "./startup.js";
 
 /** Everything start() brings up and stop() closes, in their order. */
 export interface LifecycleDeps extends RuntimeParts {
@@ -26,6 +27,7 @@ export interface LifecycleDeps extends RuntimeParts {
   liveness: Liveness;
   bot: Bot<BotContext>;
   books: Pick<Ledger, "upgrade">;
+  partners: Pick<PartnerStore, "upgradeOldKeys">;
   shop: Shop;
   sandbox: SandboxProvider | undefined;
   http: HttpServer | undefined;
@@ -71,6 +73,7 @@ export function createLifecycle(deps: LifecycleDeps): { start: () => Promise<voi
     // Data of an older version gets this version's layout before anything reads it (once,
     // among every process: the others wait for the one holding the lease `upgrade`).
     await upgradeOnce(deps);
+    await upgradePartnerKeys(deps);
     await background.beforeUpdates();
     const catalog = await announceCatalog(config, deps.shop, logger);
     await intake.start({

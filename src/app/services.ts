@@ -44,8 +44,10 @@ import { checkCallbackTarget, type LookupFn } from "../partners/callback-target.
 import { createPartnerCallbacks, withPartnerCallbacks } from "../partners/callbacks-owed.js";
 import { createDeliveries } from "../partners/deliveries.js";
 import { createPartnerOrders } from "../partners/partner-orders.js";
+import { createTestOrders } from "../partners/test-orders.js";
 import { createUpstreamCheck } from "../partners/upstream-check.js";
 import { createCallbackSender } from "../server/h2h/callbacks.js";
+import { testStatusBody } from "../server/h2h/test-answers.js";
 import { createReports } from "../reports/reports.js";
 import type { Shop } from "../shop/shop.js";
 import { createCatalogUploads, createPriceChanges } from "../shop/uploads.js";
@@ -134,6 +136,8 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     answerWithinMs: deps.provider.lines.reduce((sum, line) => sum + line.timeoutMs, 0) + 60_000,
     now,
   });
+  // Test keys' orders: apart from the ledger, owing their callbacks as real ones do.
+  const testOrders = createTestOrders({ storage, shop, callbacks: partnerCallbacks, bodyOf: testStatusBody, now });
   const access = createAccess({
     users: createUserList(storage),
     adminIds: config.adminIds,
@@ -190,6 +194,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     partnerOrders,
     partnerCallbacks,
     deliveries,
+    testOrders,
   };
 }
 
@@ -379,6 +384,7 @@ function upstreamAndH2hChores(
     ledger: b.ledger,
     partnerOrders: b.partnerOrders,
     deliveries: b.deliveries,
+    testOrders: b.testOrders,
     allowPrivate: config.h2h.callbackAllowPrivate,
     lookup: deps.callbackLookup,
     refIdPrefix: config.refIdPrefix,

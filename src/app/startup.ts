@@ -1,6 +1,7 @@
 import { Api, GrammyError, HttpError } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { loadCatalog, type Catalog } from "../catalog/catalog.js";
+import type { PartnerStore } from "../access/partners.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { Ledger } from "../orders/ledger.js";
@@ -151,6 +152,20 @@ export async function upgradeOnce(deps: {
         : "") +
       (upgraded.hours > 0 ? `, orders by the hour counted for ${upgraded.hours} days` : ""),
   );
+}
+
+/**
+ * Resellers' API keys of the time they were kept in clear become hashes, the clear key staying
+ * their signing secret until the next rotation. Each record is rewritten in one atomic step, so
+ * processes starting together need no lease; a record read before this is rewritten as it is read.
+ */
+export async function upgradePartnerKeys(deps: {
+  partners: Pick<PartnerStore, "upgradeOldKeys">;
+  logger: Logger;
+}): Promise<void> {
+  const upgraded = await deps.partners.upgradeOldKeys();
+  if (upgraded > 0)
+    deps.logger.info({ upgraded }, `API keys upgraded: ${upgraded} kept as a hash only, each key now signs callbacks`);
 }
 
 /** Logs which catalogue is in use (the file, or one edited in the chat) and whether orders are paused. */

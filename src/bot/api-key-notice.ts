@@ -37,18 +37,27 @@ export interface KeyOwner {
   person?: Person | undefined;
 }
 
+/** A key's heading: its first, and a new one (the old stops working). */
+const HEADINGS = {
+  live: ["apikey-issued", "apikey-rotated"],
+  test: ["apikey-test-issued", "apikey-test-rotated"],
+} as const;
+
 /**
- * The message that shows a new key, the one time it is shown: mitra_id, secret_key, where to send
- * orders, and that it is not shown again. The chat's /apikey and the Mini App send the same text.
+ * The message that shows a new key, the one time it is shown: mitra_id, secret_key, the signing
+ * secret of its callbacks, where to send orders, and that it is not shown again; for a test key,
+ * also what its destinations do. The chat's /apikey and the Mini App send the same text.
  */
 export function apiKeyText(t: Translate, h2h: H2hSettings | undefined, key: IssuedKey, owner: KeyOwner): string {
   const who = { userId: String(owner.userId), name: nameBefore(owner.person) };
   const url = h2h?.partnerUrl;
+  const [first, again] = key.test ? HEADINGS.test : HEADINGS.live;
   const text = [
-    t(key.rotated ? "apikey-rotated" : "apikey-issued", who),
-    t("apikey-credentials", { mitraId: key.mitraId, secretKey: key.secretKey }),
+    t(key.rotated ? again : first, who),
+    t("apikey-credentials", { mitraId: key.mitraId, secretKey: key.secretKey, signingSecret: key.signingSecret }),
     url === undefined ? t("apikey-address-unknown") : t("apikey-address", { url }),
-    t("apikey-once", who),
+    ...(key.test ? [t("apikey-test-how", who)] : []),
+    t(key.test ? "apikey-test-once" : "apikey-once", who),
   ].join("\n\n");
   return withH2hState(t, h2h, text);
 }

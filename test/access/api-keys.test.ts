@@ -12,6 +12,7 @@ const STAFF = 5006;
 const lookup: LookupFn = async (host) => {
   const known: Record<string, string[]> = {
     "x.example": ["203.0.113.10"],
+    "t.example": ["203.0.113.12"],
     "intranet.example": ["10.1.2.3"],
     "split.example": ["203.0.113.11", "::ffff:127.0.0.1"],
   };
@@ -87,5 +88,23 @@ describe("an admin's changes to a reseller's API access (the chat's /apikey and 
       expect(await keys.setCallback(BUDI, url)).toEqual({ kind: "private" });
     expect(await keys.setCallback(BUDI, "https://nowhere.example/cb")).toEqual({ kind: "unresolved" });
     expect((await partners.get(BUDI))?.callbackUrl).toBe("https://x.example/cb");
+  });
+
+  it("when a test key is asked for, then it is made once per request, for a reseller only, and its callback is its own", async () => {
+    expect(await keys.issueTest(STAFF, "t:0")).toEqual({ kind: "not-reseller" });
+    expect(await keys.setCallback(BUDI, "https://t.example/cb", true)).toEqual({ kind: "no-key" });
+    const test = await keys.issueTest(BUDI, "t:1");
+    if (test.kind !== "issued") throw new Error(test.kind);
+    expect(test.key).toMatchObject({ test: true, rotated: false });
+    expect(await keys.issueTest(BUDI, "t:1")).toEqual({ kind: "repeated" });
+    expect(await partners.authenticate(test.key.mitraId, test.key.secretKey)).toMatchObject({ testKey: true });
+    expect(await keys.setCallback(BUDI, "https://t.example/cb", true)).toEqual({
+      kind: "set",
+      url: "https://t.example/cb",
+    });
+    expect(await partners.get(BUDI)).toMatchObject({ test: { callbackUrl: "https://t.example/cb" } });
+    expect((await partners.get(BUDI))?.callbackUrl).toBeUndefined();
+    expect(await keys.setCallback(BUDI, "none", true)).toEqual({ kind: "removed" });
+    expect((await partners.get(BUDI))?.test?.callbackUrl).toBeUndefined();
   });
 });

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { createClient } from "@keyv/redis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   createPartnerStore,
@@ -7,7 +9,7 @@ import {
   type PartnerStore,
 } from "../../src/access/partners.js";
 import { createStorage } from "../../src/storage/storage.js";
-import { keysOf, redisStorage } from "../helpers/redis.js";
+import { keysOf, REDIS_URL, redisStorage } from "../helpers/redis.js";
 
 const BUDI = 5005;
 const DEWI = 5006;
@@ -96,8 +98,11 @@ for (const [name, make] of implementations) {
       expect(await store().setCallback(BUDI, undefined)).toBe(true);
       expect((await store().get(BUDI))?.callbackUrl).toBeUndefined();
       const latest = await store().issue(BUDI, NOW + 2);
-      expect(await store().sign(BUDI, '{"a":1}')).toBe(hmacHex(latest.secretKey, '{"a":1}'));
-      expect(await store().sign(BUDI, '{"a":1}')).not.toBe(hmacHex(key.secretKey, '{"a":1}'));
+      expect(await store().sign(BUDI, '{"a":1}')).toBe(hmacHex(latest.signingSecret, '{"a":1}'));
+      expect(await store().sign(BUDI, '{"a":1}')).not.toBe(hmacHex(key.signingSecret, '{"a":1}'));
+      // The signing secret is a secret of its own, not the key.
+      expect(latest.signingSecret).not.toBe(latest.secretKey);
+      expect(await store().sign(BUDI, '{"a":1}')).not.toBe(hmacHex(latest.secretKey, '{"a":1}'));
       expect(await store().sign(DEWI, "{}")).toBeUndefined();
     });
 
@@ -109,6 +114,52 @@ for (const [name, make] of implementations) {
       expect(await store().authenticate(dewi.mitraId, dewi.secretKey)).toMatchObject({ userId: DEWI });
       expect((await store().list()).map((p) => p.userId)).toEqual([BUDI, DEWI]);
       if (prefix !== undefined) expect((await keysOf(prefix, "h2h:*")).length).toBe(5);
+    });
+
+    it("when a test key is made, then it has its own T mitra_id, secret, signing secret and callback, names the same partner as a test, and access off refuses it too", async () => {
+      const test = await store().issueTest(BUDI, NOW);
+      expect(test).toMatchObject({ rotated: false, test: true });
+      expect(test.mitraId).toMatch(/^T[0-9A-Z]{10}$/);
+      // A reseller with a test key only: a partner, on, without a key of their own yet.
+      const onlyTest = await store().get(BUDI);
+      expect(onlyTest).toMatchObject({ userId: BUDI, on: true, keyAt: 0, test: { mitraId: test.mitraId } });
+      expect(await store().authenticate(test.mitraId, test.secretKey)).toMatchObject({ userId: BUDI, testKey: true });
+      expect(await store().authenticate(onlyTest!.mitraId, test.secretKey)).toBeUndefined();
+      expect(await store().sign(BUDI, "{}")).toBeUndefined();
+
+      // The first key keeps the mitra_id made with the test key, and is a first key, not a rotation.
+      const live = await store().issue(BUDI, NOW + 1);
+      expect(live).toMatchObject({ mitraId: onlyTest!.mitraId, rotated: false, test: false });
+      expect(await store().authenticate(live.mitraId, live.secretKey)).toMatchObject({ testKey: false });
+      expect(await store().authenticate(test.mitraId, live.secretKey)).toBeUndefined();
+      expect(await store().authenticate(live.mitraId, test.secretKey)).toBeUndefined();
+      expect(await store().authenticate(test.mitraId, test.secretKey)).toMatchObject({ testKey: true });
+
+      expect(await store().sign(BUDI, "{}", true)).toBe(hmacHex(test.signingSecret, "{}"));
+      expect(await store().sign(BUDI, "{}")).toBe(hmacHex(live.signingSecret, "{}"));
+      expect(await store().setCallback(BUDI, "https://test.example/cb", true)).toBe(true);
+      expect(await store().setCallback(BUDI, "https://live.example/cb")).toBe(true);
+      expect(await store().get(BUDI)).toMatchObject({
+        callbackUrl: "https://live.example/cb",
+        test: { mitraId: test.mitraId, callbackUrl: "https://test.example/cb" },
+      });
+      expect(await store().setCallback(DEWI, "https://test.example/cb", true)).toBe(false);
+      await store().issue(DEWI, NOW);
+      expect(await store().setCallback(DEWI, "https://test.example/cb", true)).toBe(false);
+
+      // Rotated: same T mitra_id, new secret and signing secret.
+      const again = await store().issueTest(BUDI, NOW + 2);
+      expect(again).toMatchObject({ mitraId: test.mitraId, rotated: true, test: true });
+      expect(again.signingSecret).not.toBe(test.signingSecret);
+      expect(await store().authenticate(test.mitraId, test.secretKey)).toBeUndefined();
+      expect(await store().authenticate(again.mitraId, again.secretKey)).toMatchObject({ testKey: true });
+
+      await store().turnOff(BUDI);
+      expect(await store().authenticate(again.mitraId, again.secretKey)).toBeUndefined();
+      expect(await store().authenticate(live.mitraId, live.secretKey)).toBeUndefined();
+      expect(JSON.stringify([await store().get(BUDI), await store().list()])).not.toMatch(
+        new RegExp([again.secretKey, again.signingSecret, live.secretKey, live.signingSecret].join("|")),
+      );
     });
   });
 }
@@ -135,5 +186,75 @@ describe("a callback URL as an admin types it (the chat and the Mini App read it
       expect(parseCallbackUrl(typed)).toEqual({ ok: false, why: "not-url" });
     for (const typed of ["ftp://example.com/cb", "javascript:alert(1)", "file:///etc/passwd"])
       expect(parseCallbackUrl(typed)).toEqual({ ok: false, why: "not-http" });
+  });
+});
+
+describe("resellers' API keys in Redis: kept only as a hash, and the keys of the time before hashes", () => {
+  let made: Awaited<ReturnType<typeof redisStorage>>;
+  let redis: ReturnType<typeof createClient>;
+  beforeEach(async () => {
+    made = await redisStorage("partners-hash");
+    redis = createClient({ url: REDIS_URL });
+    await redis.connect();
+  });
+  afterEach(async () => {
+    await redis.close();
+    await made.cleanup();
+  });
+  const record = (userId: number) => redis.hGetAll(`${made.prefix}h2h:p:${userId}`);
+
+  it("when keys are made, then Redis holds the SHA-256 of each key and never the key itself", async () => {
+    const store = createPartnerStore(made.storage);
+    const live = await store.issue(BUDI, NOW);
+    const test = await store.issueTest(BUDI, NOW);
+    const h = await record(BUDI);
+    expect(h.kh).toBe(createHash("sha256").update(live.secretKey).digest("hex"));
+    expect(h.tkh).toBe(createHash("sha256").update(test.secretKey).digest("hex"));
+    expect(h).toMatchObject({ ss: live.signingSecret, tss: test.signingSecret, m: live.mitraId, tm: test.mitraId });
+    expect(h.k).toBeUndefined();
+    expect(JSON.stringify(h)).not.toContain(live.secretKey);
+    expect(JSON.stringify(h)).not.toContain(test.secretKey);
+    expect(await redis.get(`${made.prefix}h2h:m:${test.mitraId}`)).toBe(String(BUDI));
+  });
+
+  it("when a record of the time before hashes is upgraded, then its key still authenticates, signs until the next rotation, and is kept in clear no more", async () => {
+    const old = "old-clear-key-of-budi-0123456789abcdefghijklmnop";
+    await redis.hSet(`${made.prefix}h2h:p:${BUDI}`, { m: "P0123456789", k: old, on: "1", at: String(NOW) });
+    await redis.hSet(`${made.prefix}h2h:p:${DEWI}`, { m: "P0123456780", k: "dewi-old-key", on: "0", at: "1" });
+    await redis.set(`${made.prefix}h2h:m:P0123456789`, String(BUDI));
+    await redis.set(`${made.prefix}h2h:m:P0123456780`, String(DEWI));
+    await redis.sAdd(`${made.prefix}h2h:ps`, [String(BUDI), String(DEWI)]);
+
+    const store = createPartnerStore(made.storage);
+    expect(await store.upgradeOldKeys()).toBe(2);
+    expect(await store.upgradeOldKeys()).toBe(0);
+    for (const [userId, key] of [
+      [BUDI, old],
+      [DEWI, "dewi-old-key"],
+    ] as const) {
+      const h = await record(userId);
+      expect(h.k).toBeUndefined();
+      expect(h).toMatchObject({ kh: createHash("sha256").update(key).digest("hex"), ss: key });
+    }
+    expect(await store.authenticate("P0123456789", old)).toMatchObject({ userId: BUDI, on: true, keyAt: NOW });
+    expect(await store.authenticate("P0123456780", "dewi-old-key")).toBeUndefined(); // access stays off
+    expect(await store.sign(BUDI, "{}")).toBe(hmacHex(old, "{}"));
+
+    const rotated = await store.issue(BUDI, NOW + 1);
+    expect(rotated).toMatchObject({ mitraId: "P0123456789", rotated: true });
+    expect(await store.authenticate("P0123456789", old)).toBeUndefined();
+    expect(await store.sign(BUDI, "{}")).toBe(hmacHex(rotated.signingSecret, "{}"));
+    expect(JSON.stringify(await record(BUDI))).not.toContain(old);
+  });
+
+  it("when a record of the time before hashes is read before any upgrade, then the read rewrites it", async () => {
+    const old = "read-before-upgrade-key";
+    await redis.hSet(`${made.prefix}h2h:p:${BUDI}`, { m: "P0123456789", k: old, on: "1", at: String(NOW) });
+    await redis.set(`${made.prefix}h2h:m:P0123456789`, String(BUDI));
+    await redis.sAdd(`${made.prefix}h2h:ps`, String(BUDI));
+    const store = createPartnerStore(made.storage);
+    expect(await store.authenticate("P0123456789", old)).toMatchObject({ userId: BUDI, testKey: false });
+    expect((await record(BUDI)).k).toBeUndefined();
+    expect(await store.upgradeOldKeys()).toBe(0);
   });
 });

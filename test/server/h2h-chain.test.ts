@@ -172,7 +172,7 @@ describe("shops in a chain: this bot's provider client ordering from another sho
     clock += 61_000;
     await expect.poll(() => callback.received.length, { timeout: 10_000 }).toBe(2);
     for (const r of callback.received) {
-      expect(r.signature).toBe(`sha256=${createHmac("sha256", key.secretKey).update(r.body).digest("hex")}`);
+      expect(r.signature).toBe(`sha256=${createHmac("sha256", key.signingSecret).update(r.body).digest("hex")}`);
       const body = JSON.parse(r.body) as { status: number; data: { ref_id: string; sn: string; last_balance: number } };
       expect(body.status).toBe(1);
       expect(body.data).toMatchObject({ ref_id: "SLOW-1", sn: "998877", last_balance: 100_000 - 19_800 });

@@ -19,18 +19,24 @@ const LISTED = 40;
 /** What `/apikey …` asks for. */
 export type ApiKeyAsk =
   | { kind: "usage" }
-  | { kind: "issue" | "off" | "status"; userId: number }
-  /** `typed`: the URL as typed, `none`, or "" when nothing followed `callback`. */
-  | { kind: "callback"; userId: number; typed: string };
+  | { kind: "issue" | "off" | "status" | "test"; userId: number }
+  /** `typed`: the URL as typed, `none`, or "" when nothing followed `callback`; `test`: the test key's. */
+  | { kind: "callback"; userId: number; typed: string; test: boolean };
 
-/** `/apikey USER_ID [off | status | callback URL|none]` → what it asks for (the usage for anything else). */
+/**
+ * `/apikey USER_ID [off | status | callback URL|none | test | test callback URL|none]` → what it
+ * asks for (the usage for anything else).
+ */
 export function parseApiKeyCommand(args: string): ApiKeyAsk {
   const [id, word, ...rest] = args.trim().split(/\s+/);
   if (id === undefined || !USER_ID.test(id)) return { kind: "usage" };
   const userId = Number(id);
   const verb = word?.toLowerCase();
-  if (verb === "callback") return { kind: "callback", userId, typed: rest.join(" ") };
+  if (verb === "callback") return { kind: "callback", userId, typed: rest.join(" "), test: false };
+  if (verb === "test" && rest[0]?.toLowerCase() === "callback")
+    return { kind: "callback", userId, typed: rest.slice(1).join(" "), test: true };
   if (rest.length > 0) return { kind: "usage" };
+  if (verb === "test") return { kind: "test", userId };
   if (verb === undefined) return { kind: "issue", userId };
   if (verb === "off" || verb === "status") return { kind: verb, userId };
   return { kind: "usage" };
@@ -47,14 +53,17 @@ const whoVars = (userId: number, person: Person | undefined) => ({
   name: nameBefore(person),
 });
 
-/** A reseller's API access without its key: mitra_id, on or off, the callback. */
+/** A reseller's API access without its key: mitra_id, on or off, the callback; the test key's. */
 const statusLine = (t: Translate, p: Partner, person: Person | undefined) =>
   t("apikey-status", {
     ...whoVars(p.userId, person),
     mitraId: p.mitraId,
     state: t(p.on ? "apikey-state-on" : "apikey-state-off"),
     callback: p.callbackUrl ?? t("apikey-callback-none"),
-  });
+  }) +
+  (p.test === undefined
+    ? ""
+    : `\n${t("apikey-status-test", { mitraId: p.test.mitraId, callback: p.test.callbackUrl ?? t("apikey-callback-none") })}`);
 
 /** The usage, and the resellers that have a key (never a key itself). */
 async function usage(ctx: Ctx): Promise<string> {
@@ -90,12 +99,33 @@ async function issue(ctx: Ctx, userId: number): Promise<void> {
   await sendKeyMessage("sendMessage", chat.id, () => ctx.reply(text, { protect_content: true }));
 }
 
-/** `/apikey ID callback URL|none`: the address the reseller's system hears late results at. */
-async function callback(ctx: Ctx, userId: number, typed: string): Promise<string> {
+/**
+ * `/apikey ID test`: the reseller's test key, shown once in the admin's private chat as a key is.
+ * Its orders order nothing.
+ */
+async function issueTest(ctx: Ctx, userId: number): Promise<void> {
+  const t = ctx.tr;
+  const chat = ctx.chat!;
+  if (chat.type !== "private")
+    return void (await answer(ctx, t("apikey-test-private-only", { userId: String(userId) })));
+  const made = await ctx.services.apiKeys.issueTest(userId, originOf(ctx));
+  if (made.kind === "not-reseller")
+    return void (await answer(ctx, `${t("apikey-not-reseller")}\n${await notReseller(ctx, userId)}`));
+  if (made.kind === "repeated")
+    return void (await answer(ctx, t("apikey-test-already-shown", { userId: String(userId) })));
+  const [person, partner] = await Promise.all([personOf(ctx, userId), ctx.services.partners.get(userId)]);
+  const off = partner?.on === false ? `\n\n${t("apikey-test-access-off", { userId: String(userId) })}` : "";
+  const text = apiKeyText(t, ctx.services.h2h, made.key, { userId, person }) + off;
+  await sendKeyMessage("sendMessage", chat.id, () => ctx.reply(text, { protect_content: true }));
+}
+
+/** `/apikey ID [test] callback URL|none`: the address the reseller's system (or its tests) hears late results at. */
+async function callback(ctx: Ctx, userId: number, typed: string, test = false): Promise<string> {
   const t = ctx.tr;
   if (typed === "") return t("apikey-callback-usage");
   const who = whoVars(userId, await personOf(ctx, userId));
-  const r = await ctx.services.apiKeys.setCallback(userId, typed);
+  const r = await ctx.services.apiKeys.setCallback(userId, typed, test);
+  if (test && r.kind === "no-key") return t("apikey-test-none", who);
   switch (r.kind) {
     case "set":
       return t("apikey-callback-set", { ...who, url: r.url });
@@ -145,8 +175,12 @@ export const apiKeysFeature = defineFeature({
               : statusLine(t, partner, person);
           return void (await answer(ctx, text));
         }
-        case "callback":
-          return void (await answer(ctx, await callback(ctx, ask.userId, ask.typed)));
+        case "test":
+          return issueTest(ctx, ask.userId);
+        case "callback": {
+          const said = await callback(ctx, ask.userId, ask.typed, ask.test);
+          return void (await answer(ctx, ask.test ? `${t("apikey-test-callback-head")} ${said}` : said));
+        }
       }
     });
   },

@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import type { Access } from "../../access/access.js";
-import type { Partner, PartnerStore } from "../../access/partners.js";
+import type { AuthPartner, PartnerStore } from "../../access/partners.js";
 import type { People } from "../../access/people.js";
 import type { Logger } from "../../logger.js";
 import { outcomeKnown, type OrderRecord } from "../../orders/order.js";
@@ -9,12 +9,16 @@ import { readReconcileQuery, RECONCILE_PATHS, type Reconcile } from "../../partn
 import { errorBody, orderBody, refusalBody, usedBody, type ErrorBody, type ErrorCode } from "./answers.js";
 import { openApiDocument } from "./openapi.js";
 import type { RateLimit } from "./rate-limit.js";
+import type { TestOrders } from "../../partners/test-orders.js";
+import { markTestAnswers, testAnswers } from "./test-answers.js";
 
 export interface H2hDeps {
   partners: Pick<PartnerStore, "authenticate">;
   access: Pick<Access, "buyerOf">;
   people: Pick<People, "get">;
   partnerOrders: PartnerOrders;
+  /** The orders of test keys: they order nothing (test-answers.ts answers them). */
+  testOrders: TestOrders;
   rateLimit: RateLimit;
   /** A partner's orders and saldo movements of a day, for their books. */
   reconcile: Pick<Reconcile, "transactions" | "mutations">;
@@ -68,9 +72,10 @@ function single<N extends string>(url: URL, names: readonly N[], code: ErrorCode
  */
 export function h2hRoutes(deps: H2hDeps) {
   const { partnerOrders, logger } = deps;
+  const tests = testAnswers({ testOrders: deps.testOrders, partnerOrders });
 
   /** The partner a request's credentials name, within their allowance. */
-  async function partnerOf(url: URL): Promise<Checked<{ partner: Partner; buyer: PartnerOrderRequest["buyer"] }>> {
+  async function partnerOf(url: URL): Promise<Checked<{ partner: AuthPartner; buyer: PartnerOrderRequest["buyer"] }>> {
     const creds = single(url, ["mitra_id", "secret_key"], "auth/invalid-credentials");
     if (!creds.ok) return creds;
     const partner = await deps.partners.authenticate(creds.value.mitra_id, creds.value.secret_key);
@@ -99,6 +104,7 @@ export function h2hRoutes(deps: H2hDeps) {
   }
 
   const app = new Hono({ strict: false })
+    .use(markTestAnswers)
     .get("/transaction/partner", async (c) => {
       // Hono answers HEAD with the GET route: an order is placed by a GET only.
       if (c.req.method !== "GET") return c.json(errorBody("request/method-not-allowed", "use GET"), 405);
@@ -114,6 +120,8 @@ export function h2hRoutes(deps: H2hDeps) {
         return answer(c, fail("request/invalid-parameter", "destination is longer than 64 characters"));
       if (code.length > MAX_PARAM) return c.json(refusalBody("product-not-found"), 200);
       const { partner, buyer } = who.value;
+      if (partner.testKey)
+        return tests.order(c, { userId: partner.userId, buyer, partnerRef: ref, itemCode: code, destination }, url);
       const name = (await deps.people.get([partner.userId])).get(partner.userId)?.name ?? `reseller ${partner.userId}`;
       const r = await deps.track(
         partnerOrders.order({
@@ -154,6 +162,7 @@ export function h2hRoutes(deps: H2hDeps) {
       if (!REF_ID.test(ref))
         return answer(c, fail("request/invalid-parameter", "ref_id must be 1 to 64 of A-Z a-z 0-9 _ . -"));
       const userId = who.value.partner.userId;
+      if (who.value.partner.testKey) return tests.status(c, userId, ref);
       const r = await partnerOrders.status(userId, ref);
       if (r.kind !== "order")
         return c.json(errorBody("transaction/not-found", "no order was made with this ref_id"), 200);
@@ -162,11 +171,13 @@ export function h2hRoutes(deps: H2hDeps) {
     .get("/balance", async (c) => {
       const who = await partnerOf(new URL(c.req.url));
       if (!who.ok) return answer(c, who);
+      if (who.value.partner.testKey) return tests.balance(c);
       return c.json({ status: 1 as const, data: await partnerOrders.balance(who.value.partner.userId) }, 200);
     })
     .get("/products", async (c) => {
       const who = await partnerOf(new URL(c.req.url));
       if (!who.ok) return answer(c, who);
+      if (who.value.partner.testKey) return tests.products(c, who.value.buyer);
       return c.json({ status: 1 as const, data: await partnerOrders.products(who.value.buyer) }, 200);
     })
     .get("/transactions", (c) => reconciled(c, "transactions"))

@@ -1,6 +1,6 @@
 import type { Update } from "grammy/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createPartnerStore, type PartnerStore } from "../../../src/access/partners.js";
+import { createPartnerStore, hmacHex, type PartnerStore } from "../../../src/access/partners.js";
 import { createStorage, type Storage } from "../../../src/storage/storage.js";
 import type { FakeUser, SentMessage } from "../fake-bot-api.js";
 import { ADMIN, createWorld, STAFF, type RunningBot, type World } from "../world.js";
@@ -9,12 +9,14 @@ import { freePort, REDIS_URL } from "../../helpers/redis.js";
 const BUDI: FakeUser = { id: 5005, first_name: "Budi", language_code: "en" };
 const GROUP = -100777;
 
-/** The credentials a key's message shows. */
-function credentials(message: SentMessage): { mitraId: string; secretKey: string } {
-  const mitraId = /mitra_id: <code>(P[0-9A-Z]{10})<\/code>/.exec(message.text)?.[1];
+/** The credentials a key's message shows (a test key's mitra_id starts with T). */
+function credentials(message: SentMessage): { mitraId: string; secretKey: string; signingSecret: string } {
+  const mitraId = /mitra_id: <code>([PT][0-9A-Z]{10})<\/code>/.exec(message.text)?.[1];
   const secretKey = /secret_key: <code>([A-Za-z0-9_-]{40,})<\/code>/.exec(message.text)?.[1];
-  if (mitraId === undefined || secretKey === undefined) throw new Error(`no key in: ${message.text}`);
-  return { mitraId, secretKey };
+  const signingSecret = /signing_secret: <code>([A-Za-z0-9_-]{40,})<\/code>/.exec(message.text)?.[1];
+  if (mitraId === undefined || secretKey === undefined || signingSecret === undefined)
+    throw new Error(`no key in: ${message.text}`);
+  return { mitraId, secretKey, signingSecret };
 }
 
 describe("/apikey: an admin makes a reseller's key for the shop's API, shown once, in a private chat only", () => {
@@ -80,11 +82,16 @@ describe("/apikey: an admin makes a reseller's key for the shop's API, shown onc
     // H2H_ENABLED is not set: the answer says the API is off until it is.
     expect(shown.text).toMatch(/off until H2H_ENABLED=true/);
     expect(await partners.authenticate(first.mitraId, first.secretKey)).toMatchObject({ userId: BUDI.id, on: true });
+    // The signing secret shown is the one callbacks are signed with, and it is not the key.
+    expect(first.signingSecret).not.toBe(first.secretKey);
+    expect(await partners.sign(BUDI.id, '{"a":1}')).toBe(hmacHex(first.signingSecret, '{"a":1}'));
 
     const rotated = await apikey(`${BUDI.id}`, /New API key/);
     const second = credentials(rotated);
     expect(second.mitraId).toBe(first.mitraId);
     expect(second.secretKey).not.toBe(first.secretKey);
+    expect(second.signingSecret).not.toBe(first.signingSecret);
+    expect(await partners.sign(BUDI.id, "{}")).toBe(hmacHex(second.signingSecret, "{}"));
     expect(await partners.authenticate(first.mitraId, first.secretKey)).toBeUndefined();
     expect(await partners.authenticate(second.mitraId, second.secretKey)).toMatchObject({ userId: BUDI.id });
 
@@ -98,8 +105,64 @@ describe("/apikey: an admin makes a reseller's key for the shop's API, shown onc
     // The key went nowhere but that one message, and never to a log line.
     await world.fake.waitForIdle();
     expect(world.fake.allOutgoingText().split(second.secretKey)).toHaveLength(2);
+    expect(world.fake.allOutgoingText().split(second.signingSecret)).toHaveLength(2);
     expect(bot.output()).not.toContain(first.secretKey);
     expect(bot.output()).not.toContain(second.secretKey);
+    expect(bot.output()).not.toContain(second.signingSecret);
+  });
+
+  it("when an admin sends /apikey ID test in private, then a test key comes once with its own T mitra_id, secret and signing secret, and its callback is set apart", async () => {
+    bot = await world.run();
+    await apikey(`${BUDI.id} test callback https://t.example/cb`, /has no test key/);
+    const refused = await answer(
+      ADMIN,
+      () => world.fake.sendText(ADMIN, `/apikey ${BUDI.id} test`, GROUP),
+      /only in your private chat/,
+      GROUP,
+    );
+    expect(refused.text).not.toMatch(/secret_key/);
+    expect(await partners.get(BUDI.id)).toBeUndefined();
+
+    const shown = await apikey(`${BUDI.id} test`, /Test key/);
+    const test = credentials(shown);
+    expect(test.mitraId).toMatch(/^T/);
+    expect(test.signingSecret).not.toBe(test.secretKey);
+    expect([true, "true"]).toContain(callOf(shown)?.payload.protect_content);
+    expect(shown.text).toMatch(/<code>FAIL<\/code> fails/);
+    expect(shown.text).toMatch(/<code>PEND<\/code> is answered pending/);
+    expect(shown.text).toMatch(/shown only this once/);
+    expect(await partners.authenticate(test.mitraId, test.secretKey)).toMatchObject({
+      userId: BUDI.id,
+      testKey: true,
+    });
+    expect(await partners.sign(BUDI.id, "{}", true)).toBe(hmacHex(test.signingSecret, "{}"));
+
+    const set = await apikey(`${BUDI.id} test callback https://t.example/cb`, /Test key: .*Callback of/s);
+    expect(set.text).toContain("https://t.example/cb");
+    expect(await partners.get(BUDI.id)).toMatchObject({
+      test: { mitraId: test.mitraId, callbackUrl: "https://t.example/cb" },
+    });
+    expect((await partners.get(BUDI.id))?.callbackUrl).toBeUndefined();
+    const status = await apikey(`${BUDI.id} status`, /test key: mitra_id/);
+    expect(status.text).toContain(test.mitraId);
+    expect(status.text).toContain("https://t.example/cb");
+    await apikey(`${BUDI.id} test callback none`, /Test key: .*removed/s);
+    expect((await partners.get(BUDI.id))?.test?.callbackUrl).toBeUndefined();
+
+    // A new one: same T mitra_id, the old test key refused.
+    const again = credentials(await apikey(`${BUDI.id} test`, /New test key/));
+    expect(again.mitraId).toBe(test.mitraId);
+    expect(await partners.authenticate(test.mitraId, test.secretKey)).toBeUndefined();
+    // Turned off, the test key is refused too, and a new test key says so.
+    await apikey(`${BUDI.id} off`, /is off/);
+    expect(await partners.authenticate(again.mitraId, again.secretKey)).toBeUndefined();
+    const whileOff = await apikey(`${BUDI.id} test`, /New test key/);
+    expect(whileOff.text).toMatch(/test key is refused too until/);
+    await world.fake.waitForIdle();
+    for (const secret of [test.secretKey, test.signingSecret, again.secretKey]) {
+      expect(world.fake.allOutgoingText().split(secret)).toHaveLength(2);
+      expect(bot.output()).not.toContain(secret);
+    }
   });
 
   it("when /apikey is sent in a group, then nothing is made and no key is shown; off, status and callback work there", async () => {
