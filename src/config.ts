@@ -135,7 +135,9 @@ const schema = z.object({
     z
       .string()
       .trim()
-      .regex(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits"),
+      .regex(/^[A-Za-z0-9]{1,10}$/, "must be 1 to 10 letters or digits")
+      // The H2H test orders' ids start with TEST: a shop's own ids must never be taken for them.
+      .refine((v) => !/^test/i.test(v), "must not start with TEST (the ids of the H2H API's test orders do)"),
   ),
   LOW_BALANCE_THRESHOLD: optional(lowBalance),
   ADMIN_CHAT_ID: optional(adminChatId),

@@ -83,6 +83,12 @@ describe("configuration", () => {
     ]);
   });
 
+  it("when REF_ID_PREFIX starts with TEST, then it is refused: the H2H test orders' ids start so", () => {
+    expect(errorsOf({ BOT_TOKEN: "123:abc", REF_ID_PREFIX: "Test1" })).toEqual([
+      "REF_ID_PREFIX must not start with TEST (the ids of the H2H API's test orders do)",
+    ]);
+  });
+
   it("when BOT_TOKEN is missing and TOPUP_BASE_URL is set without credentials, then all three are named in one run", () => {
     expect(errorsOf({ TOPUP_BASE_URL: "https://provider.example.com", ADMIN_IDS: "1001" })).toEqual([
       "BOT_TOKEN is required: the token @BotFather gave you",
