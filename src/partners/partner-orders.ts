@@ -16,11 +16,18 @@ export interface PartnerOrderRequest {
   itemCode: string;
   /** Taken exactly as sent. */
   destination: string;
+  /** The most the partner will pay (`max_price`): a higher price refuses the order before anything is held. */
+  maxPrice?: number;
 }
 
 /** Why a partner's order was refused before anything was held (their ref id stays unused). */
 export type PartnerRefusal =
-  "product-not-found" | "product-unavailable" | "destination-invalid" | "balance-insufficient" | "shop-paused";
+  | "product-not-found"
+  | "product-unavailable"
+  | "destination-invalid"
+  | "balance-insufficient"
+  | "shop-paused"
+  | "price-above-max";
 
 /**
  * What a partner's order (or a status query) came to. `order` is the order as it stands: its
@@ -40,6 +47,9 @@ export interface PartnerProduct {
   game: string;
   price: number;
   available: boolean;
+  /** The game's player-id pattern and an example ("" when the game has none). */
+  rule: string;
+  example: string;
 }
 
 /** How long a partner's draft may wait for its claim: it is claimed at once, or never. */
@@ -94,6 +104,10 @@ export function createPartnerOrders(deps: {
     if (draft.kind === "not-offered")
       return { kind: "refused", why: draft.product === undefined ? "product-not-found" : "product-unavailable" };
     const refId = draft.draft.refId;
+    if (req.maxPrice !== undefined && (draft.draft.price ?? 0) > req.maxPrice) {
+      await drop(refId, req.userId);
+      return { kind: "refused", why: "price-above-max" };
+    }
     await callbacks.owe(refId, deps.now().getTime() + deps.answerWithinMs);
     const confirmed = await orders.confirm({ refId, userId: req.userId, partnerRef: req.partnerRef });
     switch (confirmed.kind) {
@@ -153,8 +167,10 @@ export function createPartnerOrders(deps: {
      * route rests now, as not available).
      */
     async products(buyer: PartnerOrderRequest["buyer"]): Promise<PartnerProduct[]> {
-      const { catalog } = await deps.shop.state();
-      return productsFor(catalog, buyer, await orders.unavailable(catalog));
+      const { catalog, pause } = await deps.shop.state();
+      const list = productsFor(catalog, buyer, await orders.unavailable(catalog));
+      // While the shop is paused nothing can be ordered: every product says so.
+      return pause === undefined ? list : list.map((p) => ({ ...p, available: false }));
     },
   };
 }
@@ -181,6 +197,8 @@ export function productsFor(
         game: game.name,
         price,
         available: !p.disabled && !resting.has(p.code.toUpperCase()),
+        rule: game.destination?.pattern ?? "",
+        example: game.destination?.example ?? "",
       });
     }
   }

@@ -104,7 +104,28 @@ describe("the H2H API: a reseller's system orders by HTTP in the provider's own 
     expect(balance.body).toEqual({ status: 1, data: { balance: 100_000 - price, held: 0 } });
     const products = await get("/v1/products", creds(BUDI));
     expect(products.body.status).toBe(1);
-    expect(products.body.data).toContainEqual(expect.objectContaining({ code: "ML86", price, available: true }));
+    expect(products.body.data).toContainEqual(
+      expect.objectContaining({
+        code: "ML86",
+        price,
+        available: true,
+        // The player-id rule the shop checks, so the partner's system can check it first.
+        rule: "^[0-9]{6,12}\\([0-9]{4,5}\\)$",
+        example: "12345678(1234)",
+      }),
+    );
+
+    // While the shop is paused, nothing is available (and an order is refused with shop/paused).
+    const before = world.fake.messagesTo(ADMIN.id).length;
+    world.fake.sendText(ADMIN, "/pause stock count");
+    await world.fake.waitForMessage(
+      ADMIN.id,
+      (m) => /Orders are paused/.test(m.text) && world.fake.messagesTo(ADMIN.id).indexOf(m) >= before,
+    );
+    const paused = (await get("/v1/products", creds(BUDI))).body.data as Array<{ available: boolean }>;
+    expect(paused.length).toBeGreaterThan(0);
+    expect(paused.every((p) => !p.available)).toBe(true);
+    expect((await order(BUDI, "INV-P")).body).toMatchObject({ status: 0, error_code: "shop/paused" });
   });
 
   it("sent twice at the same moment, one ref id orders once", async () => {
@@ -133,6 +154,13 @@ describe("the H2H API: a reseller's system orders by HTTP in the provider's own 
       [{ secret_key: "wrong" }, "auth/invalid-credentials"],
       [{ mitra_id: "PAAAAAAAAAA" }, "auth/invalid-credentials"],
       [{ mitra_id: "" }, "auth/invalid-credentials"],
+      // Typed as a bank or a person writes it: refused, never read as another amount.
+      [{ max_price: "19.800" }, "request/invalid-parameter", /max_price/],
+      [{ max_price: "Rp 20000" }, "request/invalid-parameter", /max_price/],
+      [{ max_price: "-1" }, "request/invalid-parameter", /max_price/],
+      [{ max_price: ["20000", "30000"] }, "request/invalid-parameter", /max_price/],
+      // ML86 costs this reseller more than 1 rupiah: above their limit, nothing is held.
+      [{ max_price: "1" }, "price/above-max", /max_price/],
     ];
     for (const [extra, code, words] of cases) {
       const a = await order(BUDI, "REUSE-1", extra);
@@ -144,8 +172,13 @@ describe("the H2H API: a reseller's system orders by HTTP in the provider's own 
     const missing = await get("/v1/transaction/partner", { ref_id: "X", item_code: "ML86", ...creds(BUDI) });
     expect(missing.body).toMatchObject({ status: 0, error_code: "request/invalid-parameter" });
     expect(missing.body.error_msg).toMatch(/destination is missing/);
-    // None of them used the ref id: it orders now.
-    expect((await order(BUDI, "REUSE-1")).body.status).toBe(1);
+    // None of them used the ref id (nothing was held): it orders now, within its max_price.
+    expect((await get("/v1/balance", creds(BUDI))).body.data).toMatchObject({ held: 0 });
+    const within = await order(BUDI, "REUSE-1", { max_price: "1000000" });
+    expect(within.body.status).toBe(1);
+    // The exact price is within it too (max_price is the most the partner pays, not less than).
+    const price = String(within.body.data.product_detail.price);
+    expect((await order(BUDI, "REUSE-2", { max_price: price })).body.status).toBe(1);
 
     const post = await get(
       "/v1/transaction/partner",
@@ -163,14 +196,22 @@ describe("the H2H API: a reseller's system orders by HTTP in the provider's own 
     expect((await get("/v1/transaction/status", { ref_id: "HEAD-1", ...creds(BUDI) })).body.error_code).toBe(
       "transaction/not-found",
     );
-    // A trailing slash names the same operation, and the same ref id is still used once.
+    // Paths match exactly: a trailing slash is no operation, and orders nothing.
     const slash = await get("/v1/transaction/partner/", {
-      ref_id: "REUSE-1",
+      ref_id: "SLASH-1",
       item_code: "ML86",
       destination: PLAYER,
       ...creds(BUDI),
     });
-    expect(slash.body).toMatchObject({ status: 0, error_code: "transaction/ref-id-already-exists" });
+    expect(slash.status).toBe(404);
+    expect(slash.body).toMatchObject({ status: 0, error_code: "request/not-found" });
+    expect((await get("/v1/transaction/status", { ref_id: "SLASH-1", ...creds(BUDI) })).body.error_code).toBe(
+      "transaction/not-found",
+    );
+    for (const path of ["/v1/balance", "/v1/products", "/v1/transaction/status", "/v1/transactions"]) {
+      const other = await fetch(`${base}${path}?${new URLSearchParams(creds(BUDI)).toString()}`, { method: "HEAD" });
+      expect([path, other.status, other.headers.get("allow")]).toEqual([path, 405, "GET"]);
+    }
     const nowhere = await get("/v1/nothing", creds(BUDI));
     expect(nowhere.status).toBe(404);
     expect(nowhere.body.status).toBe(0);

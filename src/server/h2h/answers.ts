@@ -20,14 +20,17 @@ export type ErrorCode =
   | "shop/paused"
   | "request/rate-limited"
   | "transaction/failed"
-  | "transaction/unknown"
   | "transaction/not-found"
+  | "price/above-max"
   | "server/error";
 
 export interface ErrorBody {
   status: 0;
   error_code: ErrorCode;
   error_msg: string;
+  /** A failed order's ids (`transaction/failed` only): which order failed. */
+  ref_id?: string;
+  trx_id?: string;
 }
 
 export interface SuccessData {
@@ -38,7 +41,15 @@ export interface SuccessData {
   message: string;
   sn: string;
   last_balance: number;
-  product_detail: { name: string; code: string; price: number; rate: 1; priceRp: number; status: "SUKSES" };
+  product_detail: {
+    name: string;
+    code: string;
+    price: number;
+    rate: 1;
+    priceRp: number;
+    /** SUKSES: done; PENDING: the outcome is not known yet (never a refusal: do not order again). */
+    status: "SUKSES" | "PENDING";
+  };
 }
 
 export interface SuccessBody {
@@ -54,6 +65,7 @@ const REFUSALS: Record<PartnerRefusal, [ErrorCode, string]> = {
   "destination-invalid": ["destination/invalid", "destination does not match the player id rule of the game"],
   "balance-insufficient": ["balance/insufficient", "your saldo is less than the price"],
   "shop-paused": ["shop/paused", "the shop has paused orders; try again later"],
+  "price-above-max": ["price/above-max", "your price for this product is above max_price; nothing was ordered"],
 };
 
 export const refusalBody = (why: PartnerRefusal): ErrorBody => errorBody(...REFUSALS[why]);
@@ -62,8 +74,6 @@ export const usedBody = (): ErrorBody =>
   errorBody("transaction/ref-id-already-exists", "this ref_id was used already; ask its status");
 
 const FAILED_MSG = "the order failed at the shop's provider; the price was returned to your saldo";
-const UNKNOWN_MSG =
-  "the outcome is not known yet; the price stays held. Do not send it again with a new ref_id: ask its status";
 
 /**
  * The shop's own transaction id of an order, in the provider's form: a prefix, a six-digit segment
@@ -86,7 +96,8 @@ export function trxIdOf(order: Pick<OrderRecord, "refId" | "submittedAt" | "crea
 
 /**
  * An order as its partner reads it: the success body for a success (`lastBalance`: the saldo to
- * show), else the error that says it failed or is not known yet.
+ * show), the failure (with its ids) for a failure, and for any other state the pending answer: the
+ * success shape with `product_detail.status` PENDING, so that no client takes it for a refusal.
  */
 export function orderBody(
   order: OrderRecord,
@@ -94,20 +105,25 @@ export function orderBody(
   lastBalance: number,
   refPrefix: string,
 ): SuccessBody | ErrorBody {
-  if (order.state === "failed") return errorBody("transaction/failed", FAILED_MSG);
-  if (order.state !== "success") return errorBody("transaction/unknown", UNKNOWN_MSG);
+  const trxId = trxIdOf(order, refPrefix);
+  if (order.state === "failed")
+    return { ...errorBody("transaction/failed", FAILED_MSG), ref_id: partnerRef, trx_id: trxId };
+  const pending = order.state !== "success";
   const r = order.result ?? {};
   const price = order.price ?? 0;
-  const name = r.destinationName ?? "";
-  const sn = r.sn ?? "";
+  const name = pending ? "" : (r.destinationName ?? "");
+  const sn = pending ? "" : (r.sn ?? "");
+  const message = pending
+    ? `PENDING ${order.productName} ke ${order.playerId}. Status belum final; tunggu callback atau tanya status.`
+    : `SUKSES ${order.productName} ke ${order.playerId}${name === "" ? "" : ` a.n. ${name}`}. SN: ${sn}`;
   return {
     status: 1,
     data: {
-      trx_id: trxIdOf(order, refPrefix),
+      trx_id: trxId,
       ref_id: partnerRef,
       destination: order.playerId,
       destination_name: name,
-      message: `SUKSES ${order.productName} ke ${order.playerId}${name === "" ? "" : ` a.n. ${name}`}. SN: ${sn}`,
+      message,
       sn,
       last_balance: lastBalance,
       product_detail: {
@@ -116,7 +132,7 @@ export function orderBody(
         price,
         rate: 1,
         priceRp: price,
-        status: "SUKSES",
+        status: pending ? "PENDING" : "SUKSES",
       },
     },
   };

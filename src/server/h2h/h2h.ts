@@ -8,6 +8,7 @@ import type { PartnerOrderRequest, PartnerOrders } from "../../partners/partner-
 import { readReconcileQuery, RECONCILE_PATHS, type Reconcile } from "../../partners/reconcile.js";
 import { errorBody, orderBody, refusalBody, usedBody, type ErrorBody, type ErrorCode } from "./answers.js";
 import { openApiDocument } from "./openapi.js";
+import { MAX_PRICE_MSG, maxPriceOf } from "./params.js";
 import type { RateLimit } from "./rate-limit.js";
 import type { TestOrders } from "../../partners/test-orders.js";
 import { markTestAnswers, testAnswers } from "./test-answers.js";
@@ -31,6 +32,31 @@ export interface H2hDeps {
   now: () => Date;
   logger: Logger;
 }
+
+/** Every operation's path under /v1 (each a GET only). */
+const PATHS: readonly string[] = [
+  "/transaction/partner",
+  "/transaction/status",
+  "/balance",
+  "/products",
+  ...RECONCILE_PATHS,
+  "/openapi.json",
+];
+
+/** Another method than GET (HEAD included) on an operation's path (with `Allow: GET`). */
+const NOT_ALLOWED = errorBody("request/method-not-allowed", "use GET");
+
+/** A path under /v1 that is no operation (a trailing slash makes another path). */
+const NOT_FOUND = errorBody("request/not-found", "no such operation");
+
+/**
+ * A failure inside the shop before a ref id was used (nothing was held: the request may be sent
+ * again as it was); after it was used, the order's own answer (pending) is given instead.
+ */
+const SERVER_ERROR = errorBody(
+  "server/error",
+  "the shop could not answer; send the request again with the same ref_id (it orders at most once)",
+);
 
 /** A partner's ref id: 1 to 64 of A–Z a–z 0–9 _ . - (case counts). */
 const REF_ID = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -87,7 +113,9 @@ export function h2hRoutes(deps: H2hDeps) {
     return { ok: true, value: { partner, buyer } };
   }
 
-  const answer = (c: Context, checked: { body: ErrorBody; status: 200 | 429 }) => c.json(checked.body, checked.status);
+  /** A refusal; a 429 says when to come back (the allowance is per second). */
+  const answer = (c: Context, checked: { body: ErrorBody; status: 200 | 429 }) =>
+    checked.status === 429 ? c.json(checked.body, 429, { "Retry-After": "1" }) : c.json(checked.body, checked.status);
 
   /** An order as its partner reads it, with the saldo to show: after it for a fresh answer, now for a status query. */
   const shown = (c: Context, order: OrderRecord, partnerRef: string, balance: number) =>
@@ -103,11 +131,17 @@ export function h2hRoutes(deps: H2hDeps) {
     return c.json({ status: 1 as const, data: await deps.reconcile[list](who.value.partner, q.date, q.page) }, 200);
   }
 
-  const app = new Hono({ strict: false })
-    .use(markTestAnswers)
+  // Paths match exactly: the server around it reads `/x/` as `/x`, so a trailing slash is told
+  // apart here (404, and nothing ordered). Hono answers HEAD with the GET route; every operation
+  // is a GET only, so HEAD is refused on each alike, as other methods are.
+  const app = new Hono({ strict: true }).use(markTestAnswers);
+  for (const path of PATHS)
+    app.use(path, async (c, next) => {
+      if (new URL(c.req.url).pathname.endsWith("/")) return c.json(NOT_FOUND, 404);
+      return c.req.method === "GET" ? next() : c.json(NOT_ALLOWED, 405, { Allow: "GET" });
+    });
+  app
     .get("/transaction/partner", async (c) => {
-      // Hono answers HEAD with the GET route: an order is placed by a GET only.
-      if (c.req.method !== "GET") return c.json(errorBody("request/method-not-allowed", "use GET"), 405);
       const url = new URL(c.req.url);
       const who = await partnerOf(url);
       if (!who.ok) return answer(c, who);
@@ -118,30 +152,50 @@ export function h2hRoutes(deps: H2hDeps) {
         return answer(c, fail("request/invalid-parameter", "ref_id must be 1 to 64 of A-Z a-z 0-9 _ . -"));
       if (destination.length > MAX_PARAM)
         return answer(c, fail("request/invalid-parameter", "destination is longer than 64 characters"));
+      const maxPrice = maxPriceOf(url);
+      if (!maxPrice.ok) return answer(c, fail("request/invalid-parameter", MAX_PRICE_MSG));
       if (code.length > MAX_PARAM) return c.json(refusalBody("product-not-found"), 200);
       const { partner, buyer } = who.value;
       if (partner.testKey)
         return tests.order(c, { userId: partner.userId, buyer, partnerRef: ref, itemCode: code, destination }, url);
       const name = (await deps.people.get([partner.userId])).get(partner.userId)?.name ?? `reseller ${partner.userId}`;
-      const r = await deps.track(
-        partnerOrders.order({
-          userId: partner.userId,
-          userName: name,
-          buyer,
-          partnerRef: ref,
-          itemCode: code,
-          destination,
-        }),
-      );
+      const r = await deps
+        .track(
+          partnerOrders.order({
+            userId: partner.userId,
+            userName: name,
+            buyer,
+            partnerRef: ref,
+            itemCode: code,
+            destination,
+            ...(maxPrice.value === undefined ? {} : { maxPrice: maxPrice.value }),
+          }),
+        )
+        .catch(async (err: unknown) => {
+          // Once the ref id is used (its price held), an error answers pending: the order stands,
+          // and a partner who read status 0 might order it again under a new ref id.
+          logger.error({ err, partner: partner.mitraId }, "H2H order failed inside the shop");
+          return partnerOrders.status(partner.userId, ref);
+        })
+        .catch((): { kind: "not-found" } => ({ kind: "not-found" }));
       if (r.kind === "used") return c.json(usedBody(), 200);
       if (r.kind === "refused") return c.json(refusalBody(r.why), 200);
-      if (r.kind === "not-found")
-        return c.json(errorBody("transaction/unknown", "the order's outcome is not known yet"), 200);
+      // Nothing was held under this ref id, or the shop cannot tell: sent again under the same
+      // ref id, it orders at most once.
+      if (r.kind === "not-found") return c.json(SERVER_ERROR, 500);
       const order = r.order;
       logger.info({ refId: order.refId, partner: partner.mitraId, state: order.state }, "H2H order answered");
-      const final = outcomeKnown(order.state);
+      const saldo =
+        order.saldoAfter ??
+        (await partnerOrders
+          .balance(partner.userId)
+          .then((b) => b.balance)
+          .catch(() => undefined));
+      // The ref id is used: whatever fails now, the answer is the order's, pending at worst (with
+      // its callback still owed), never status 0.
+      const final = outcomeKnown(order.state) && saldo !== undefined;
       // The partner hung up before the answer: the callback tells them the outcome now. Given a
-      // final answer, they are owed none; given "unknown", the callback comes with the outcome.
+      // final answer, they are owed none; given a pending one, the callback comes with the outcome.
       if (c.req.raw.signal.aborted && final)
         await deps
           .owe(order.refId)
@@ -150,7 +204,7 @@ export function h2hRoutes(deps: H2hDeps) {
         await partnerOrders
           .answered(order.refId)
           .catch((err: unknown) => logger.error({ err, refId: order.refId }, "callback not dropped"));
-      return shown(c, order, ref, order.saldoAfter ?? (await partnerOrders.balance(partner.userId)).balance);
+      return shown(c, final ? order : { ...order, state: "unknown" }, ref, saldo ?? 0);
     })
     .get("/transaction/status", async (c) => {
       const url = new URL(c.req.url);
@@ -183,19 +237,14 @@ export function h2hRoutes(deps: H2hDeps) {
     .get("/transactions", (c) => reconciled(c, "transactions"))
     .get("/mutations", (c) => reconciled(c, "mutations"));
 
-  // The API's own description, for partners' tools: no key, GET only (HEAD too is refused).
-  app.all("/openapi.json", (c) =>
-    c.req.method === "GET"
-      ? c.json(openApiDocument, 200)
-      : c.json(errorBody("request/method-not-allowed", "use GET"), 405, { Allow: "GET" }),
-  );
-    for (const path of ["/transaction/partner", "/transaction/status", "/balance", "/products", ...RECONCILE_PATHS])
-    app.all(path, (c) => c.json(errorBody("request/method-not-allowed", "use GET"), 405));
-  app.all("*", (c) => c.json(errorBody("request/not-found", "no such operation"), 404));
+  // The API's own description, for partners' tools: no key.
+  app.get("/openapi.json", (c) => c.json(openApiDocument, 200));
+  for (const path of PATHS) app.all(path, (c) => c.json(NOT_ALLOWED, 405, { Allow: "GET" }));
+  app.all("*", (c) => c.json(NOT_FOUND, 404));
   app.onError((err, c) => {
     // The path only: the query holds the secret key.
     logger.error({ err, path: c.req.path }, "H2H request failed");
-    return c.json(errorBody("transaction/unknown", "the shop could not answer; ask the status of this ref_id"), 500);
+    return c.json(SERVER_ERROR, 500);
   });
   return app;
 }

@@ -9,7 +9,8 @@ import {
   type TestState,
 } from "../../partners/test-orders.js";
 import { API_CHAT_ID } from "../../orders/order.js";
-import { errorBody, orderBody, refusalBody, trxIdOf, usedBody, type ErrorBody, type ErrorCode } from "./answers.js";
+import { errorBody, orderBody, refusalBody, usedBody, type ErrorBody } from "./answers.js";
+import { MAX_PRICE_MSG, maxPriceOf } from "./params.js";
 
 /** A test answer: the real one's shape, with `test: true` at its top level. */
 type Test<T> = T & { test: true };
@@ -19,7 +20,7 @@ const tested = <T extends object>(body: T): Test<T> => ({ ...body, test: true })
  * A test order as the shop's own order record, so that its answers are built by the same code as
  * a real order's: its trx_id and SN start with TEST, its saldo is the test balance.
  */
-function recordOf(order: TestOrder, state: "success" | "failed"): OrderRecord {
+function recordOf(order: TestOrder, state: TestState): OrderRecord {
   const at = new Date(order.at).toISOString();
   return {
     refId: order.refId,
@@ -35,7 +36,7 @@ function recordOf(order: TestOrder, state: "success" | "failed"): OrderRecord {
     createdAt: at,
     submittedAt: at,
     role: "reseller",
-    state,
+    state: state === "pending" ? "unknown" : state,
     ...(state === "success" ? { result: { sn: order.sn, destinationName: "Test Player" } } : {}),
   };
 }
@@ -45,34 +46,7 @@ function recordOf(order: TestOrder, state: "success" | "failed"): OrderRecord {
  * and its callback give it: in the shape of a real order's, with `test: true`.
  */
 export function testStatusBody(order: TestOrder, state: TestState): object {
-  const trxId = trxIdOf(recordOf(order, "failed"), TEST_PREFIX);
-  if (state === "failed")
-    return tested({
-      ...orderBody(recordOf(order, "failed"), order.partnerRef, TEST_BALANCE.balance, TEST_PREFIX),
-      ref_id: order.partnerRef,
-      trx_id: trxId,
-    });
-  const success = orderBody(recordOf(order, "success"), order.partnerRef, TEST_BALANCE.balance, TEST_PREFIX);
-  if (state === "success" || success.status !== 1) return tested(success);
-  // Pending: the success shape with nothing of an outcome in it yet.
-  const d = success.data;
-  return tested({
-    status: 1 as const,
-    data: {
-      ...d,
-      destination_name: "",
-      sn: "",
-      message: `PENDING ${order.productName} ke ${order.destination}. Status belum final; tunggu callback atau tanya status.`,
-      product_detail: { ...d.product_detail, status: "PENDING" as const },
-    },
-  });
-}
-
-/** `max_price` as sent: absent, a whole number of rupiah, or malformed. */
-function maxPriceOf(url: URL): { ok: true; value: number | undefined } | { ok: false } {
-  const all = url.searchParams.getAll("max_price");
-  if (all.length === 0) return { ok: true, value: undefined };
-  return all.length === 1 && /^[0-9]{1,15}$/.test(all[0]!) ? { ok: true, value: Number(all[0]) } : { ok: false };
+  return tested(orderBody(recordOf(order, state), order.partnerRef, TEST_BALANCE.balance, TEST_PREFIX));
 }
 
 /**
@@ -85,20 +59,14 @@ export function testAnswers(deps: { testOrders: TestOrders; partnerOrders: Pick<
   return {
     async order(c: Context, req: Omit<PartnerOrderRequest, "userName">, url: URL) {
       const maxPrice = maxPriceOf(url);
-      if (!maxPrice.ok)
-        return error(
-          c,
-          errorBody("request/invalid-parameter", "max_price must be a whole number of rupiah, at least 0"),
-        );
+      if (!maxPrice.ok) return error(c, errorBody("request/invalid-parameter", MAX_PRICE_MSG));
       const r = await deps.testOrders.order({
         ...req,
         ...(maxPrice.value === undefined ? {} : { maxPrice: maxPrice.value }),
       });
       if (r.kind === "used") return error(c, usedBody());
       if (r.kind === "refused") return error(c, refusalBody(r.why));
-      if (r.kind === "above-max")
-        // The code the real answer gives (a code of its own, not yet among ErrorCode in this file's time).
-        return error(c, errorBody("price/above-max" as ErrorCode, "the price is above max_price; nothing was ordered"));
+      if (r.kind === "above-max") return error(c, refusalBody("price-above-max"));
       return c.json(testStatusBody(r.order, r.state), 200);
     },
 
