@@ -55,6 +55,8 @@ const MAX_ERROR_CODE = 100;
 const REF_ID_EXISTS = "transaction/ref-id-already-exists";
 /** A provider that relays orders (another shop running this bot) does not know the outcome either. */
 const UPSTREAM_UNKNOWN = "transaction/unknown";
+/** The code a test key's answer is refused with (the answer carried `test: true`). */
+export const TEST_ANSWER = "provider/test-key";
 /** Nothing was ordered and the ref_id was not used: the one answer that is sent again. */
 const RATE_LIMITED = "request/rate-limited";
 
@@ -109,6 +111,17 @@ export function parseTopupAnswer(body: string, httpStatus: number, req: Pick<Top
     return { kind: "unknown", reason: "malformed", detail: `${http}, body is not a JSON object`, httpStatus };
   }
   const record = json as Record<string, unknown>;
+  // Another shop answered as to a test key (given to this shop by mistake): nothing was ordered,
+  // whatever the answer looks like, and its made-up SN must never be sold.
+  if (record.test === true) {
+    return {
+      kind: "failed",
+      reason: "provider-error",
+      errorCode: TEST_ANSWER,
+      errorMsg: "the provider answered as to a test key: nothing was ordered (set a live key)",
+      detail: `${http}, the provider answered as to a test key (test: true)`,
+    };
+  }
   const status = statusSchema.safeParse(record.status);
   if (!status.success) {
     return { kind: "unknown", reason: "malformed", detail: `${http}, status is neither 0 nor 1`, httpStatus };

@@ -539,6 +539,28 @@ describe("provider client when the provider is another shop running this bot", (
     }
   });
 
+  it("when the other shop answers as to a test key, then even its success is a refusal: its made-up SN is never sold", async () => {
+    const testSuccess = { ...successBody("TGT1", { sn: "TEST1234" }), test: true };
+    const result = await orderAgainst(json(200, testSuccess), "TGT1");
+    expect(result).toMatchObject({ kind: "failed", reason: "provider-error", errorCode: "provider/test-key" });
+    expect(result.kind === "failed" && result.errorMsg).toMatch(/test key/);
+    expect(JSON.stringify(result)).not.toContain("TEST1234");
+    // A pending or failed test answer is a refusal too, and so is a status query's.
+    const testPending = { ...successBody("TGT1", {}, { status: "PENDING" }), test: true };
+    expect(await orderAgainst(json(200, testPending), "TGT1")).toMatchObject({
+      kind: "failed",
+      errorCode: "provider/test-key",
+    });
+    expect(parseStatusAnswer(JSON.stringify({ ...successBody("TGT1"), test: true }), 200, "TGT1")).not.toMatchObject({
+      kind: "success",
+    });
+    // Without the marker the same pending answer is held as unknown, as an older shop's transaction/unknown is.
+    expect(await orderAgainst(json(200, successBody("TGT1", {}, { status: "PENDING" })), "TGT1")).toMatchObject({
+      kind: "unknown",
+      reason: "status-not-sukses",
+    });
+  });
+
   it("when the provider is rate-limited twice and then succeeds, then it is one success sent three times with the same ref_id", async () => {
     const provider = await scripted([json(429, rateLimited), json(429, rateLimited), json(200, successBody("TGRL1"))]);
     const result = await clientFor(provider.url).order(req("TGRL1"));
