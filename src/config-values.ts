@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /** Empty strings count as unset: `FOO=` in a .env file means "no value", not "the empty value". */
@@ -47,3 +48,25 @@ export const errorCodes = z.string().transform((raw, ctx) => {
   }
   return codes;
 });
+
+/** An address as it is compared and counted: an IPv4-mapped IPv6 address is its IPv4 address. */
+export function normaliseAddress(address: string): string {
+  const a = address.trim().toLowerCase();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(a);
+  return mapped === null ? a : mapped[1]!;
+}
+
+/**
+ * H2H_TRUSTED_PROXIES as typed: comma-separated IP addresses (spaces allowed). The addresses read,
+ * or the first entry that is not one.
+ */
+export function readTrustedProxies(typed: string): { ok: true; addresses: string[] } | { ok: false; bad: string } {
+  const addresses: string[] = [];
+  for (const entry of typed.split(",")) {
+    const a = entry.trim();
+    if (a === "") continue;
+    if (isIP(a) === 0) return { ok: false, bad: a.slice(0, 60) };
+    addresses.push(normaliseAddress(a));
+  }
+  return { ok: true, addresses };
+}

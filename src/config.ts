@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { parseProviders, providerList, type ProviderSettings } from "./config-providers.js";
-import { errorCodes, httpUrl, lowBalance, optional, positiveInt, providerBaseUrl } from "./config-values.js";
+import {
+  errorCodes,
+  httpUrl,
+  lowBalance,
+  optional,
+  positiveInt,
+  providerBaseUrl,
+  readTrustedProxies,
+} from "./config-values.js";
 import { MAIN_PROVIDER } from "./topup/types.js";
 
 export type { ProviderSettings } from "./config-providers.js";
@@ -59,7 +67,14 @@ export interface Config {
    * H2H_CALLBACK_ALLOW_PRIVATE: partners' callbacks may go to loopback and private addresses
    * (tests, a shop on a private network); refused otherwise.
    */
-  h2h: { enabled: boolean; ratePerSecond: number; noticeMinutes: number; callbackAllowPrivate: boolean };
+  h2h: {
+    enabled: boolean;
+    ratePerSecond: number;
+    noticeMinutes: number;
+    callbackAllowPrivate: boolean;
+    /** Proxies whose right-most X-Forwarded-For entry names the client (none: the peer is the client). */
+    trustedProxies: string[];
+  };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -235,6 +250,14 @@ const schema = z.object({
       .refine((v) => ["true", "false", "1", "0", "yes", "no"].includes(v), "must be true or false")
       .transform((v) => v === "true" || v === "1" || v === "yes"),
   ),
+  H2H_TRUSTED_PROXIES: optional(
+    z.string().transform((typed, ctx) => {
+      const read = readTrustedProxies(typed);
+      if (read.ok) return read.addresses;
+      ctx.addIssue({ code: "custom", message: `"${read.bad}" is not an IP address (comma-separated IP addresses)` });
+      return z.NEVER;
+    }),
+  ),
 });
 
 const TELEGRAM_API_ROOT = "https://api.telegram.org";
@@ -399,6 +422,7 @@ function configOf(e: Env, apiRoot: string, providers: ProviderSettings[]): Confi
       ratePerSecond: e.H2H_RATE_LIMIT ?? 50,
       noticeMinutes: e.H2H_NOTICE_MINUTES ?? 10,
       callbackAllowPrivate: e.H2H_CALLBACK_ALLOW_PRIVATE ?? false,
+      trustedProxies: e.H2H_TRUSTED_PROXIES ?? [],
     },
   };
 }

@@ -83,6 +83,14 @@ describe("configuration", () => {
     ]);
   });
 
+  it("when H2H_TRUSTED_PROXIES names something other than IP addresses, then the entry is named; IPv4-mapped ones read as IPv4", () => {
+    expect(errorsOf({ BOT_TOKEN: "123:abc", H2H_TRUSTED_PROXIES: "10.0.0.1, proxy.local" })).toEqual([
+      'H2H_TRUSTED_PROXIES "proxy.local" is not an IP address (comma-separated IP addresses)',
+    ]);
+    const read = parseConfig({ BOT_TOKEN: "123:abc", H2H_TRUSTED_PROXIES: " 10.0.0.1,::ffff:127.0.0.1 ,fd00::1" });
+    expect(read.ok && read.config.h2h.trustedProxies).toEqual(["10.0.0.1", "127.0.0.1", "fd00::1"]);
+  });
+
   it("when REF_ID_PREFIX starts with TEST, then it is refused: the H2H test orders' ids start so", () => {
     expect(errorsOf({ BOT_TOKEN: "123:abc", REF_ID_PREFIX: "Test1" })).toEqual([
       "REF_ID_PREFIX must not start with TEST (the ids of the H2H API's test orders do)",

@@ -116,9 +116,10 @@ export async function createAppHttp(deps: AppHttpDeps): Promise<HttpServer | und
 /** The H2H API under /v1 (its code is loaded only when H2H_ENABLED is true). */
 async function h2hApi(deps: AppHttpDeps) {
   const { config, now, logger } = deps;
-  const [{ h2hRoutes }, { createRateLimit }] = await Promise.all([
+  const [{ h2hRoutes }, { createRateLimit }, { createWrongKeys }] = await Promise.all([
     import("../server/h2h/h2h.js"),
     import("../server/h2h/rate-limit.js"),
+    import("../server/h2h/wrong-keys.js"),
   ]);
   const [{ createReconcile }, { trxIdOf }] = await Promise.all([
     import("../partners/reconcile.js"),
@@ -135,6 +136,8 @@ async function h2hApi(deps: AppHttpDeps) {
     partnerOrders: deps.partnerOrders,
     testOrders: deps.testOrders,
     rateLimit: createRateLimit(deps.storage, config.h2h.ratePerSecond),
+    wrongKeys: createWrongKeys(deps.storage),
+    trustedProxies: new Set(config.h2h.trustedProxies),
     reconcile: createReconcile({
       ledger: deps.ledger,
       wallets: deps.wallets,

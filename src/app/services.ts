@@ -47,6 +47,7 @@ import { createPartnerOrders } from "../partners/partner-orders.js";
 import { createTestOrders } from "../partners/test-orders.js";
 import { createUpstreamCheck } from "../partners/upstream-check.js";
 import { createCallbackSender } from "../server/h2h/callbacks.js";
+import { createWrongKeys, logWrongKeys } from "../server/h2h/wrong-keys.js";
 import { testStatusBody } from "../server/h2h/test-answers.js";
 import { createReports } from "../reports/reports.js";
 import type { Shop } from "../shop/shop.js";
@@ -392,9 +393,11 @@ function upstreamAndH2hChores(
     logger,
   });
   const minutes = config.h2h.noticeMinutes;
+  const wrongKeys = createWrongKeys(deps.storage);
   return [
     ...asked,
     { what: "partner callbacks", run: () => sender.sweep() },
+    { what: "H2H wrong keys log", run: () => logWrongKeys(wrongKeys, now().getTime(), logger) },
     {
       what: "H2H sales notice",
       run: async () => {

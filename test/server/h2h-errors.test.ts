@@ -8,6 +8,7 @@ import { writePastDeposit } from "../helpers/ledger-history.js";
 import { createLogger } from "../../src/logger.js";
 import { h2hRoutes } from "../../src/server/h2h/h2h.js";
 import { createRateLimit } from "../../src/server/h2h/rate-limit.js";
+import { createWrongKeys } from "../../src/server/h2h/wrong-keys.js";
 import type { PartnerOrders } from "../../src/partners/partner-orders.js";
 
 const PLAYER = "12345678(1234)";
@@ -63,6 +64,8 @@ describe("the H2H API when the shop fails inside an order", () => {
       partnerOrders,
       testOrders: app.testOrders,
       rateLimit: createRateLimit(app.storage, 1000),
+      wrongKeys: createWrongKeys(app.storage),
+      trustedProxies: new Set(),
       reconcile: { transactions: async () => undefined as never, mutations: async () => undefined as never },
       owe: (refId) => app.partnerCallbacks.owe(refId, Date.now()),
       track: (work) => work,

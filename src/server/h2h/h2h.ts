@@ -9,7 +9,10 @@ import { readReconcileQuery, RECONCILE_PATHS, type Reconcile } from "../../partn
 import { errorBody, orderBody, refusalBody, usedBody, type ErrorBody, type ErrorCode } from "./answers.js";
 import { openApiDocument } from "./openapi.js";
 import { MAX_PRICE_MSG, maxPriceOf } from "./params.js";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { clientAddress } from "./client-address.js";
 import type { RateLimit } from "./rate-limit.js";
+import type { WrongKeys } from "./wrong-keys.js";
 import type { TestOrders } from "../../partners/test-orders.js";
 import { markTestAnswers, testAnswers } from "./test-answers.js";
 
@@ -21,6 +24,10 @@ export interface H2hDeps {
   /** The orders of test keys: they order nothing (test-answers.ts answers them). */
   testOrders: TestOrders;
   rateLimit: RateLimit;
+  /** Wrong keys per client address: past the limit, that address's wrong keys are held back. */
+  wrongKeys: Pick<WrongKeys, "count">;
+  /** H2H_TRUSTED_PROXIES: peers whose X-Forwarded-For names the client. */
+  trustedProxies: ReadonlySet<string>;
   /** A partner's orders and saldo movements of a day, for their books. */
   reconcile: Pick<Reconcile, "transactions" | "mutations">;
   /** An order whose outcome its partner may not have read (they hung up): the callback tells it. */
@@ -64,7 +71,8 @@ const MAX_PARAM = 64;
 
 type Checked<T> = { ok: true; value: T } | Refused;
 
-type Refused = { ok: false; body: ErrorBody; status: 200 | 429 };
+/** A refusal; a 429 says when to try again (seconds, 1 by default). */
+type Refused = { ok: false; body: ErrorBody; status: 200 | 429; retryAfterS?: number };
 
 const fail = (code: ErrorCode, msg: string, status: 200 | 429 = 200): Refused => ({
   ok: false,
@@ -100,22 +108,54 @@ export function h2hRoutes(deps: H2hDeps) {
   const { partnerOrders, logger } = deps;
   const tests = testAnswers({ testOrders: deps.testOrders, partnerOrders });
 
-  /** The partner a request's credentials name, within their allowance. */
-  async function partnerOf(url: URL): Promise<Checked<{ partner: AuthPartner; buyer: PartnerOrderRequest["buyer"] }>> {
+  /** The request's client address: the peer, or what a trusted proxy says it is. */
+  function addressOf(c: Context): string {
+    let peer: string | undefined;
+    try {
+      peer = getConnInfo(c).remote.address;
+    } catch {
+      // Not a Node connection (a request made in process): no peer to name.
+    }
+    return clientAddress(peer, c.req.header("x-forwarded-for"), deps.trustedProxies);
+  }
+
+  /**
+   * The partner a request's credentials name, within their allowance. A wrong key (missing,
+   * unknown, wrong, access off, no longer a reseller) is counted against the client's address;
+   * past the limit that address's wrong keys get 429 for a while. A right key is never held back
+   * by anyone's wrong ones.
+   */
+  async function partnerOf(
+    url: URL,
+    c: Context,
+  ): Promise<Checked<{ partner: AuthPartner; buyer: PartnerOrderRequest["buyer"] }>> {
     const creds = single(url, ["mitra_id", "secret_key"], "auth/invalid-credentials");
-    if (!creds.ok) return creds;
-    const partner = await deps.partners.authenticate(creds.value.mitra_id, creds.value.secret_key);
+    const partner = creds.ok
+      ? await deps.partners.authenticate(creds.value.mitra_id, creds.value.secret_key)
+      : undefined;
     const buyer = partner === undefined ? undefined : await deps.access.buyerOf(partner.userId);
-    if (partner === undefined || buyer?.role !== "reseller")
-      return fail("auth/invalid-credentials", "mitra_id or secret_key is wrong, or API access is off");
+    if (partner === undefined || buyer?.role !== "reseller") {
+      const mitra = url.searchParams.get("mitra_id") ?? "";
+      const heldMs = await deps.wrongKeys.count(addressOf(c), mitra, deps.now().getTime());
+      if (heldMs > 0)
+        return {
+          ...fail("request/rate-limited", "too many wrong keys from your address; wait before trying again", 429),
+          retryAfterS: Math.max(1, Math.ceil(heldMs / 1000)),
+        };
+      return creds.ok
+        ? fail("auth/invalid-credentials", "mitra_id or secret_key is wrong, or API access is off")
+        : creds;
+    }
     if (!(await deps.rateLimit.take(partner.userId, deps.now().getTime())))
       return fail("request/rate-limited", "too many requests; nothing was ordered, send it again shortly", 429);
     return { ok: true, value: { partner, buyer } };
   }
 
   /** A refusal; a 429 says when to come back (the allowance is per second). */
-  const answer = (c: Context, checked: { body: ErrorBody; status: 200 | 429 }) =>
-    checked.status === 429 ? c.json(checked.body, 429, { "Retry-After": "1" }) : c.json(checked.body, checked.status);
+  const answer = (c: Context, checked: { body: ErrorBody; status: 200 | 429; retryAfterS?: number }) =>
+    checked.status === 429
+      ? c.json(checked.body, 429, { "Retry-After": String(checked.retryAfterS ?? 1) })
+      : c.json(checked.body, checked.status);
 
   /** An order as its partner reads it, with the saldo to show: after it for a fresh answer, now for a status query. */
   const shown = (c: Context, order: OrderRecord, partnerRef: string, balance: number) =>
@@ -124,7 +164,7 @@ export function h2hRoutes(deps: H2hDeps) {
   /** A page of a day's orders or saldo movements (`date`, `page`), for the partner's books. */
   async function reconciled(c: Context, list: "transactions" | "mutations") {
     const url = new URL(c.req.url);
-    const who = await partnerOf(url);
+    const who = await partnerOf(url, c);
     if (!who.ok) return answer(c, who);
     const q = readReconcileQuery(url.searchParams);
     if (!q.ok) return answer(c, fail("request/invalid-parameter", q.why));
@@ -143,7 +183,7 @@ export function h2hRoutes(deps: H2hDeps) {
   app
     .get("/transaction/partner", async (c) => {
       const url = new URL(c.req.url);
-      const who = await partnerOf(url);
+      const who = await partnerOf(url, c);
       if (!who.ok) return answer(c, who);
       const params = single(url, ["ref_id", "item_code", "destination"], "request/invalid-parameter");
       if (!params.ok) return answer(c, params);
@@ -208,7 +248,7 @@ export function h2hRoutes(deps: H2hDeps) {
     })
     .get("/transaction/status", async (c) => {
       const url = new URL(c.req.url);
-      const who = await partnerOf(url);
+      const who = await partnerOf(url, c);
       if (!who.ok) return answer(c, who);
       const params = single(url, ["ref_id"], "request/invalid-parameter");
       if (!params.ok) return answer(c, params);
@@ -223,13 +263,13 @@ export function h2hRoutes(deps: H2hDeps) {
       return shown(c, r.order, ref, (await partnerOrders.balance(userId)).balance);
     })
     .get("/balance", async (c) => {
-      const who = await partnerOf(new URL(c.req.url));
+      const who = await partnerOf(new URL(c.req.url), c);
       if (!who.ok) return answer(c, who);
       if (who.value.partner.testKey) return tests.balance(c);
       return c.json({ status: 1 as const, data: await partnerOrders.balance(who.value.partner.userId) }, 200);
     })
     .get("/products", async (c) => {
-      const who = await partnerOf(new URL(c.req.url));
+      const who = await partnerOf(new URL(c.req.url), c);
       if (!who.ok) return answer(c, who);
       if (who.value.partner.testKey) return tests.products(c, who.value.buyer);
       return c.json({ status: 1 as const, data: await partnerOrders.products(who.value.buyer) }, 200);
