@@ -147,8 +147,10 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     now,
   });
   const requestStore = createDepositRequestStore(storage);
+  const partners = createPartnerStore(storage);
   const reports = createReports({
     ledger,
+    partnerUsers: async () => (await partners.list()).map((p) => p.userId),
     wallets,
     requests: requestStore,
     access,
@@ -159,7 +161,6 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     providers: config.providers.map((p) => p.name),
     now,
   });
-  const partners = createPartnerStore(storage);
   const apiKeys = createApiKeys({
     partners,
     access,
@@ -240,7 +241,10 @@ export function buildServices(deps: ServiceDeps) {
   const people = createPeople(storage);
   const pendingMessages = createPendingMessages(storage);
   const apiSales = createApiSales(storage);
+  // The ledger is built with the books, after the notifier that tells of its orders.
+  const late: { partnerRefOf?: (refId: string) => Promise<string | undefined> } = {};
   const notifier = createNotifier({
+    partnerRefOf: async (refId) => late.partnerRefOf?.(refId),
     api: bot.api,
     texts,
     prefs,
@@ -257,6 +261,7 @@ export function buildServices(deps: ServiceDeps) {
     now,
   });
   const b = buildBooks(deps, notifier, people);
+  late.partnerRefOf = (refId) => b.ledger.partnerRefOf(refId);
   // One way to fetch a file users sent (catalogue documents, proofs of transfer, the page's proofs).
   const downloadBytes = createByteDownloader({ api: bot.api, apiRoot: config.botApiRoot, token: config.botToken });
   const { depositRequests, payInfo } = buildDepositRequests(

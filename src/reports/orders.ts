@@ -9,6 +9,9 @@ export const PLAYER_PREFIX_DAYS = 7;
 const DAY_MS = 86_400_000;
 /** What a ref id (or a deposit id) can look like when typed: letters and digits. */
 const TYPED_REF = /^[A-Za-z0-9]{1,56}$/;
+const OWN_REF = TYPED_REF;
+/** A partner's ref_id as the H2H API takes it. */
+const PARTNER_REF = /^[A-Za-z0-9_.-]{1,64}$/;
 
 export interface OrderPage {
   orders: OrderRecord[];
@@ -21,7 +24,9 @@ export interface OrderSearch extends Omit<OrderQuery, "playerId" | "playerPrefix
 }
 
 export interface OrderReportsDeps {
-  ledger: Pick<OrderLedger, "get" | "findOrders" | "history" | "pending">;
+  ledger: Pick<OrderLedger, "get" | "findOrders" | "history" | "pending" | "partnerOrder" | "partnerRefOf">;
+  /** The resellers who ever had an H2H key: their ref_ids name orders too. */
+  partnerUsers: () => Promise<number[]>;
   shop: Pick<Shop, "state">;
   refIdPrefix: string;
   now: () => Date;
@@ -76,9 +81,33 @@ export function createOrderReports(deps: OrderReportsDeps) {
     return ledger.findOrders({ ...query, fromMs, playerPrefix: start });
   }
 
+  /**
+   * Every order an id names: the shop's own (by its ref id or an attempt's, see lookup), and each
+   * H2H order a partner gave that `ref_id` (exactly as typed: partners' ids are case-sensitive).
+   * Several when two partners used the same ref_id, or one equals a shop's ref id.
+   */
+  async function named(typed: string): Promise<OrderRecord[]> {
+    const id = typed.trim();
+    const found = new Map<string, OrderRecord>();
+    const own = OWN_REF.test(id) ? await lookup(id) : undefined;
+    if (own !== undefined) found.set(own.refId, own);
+    if (PARTNER_REF.test(id)) {
+      const refIds = await Promise.all((await deps.partnerUsers()).map((userId) => ledger.partnerOrder(userId, id)));
+      for (const refId of refIds) {
+        if (refId === undefined || found.has(refId)) continue;
+        const order = await ledger.get(refId);
+        if (order !== undefined) found.set(refId, order);
+      }
+    }
+    return [...found.values()];
+  }
+
   return {
     get: (refId: string) => ledger.get(refId),
     lookup,
+    named,
+    /** The partner's ref_id of an H2H order (undefined for any other), shown beside the shop's. */
+    partnerRefOf: (refId: string) => ledger.partnerRefOf(refId),
     /**
      * Orders found by what was typed (a ref id in any case is that one order, once it was sent;
      * anything else a player id, see byPlayer) and the other conditions, newest first.

@@ -99,7 +99,11 @@ export interface ReportsDeps {
     | "dayFigures"
     | "daysFigures"
     | "daysDetail"
+    | "partnerOrder"
+    | "partnerRefOf"
   >;
+  /** The resellers who ever had an H2H key (their ref_ids name orders too). */
+  partnerUsers: () => Promise<number[]>;
   wallets: Pick<Wallets, "get" | "all" | "totals" | "statement" | "statementPage" | "depositsBetween">;
   /** Resellers' deposit requests, counted per day as they are asked and decided. */
   requests: Pick<DepositRequestStore, "dayFigures">;

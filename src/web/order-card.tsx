@@ -49,6 +49,12 @@ export function OrderCard(props: { order: OrderView; words: Words; children?: pr
       <p class="order-ref">
         <code>{o.refId}</code>
         {o.trxId === undefined ? null : <> · {o.trxId}</>}
+        {o.partnerRef === undefined ? null : (
+          <span data-testid={`partner-ref-${o.refId}`}>
+            {" "}
+            · {t("page-order-partner-ref")} <code>{o.partnerRef}</code>
+          </span>
+        )}
       </p>
       {o.provider === undefined ? null : (
         <p class="order-provider" data-testid={`provider-${o.refId}`}>

@@ -91,6 +91,7 @@ describe("the owner's questions, from the figures kept per day", () => {
     });
     reports = createReports({
       ledger: ledger.orders,
+      partnerUsers: async () => [],
       wallets: ledger.wallets,
       requests: createDepositRequestStore(storage),
       access,

@@ -26,6 +26,7 @@ describe("a reseller's /saldo, the newest lines of their statement", () => {
     ledger = createLedger(storage, { timeZone: TZ });
     reports = createReports({
       ledger: ledger.orders,
+      partnerUsers: async () => [],
       wallets: ledger.wallets,
       requests: createDepositRequestStore(storage),
       access: createAccess({

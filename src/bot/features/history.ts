@@ -6,7 +6,7 @@ import type { FeatureContext } from "../context.js";
 import { defineFeature } from "../feature.js";
 import { formatTime } from "../format.js";
 import { renderState } from "../order/messages.js";
-import { currentAttempt, showsProviders } from "../../orders/order.js";
+import { currentAttempt, showsProviders, viaApi } from "../../orders/order.js";
 import { severalProviders } from "../order/attempts.js";
 
 const PAGE_SIZE = 10;
@@ -22,7 +22,11 @@ async function render(ctx: FeatureContext<"reports" | "place" | "providerNames">
   if (total === 0) return { text: t("history-empty"), keyboard: undefined };
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const several = severalProviders(ctx.services.providerNames);
-  const lines = orders.map((o) => {
+  // H2H orders: the partner's own ref_id beside the shop's.
+  const partnerRefs = await Promise.all(
+    orders.map(async (o) => (viaApi(o) ? ctx.services.reports.orders.partnerRefOf(o.refId) : undefined)),
+  );
+  const lines = orders.map((o, i) => {
     let line = t("history-line", {
       time: formatTime(o.submittedAt ?? o.createdAt, ctx.lang, timeZone),
       refId: o.refId,
@@ -32,6 +36,8 @@ async function render(ctx: FeatureContext<"reports" | "place" | "providerNames">
       outcome: renderState(t, o),
     });
     if (o.state === "success") line += ` · ${t("history-line-sn", { sn: o.result?.sn ?? t("value-none") })}`;
+    const partnerRef = partnerRefs[i];
+    if (partnerRef !== undefined) line += ` · ${t("history-line-partner-ref", { partnerRef })}`;
     if (scope === "all") line += ` · ${t("history-line-user", { user: `${o.userName} (${o.userId})` })}`;
     // Everyone's orders are an admin's list: which provider has each, and which refused it first.
     if (scope === "all" && showsProviders(o, several)) {

@@ -12,8 +12,8 @@ import { renderReason, renderState } from "../order/messages.js";
 import { attemptLines, severalProviders } from "../order/attempts.js";
 import { receiptKeyboard, renderReceipt, resultKeyboard } from "../order/receipt.js";
 
-/** What a ref id may look like when typed (ref ids are letters and digits). */
-const TYPED_REF = /^[A-Za-z0-9]{1,56}$/;
+/** What an order's id may look like when typed: the shop's ref id, or a partner's H2H ref_id. */
+const TYPED_REF = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** The user who placed the order, and admins, may see it; for anyone else it does not exist. */
 const maySee = (ctx: BaseContext, order: OrderRecord): boolean => order.userId === ctx.from?.id || isAdmin(ctx);
@@ -32,6 +32,8 @@ function renderStatus(
     settler?: Person | undefined;
     /** The shop has several providers. */
     several: boolean;
+    /** The partner's own ref_id of an H2H order. */
+    partnerRef?: string | undefined;
   },
 ): string {
   const r = order.result ?? {};
@@ -62,6 +64,7 @@ function renderStatus(
   if (order.state === "unknown") lines.push(t("line-reason", { reason: renderReason(t, order) }));
   if (opts.admin && r.trxId !== undefined) lines.push(t("line-trx", { trxId: r.trxId }));
   lines.push(t("line-ref", { refId: order.refId }));
+  if (opts.partnerRef !== undefined) lines.push(t("line-partner-ref", { partnerRef: opts.partnerRef }));
   // Which provider has it (and which refused it before) is the shop's business, not the buyer's.
   if (opts.admin && showsProviders(order, opts.several)) lines.push(...attemptLines(t, order));
   lines.push("");
@@ -103,10 +106,19 @@ export const statusFeature = defineFeature({
       if (typed === "") return void (await ctx.reply(t("status-usage")));
       // A deposit request's id (DR…) is shown by the deposit requests' /status.
       if (/^DR[0-9A-Z]{19}$/i.test(typed)) return next();
-      const order = TYPED_REF.test(typed) ? await ctx.services.reports.orders.lookup(typed) : undefined;
-      if (order === undefined || !maySee(ctx, order)) {
-        return void (await ctx.reply(t("status-not-found", { refId: typed.toUpperCase().slice(0, 64) })));
+      const { orders: reports } = ctx.services.reports;
+      const found = TYPED_REF.test(typed) ? (await reports.named(typed)).filter((o) => maySee(ctx, o)) : [];
+      const order = found[0];
+      if (order === undefined) {
+        const shown = TYPED_REF.test(typed) ? typed : typed.toUpperCase().slice(0, 64);
+        return void (await ctx.reply(t("status-not-found", { refId: shown.replace(/[<>&]/g, "") })));
       }
+      // Two partners' ref_ids, or a partner's and one of the shop's: each order by the shop's own id.
+      if (found.length > 1)
+        return void (await ctx.reply(
+          t("status-several", { id: typed, refIds: found.map((o) => `<code>${o.refId}</code>`).join("\n") }),
+        ));
+      const partnerRef = await reports.partnerRefOf(order.refId);
       const keyboard = resultKeyboard(t, order);
       const settler =
         order.settledBy === undefined
@@ -119,6 +131,7 @@ export const statusFeature = defineFeature({
           admin: isAdmin(ctx),
           settler,
           several: severalProviders(ctx.services.providerNames),
+          partnerRef,
         }),
         keyboard === undefined ? {} : { reply_markup: keyboard },
       );

@@ -36,6 +36,8 @@ export interface NotifierDeps {
   people?: Pick<People, "get">;
   /** The /pending messages that show an order, whose buttons go once it is settled. */
   pendingMessages?: PendingMessages;
+  /** The partner's ref_id of an H2H order, shown beside the shop's in its notice. */
+  partnerRefOf?: (refId: string) => Promise<string | undefined>;
   /** The H2H API's sales and failures go here, told in one notice per period (unknown ones at once). */
   apiSales?: Pick<ApiSales, "add">;
   /** TZ: the times the admins read. */

@@ -17,7 +17,13 @@ import type { PendingMessages } from "./pending-messages.js";
  * What the admins read about a finished order: its outcome, the providers it went to when not only
  * main, why it failed, the reseller's price and margin, who settled it.
  */
-function orderNoticeText(t: Translate, lang: Lang, order: OrderRecord, settler: Person | undefined): string {
+function orderNoticeText(
+  t: Translate,
+  lang: Lang,
+  order: OrderRecord,
+  settler: Person | undefined,
+  partnerRef?: string,
+): string {
   const r = order.result ?? {};
   const heading = t(
     `notice-heading-${order.state === "success" ? "success" : order.state === "failed" ? "failed" : "unknown"}`,
@@ -75,6 +81,8 @@ function orderNoticeText(t: Translate, lang: Lang, order: OrderRecord, settler: 
   else if (order.settledBy !== undefined)
     text += `\n${t("notice-settled", { adminId: String(order.settledBy), adminName: nameBefore(settler) })}`;
   if (viaApi(order)) text += `\n${t("notice-via-api")}`;
+  // The partner's own ref_id beside the shop's: what their system will ask about.
+  if (partnerRef !== undefined) text += `\n${t("line-partner-ref", { partnerRef })}`;
   return text;
 }
 
@@ -95,6 +103,8 @@ export interface OrderNoticesDeps {
   people?: Pick<People, "get"> | undefined;
   /** The /pending messages that show an order, whose buttons go once it is settled. */
   pendingMessages?: PendingMessages | undefined;
+  /** The partner's ref_id of an H2H order. */
+  partnerRefOf?: ((refId: string) => Promise<string | undefined>) | undefined;
 }
 
 /**
@@ -114,11 +124,12 @@ export function createOrderNotices(deps: OrderNoticesDeps) {
     // An unknown result waits for an admin: the notice has /pending's Success / Failed, and is
     // remembered so that its buttons go once the order is settled (from anywhere).
     const unknown = order.state === "unknown";
+    const partnerRef = viaApi(order) ? await deps.partnerRefOf?.(order.refId).catch(() => undefined) : undefined;
     await deps.fanOut.toAdmins(
       "order",
       (to) => {
         const t = tFor(to.lang);
-        const text = `${orderNoticeText(t, to.lang, order, settler)}${sandboxLine(t, deps.sandbox)}`;
+        const text = `${orderNoticeText(t, to.lang, order, settler, partnerRef)}${sandboxLine(t, deps.sandbox)}`;
         return api.sendMessage(to.chatId, text, {
           ...to.topic,
           ...(unknown ? { reply_markup: settleButtons(t, order.refId) } : {}),

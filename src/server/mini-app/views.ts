@@ -73,6 +73,8 @@ export interface CatalogView {
 /** An order as the page shows it (no provider trx id or balance for a reseller). */
 export interface OrderView {
   refId: string;
+  /** An H2H order's own ref_id at the partner (what their system asks about). */
+  partnerRef?: string;
   state: "draft" | "cancelled" | "submitting" | "success" | "failed" | "unknown";
   createdAt: string;
   submittedAt?: string;
@@ -226,3 +228,18 @@ export const deliveryView = (d: Delivery) => ({
   error: d.error ?? null,
   test: d.test === true,
 });
+
+/** The views with each H2H order's partner ref_id beside the shop's (one read per H2H order). */
+export async function withPartnerRefs(
+  views: OrderView[],
+  partnerRefOf: (refId: string) => Promise<string | undefined>,
+): Promise<OrderView[]> {
+  await Promise.all(
+    views.map(async (v) => {
+      if (v.viaApi !== true) return;
+      const ref = await partnerRefOf(v.refId);
+      if (ref !== undefined) v.partnerRef = ref;
+    }),
+  );
+  return views;
+}

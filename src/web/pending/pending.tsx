@@ -28,7 +28,7 @@ export function PendingPage() {
       const done = await api.settle(f.refId, verdict);
       setNotice({
         kind: "done",
-        text: t("page-pending-settled", { ref: done.order.refId, state: t(`page-state-${done.order.state}`) }),
+        text: `${t("page-pending-settled", { ref: done.order.refId, state: t(`page-state-${done.order.state}`) })} ${t(`page-pending-told-${done.told}`)}`,
       });
       setForm(undefined);
       reload();

@@ -1,5 +1,6 @@
+import { settleTold } from "../../../partners/settle-told.js";
 import { createConversation } from "@grammyjs/conversations";
-import { costOf, providerPriceOf, type Lang, type OrderRecord } from "../../../orders/order.js";
+import { costOf, providerPriceOf, viaApi, type Lang, type OrderRecord } from "../../../orders/order.js";
 import { adminOnly } from "../../admin.js";
 import { answerQuery } from "../../answer.js";
 import { Callback, onCallback } from "../../callback-data.js";
@@ -11,7 +12,13 @@ import { settleButtons } from "../../notices/order-notices.js";
 import { renderReason, renderState } from "../../order/messages.js";
 import { atProvider, waitingAt, SETTLE_DIALOGUE, settleDialogue, settleReply, snAndCost } from "./settle-dialogue.js";
 
-function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: string): string {
+function pendingLine(
+  t: Translate,
+  order: OrderRecord,
+  lang: Lang,
+  timeZone: string,
+  partnerRef: string | undefined,
+): string {
   // The same provider price as the Mini App's and the CSV's (the answer's, else the last seen).
   const price = providerPriceOf(order);
   const cost =
@@ -31,7 +38,9 @@ function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: str
   });
   // With several providers: which one to look the order up at, under which ref id.
   const where = atProvider(t, order);
-  return [line, ...(where === undefined ? [] : [where]), cost].join("\n");
+  // An H2H order: the partner's own ref_id, what they will ask about.
+  const partner = partnerRef === undefined ? [] : [t("line-partner-ref", { partnerRef })];
+  return [line, ...partner, ...(where === undefined ? [] : [where]), cost].join("\n");
 }
 
 /**
@@ -40,7 +49,7 @@ function pendingLine(t: Translate, order: OrderRecord, lang: Lang, timeZone: str
  */
 export const pendingFeature = defineFeature({
   name: "pending",
-  needs: ["orders", "reports", "place", "telegram", "pendingMessages"],
+  needs: ["orders", "reports", "place", "telegram", "pendingMessages", "partners"],
   commands: [
     { name: "pending", menu: ["admin"], help: [{ key: "help-pending", for: ["admin"] }] },
     { name: "settle", menu: ["admin"] },
@@ -55,7 +64,8 @@ export const pendingFeature = defineFeature({
       // One message per order, with its own buttons, so each can be settled where it stands; each
       // is remembered, so that its buttons go once the order is settled (from anywhere).
       for (const order of pending.slice(0, 20)) {
-        const sent = await ctx.reply(pendingLine(t, order, ctx.lang, ctx.services.place.timeZone), {
+        const partnerRef = viaApi(order) ? await ctx.services.reports.orders.partnerRefOf(order.refId) : undefined;
+        const sent = await ctx.reply(pendingLine(t, order, ctx.lang, ctx.services.place.timeZone, partnerRef), {
           reply_markup: settleButtons(t, order.refId),
         });
         await ctx.services.pendingMessages
@@ -71,8 +81,14 @@ export const pendingFeature = defineFeature({
       const [, typed, how, rest] = m as unknown as [string, string, string, string];
       const value = rest.trim();
       const success = how.toLowerCase() === "success";
-      // A ref id in any case: the shop's own ids are found however they were typed.
-      const refId = (await ctx.services.reports.orders.lookup(typed))?.refId ?? typed;
+      // A ref id in any case (the shop's own ids are found however they were typed), or a
+      // partner's ref_id; an id that names several orders settles none of them.
+      const found = await ctx.services.reports.orders.named(typed);
+      if (found.length > 1)
+        return void (await ctx.reply(
+          t("settle-several", { id: typed, refIds: found.map((o) => `<code>${o.refId}</code>`).join("\n") }),
+        ));
+      const refId = found[0]?.refId ?? typed;
       // The service refuses an SN, a price or a reason of the wrong shape; the reply says which.
       const outcome = await ctx.services.orders.settle({
         refId,
@@ -80,7 +96,10 @@ export const pendingFeature = defineFeature({
         outcome: success ? { state: "success", ...snAndCost(value) } : { state: "failed", reason: value },
       });
       // A ref id that is no order's is quoted short (it may be anything, of any length).
-      await ctx.reply(settleReply(t, ctx.lang, outcome.kind === "not-found" ? quoteTyped(refId) : refId, outcome));
+      const told = outcome.kind === "settled" ? await settleTold(ctx.services.partners, outcome.order) : "user";
+      await ctx.reply(
+        settleReply(t, ctx.lang, outcome.kind === "not-found" ? quoteTyped(refId) : refId, outcome, told),
+      );
     });
 
     at("dialogues").use(createConversation<BaseContext, InnerContext>(settleDialogue, { id: SETTLE_DIALOGUE }));

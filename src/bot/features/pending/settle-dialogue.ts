@@ -8,10 +8,18 @@ import { costOf, currentAttempt, type Lang, type OrderRecord } from "../../../or
 import { formatRupiah } from "../../format.js";
 import { renderState } from "../../order/messages.js";
 
+import { settleTold, type SettleTold } from "../../../partners/settle-told.js";
+
 export const SETTLE_DIALOGUE = "settle";
 
 /** The admin's answer to a settlement, whichever way it was asked for. */
-export function settleReply(t: Translate, lang: Lang, refId: string, outcome: SettleOutcome): string {
+export function settleReply(
+  t: Translate,
+  lang: Lang,
+  refId: string,
+  outcome: SettleOutcome,
+  told: SettleTold = "user",
+): string {
   if (outcome.kind === "bad-sn") return t("settle-bad-sn");
   if (outcome.kind === "bad-cost") return t("settle-bad-cost");
   if (outcome.kind === "bad-reason") return t("settle-bad-reason");
@@ -19,7 +27,9 @@ export function settleReply(t: Translate, lang: Lang, refId: string, outcome: Se
   if (outcome.kind === "not-pending") return t("settle-not-pending", { refId, outcome: renderState(t, outcome.order) });
   const done = t("settle-done", { refId, outcome: renderState(t, outcome.order) });
   const cost = outcome.order.state === "success" ? costLine(t, lang, outcome.order) : undefined;
-  return [done, atProvider(t, outcome.order), cost].filter((line) => line !== undefined).join("\n");
+  return [done, t(`settle-told-${told}`), atProvider(t, outcome.order), cost]
+    .filter((line) => line !== undefined)
+    .join("\n");
 }
 
 /**
@@ -104,8 +114,12 @@ export async function settleDialogue(
       continue;
     }
     const adminId = next.from!.id;
-    const result = await conversation.external(() => ctx.services.orders.settle({ refId, adminId, outcome: verdict }));
-    await io.say(settleReply(t, ctx.lang, refId, result));
+    const { result, told } = await conversation.external(async () => {
+      const result = await ctx.services.orders.settle({ refId, adminId, outcome: verdict });
+      const told = result.kind === "settled" ? await settleTold(ctx.services.partners, result.order) : "user";
+      return { result, told };
+    });
+    await io.say(settleReply(t, ctx.lang, refId, result, told));
     return;
   }
 }

@@ -4,7 +4,7 @@ import { dayRange } from "../../../calendar.js";
 import type { MiniAppEnv } from "../auth.js";
 import type { MiniAppDeps } from "../deps.js";
 import { invalid, queryOf } from "../errors.js";
-import { orderView } from "../views.js";
+import { orderView, withPartnerRefs } from "../views.js";
 import { DAY, USER_ID } from "./ids.js";
 
 const PAGE_SIZE = 20;
@@ -48,7 +48,14 @@ export function ordersRoutes(deps: Pick<MiniAppDeps, "reports" | "timeZone" | "p
         pageSize: PAGE_SIZE,
       });
       return c.json(
-        { orders: found.orders.map((o) => orderView(o, true, several)), page: q.page, hasMore: found.hasMore },
+        {
+          orders: await withPartnerRefs(
+            found.orders.map((o) => orderView(o, true, several)),
+            reports.orders.partnerRefOf,
+          ),
+          page: q.page,
+          hasMore: found.hasMore,
+        },
         200,
       );
     })

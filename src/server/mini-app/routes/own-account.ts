@@ -5,7 +5,7 @@ import { resellerRow } from "../../../reports/resellers.js";
 import type { MiniAppEnv } from "../auth.js";
 import type { MiniAppDeps } from "../deps.js";
 import { queryOf } from "../errors.js";
-import { orderView } from "../views.js";
+import { orderView, withPartnerRefs } from "../views.js";
 
 const PAGE_SIZE = 20;
 
@@ -57,7 +57,11 @@ export function ownAccountRoutes(deps: Pick<MiniAppDeps, "wallets" | "reports" |
     .get("/orders", pageQuery, async (c) => {
       const { page } = c.req.valid("query");
       const found = await reports.orders.search({ userId: me(c), page, pageSize: PAGE_SIZE });
-      return c.json({ orders: found.orders.map((o) => orderView(o, false)), page, hasMore: found.hasMore }, 200);
+      const views = await withPartnerRefs(
+        found.orders.map((o) => orderView(o, false)),
+        deps.reports.orders.partnerRefOf,
+      );
+      return c.json({ orders: views, page, hasMore: found.hasMore }, 200);
     })
     .get("/prices", async (c) => {
       const buyer = { role: "reseller" as const, tier: tierOf(c) };

@@ -4,8 +4,9 @@ import { MAX_PROVIDER_PRICE, MAX_REASON } from "../../../orders/settle.js";
 import type { MiniAppEnv } from "../auth.js";
 import type { MiniAppDeps } from "../deps.js";
 import { invalid, jsonBody, notFound, paramsOf } from "../errors.js";
-import { orderView } from "../views.js";
+import { orderView, withPartnerRefs } from "../views.js";
 import { REF_ID } from "./ids.js";
+import { settleTold } from "../../../partners/settle-told.js";
 
 const settleBody = z.discriminatedUnion(
   "outcome",
@@ -36,12 +37,20 @@ const settleBody = z.discriminatedUnion(
  * /admin/pending: the orders whose outcome nobody knows yet, and the admin's verdict on one, settled
  * by the same service as /settle in the chat (the same ledger step, the same notice to the buyer).
  */
-export function pendingRoutes(deps: Pick<MiniAppDeps, "orders" | "reports" | "providerNames">) {
+export function pendingRoutes(deps: Pick<MiniAppDeps, "orders" | "reports" | "providerNames" | "partners">) {
   const { orders, reports } = deps;
   const several = (deps.providerNames?.length ?? 1) > 1;
   return new Hono<MiniAppEnv>()
     .get("/", async (c) =>
-      c.json({ orders: (await reports.orders.pending()).map((o) => orderView(o, true, several)) }, 200),
+      c.json(
+        {
+          orders: await withPartnerRefs(
+            (await reports.orders.pending()).map((o) => orderView(o, true, several)),
+            reports.orders.partnerRefOf,
+          ),
+        },
+        200,
+      ),
     )
     .post(
       "/:refId/settle",
@@ -62,7 +71,11 @@ export function pendingRoutes(deps: Pick<MiniAppDeps, "orders" | "reports" | "pr
         });
         switch (r.kind) {
           case "settled":
-            return c.json({ order: orderView(r.order, true, several) }, 200);
+            // Who learns of it: the user, or an H2H partner's system by a callback, or nobody yet.
+            return c.json(
+              { order: orderView(r.order, true, several), told: await settleTold(deps.partners, r.order) },
+              200,
+            );
           case "not-pending":
             return c.json({ error: "not-pending" as const, order: orderView(r.order, true, several) }, 409);
           case "not-found":
