@@ -36,6 +36,8 @@ export interface OrderLine {
   provider?: string;
   /** The providers that refused it before, comma-separated, oldest first (absent: none). */
   refusedBy?: string;
+  /** An H2H order's own ref_id at the partner (set by the reports that show it, not kept in the line). */
+  partnerRef?: string;
 }
 
 /**
@@ -77,6 +79,7 @@ export function newLine(
     providerPriceFrom: undefined,
     provider: undefined,
     refusedBy: undefined,
+    partnerRef: undefined,
   };
 }
 

@@ -1,12 +1,14 @@
 import { wallOffsetMs } from "../calendar.js";
 import { costFrom, MAIN_PROVIDER, paidFromSaldo } from "../orders/order.js";
+import type { OrderLedger } from "../orders/ledger.js";
 import type { OrderLine } from "../orders/order-line.js";
 
 /**
  * The orders of a day (or a month) as a spreadsheet reads them: one row per submitted order, the
  * buyer's role and tier, what they paid, what the provider charged and where that price comes from,
  * and which provider fulfilled (or holds) it and which refused it before. The provider columns are
- * always there, last, so a spreadsheet's columns stay put whether the shop has one provider or more.
+ * always there, so a spreadsheet's columns stay put whether the shop has one provider or more; the
+ * partner's ref_id of an H2H order comes last.
  */
 
 export const CSV_HEADER = [
@@ -32,6 +34,7 @@ export const CSV_HEADER = [
   "provider_price_from",
   "provider",
   "refused_by",
+  "partner_ref_id",
 ] as const;
 
 /** A cell with one of these is quoted (one object: a literal in the function would be a new one per cell). */
@@ -192,6 +195,42 @@ function csvRowOf(timeZone: string): (o: OrderLine) => string | undefined {
     cells[20] = cell(o.provider ?? MAIN_PROVIDER);
     // The providers that refused it before, oldest first, by spaces: a cell a filter reads unquoted.
     cells[21] = cell(o.refusedBy === undefined ? undefined : o.refusedBy.replaceAll(",", " "));
+    // An H2H order: the partner's own ref_id, what their books name it by.
+    cells[22] = cell(o.partnerRef);
     return cells.join(",");
   };
+}
+
+/** How many partner ref_ids are read at once while a file is written. */
+const PARTNER_REF_BATCH = 200;
+
+/**
+ * Every submitted line of a time range, each H2H order's with its partner's ref_id (a reseller's
+ * lines are looked up, a batch at a time, since a line does not say which came by the API), to `each`.
+ */
+export async function eachLineWithPartnerRef(
+  ledger: Pick<OrderLedger, "eachSubmittedLine" | "partnerRefOf">,
+  fromMs: number,
+  toMs: number,
+  each: (line: OrderLine) => void,
+): Promise<void> {
+  let batch: OrderLine[] = [];
+  const flush = async () => {
+    const refs = await Promise.all(
+      batch.map(async (l) => (l.role === "reseller" ? ledger.partnerRefOf(l.refId) : undefined)),
+    );
+    batch.forEach((line, i) => {
+      const ref = refs[i];
+      if (ref !== undefined) line.partnerRef = ref;
+      each(line);
+    });
+    batch = [];
+  };
+  const lines: OrderLine[] = [];
+  await ledger.eachSubmittedLine(fromMs, toMs, (line) => lines.push(line));
+  for (const line of lines) {
+    batch.push(line);
+    if (batch.length >= PARTNER_REF_BATCH) await flush();
+  }
+  await flush();
 }

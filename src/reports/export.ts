@@ -2,7 +2,7 @@ import { pipeline } from "node:stream";
 import { createGzip } from "node:zlib";
 import type { OrderLedger } from "../orders/ledger.js";
 import { dayRange, monthDays } from "../calendar.js";
-import { CSV_HEADER, csvFile } from "./csv.js";
+import { CSV_HEADER, csvFile, eachLineWithPartnerRef } from "./csv.js";
 
 /** A month with more orders than this goes out gzipped (a CSV row is about 200 bytes: ~1 MB and up). */
 export const GZIP_OVER = 5_000;
@@ -32,7 +32,7 @@ export type MonthExport =
  * time as the upload reads it, so a month of 100,000 orders never sits in memory whole.
  */
 export async function exportMonth(
-  deps: { orders: Pick<OrderLedger, "eachSubmittedLine" | "daysFigures">; timeZone: string },
+  deps: { orders: Pick<OrderLedger, "eachSubmittedLine" | "daysFigures" | "partnerRefOf">; timeZone: string },
   month: string,
 ): Promise<MonthExport> {
   const days = monthDays(month);
@@ -46,7 +46,7 @@ export async function exportMonth(
     for (const day of days!) {
       const range = dayRange(day, deps.timeZone)!;
       const file = csvFile(deps.timeZone, { header: false });
-      await deps.orders.eachSubmittedLine(range.fromMs, range.toMs, (line) => file.add(line));
+      await eachLineWithPartnerRef(deps.orders, range.fromMs, range.toMs, (line) => file.add(line));
       if (file.rows > 0) yield file.bytes();
     }
   }

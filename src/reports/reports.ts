@@ -11,7 +11,7 @@ import type { OrderLedger } from "../orders/ledger.js";
 import { MAIN_PROVIDER, type BalanceSeen } from "../orders/order.js";
 import type { Wallets } from "../orders/wallet.js";
 import type { Shop } from "../shop/shop.js";
-import { csvFile } from "./csv.js";
+import { csvFile, eachLineWithPartnerRef } from "./csv.js";
 import { exportMonth, type MonthExport } from "./export.js";
 import { dayPoints, daySummary, moneyLine, type DayPoint, type DaySummary } from "./figures.js";
 import { createOrderReports, type OrderReports } from "./orders.js";
@@ -161,7 +161,7 @@ export function createReports(deps: ReportsDeps): Reports {
       const range = dayRange(day, timeZone);
       if (range === undefined) return undefined;
       const file = csvFile(timeZone, { header: true });
-      await ledger.eachSubmittedLine(range.fromMs, range.toMs, (line) => file.add(line));
+      await eachLineWithPartnerRef(ledger, range.fromMs, range.toMs, (line) => file.add(line));
       return { csv: file.bytes(), count: file.rows };
     },
     monthExport: (month) => exportMonth({ orders: ledger, timeZone }, month),

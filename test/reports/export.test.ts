@@ -7,7 +7,8 @@ import type { DayFigures } from "../../src/orders/day-figures.js";
 /** A month big enough to go out gzipped, whose orders are read as `read` says, day by day. */
 function bigMonth(read: (day: number) => Promise<never[]>) {
   let day = 0;
-  const orders: Pick<OrderLedger, "eachSubmittedLine" | "daysFigures"> = {
+  const orders: Pick<OrderLedger, "eachSubmittedLine" | "daysFigures" | "partnerRefOf"> = {
+    partnerRefOf: async () => undefined,
     daysFigures: async (days) => days.map(() => ({ total: Math.ceil((GZIP_OVER + 1) / days.length) }) as DayFigures),
     eachSubmittedLine: async (_from, _to, each) => {
       for (const line of await read(++day)) each(line);

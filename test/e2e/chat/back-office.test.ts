@@ -133,7 +133,7 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     const file = await world.fake.waitForMessage(ADMIN.id, (m) => m.document !== undefined);
     const rows = file.document!.content.trim().split("\r\n");
     expect(rows[0]).toBe(CSV_HEADER.join(","));
-    expect(rows[0]!.endsWith(",provider_price_from,provider,refused_by")).toBe(true);
+    expect(rows[0]!.endsWith(",provider_price_from,provider,refused_by,partner_ref_id")).toBe(true);
     const cells = (refId: string) => rows.find((r) => r.includes(refId))!.split(",");
     const at = (name: (typeof CSV_HEADER)[number]) => CSV_HEADER.indexOf(name);
     expect(cells(routedRef)[at("state")]).toBe("success");
@@ -176,7 +176,7 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     expect(rows.filter((r) => r.includes(",failed,") && r.includes("balance/insufficient"))).toHaveLength(1);
     expect(rows.filter((r) => r.includes(",unknown,"))).toHaveLength(1);
     // One provider: every order was main's, and none was refused before.
-    expect(rows.slice(1).every((r) => r.endsWith(",main,"))).toBe(true);
+    expect(rows.slice(1).every((r) => r.endsWith(",main,,"))).toBe(true);
 
     world.fake.sendText(STAFF, "/report");
     await world.waitText(STAFF, /khusus admin/);

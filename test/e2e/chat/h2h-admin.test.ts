@@ -3,6 +3,7 @@ import { freePort } from "../../helpers/redis.js";
 import { writePastDeposit } from "../../helpers/ledger-history.js";
 import type { FakeUser } from "../fake-bot-api.js";
 import { createWorld, type RunningBot, type World } from "../world.js";
+import { csvFile, eachLineWithPartnerRef } from "../../../src/reports/csv.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const BUDI: FakeUser = { id: 5005, first_name: "Budi", language_code: "en" };
@@ -105,5 +106,13 @@ describe("admins and H2H orders, by the partner's ref_id", () => {
     expect(budiSettled.text).toMatch(/gets a callback/);
     expect(budiSettled.text).not.toMatch(/The user has been told/);
     expect((await bot.app!.ledger.get(budiRef))?.state).toBe("success");
+
+    // The CSV (of /report and /export) ends with the partner's ref_id of each H2H order.
+    const file = csvFile("Asia/Jakarta", { header: true });
+    await eachLineWithPartnerRef(bot.app!.ledger, 0, Date.now() + 60_000, (line) => file.add(line));
+    const rows = file.bytes().toString("utf8").split("\r\n");
+    expect(rows[0]!.endsWith(",partner_ref_id")).toBe(true);
+    expect(rows.find((r) => r.includes(budiRef))!.endsWith(",INV-7")).toBe(true);
+    expect(rows.find((r) => r.includes(dewiRef))!.endsWith(",INV-7")).toBe(true);
   });
 });
