@@ -98,3 +98,19 @@ export async function writePastDeposit(
   if (confirmed.toldAt !== undefined) await wallets.markDepositTold(deposit.id, confirmed.toldAt);
   return done.wallet;
 }
+
+/**
+ * A reseller's saldo as an admin's deposit made it at `atMs` (id `DEP<resellerId>`, no note): how
+ * the H2H tests give a partner something to spend.
+ */
+export function fundReseller(
+  wallets: Wallets,
+  resellerId: number,
+  amount: number,
+  adminId: number,
+  atMs: number,
+): Promise<Wallet> {
+  const at = new Date(atMs).toISOString();
+  const deposit = { id: `DEP${resellerId}`, resellerId, amount, note: "", adminId, chatId: adminId, createdAt: at };
+  return writePastDeposit(wallets, deposit, { at });
+}

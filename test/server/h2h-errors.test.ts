@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { createWorld, type RunningBot, type World } from "../e2e/world.js";
 import { freePort } from "../helpers/redis.js";
-import { writePastDeposit } from "../helpers/ledger-history.js";
+import { fundReseller } from "../helpers/ledger-history.js";
 import { createLogger } from "../../src/logger.js";
 import { h2hRoutes } from "../../src/server/h2h/h2h.js";
 import { createRateLimit } from "../../src/server/h2h/rate-limit.js";
@@ -32,20 +32,7 @@ describe("the H2H API when the shop fails inside an order", () => {
       H2H_ENABLED: "true",
       PORT: String(await freePort()),
     });
-    const at = new Date().toISOString();
-    await writePastDeposit(
-      bot.app!.wallets,
-      {
-        id: "DEPE",
-        resellerId: BUDI.id,
-        amount: 100_000,
-        note: "",
-        adminId: ADMIN.id,
-        chatId: ADMIN.id,
-        createdAt: at,
-      },
-      { at },
-    );
+    await fundReseller(bot.app!.wallets, BUDI.id, 100_000, ADMIN.id, Date.now());
   });
   afterEach(async () => {
     server?.close();

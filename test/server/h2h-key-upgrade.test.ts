@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { createWorld, type World } from "../e2e/world.js";
 import { freePort, REDIS_URL } from "../helpers/redis.js";
-import { writePastDeposit } from "../helpers/ledger-history.js";
+import { fundReseller } from "../helpers/ledger-history.js";
 
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
 const BUDI: FakeUser = { id: 5005, first_name: "Budi", language_code: "en" };
@@ -71,20 +71,7 @@ describe("the upgrade of API keys kept in clear", () => {
       expect(bot.output()).toMatch(/API keys upgraded: 1 kept as a hash only/);
 
       const app = bot.app!;
-      const at = new Date().toISOString();
-      await writePastDeposit(
-        app.wallets,
-        {
-          id: "DEPB",
-          resellerId: BUDI.id,
-          amount: 100_000,
-          note: "",
-          adminId: ADMIN.id,
-          chatId: ADMIN.id,
-          createdAt: at,
-        },
-        { at },
-      );
+      await fundReseller(app.wallets, BUDI.id, 100_000, ADMIN.id, Date.now());
       const q = new URLSearchParams({
         ref_id: "OLD-1",
         item_code: "ML86",

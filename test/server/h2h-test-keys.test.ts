@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { createWorld, type RunningBot, type World } from "../e2e/world.js";
 import { freePort } from "../helpers/redis.js";
-import { writePastDeposit } from "../helpers/ledger-history.js";
+import { fundReseller } from "../helpers/ledger-history.js";
 
 const PLAYER = "12345678(1234)";
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
@@ -36,20 +36,7 @@ describe("test keys of the H2H API: real shapes, nothing ordered", () => {
     const app = bot.app!;
     live = await app.partners.issue(BUDI.id, clock);
     test = await app.partners.issueTest(BUDI.id, clock);
-    const at = new Date(clock).toISOString();
-    await writePastDeposit(
-      app.wallets,
-      {
-        id: "DEPB",
-        resellerId: BUDI.id,
-        amount: 100_000,
-        note: "",
-        adminId: ADMIN.id,
-        chatId: ADMIN.id,
-        createdAt: at,
-      },
-      { at },
-    );
+    await fundReseller(app.wallets, BUDI.id, 100_000, ADMIN.id, clock);
   });
   afterEach(() => world.cleanup());
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { createWorld, type RunningBot, type World } from "../e2e/world.js";
 import { freePort } from "../helpers/redis.js";
-import { writePastDeposit } from "../helpers/ledger-history.js";
+import { fundReseller } from "../helpers/ledger-history.js";
 
 const PLAYER = "12345678(1234)";
 const ADMIN: FakeUser = { id: 1001, first_name: "Admin", language_code: "en" };
@@ -30,20 +30,7 @@ describe("the H2H API against wrong keys", () => {
       { now: () => new Date(t), recoveryIntervalMs: 50 },
     );
     const key = await bot.app!.partners.issue(BUDI.id, t);
-    const at = new Date(t).toISOString();
-    await writePastDeposit(
-      bot.app!.wallets,
-      {
-        id: "DEPW",
-        resellerId: BUDI.id,
-        amount: 100_000,
-        note: "",
-        adminId: ADMIN.id,
-        chatId: ADMIN.id,
-        createdAt: at,
-      },
-      { at },
-    );
+    await fundReseller(bot.app!.wallets, BUDI.id, 100_000, ADMIN.id, t);
     const get = async (path: string, params: Record<string, string>, forwardedFor?: string) => {
       const res = await fetch(`http://127.0.0.1:${port}${path}?${new URLSearchParams(params).toString()}`, {
         headers: forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor },

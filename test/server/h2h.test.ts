@@ -3,7 +3,7 @@ import type { FakeUser } from "../e2e/fake-bot-api.js";
 import { addBackup } from "../e2e/backup.js";
 import { createWorld, SECRET, type RunningBot, type World } from "../e2e/world.js";
 import { freePort } from "../helpers/redis.js";
-import { writePastDeposit } from "../helpers/ledger-history.js";
+import { fundReseller, writePastDeposit } from "../helpers/ledger-history.js";
 
 /** A Mobile Legends player id of the sample catalogue: an id and a zone. */
 const PLAYER = "12345678(1234)";
@@ -270,20 +270,7 @@ describe("the H2H API with two providers: a product whose every provider rests i
       { now: () => new Date(t) },
     );
     const key = await bot.app!.partners.issue(BUDI.id, t);
-    const at = new Date(t).toISOString();
-    await writePastDeposit(
-      bot.app!.wallets,
-      {
-        id: "DEPB",
-        resellerId: BUDI.id,
-        amount: 100_000,
-        note: "",
-        adminId: ADMIN.id,
-        chatId: ADMIN.id,
-        createdAt: at,
-      },
-      { at },
-    );
+    await fundReseller(bot.app!.wallets, BUDI.id, 100_000, ADMIN.id, t);
     const get = async (path: string, params: Record<string, string>) => {
       const q = new URLSearchParams({ mitra_id: key.mitraId, secret_key: key.secretKey, ...params });
       const res = await fetch(`http://127.0.0.1:${port}${path}?${q.toString()}`);

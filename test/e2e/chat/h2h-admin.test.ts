@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { freePort } from "../../helpers/redis.js";
-import { writePastDeposit } from "../../helpers/ledger-history.js";
+import { fundReseller } from "../../helpers/ledger-history.js";
 import type { FakeUser } from "../fake-bot-api.js";
 import { createWorld, type RunningBot, type World } from "../world.js";
 import { csvFile, eachLineWithPartnerRef } from "../../../src/reports/csv.js";
@@ -32,9 +32,7 @@ describe("admins and H2H orders, by the partner's ref_id", () => {
     });
     for (const user of [BUDI, DEWI]) {
       keys.set(user.id, await bot.app!.partners.issue(user.id, Date.now()));
-      const at = new Date().toISOString();
-      const deposit = { id: `D${user.id}`, resellerId: user.id, amount: 100_000, note: "", adminId: ADMIN.id };
-      await writePastDeposit(bot.app!.wallets, { ...deposit, chatId: ADMIN.id, createdAt: at }, { at });
+      await fundReseller(bot.app!.wallets, user.id, 100_000, ADMIN.id, Date.now());
     }
   });
   afterEach(async () => {
