@@ -1,7 +1,10 @@
-import type { CallbackTarget } from "../partners/callback-target.js";
 import type { Origins } from "../storage/origins.js";
 import type { Access } from "./access.js";
 import { parseCallbackUrl, type IssuedKey, type PartnerStore } from "./partners.js";
+
+/** Where a callback may go: the address it was checked at (the POST connects to it), or why not. */
+export type CallbackTarget =
+  { ok: true; address: string; family: 4 | 6 } | { ok: false; why: "private" | "unresolved" };
 
 /** What asking for a reseller's key came to. */
 export type IssueOutcome =

@@ -1,12 +1,9 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import type { CallbackTarget } from "../access/api-keys.js";
 
 /** Resolves a host name to every address it has (as `dns.lookup` with `all: true` does). */
 export type LookupFn = (hostname: string) => Promise<ReadonlyArray<{ address: string; family: number }>>;
-
-/** Where a callback may go: the address it was checked at (the POST connects to it), or why not. */
-export type CallbackTarget =
-  { ok: true; address: string; family: 4 | 6 } | { ok: false; why: "private" | "unresolved" };
 
 const systemLookup: LookupFn = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
