@@ -197,7 +197,9 @@ export function readAmount(text: string, rules: AmountRules = {}): AmountRead {
   if (size === 0) return refuse("zero", end);
   const negative = sign === "-" || sign === "\u2212";
   if (negative && rules.signed !== true) return refuse("negative", end);
-  if (!Number.isSafeInteger(size) || size > max) return refuse("too-large", end);
+  // At most 15 digits however it was written (`4000000000juta` as much as its digits): an amount
+  // read is always one that reads the same when the bot writes it back.
+  if (!Number.isSafeInteger(size) || size >= 1e15 || size > max) return refuse("too-large", end);
   return { ok: true, amount: negative ? -size : size, consumed: end };
 }
 
