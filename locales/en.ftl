@@ -1192,3 +1192,17 @@ page-api-key-repeated = This key was made already and sent to your chat with the
 page-api-turned-off = API access turned off: the reseller's requests are refused from now on.
 page-api-not-sent = The new key could not be sent to your chat with the bot, and the old key no longer works: open the bot, press Start, then make a new key.
 page-api-disabled = The shop's API is off until H2H_ENABLED=true is set: keys can be made now, requests are refused until then.
+
+## #46 ordering: the same player a moment ago, and ordering in the Mini App
+order-placed-before-you = 🔁 <b>Ordered before:</b> you ordered this for this player at { $time } ({ $minutes ->
+        [0] just now
+        [one] 1 minute ago
+       *[other] { $minutes } minutes ago
+    }), ref <code>{ $refId }</code>.
+order-placed-before-other = 🔁 <b>Ordered before:</b> { $name } ordered this for this player at { $time } ({ $minutes ->
+        [0] just now
+        [one] 1 minute ago
+       *[other] { $minutes } minutes ago
+    }), ref <code>{ $refId }</code>.
+order-summary-hint-again = Tap <b>Order again</b> only if the player should get it a second time. Nothing is ordered before that.
+button-order-again = 🔁 Order again

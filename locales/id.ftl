@@ -1108,3 +1108,15 @@ page-api-key-repeated = Kunci ini sudah dibuat dan dikirim ke chat Anda dengan b
 page-api-turned-off = Akses API dimatikan: permintaan reseller ditolak mulai sekarang.
 page-api-not-sent = Kunci baru tidak bisa dikirim ke chat Anda dengan bot, dan kunci lama sudah tidak berlaku: buka bot, tekan Start, lalu buat kunci baru.
 page-api-disabled = API toko mati sampai H2H_ENABLED=true diatur: kunci bisa dibuat sekarang, permintaan ditolak sampai saat itu.
+
+## #46 ordering: the same player a moment ago, and ordering in the Mini App
+order-placed-before-you = 🔁 <b>Sudah pernah dipesan:</b> kamu memesan ini untuk pemain ini pukul { $time } ({ $minutes ->
+        [0] baru saja
+       *[other] { $minutes } menit lalu
+    }), ref <code>{ $refId }</code>.
+order-placed-before-other = 🔁 <b>Sudah pernah dipesan:</b> { $name } memesan ini untuk pemain ini pukul { $time } ({ $minutes ->
+        [0] baru saja
+       *[other] { $minutes } menit lalu
+    }), ref <code>{ $refId }</code>.
+order-summary-hint-again = Tekan <b>Pesan lagi</b> hanya jika pemain memang harus menerimanya dua kali. Belum ada yang dipesan sebelum itu.
+button-order-again = 🔁 Pesan lagi

@@ -58,6 +58,19 @@ export function formatTime(iso: string, lang: Lang, timeZone: string): string {
   return format.format(new Date(iso));
 }
 
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The hour and minute of a time in the shop's time zone (`14:05`): for what happened minutes ago. */
+export function formatClock(iso: string, lang: Lang, timeZone: string): string {
+  const key = `${lang} ${timeZone}`;
+  let format = clockFormats.get(key);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(LOCALES[lang], { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    clockFormats.set(key, format);
+  }
+  return format.format(new Date(iso)).replace(".", ":");
+}
+
 const monthFormats = new Map<Lang, Intl.DateTimeFormat>();
 
 /** A month written `YYYY-MM` as people name it: `March 2026`, `Maret 2026`. */

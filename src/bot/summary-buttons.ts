@@ -29,9 +29,14 @@ const plain = (text: string) => {
 };
 
 /** The two buttons under a summary, bound to what it is about. */
-export function summaryKeyboard<T>(t: Translate, kinds: { confirm: CallbackKind<T>; cancel: CallbackKind<T> }, id: T) {
+export function summaryKeyboard<T>(
+  t: Translate,
+  kinds: { confirm: CallbackKind<T>; cancel: CallbackKind<T> },
+  id: T,
+  confirmKey = "button-confirm",
+) {
   return new InlineKeyboard()
-    .text(t("button-confirm"), kinds.confirm.encode(id))
+    .text(t(confirmKey), kinds.confirm.encode(id))
     .text(t("button-cancel"), kinds.cancel.encode(id));
 }
 

@@ -37,11 +37,32 @@ export type DraftResult =
    * `saldo`: a reseller's saldo now, for the summary (the claim checks it again). `shownAs`: the
    * message that showed this draft's summary, when an earlier handling of the same update sent it.
    */
-  | { kind: "draft"; draft: OrderRecord; saldo?: number; shownAs?: number }
+  | { kind: "draft"; draft: OrderRecord; saldo?: number; shownAs?: number; before?: PlacedBefore }
   | { kind: "paused"; pause: Pause }
   /** Not for sale to this buyer now (hidden, removed, or no price for their tier). */
   | { kind: "not-offered"; code: string; product?: string }
   | { kind: "bad-player-id"; playerId: string };
+
+/**
+ * The same product for the same player id was ordered a moment ago (a second top-up may be wanted,
+ * or the customer is being served twice): the summary says when, and by whom, and its Confirm says
+ * "order again". Nothing is refused.
+ */
+export interface PlacedBefore {
+  refId: string;
+  /** When it was sent to the provider (ISO). */
+  at: string;
+  /** Whole minutes between then and the draft (0: under a minute). */
+  minutesAgo: number;
+  userId: number;
+  userName: string;
+}
+
+/** How far back an order of the same product for the same player id is pointed out. */
+export const PLACED_BEFORE_MS = 10 * 60 * 1000;
+
+/** Orders that may have topped the player up (a failed or cancelled one did not). */
+const PLACED_STATES = new Set(["submitting", "success", "unknown"]);
 
 /** Whether orders are open, and the catalogue to choose from. */
 export type OpenCatalog = { kind: "open"; catalog: Catalog } | { kind: "paused"; pause: Pause };
@@ -80,10 +101,58 @@ export function createDrafts(deps: {
     return r;
   }
 
-  /** The draft, with the reseller's saldo now when they pay from it (for the summary). */
+  /**
+   * The latest order of the draft's product for its player id sent in the last ten minutes: any
+   * user's for the shop's own people, only their own for a reseller (they never learn of another's).
+   * A failed read only loses the note, never the draft.
+   */
+  async function placedBefore(draft: OrderRecord): Promise<PlacedBefore | undefined> {
+    const at = now().getTime();
+    const fromMs = at - PLACED_BEFORE_MS;
+    const found = await ledger
+      .findOrders({
+        playerId: draft.playerId,
+        fromMs,
+        ...(draft.role === "reseller" ? { userId: draft.userId } : {}),
+        page: 0,
+        pageSize: 20,
+      })
+      .catch((err: unknown) => {
+        logger.warn({ err, refId: draft.refId }, "orders of the same player not read: the summary has no note");
+        return { orders: [] };
+      });
+    const code = draft.productCode.toUpperCase();
+    const latest = found.orders
+      .filter((o) => o.refId !== draft.refId && o.productCode.toUpperCase() === code && PLACED_STATES.has(o.state))
+      .map((o) => ({ o, sentMs: Date.parse(o.submittedAt ?? "") }))
+      .filter(({ sentMs }) => sentMs >= fromMs)
+      .sort((a, b) => b.sentMs - a.sentMs)[0];
+    if (latest === undefined) return undefined;
+    return {
+      refId: latest.o.refId,
+      at: latest.o.submittedAt!,
+      minutesAgo: Math.max(0, Math.floor((at - latest.sentMs) / 60_000)),
+      userId: latest.o.userId,
+      userName: latest.o.userName,
+    };
+  }
+
+  /**
+   * The draft, with the reseller's saldo now when they pay from it, and the same order sent a
+   * moment ago if there is one (for the summary).
+   */
   async function withSaldo(draft: OrderRecord, shown: { shownAs?: number }): Promise<DraftResult> {
-    if (!paidFromSaldo(draft)) return { kind: "draft", draft, ...shown };
-    return { kind: "draft", draft, saldo: (await deps.wallets.get(draft.userId)).saldo, ...shown };
+    const [saldo, before] = await Promise.all([
+      paidFromSaldo(draft) ? deps.wallets.get(draft.userId).then((w) => w.saldo) : undefined,
+      draft.state === "draft" ? placedBefore(draft) : undefined,
+    ]);
+    return {
+      kind: "draft",
+      draft,
+      ...(saldo === undefined ? {} : { saldo }),
+      ...(before === undefined ? {} : { before }),
+      ...shown,
+    };
   }
 
   return {

@@ -14,7 +14,8 @@ import { createSubmission, type ConfirmOutcome, type ConfirmRequest } from "./su
 import { createTelling } from "./telling.js";
 import type { Wallets } from "./wallet.js";
 
-export type { CancelOutcome, DraftRequest, DraftResult, OpenCatalog } from "./drafts.js";
+export type { CancelOutcome, DraftRequest, DraftResult, OpenCatalog, PlacedBefore } from "./drafts.js";
+export { PLACED_BEFORE_MS } from "./drafts.js";
 export type { ConfirmOutcome, ConfirmRequest } from "./submit.js";
 export type { SettleOutcome, SettleRequest } from "./settle.js";
 
@@ -56,6 +57,8 @@ export interface OrderService {
    * Once per update (`origin`): a second handling of it gets the same draft back, whatever became of it.
    */
   createDraft(req: DraftRequest): Promise<DraftResult>;
+  /** An order as the ledger has it now (a draft included). */
+  get(refId: string): Promise<OrderRecord | undefined>;
   /** The draft a user is looking at in a chat, so that /cancel can retire it. */
   openDraftOf(chatId: number, userId: number): Promise<string | undefined>;
   cancel(req: { refId: string; userId: number; chatId: number }): Promise<CancelOutcome>;
@@ -100,6 +103,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
   return {
     openCatalog: () => drafts.openCatalog(),
     createDraft: (req) => drafts.create(req),
+    get: (refId) => ledger.get(refId),
     openDraftOf: (chatId, userId) => ledger.openDraftOf(chatId, userId),
     cancel: (req) => drafts.cancel(req),
     cancelAllIn: (chatId) => drafts.cancelAllIn(chatId),

@@ -12,7 +12,7 @@ import { menuButtons } from "../order/menu.js";
  */
 export const orderFeature = defineFeature({
   name: "order",
-  needs: ["orders", "shop", "telegram", "handledAgain", "origins", "payInfo", "depositRequests"],
+  needs: ["orders", "shop", "telegram", "handledAgain", "origins", "payInfo", "depositRequests", "place"],
   commands: [
     {
       name: "order",

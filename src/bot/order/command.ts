@@ -33,7 +33,7 @@ export function planOrder(catalog: Catalog, args: string, buyer: Buyer): OrderPl
  * After the dialogues: a waiting dialogue passes commands on to here. Whether orders are open is
  * the order service's to say.
  */
-export function orderCommands<C extends FeatureContext<"orders" | "origins">>(composer: Composer<C>): void {
+export function orderCommands<C extends FeatureContext<"orders" | "origins" | "place">>(composer: Composer<C>): void {
   composer.command("order", async (ctx) => {
     const { orders } = ctx.services;
     // A new /order replaces whatever order dialogue this user had open.
@@ -47,7 +47,7 @@ export function orderCommands<C extends FeatureContext<"orders" | "origins">>(co
       const requestId = ctx.message?.message_id;
       const made = await orders.createDraft({ ...draftRequest(ctx, plan.match, plan.playerId, requestId), origin });
       if (made.kind !== "draft") return void (await ctx.reply(draftRefusal(ctx.tr, made)));
-      const { text, other } = summaryMessage(ctx, made.draft, made.saldo, requestId);
+      const { text, other } = summaryMessage(ctx, made, requestId);
       await showOnce(ctx, { origin, shownAs: made.shownAs }, async () => (await ctx.reply(text, other)).message_id);
       return;
     }

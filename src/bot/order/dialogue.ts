@@ -151,7 +151,7 @@ export async function orderDialogue(conversation: BotConversation, ctx: InnerCon
   const request = { ...draftRequest(ctx, chosen.match, playerId, messageId), origin };
   const made = await conversation.external(() => ctx.services.orders.createDraft(request));
   if (made.kind !== "draft") return void (await ctx.reply(draftRefusal(ctx.tr, made)));
-  const { text, other } = summaryMessage(ctx, made.draft, made.saldo, messageId);
+  const { text, other } = summaryMessage(ctx, made, messageId);
   const io = dialogueIo(conversation, ctx);
   await conversation.external(() => showOnce(ctx, { origin, shownAs: made.shownAs }, () => io.send(text, other)));
 }

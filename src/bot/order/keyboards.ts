@@ -44,7 +44,15 @@ export function productsKeyboard(
   return InlineKeyboard.from(rows);
 }
 
-/** Confirm and Cancel under an order's summary, bound to its ref_id. */
-export function confirmKeyboard(refId: string, t: Translate): InlineKeyboard {
-  return summaryKeyboard(t, { confirm: Callback.confirm, cancel: Callback.cancel }, refId);
+/**
+ * Confirm and Cancel under an order's summary, bound to its ref_id; Confirm reads "order again"
+ * when the same order was sent a moment ago.
+ */
+export function confirmKeyboard(refId: string, t: Translate, again = false): InlineKeyboard {
+  return summaryKeyboard(
+    t,
+    { confirm: Callback.confirm, cancel: Callback.cancel },
+    refId,
+    again ? "button-order-again" : undefined,
+  );
 }

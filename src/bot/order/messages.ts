@@ -1,5 +1,6 @@
 import { paidFromSaldo, type OrderRecord } from "../../orders/order.js";
-import { formatRupiah } from "../format.js";
+import type { PlacedBefore } from "../../orders/order-service.js";
+import { formatClock, formatRupiah } from "../format.js";
 import { mention } from "../groups.js";
 import type { Translate } from "../i18n.js";
 
@@ -28,12 +29,32 @@ function summaryBody(t: Translate, order: OrderRecord, saldo?: number): string {
  * The summary shown with Confirm and Cancel. With too little saldo it says so instead of inviting
  * a tap (a tap then orders nothing: the ledger checks the saldo again when it holds the price).
  */
-export function renderSummary(t: Translate, order: OrderRecord, saldo?: number): string {
+export function renderSummary(
+  t: Translate,
+  order: OrderRecord,
+  saldo?: number,
+  before?: { placed: PlacedBefore; timeZone: string },
+): string {
   const short = paidFromSaldo(order) && saldo !== undefined && saldo < order.price!;
   const hint = short
     ? t("order-summary-hint-short", { price: formatRupiah(order.price!, order.lang) })
-    : t("order-summary-hint");
-  return `${summaryBody(t, order, saldo)}\n\n${hint}`;
+    : t(before === undefined ? "order-summary-hint" : "order-summary-hint-again");
+  const note = before === undefined ? "" : `\n\n${renderPlacedBefore(t, order, before.placed, before.timeZone)}`;
+  return `${summaryBody(t, order, saldo)}${note}\n\n${hint}`;
+}
+
+/**
+ * "Ordered before": the same product for the same player id a few minutes ago, when, and by whom
+ * (the user themselves, or, to the shop's own people, another user by name).
+ */
+export function renderPlacedBefore(t: Translate, order: OrderRecord, placed: PlacedBefore, timeZone: string): string {
+  const vars = {
+    time: formatClock(placed.at, order.lang, timeZone),
+    minutes: placed.minutesAgo,
+    refId: placed.refId,
+    name: placed.userName,
+  };
+  return t(placed.userId === order.userId ? "order-placed-before-you" : "order-placed-before-other", vars);
 }
 
 /** The summary once Confirm was tapped: the same text, no buttons, and where the order stands. */

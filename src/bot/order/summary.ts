@@ -2,8 +2,9 @@ import type { InlineKeyboard } from "grammy";
 import type { ReplyParameters } from "grammy/types";
 import type { OfferedMatch } from "../../catalog/catalog.js";
 import type { OrderRecord } from "../../orders/order.js";
-import type { DraftRequest } from "../../orders/order-service.js";
+import type { DraftRequest, PlacedBefore } from "../../orders/order-service.js";
 import type { InnerContext } from "../context.js";
+import type { Services } from "../services.js";
 import { isGroup, mention } from "../groups.js";
 import { confirmKeyboard } from "./keyboards.js";
 import { renderSummary, renderSummaryAfter } from "./messages.js";
@@ -15,14 +16,15 @@ import { renderSummary, renderSummaryAfter } from "./messages.js";
  * the service read it with the draft). In a group it names the member and replies to their message.
  */
 export function summaryMessage(
-  ctx: Pick<InnerContext, "tr" | "chat" | "from">,
-  order: OrderRecord,
-  saldo?: number,
+  ctx: Pick<InnerContext, "tr" | "chat" | "from"> & { services: Pick<Services, "place"> },
+  made: { draft: OrderRecord; saldo?: number; before?: PlacedBefore },
   replyTo?: number,
 ): { text: string; other: { reply_markup?: InlineKeyboard; reply_parameters?: ReplyParameters } } {
+  const { draft: order, saldo, before } = made;
   const open = order.state === "draft";
-  const text = open ? renderSummary(ctx.tr, order, saldo) : renderSummaryAfter(ctx.tr, order);
-  const markup = open ? { reply_markup: confirmKeyboard(order.refId, ctx.tr) } : {};
+  const placed = before === undefined ? undefined : { placed: before, timeZone: ctx.services.place.timeZone };
+  const text = open ? renderSummary(ctx.tr, order, saldo, placed) : renderSummaryAfter(ctx.tr, order);
+  const markup = open ? { reply_markup: confirmKeyboard(order.refId, ctx.tr, before !== undefined) } : {};
   if (!isGroup(ctx) || ctx.from === undefined) return { text, other: markup };
   return {
     text: `${mention(ctx.from)}\n${text}`,
