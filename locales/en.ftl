@@ -1206,3 +1206,48 @@ order-placed-before-other = 🔁 <b>Ordered before:</b> { $name } ordered this f
     }), ref <code>{ $refId }</code>.
 order-summary-hint-again = Tap <b>Order again</b> only if the player should get it a second time. Nothing is ordered before that.
 button-order-again = 🔁 Order again
+page-tab-order = Order
+page-order-title = New order
+page-order-saldo = Your saldo: { $saldo }
+page-order-paused = Orders are paused: { $reason }
+page-order-product-disabled = not offered now
+page-order-product-resting = temporarily unavailable
+page-order-player-title = Player id
+page-order-player-label = Player id
+page-order-player-example = Example: { $example }
+page-order-bad-player = That is not a valid player id for this game. It should look like { $example }.
+page-order-continue = Continue
+page-order-summary-title = Check your order
+page-order-price = Price: { $price }
+page-order-saldo-after = Saldo: { $before } → after this order { $after }
+page-order-ref = Order ref
+page-order-short-before = Your saldo is less than { $price }: top up first (Saldo tab), then confirm.
+page-order-before-you = Ordered before: you ordered this for this player at { $time } ({ $minutes ->
+        [0] just now
+        [one] 1 minute ago
+       *[other] { $minutes } minutes ago
+    }), ref { $refId }. Confirm only if the player should get it a second time.
+page-order-before-other = Ordered before: { $name } ordered this for this player at { $time } ({ $minutes ->
+        [0] just now
+        [one] 1 minute ago
+       *[other] { $minutes } minutes ago
+    }), ref { $refId }. Confirm only if the player should get it a second time.
+page-order-confirm = Confirm order
+page-order-again = Order again
+page-order-cancel = Cancel
+page-order-not-offered = This product is not for sale now: choose another one.
+page-order-unavailable = This product is temporarily unavailable: nothing was ordered. Try again later.
+page-order-short = Not enough saldo: you have { $saldo }, this order costs { $price }. Nothing was ordered.
+page-order-too-soon = Too many orders started at once: wait a minute, then try again.
+page-order-result-title = Your order
+page-order-processing = Processing order { $refId }… This takes up to a minute. Do not order again: the result appears here and in the chat.
+page-order-checking = Asking the bot how the order stands ({ $why }). Nothing is ordered twice.
+page-order-not-sent = This order was not sent: nothing was ordered.
+page-order-success = Top-up successful.
+page-order-failed = The top-up failed. Nothing was charged for it.
+page-order-held = Result unknown: the provider has not said yet. Your saldo for it stays held until the shop checks it; you are told in the chat as soon as it is settled. Do not order it again.
+page-order-unknown = Result unknown: the provider has not said yet. It is in Pending until it is settled; the order is not sent again.
+page-order-cancelled = This order was cancelled: nothing was ordered.
+page-order-copy-sn = Copy SN
+page-order-copied = Copied ✓
+page-order-new = New order

@@ -1120,3 +1120,46 @@ order-placed-before-other = 🔁 <b>Sudah pernah dipesan:</b> { $name } memesan 
     }), ref <code>{ $refId }</code>.
 order-summary-hint-again = Tekan <b>Pesan lagi</b> hanya jika pemain memang harus menerimanya dua kali. Belum ada yang dipesan sebelum itu.
 button-order-again = 🔁 Pesan lagi
+page-tab-order = Pesan
+page-order-title = Pesanan baru
+page-order-saldo = Saldo kamu: { $saldo }
+page-order-paused = Pesanan sedang dijeda: { $reason }
+page-order-product-disabled = tidak dijual saat ini
+page-order-product-resting = sementara tidak tersedia
+page-order-player-title = ID pemain
+page-order-player-label = ID pemain
+page-order-player-example = Contoh: { $example }
+page-order-bad-player = ID pemain tidak valid untuk game ini. Contohnya seperti { $example }.
+page-order-continue = Lanjut
+page-order-summary-title = Cek pesananmu
+page-order-price = Harga: { $price }
+page-order-saldo-after = Saldo: { $before } → setelah pesanan ini { $after }
+page-order-ref = Ref pesanan
+page-order-short-before = Saldo kamu kurang dari { $price }: isi saldo dulu (tab Saldo), lalu konfirmasi.
+page-order-before-you = Sudah pernah dipesan: kamu memesan ini untuk pemain ini pukul { $time } ({ $minutes ->
+        [0] baru saja
+       *[other] { $minutes } menit lalu
+    }), ref { $refId }. Konfirmasi hanya jika pemain memang harus menerimanya dua kali.
+page-order-before-other = Sudah pernah dipesan: { $name } memesan ini untuk pemain ini pukul { $time } ({ $minutes ->
+        [0] baru saja
+       *[other] { $minutes } menit lalu
+    }), ref { $refId }. Konfirmasi hanya jika pemain memang harus menerimanya dua kali.
+page-order-confirm = Konfirmasi pesanan
+page-order-again = Pesan lagi
+page-order-cancel = Batal
+page-order-not-offered = Produk ini tidak dijual saat ini: pilih produk lain.
+page-order-unavailable = Produk ini sementara tidak tersedia: belum ada yang dipesan. Coba lagi nanti.
+page-order-short = Saldo tidak cukup: saldo kamu { $saldo }, pesanan ini { $price }. Belum ada yang dipesan.
+page-order-too-soon = Terlalu banyak pesanan sekaligus: tunggu satu menit, lalu coba lagi.
+page-order-result-title = Pesananmu
+page-order-processing = Memproses pesanan { $refId }… Paling lama satu menit. Jangan pesan lagi: hasilnya muncul di sini dan di chat.
+page-order-checking = Menanyakan status pesanan ke bot ({ $why }). Tidak ada yang dipesan dua kali.
+page-order-not-sent = Pesanan ini tidak dikirim: belum ada yang dipesan.
+page-order-success = Top-up berhasil.
+page-order-failed = Top-up gagal. Tidak ada biaya untuk pesanan ini.
+page-order-held = Hasil belum diketahui: provider belum menjawab. Saldo untuk pesanan ini ditahan sampai toko memeriksanya; kamu diberi tahu di chat begitu selesai. Jangan pesan ulang.
+page-order-unknown = Hasil belum diketahui: provider belum menjawab. Pesanan ada di Pending sampai diselesaikan; pesanan tidak dikirim ulang.
+page-order-cancelled = Pesanan ini dibatalkan: belum ada yang dipesan.
+page-order-copy-sn = Salin SN
+page-order-copied = Tersalin ✓
+page-order-new = Pesanan baru

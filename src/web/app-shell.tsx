@@ -1,6 +1,7 @@
 import type { ComponentType } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { CataloguePage } from "./catalogue/catalogue.js";
+import { OrderPage } from "./order/order.js";
 import { OrdersPage } from "./orders/orders.js";
 import { PendingPage } from "./pending/pending.js";
 import { MyOrdersPage } from "./reseller/my-orders.js";
@@ -26,17 +27,19 @@ const ADMIN_TABS: Tab[] = [
   { id: "pending", label: "page-tab-pending", icon: "pending", page: PendingPage },
   { id: "resellers", label: "page-tab-resellers", icon: "resellers", page: ResellersPage },
   { id: "orders", label: "page-tab-orders", icon: "orders", page: OrdersPage },
+  { id: "order", label: "page-tab-order", icon: "order", page: OrderPage },
 ];
 
 const RESELLER_TABS: Tab[] = [
   { id: "wallet", label: "page-tab-wallet", icon: "wallet", page: WalletPage },
+  { id: "order", label: "page-tab-order", icon: "order", page: OrderPage },
   { id: "my-orders", label: "page-tab-my-orders", icon: "orders", page: MyOrdersPage },
   { id: "prices", label: "page-tab-prices", icon: "catalogue", page: PricesPage },
 ];
 
 /**
  * The page around the screens: the tabs of the role (admins: Today, Catalogue, Pending,
- * Resellers, Orders; resellers: Saldo, Orders, Prices) at the bottom, and outside Telegram the
+ * Resellers, Orders, Order; resellers: Saldo, Order, Orders, Prices) at the bottom, and outside Telegram the
  * back and main buttons that Telegram draws itself inside it.
  */
 export function AppShell() {

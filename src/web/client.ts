@@ -117,6 +117,19 @@ export function createApi(initData: string) {
       if (!res.ok) throw new ApiFailure(res.status, { error: "internal" });
       return res.blob();
     },
+    /** Ordering from the page (an admin's or a reseller's own orders: the same calls under their role). */
+    order: (role: "admin" | "reseller") => {
+      const order = role === "admin" ? admin.order : reseller.order;
+      const ref = (refId: string) => ({ param: { refId: encodeURIComponent(refId) } });
+      return {
+        catalog: () => answer(order.catalog.$get()),
+        draft: (sent: { requestId: string; code: string; playerId: string }) =>
+          answer(order.draft.$post({ json: sent })),
+        confirm: (refId: string) => answer(order[":refId"].confirm.$post(ref(refId))),
+        cancel: (refId: string) => answer(order[":refId"].cancel.$post(ref(refId))),
+        get: (refId: string) => answer(order[":refId"].$get(ref(refId))),
+      };
+    },
     wallet: () => answer(reseller.wallet.$get()),
     statement: (page = 0) => answer(reseller.statement.$get({ query: pageOf(page) })),
     myOrders: (page = 0) => answer(reseller.orders.$get({ query: pageOf(page) })),

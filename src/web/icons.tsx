@@ -11,6 +11,7 @@ const PATHS: Record<string, string> = {
   orders: "M6 2h12v20l-3-2-3 2-3-2-3 2zM9 7h6M9 11h6M9 15h4",
   wallet: "M3 7h18v13H3zM3 7l3-4h12l3 4M16 13.5h.01",
   download: "M12 3v12M7 10l5 5 5-5M4 21h16",
+  order: "M12 5v14M5 12h14M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z",
 };
 
 export function Icon(props: { name: string; size?: number }) {

@@ -23,6 +23,9 @@ export interface ApiError {
     | "too-large"
     | "busy"
     | "not-sent"
+    | "paused"
+    | "not-offered"
+    | "unavailable"
     | "internal";
   /**
    * `invalid`: each bad field (or catalogue path) and what is wrong with it; for a catalogue, also
