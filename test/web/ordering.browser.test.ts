@@ -54,7 +54,7 @@ describe("ordering in the Mini App", () => {
     try {
       await shows(page, `Your saldo: ${rp(saldo)}`);
       await shows(page, /ML86 · 86 Diamonds/);
-      await app.shot("order-products");
+      await app.shot("reseller-order-products-light");
 
       // The game's rule is checked as the id is typed; the summary shows the saldo before and after.
       await page.getByTestId("order-product-ML86").click();
@@ -66,14 +66,14 @@ describe("ordering in the Mini App", () => {
       const refId = await summaryRef(page);
       await shows(page, "Player 12345678(1234)");
       await shows(page, `Saldo: ${rp(saldo)} → after this order ${rp(saldo - 19_800)}`);
-      await app.shot("order-summary");
+      await app.shot("reseller-order-summary-light");
 
       // Two taps at once: the page sends one request, the bot orders once.
       const before = calls();
       await page.getByTestId("main-action").dblclick();
       await page.getByTestId("order-result").waitFor({ timeout: 20_000 });
       await shows(page, /Top-up successful[^]*SN/);
-      await app.shot("order-result");
+      await app.shot("reseller-order-result-light");
       expect(world.sandbox.calls.filter((c) => c.refId === refId)).toHaveLength(1);
       expect(calls()).toBe(before + 1);
 
@@ -162,7 +162,7 @@ describe("ordering in the Mini App", () => {
       await toSummary(page, "FF70", "123456789");
       await shows(page, /Sudah pernah dipesan: kamu memesan ini untuk pemain ini/);
       await expect.poll(() => page.getByTestId("main-action").innerText()).toBe("Pesan lagi");
-      await app.shot("order-again-dark-id");
+      await app.shot("reseller-order-again-id-dark");
       // The staff's order for the same player earlier is not hers: only her own is pointed out.
       expect(await screenText(page)).not.toContain("Budi");
     } finally {
