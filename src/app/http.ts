@@ -2,6 +2,8 @@ import { dayIn } from "../calendar.js";
 import { InputFile, type Bot } from "grammy";
 import { apiKeySender, h2hSettings } from "../bot/api-key-notice.js";
 import type { BotContext } from "../bot/context.js";
+import { translator } from "../bot/i18n.js";
+import { receiptPicture } from "../bot/order/receipt.js";
 import type { ByteDownloader } from "../bot/files.js";
 import type { Services } from "../bot/services.js";
 import type { Config } from "../config.js";
@@ -98,6 +100,15 @@ export async function createAppHttp(deps: AppHttpDeps): Promise<HttpServer | und
           timeZone: config.timeZone,
           today: () => dayIn(config.timeZone, now()),
           shopName: () => config.shopName ?? bot.botInfo.first_name,
+          // The chat's own receipt, drawn: the same fields in the reader's language.
+          receiptPng: async (order, lang) =>
+            (await import("../pictures/receipt-picture.js")).receiptPng(
+              receiptPicture(translator(deps.texts, lang), order, {
+                lang,
+                shopName: config.shopName ?? bot.botInfo.first_name,
+                timeZone: config.timeZone,
+              }),
+            ),
           logger,
         });
   const h2h = config.h2h.enabled ? await h2hApi(deps) : undefined;

@@ -61,7 +61,14 @@ function loadFonts(): FontFile[] {
   ] as const) {
     for (const weight of [400, 700] as const)
       for (const subset of ["latin", "latin-ext"])
-        loaded.push({ name, weight, style: "normal", data: read(pkg, `${prefix}-${subset}-${weight}-normal.woff`) });
+        loaded.push({
+          // Satori keeps one font per name and weight: the Latin Extended letters (Ğ, ş, ő) are a
+          // font of their own, which it falls back to for the letters the first one lacks.
+          name: subset === "latin" ? name : `${name} Extended`,
+          weight,
+          style: "normal",
+          data: read(pkg, `${prefix}-${subset}-${weight}-normal.woff`),
+        });
   }
   fonts = loaded;
   return loaded;
@@ -69,12 +76,13 @@ function loadFonts(): FontFile[] {
 
 /**
  * Draws `root` at `width` × `height` CSS pixels into a PNG, `scale` times as many pixels each way
- * (2: sharp on a phone and after WhatsApp's recompression).
+ * (2: sharp on a phone and after WhatsApp's recompression). Without a height, the picture is as
+ * tall as what it holds.
  */
-export async function drawPng(root: Box, size: { width: number; height: number; scale?: number }): Promise<Buffer> {
+export async function drawPng(root: Box, size: { width: number; height?: number; scale?: number }): Promise<Buffer> {
   const svg = await satori(root, {
     width: size.width,
-    height: size.height,
+    ...(size.height === undefined ? {} : { height: size.height }),
     fonts: loadFonts(),
   });
   const scale = size.scale ?? 2;

@@ -130,6 +130,13 @@ export function createApi(initData: string) {
         get: (refId: string) => answer(order[":refId"].$get(ref(refId))),
       };
     },
+    /** A successful order's receipt picture (admins: any order; resellers: their own), fetched with the init data. */
+    async receipt(role: "admin" | "reseller", refId: string): Promise<Blob> {
+      const route = role === "admin" ? admin.receipt : reseller.receipt;
+      const res = await route[":refId"].$get({ param: { refId: encodeURIComponent(refId) } });
+      if (!res.ok) throw new ApiFailure(res.status, { error: "internal" });
+      return res.blob();
+    },
     wallet: () => answer(reseller.wallet.$get()),
     statement: (page = 0) => answer(reseller.statement.$get({ query: pageOf(page) })),
     myOrders: (page = 0) => answer(reseller.orders.$get({ query: pageOf(page) })),

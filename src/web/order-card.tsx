@@ -1,5 +1,6 @@
 import type { OrderView } from "../server/mini-app/views.js";
 import type { Words } from "./i18n.js";
+import { ReceiptButton } from "./order/receipt.js";
 
 /**
  * One order as a card: what, for whom, how it ended; for an admin also who ordered and the provider's
@@ -67,6 +68,7 @@ export function OrderCard(props: { order: OrderView; words: Words; children?: pr
           ))}
         </p>
       )}
+      {o.state === "success" ? <ReceiptButton refId={o.refId} /> : null}
       {props.children}
     </article>
   );

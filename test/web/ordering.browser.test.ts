@@ -74,6 +74,13 @@ describe("ordering in the Mini App", () => {
       await page.getByTestId("order-result").waitFor({ timeout: 20_000 });
       await shows(page, /Top-up successful[^]*SN/);
       await app.shot("reseller-order-result-light");
+      // The receipt picture, as the chat's Receipt sends it, shown in the card.
+      await page.getByTestId(`receipt-${refId}`).click();
+      const picture = page.getByTestId(`receipt-picture-${refId}`);
+      await picture.waitFor();
+      await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(960);
+      await picture.scrollIntoViewIfNeeded();
+      await app.shot("reseller-order-receipt-light");
       expect(world.sandbox.calls.filter((c) => c.refId === refId)).toHaveLength(1);
       expect(calls()).toBe(before + 1);
 
@@ -93,8 +100,18 @@ describe("ordering in the Mini App", () => {
       world.fake.sendText(RESELLER, "/history");
       await world.waitText(RESELLER, new RegExp(refId));
 
-      // Another reseller cannot read it, nor confirm it.
+      // The receipt picture for the reseller and any admin; another reseller cannot read it, nor the order, nor confirm it.
       const other = { authorization: `tma ${signInitData(RESELLER_ID, world.fake.token)}` };
+      const admin = { authorization: `tma ${signInitData(ADMIN, world.fake.token)}` };
+      const own = await fetch(`${scene.base}/app/api/reseller/receipt/${refId}`, { headers: auth });
+      expect(own.status).toBe(200);
+      expect(own.headers.get("content-type")).toBe("image/png");
+      expect((await fetch(`${scene.base}/app/api/admin/receipt/${refId}`, { headers: admin })).status).toBe(200);
+      expect((await fetch(`${scene.base}/app/api/reseller/receipt/${refId}`, { headers: other })).status).toBe(404);
+      expect((await fetch(`${scene.base}/app/api/reseller/receipt/${refId}`)).status).toBe(401);
+      expect((await fetch(`${scene.base}/app/api/admin/receipt/${scene.unknownRef}`, { headers: admin })).status).toBe(
+        409,
+      );
       expect((await fetch(`${scene.base}/app/api/reseller/order/${refId}`, { headers: other })).status).toBe(404);
       expect(
         (await fetch(`${scene.base}/app/api/reseller/order/${refId}/confirm`, { method: "POST", headers: other }))

@@ -1,3 +1,4 @@
+import { InputFile } from "grammy";
 import type { Person } from "../../access/people.js";
 import { paidFromSaldo, showsProviders, type OrderRecord } from "../../orders/order.js";
 import { isAdmin } from "../admin.js";
@@ -10,7 +11,13 @@ import type { Translate } from "../i18n.js";
 import { nameBefore } from "../people.js";
 import { renderReason, renderState } from "../order/messages.js";
 import { attemptLines, severalProviders } from "../order/attempts.js";
-import { receiptKeyboard, renderReceipt, resultKeyboard } from "../order/receipt.js";
+import { receiptKeyboard, receiptPicture, renderReceipt, resultKeyboard } from "../order/receipt.js";
+
+/** Telegram's limit on a photo's caption, counted without the markup. */
+const MAX_CAPTION = 1024;
+
+/** A caption's length as Telegram counts it: the text without its HTML tags and with entities read. */
+const captionLength = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&(lt|gt|amp|quot|#39);/g, "x").length;
 
 /** What an order's id may look like when typed: the shop's ref id, or a partner's H2H ref_id. */
 const TYPED_REF = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -155,7 +162,24 @@ export const statusFeature = defineFeature({
         timeZone: place.timeZone,
       });
       const keyboard = receiptKeyboard(t, order);
-      await ctx.reply(text, keyboard === undefined ? {} : { reply_markup: keyboard });
+      const other = keyboard === undefined ? {} : { reply_markup: keyboard };
+      // The picture, with the text receipt as its caption (the SN there can be copied); the text
+      // alone when the caption would be too long or the picture cannot be drawn.
+      const opts = { lang: ctx.lang, shopName: place.shopName ?? ctx.me.first_name, timeZone: place.timeZone };
+      // The picture, with the text receipt as its caption (the SN there can be copied); the text
+      // alone when the caption would be too long or the picture cannot be drawn. The drawing
+      // library is loaded on the first receipt, not at start.
+      const picture =
+        captionLength(text) > MAX_CAPTION
+          ? undefined
+          : await import("../../pictures/receipt-picture.js")
+              .then(({ receiptPng }) => receiptPng(receiptPicture(t, order, opts)))
+              .catch((err: unknown) => {
+                ctx.log.warn({ err, refId }, "receipt picture not drawn: the text receipt is sent");
+                return undefined;
+              });
+      if (picture === undefined) return void (await ctx.reply(text, other));
+      await ctx.replyWithPhoto(new InputFile(picture, `receipt-${order.refId}.png`), { caption: text, ...other });
     });
   },
 });

@@ -1,5 +1,6 @@
 import { InlineKeyboard } from "grammy";
 import type { Lang, OrderRecord } from "../../orders/order.js";
+import type { ReceiptPicture } from "../../pictures/receipt-picture.js";
 import { Callback } from "../callback-data.js";
 import { formatTime } from "../format.js";
 import type { Translate } from "../i18n.js";
@@ -74,4 +75,34 @@ export function renderReceipt(
   lines.push(t("receipt-sn", { sn: r.sn ?? t("value-none") }));
   lines.push(t("receipt-ref", { refId: order.refId }), "", t("receipt-thanks"));
   return lines.join("\n");
+}
+
+/**
+ * The same receipt as the picture's fields (plain text, the reader's language): what
+ * pictures/receipt-picture.ts draws. The same fields as the text, nothing more.
+ */
+export function receiptPicture(
+  t: Translate,
+  order: OrderRecord,
+  opts: { lang: Lang; shopName: string; timeZone: string },
+): ReceiptPicture {
+  const r = order.result ?? {};
+  const rows = [
+    { label: t("receipt-picture-game"), value: order.gameName },
+    { label: t("receipt-picture-product"), value: `${order.productCode} · ${order.productName}` },
+    { label: t("receipt-picture-player-id"), value: order.playerId },
+  ];
+  if (r.destinationName !== undefined) rows.push({ label: t("receipt-picture-player-name"), value: r.destinationName });
+  return {
+    shop: opts.shopName,
+    title: t("receipt-picture-title"),
+    status: t("receipt-picture-status"),
+    time: receiptTime(order, opts.lang, opts.timeZone),
+    rows,
+    snLabel: t("receipt-picture-sn"),
+    sn: r.sn ?? "–",
+    refLabel: t("receipt-picture-ref"),
+    refId: order.refId,
+    thanks: t("receipt-picture-thanks"),
+  };
 }

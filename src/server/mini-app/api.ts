@@ -4,7 +4,7 @@ import type { MiniAppDeps } from "./deps.js";
 import { catalogueRoutes } from "./routes/catalogue.js";
 import { adminDepositRequestRoutes, resellerDepositRequestRoutes } from "./routes/deposit-requests.js";
 import { depositsRoutes } from "./routes/deposits.js";
-import { orderingRoutes } from "./routes/ordering.js";
+import { orderingRoutes, receiptRoutes } from "./routes/ordering.js";
 import { ordersRoutes } from "./routes/orders.js";
 import { pendingRoutes } from "./routes/pending.js";
 import { questionsRoutes } from "./routes/questions.js";
@@ -32,11 +32,13 @@ export function miniAppApi(deps: MiniAppDeps) {
     .route("/deposits", depositsRoutes(deps))
     .route("/deposit-requests", adminDepositRequestRoutes(deps))
     .route("/order", orderingRoutes(deps))
+    .route("/receipt", receiptRoutes(deps, true))
     .route("/", ordersRoutes(deps));
   const reseller = new Hono<MiniAppEnv>()
     .use(onlyFor("reseller"))
     .route("/deposit-requests", resellerDepositRequestRoutes(deps))
     .route("/order", orderingRoutes(deps))
+    .route("/receipt", receiptRoutes(deps, false))
     .route("/", ownAccountRoutes(deps));
   return new Hono<MiniAppEnv>()
     .route("/session", sessionRoutes(deps))

@@ -8,6 +8,7 @@ import type { DepositRequests } from "../../deposits/request-service.js";
 import type { Deposits } from "../../deposits/admin-deposits.js";
 import type { PayInfoStore } from "../../shop/pay-info.js";
 import type { OrderService } from "../../orders/order-service.js";
+import type { OrderRecord } from "../../orders/order.js";
 import type { Wallets } from "../../orders/wallet.js";
 import type { Reports } from "../../reports/reports.js";
 import type { Shop } from "../../shop/shop.js";
@@ -66,6 +67,8 @@ export interface MiniAppDeps {
   today: () => string;
   /** SHOP_NAME, else the bot's name. */
   shopName: () => string;
+  /** A successful order's receipt as the chat's Receipt button sends it: a PNG, in `lang`. */
+  receiptPng: (order: OrderRecord, lang: "en" | "id") => Promise<Buffer>;
   logger: Logger;
   webDir?: string;
   localesDir?: string;

@@ -26,6 +26,7 @@ export interface ApiError {
     | "paused"
     | "not-offered"
     | "unavailable"
+    | "not-success"
     | "internal";
   /**
    * `invalid`: each bad field (or catalogue path) and what is wrong with it; for a catalogue, also

@@ -1,3 +1,4 @@
+import { PNG } from "pngjs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { formatTime } from "../../../src/bot/format.js";
 import { parseConfig } from "../../../src/config.js";
@@ -69,6 +70,12 @@ describe("receipts and /status through the bot: the app in process, fake Bot API
     expect(buttonsOf(result).find((b) => b.copy_text?.text === sn)?.text).toBe("📋 Copy SN");
 
     const receipt = await tapReceipt(OTHER, result, /Top-up receipt/);
+    // One photo: a PNG sized for a phone, the text receipt as its caption.
+    expect(receipt.method).toBe("sendPhoto");
+    expect(receipt.document?.filename).toBe(`receipt-${refId}.png`);
+    const png = PNG.sync.read(receipt.document!.bytes!);
+    expect(png.width).toBe(960);
+    expect(png.height).toBeGreaterThan(900);
     const time = `${formatTime(order.finishedAt!, "en", "Asia/Makassar")} GMT+8`;
     expect(receipt.text).toBe(
       [

@@ -225,3 +225,24 @@ export function orderingRoutes(deps: Pick<MiniAppDeps, "orders" | "shop" | "wall
       return found === undefined ? notFound(c) : c.json({ order: orderView(found, forAdmin(c)) }, 200);
     });
 }
+
+/**
+ * /admin/receipt/:refId (any order) and /reseller/receipt/:refId (their own): the receipt picture
+ * of a successful order, as the chat's Receipt button sends it, in the viewer's language. Another's
+ * order, or none: 404; an order that did not succeed has no receipt: 409.
+ */
+export function receiptRoutes(deps: Pick<MiniAppDeps, "orders" | "languageOf" | "receiptPng">, anyOrder: boolean) {
+  return new Hono<MiniAppEnv>().get("/:refId", refIdParam, async (c) => {
+    const viewer = c.get("viewer");
+    const order = await deps.orders.get(c.req.valid("param").refId);
+    if (order === undefined || (!anyOrder && order.userId !== viewer.userId) || order.state === "draft")
+      return notFound(c);
+    if (order.state !== "success") return c.json({ error: "not-success" as const }, 409);
+    const png = await deps.receiptPng(order, await deps.languageOf(viewer.userId, viewer.languageCode));
+    return c.body(new Uint8Array(png), 200, {
+      "content-type": "image/png",
+      "cache-control": "private, max-age=300",
+      "content-disposition": `inline; filename="receipt-${order.refId}.png"`,
+    });
+  });
+}
