@@ -8,6 +8,7 @@ import type { Kind } from "./bots.js";
 import type { H2hResult } from "./h2h.js";
 import type { IdleResult } from "./idle-chats.js";
 import type { ProvidersResult } from "./providers.js";
+import { picturesSection, type PicturesResult } from "./pictures.js";
 import type { ConfirmResult } from "./redis-commands.js";
 import type { ReplicaResult } from "./replicas.js";
 import type { RoundResult } from "./rounds.js";
@@ -75,6 +76,8 @@ export interface Report {
   h2h?: H2hResult | undefined;
   /** A failover and two providers against one; undefined with BENCH_PROVIDERS=0. */
   providers?: ProvidersResult | undefined;
+  /** The receipt drawn; undefined with BENCH_PICTURES=0. */
+  pictures?: PicturesResult | undefined;
   /** The seeded year; undefined with BENCH_YEAR=0. */
   year: YearResult | undefined;
 }
@@ -383,6 +386,8 @@ ${replicasSection(rep.replicas)}
 ${h2hSection(rep.h2h)}
 
 ${providersSection(rep.providers)}
+
+${picturesSection(rep.pictures, table)}
 
 ${yearSection(rep.year)}
 

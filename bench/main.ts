@@ -9,7 +9,7 @@
  * One file per measurement: start-up.ts, rounds.ts, redis-commands.ts (the Confirm update),
  * idle-chats.ts, replicas.ts (1 and 3 processes in webhook mode: what the update stream costs),
  * h2h.ts (partners ordering through the H2H API, one shop and a chain of two), providers.ts (a
- * failover's cost, and a second healthy provider's on the normal path),
+ * failover's cost, and a second healthy provider's on the normal path), pictures.ts (the receipt drawn),
  * year.ts (a seeded year of sales, year-seed.ts, and the questions asked of it); benchmarks-doc.ts
  * writes the doc. The environment variables are in settings.ts.
  */
@@ -26,6 +26,7 @@ import { compileBenchFiles, distFingerprint, removeBenchFiles, stopAll } from ".
 import { confirmProbe } from "./redis-commands.js";
 import { keysUnder, redisBackground, redisInfo, type RedisClient } from "./redis-info.js";
 import { replicaRounds } from "./replicas.js";
+import { pictures } from "./pictures.js";
 import { providers } from "./providers.js";
 import { mergeRounds, round, type RoundResult } from "./rounds.js";
 import {
@@ -34,6 +35,8 @@ import {
   IDLE_CHATS,
   MAIN,
   MB,
+  PICTURES,
+  PICTURES_SAMPLES,
   PROVIDERS,
   PROVIDERS_SAMPLES,
   REDIS_URL,
@@ -147,6 +150,16 @@ async function main() {
       );
   }
 
+  let picturesResult: Report["pictures"];
+  if (PICTURES) {
+    process.stdout.write(`${at()} pictures: the receipt, ${PICTURES_SAMPLES} drawings after the first\n`);
+    picturesResult = await pictures(PICTURES_SAMPLES);
+    for (const t of picturesResult.timings)
+      process.stdout.write(
+        `  ${t.name}: first ${f(t.coldMs, 0)} ms, then p50 ${f(percentile(t.ms, 50), 1)} ms, ${t.width} × ${t.height}, ${f(t.bytes / 1024, 0)} kB\n`,
+      );
+  }
+
   let yearResult: Report["year"];
   if (YEAR) {
     process.stdout.write(`${at()} a year of sales: ${YEAR_DAYS} days × ${YEAR_PER_DAY} orders\n`);
@@ -167,6 +180,7 @@ async function main() {
     replicas,
     h2h: h2hResult,
     providers: providersResult,
+    pictures: picturesResult,
     year: yearResult,
   };
   if (distFingerprint() !== built)

@@ -74,6 +74,10 @@ export const H2H_WARM = Math.max(1, Number(process.env.BENCH_H2H_WARM ?? 200));
 export const H2H_IN_FLIGHT = Math.max(1, Number(process.env.BENCH_H2H_IN_FLIGHT ?? 16));
 export const H2H_PARTNERS = Math.max(1, Number(process.env.BENCH_H2H_PARTNERS ?? 4));
 
+/** Pictures (bench/pictures.ts): BENCH_PICTURES=0 leaves them out; drawings timed after the first. */
+export const PICTURES = process.env.BENCH_PICTURES !== "0";
+export const PICTURES_SAMPLES = Math.max(1, Number(process.env.BENCH_PICTURES_SAMPLES ?? 40));
+
 /** Several providers (bench/providers.ts): BENCH_PROVIDERS=0 leaves it out; orders timed per configuration. */
 export const PROVIDERS = process.env.BENCH_PROVIDERS !== "0";
 export const PROVIDERS_SAMPLES = Math.max(1, Number(process.env.BENCH_PROVIDERS_SAMPLES ?? 20));

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { Resvg } from "@resvg/resvg-js";
+import { renderAsync } from "@resvg/resvg-js";
 import satori from "satori";
+import { encodePng } from "./png.js";
 
 /**
  * Pictures the bot sends (the customer's receipt, the evening recap): a tree of boxes laid out as
@@ -86,5 +87,7 @@ export async function drawPng(root: Box, size: { width: number; height?: number;
     fonts: loadFonts(),
   });
   const scale = size.scale ?? 2;
-  return new Resvg(svg, { fitTo: { mode: "width", value: Math.round(size.width * scale) } }).render().asPng();
+  // Rasterised on libuv's thread pool, not the event loop: the bot keeps answering updates meanwhile.
+  const image = await renderAsync(svg, { fitTo: { mode: "width", value: Math.round(size.width * scale) } });
+  return encodePng(image.pixels, image.width, image.height);
 }

@@ -78,7 +78,9 @@ describe("ordering in the Mini App", () => {
       await page.getByTestId(`receipt-${refId}`).click();
       const picture = page.getByTestId(`receipt-picture-${refId}`);
       await picture.waitFor();
-      await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(960);
+      await expect
+        .poll(() => picture.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+        .toBe(960);
       await picture.scrollIntoViewIfNeeded();
       await app.shot("reseller-order-receipt-light");
       expect(world.sandbox.calls.filter((c) => c.refId === refId)).toHaveLength(1);
