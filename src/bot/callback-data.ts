@@ -75,6 +75,12 @@ export const Callback = {
     (day) => day,
     (rest) => (/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(rest) ? rest : undefined),
   ),
+  /** The day's orders as an Excel workbook, beside the CSV button under a /report. */
+  reportXlsx: kind<string>(
+    "rx",
+    (day) => day,
+    (rest) => (/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(rest) ? rest : undefined),
+  ),
   /** ◀ ▶ under a /report: the day (`YYYY-MM-DD`) to show in its place. */
   reportDay: kind<string>(
     "rd",
@@ -88,6 +94,12 @@ export const Callback = {
   /** A month's export (`YYYY-MM`), offered under /export's answer. */
   exportMonth: kind<string>(
     "em",
+    (month) => month,
+    (rest) => (/^[0-9]{4}-[0-9]{2}$/.test(rest) ? rest : undefined),
+  ),
+  /** A month's orders (`YYYY-MM`) as an Excel workbook, offered under /export's CSV. */
+  exportXlsx: kind<string>(
+    "ex",
     (month) => month,
     (rest) => (/^[0-9]{4}-[0-9]{2}$/.test(rest) ? rest : undefined),
   ),

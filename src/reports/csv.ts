@@ -61,6 +61,31 @@ export function cell(value: string | number | undefined | null): string {
 }
 
 /**
+ * Excel, LibreOffice and Google Sheets read a cell of digits (and of signs, dots, commas, slashes,
+ * colons, `E`, `%`) as a number or a date: a 16-digit SN becomes 4.10159E+15, leading zeros go,
+ * `1-2` becomes a date. Such an id is written as a formula giving the text itself, `="…"`, which
+ * each of them shows as the text, every character kept.
+ */
+const READ_AS_NUMBER = /^[\d\s.,:/+\-eE%]*\d[\d\s.,:/+\-eE%]*$/;
+
+/**
+ * An id or an SN: as `cell`, and when a spreadsheet would read it as a number or a date, as a
+ * formula that gives the text (only characters of that set are ever put in it: no quote, nothing
+ * a formula could run).
+ */
+export function idCell(value: string | number | undefined | null): string {
+  if (value === undefined || value === null) return "";
+  const text = String(value);
+  return READ_AS_NUMBER.test(text) ? `"=""${text}"""` : cell(text);
+}
+
+/**
+ * The first bytes of every CSV the bot writes: the UTF-8 byte order mark, by which Excel knows the
+ * file is UTF-8 (without it, names with é or emoji are mangled).
+ */
+export const CSV_BOM = "\uFEFF";
+
+/**
  * A CSV file written as its orders are read: each row goes into the file's bytes at once (UTF-8,
  * CRLF), so that thousands of rows are never kept as strings until the end.
  */
@@ -78,7 +103,7 @@ export function csvFile(timeZone: string, opts: { header: boolean }) {
     }
     length += bytes.write(text, length, "utf8");
   };
-  if (opts.header) write(`${CSV_HEADER.join(",")}\r\n`);
+  if (opts.header) write(`${CSV_BOM}${CSV_HEADER.join(",")}\r\n`);
   return {
     /** Adds an order's row (none for a draft or a cancelled order). */
     add(o: OrderLine): void {
@@ -150,7 +175,7 @@ export function wallClock(timeZone: string): (ms: number) => string {
  * Where a success's provider price comes from: the provider's answer, the admin who settled it, or
  * the last price seen for the product before it was sent; empty when nobody knows it.
  */
-function providerPriceFrom(o: OrderLine): string | undefined {
+export function providerPriceFrom(o: OrderLine): string | undefined {
   if (o.state !== "success") return undefined;
   if (o.priceRp !== undefined) return "provider";
   return costFrom(o.priceRp, o.providerPrice) === undefined ? undefined : o.providerPriceFrom;
@@ -169,13 +194,13 @@ function csvRowOf(timeZone: string): (o: OrderLine) => string | undefined {
     if (o.state === "draft" || o.state === "cancelled") return undefined;
     const success = o.state === "success";
     cells[0] = clock(o.submittedMs);
-    cells[1] = cell(o.refId);
+    cells[1] = idCell(o.refId);
     cells[2] = o.state;
-    cells[3] = String(o.userId);
+    cells[3] = idCell(o.userId);
     cells[4] = cell(o.userName);
     cells[5] = cell(o.productCode);
     cells[6] = cell(o.productName);
-    cells[7] = cell(o.playerId);
+    cells[7] = idCell(o.playerId);
     cells[8] = cell(o.destinationName);
     cells[9] = cell(o.role ?? "staff");
     cells[10] = cell(o.tier);
@@ -185,8 +210,8 @@ function csvRowOf(timeZone: string): (o: OrderLine) => string | undefined {
     cells[12] = cell(paidFromSaldo(o) && success ? o.price : undefined);
     // In whole rupiah, as the page and the chat show it.
     cells[13] = cell(success ? costFrom(o.priceRp, o.providerPrice) : costFrom(o.priceRp, undefined));
-    cells[14] = cell(o.sn);
-    cells[15] = cell(o.trxId);
+    cells[14] = idCell(o.sn);
+    cells[15] = idCell(o.trxId);
     cells[16] = cell(o.lastBalance);
     cells[17] = cell(o.errorCode);
     cells[18] = cell(o.errorMsg);
@@ -196,7 +221,7 @@ function csvRowOf(timeZone: string): (o: OrderLine) => string | undefined {
     // The providers that refused it before, oldest first, by spaces: a cell a filter reads unquoted.
     cells[21] = cell(o.refusedBy === undefined ? undefined : o.refusedBy.replaceAll(",", " "));
     // An H2H order: the partner's own ref_id, what their books name it by.
-    cells[22] = cell(o.partnerRef);
+    cells[22] = idCell(o.partnerRef);
     return cells.join(",");
   };
 }

@@ -1,7 +1,7 @@
 import type { People } from "../access/people.js";
 import { dayRange, monthDays } from "../calendar.js";
 import type { Wallets } from "../orders/wallet.js";
-import { cell, wallClock } from "./csv.js";
+import { cell, CSV_BOM, idCell, wallClock } from "./csv.js";
 
 export const DEPOSITS_CSV_HEADER = [
   "credited_at",
@@ -46,17 +46,17 @@ export async function depositsMonthCsv(
     const request = d.id.startsWith("DR") ? d.id : (REQUEST_ID.exec(d.note)?.[0] ?? "");
     return [
       clock(Date.parse(d.doneAt ?? d.createdAt)),
-      cell(d.id),
+      idCell(d.id),
       d.amount >= 0 ? "deposit" : "correction",
-      d.resellerId,
+      idCell(d.resellerId),
       cell(names.get(d.resellerId)?.name),
       d.amount,
       cell(d.note),
       request,
-      by,
+      idCell(by),
       cell(names.get(by)?.name),
     ].join(",");
   });
-  const text = [DEPOSITS_CSV_HEADER.join(","), ...rows].join("\r\n") + "\r\n";
+  const text = CSV_BOM + [DEPOSITS_CSV_HEADER.join(","), ...rows].join("\r\n") + "\r\n";
   return { kind: "file", month, count: deposits.length, filename: `deposits-${month}.csv`, content: Buffer.from(text) };
 }

@@ -1,8 +1,10 @@
 import { pipeline } from "node:stream";
+import type { PassThrough } from "node:stream";
 import { createGzip } from "node:zlib";
 import type { OrderLedger } from "../orders/ledger.js";
 import { dayRange, monthDays } from "../calendar.js";
-import { CSV_HEADER, csvFile, eachLineWithPartnerRef } from "./csv.js";
+import { CSV_BOM, CSV_HEADER, csvFile, eachLineWithPartnerRef } from "./csv.js";
+import { ordersXlsx } from "./xlsx.js";
 
 /** A month with more orders than this goes out gzipped (a CSV row is about 200 bytes: ~1 MB and up). */
 export const GZIP_OVER = 5_000;
@@ -42,7 +44,7 @@ export async function exportMonth(
   if (count > MAX_EXPORT_ORDERS) return { kind: "too-many", month, count };
   const gzip = count > GZIP_OVER;
   async function* csv(): AsyncIterable<Buffer> {
-    yield Buffer.from(`${CSV_HEADER.join(",")}\r\n`, "utf8");
+    yield Buffer.from(`${CSV_BOM}${CSV_HEADER.join(",")}\r\n`, "utf8");
     for (const day of days!) {
       const range = dayRange(day, deps.timeZone)!;
       const file = csvFile(deps.timeZone, { header: false });
@@ -58,6 +60,40 @@ export async function exportMonth(
     filename: `orders-${month}.csv${gzip ? ".gz" : ""}`,
     content: () => (gzip ? gzipped(csv()) : csv()),
   };
+}
+
+/**
+ * The most orders one .xlsx export holds: a workbook is written row by row but costs far more CPU
+ * than a CSV row; a month beyond it is sent as CSV (which any spreadsheet opens too).
+ */
+export const MAX_XLSX_ORDERS = 200_000;
+
+/**
+ * A month's orders as an Excel workbook (the same columns as the CSV, typed: dates, rupiah as
+ * numbers, ids and SNs as text), written a day at a time as the upload reads it.
+ */
+export async function exportMonthXlsx(
+  deps: { orders: Pick<OrderLedger, "eachSubmittedLine" | "daysFigures" | "partnerRefOf">; timeZone: string },
+  month: string,
+): Promise<MonthExport> {
+  const days = monthDays(month);
+  if (days === undefined) return { kind: "bad-month" };
+  const count = (await deps.orders.daysFigures(days)).reduce((sum, f) => sum + f.total, 0);
+  if (count === 0) return { kind: "empty", month };
+  if (count > MAX_XLSX_ORDERS) return { kind: "too-many", month, count };
+  const content = () => {
+    const book = ordersXlsx(deps.timeZone);
+    // Written while the upload reads the file; a failed read ends the file with that error.
+    void (async () => {
+      for (const day of days) {
+        const range = dayRange(day, deps.timeZone)!;
+        await eachLineWithPartnerRef(deps.orders, range.fromMs, range.toMs, (line) => book.add(line));
+      }
+      await book.end();
+    })().catch((err: unknown) => (book.file as unknown as PassThrough).destroy(err as Error));
+    return book.file;
+  };
+  return { kind: "file", month, count, gzip: false, filename: `orders-${month}.xlsx`, content };
 }
 
 /**

@@ -12,7 +12,8 @@ import { MAIN_PROVIDER, type BalanceSeen } from "../orders/order.js";
 import type { Wallets } from "../orders/wallet.js";
 import type { Shop } from "../shop/shop.js";
 import { csvFile, eachLineWithPartnerRef } from "./csv.js";
-import { exportMonth, type MonthExport } from "./export.js";
+import { exportMonth, exportMonthXlsx, type MonthExport } from "./export.js";
+import { bytesOf, ordersXlsx } from "./xlsx.js";
 import { dayPoints, daySummary, moneyLine, type DayPoint, type DaySummary } from "./figures.js";
 import { createOrderReports, type OrderReports } from "./orders.js";
 import { createQuestions, type Questions } from "./questions.js";
@@ -64,6 +65,10 @@ export interface Reports {
   monthDeposits(month: string): Promise<DepositsCsv>;
   /** A month's orders (`YYYY-MM`) as one CSV, read a day at a time as it is sent. */
   monthExport(month: string): Promise<MonthExport>;
+  /** A month's orders as an Excel workbook (typed cells), written a day at a time as it is sent. */
+  monthXlsx(month: string): Promise<MonthExport>;
+  /** A day's orders as an Excel workbook; undefined for no such day. */
+  dayXlsx(day: string): Promise<{ xlsx: Buffer; count: number } | undefined>;
   /** The provider balance the last sale reported (main's). */
   providerBalance(): Promise<BalanceSeen | undefined>;
   /**
@@ -164,7 +169,17 @@ export function createReports(deps: ReportsDeps): Reports {
       await eachLineWithPartnerRef(ledger, range.fromMs, range.toMs, (line) => file.add(line));
       return { csv: file.bytes(), count: file.rows };
     },
+    async dayXlsx(day) {
+      const range = dayRange(day, timeZone);
+      if (range === undefined) return undefined;
+      const book = ordersXlsx(timeZone);
+      const bytes = bytesOf(book.file);
+      await eachLineWithPartnerRef(ledger, range.fromMs, range.toMs, (line) => book.add(line));
+      await book.end();
+      return { xlsx: await bytes, count: book.rows };
+    },
     monthExport: (month) => exportMonth({ orders: ledger, timeZone }, month),
+    monthXlsx: (month) => exportMonthXlsx({ orders: ledger, timeZone }, month),
     monthDeposits: (month) => depositsMonthCsv({ wallets: deps.wallets, people: deps.people, timeZone }, month),
     providerBalance: () => ledger.lastBalance(),
     providerBalances,

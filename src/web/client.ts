@@ -137,6 +137,12 @@ export function createApi(initData: string) {
       if (!res.ok) throw new ApiFailure(res.status, { error: "internal" });
       return res.blob();
     },
+    /** The day's orders as an Excel workbook, handed to the browser like the CSV. */
+    async ordersXlsx(day: string): Promise<Blob> {
+      const res = await admin["orders.xlsx"].$get({ query: { day } });
+      if (!res.ok) throw new ApiFailure(res.status, { error: "internal" });
+      return res.blob();
+    },
     wallet: () => answer(reseller.wallet.$get()),
     statement: (page = 0) => answer(reseller.statement.$get({ query: pageOf(page) })),
     myOrders: (page = 0) => answer(reseller.orders.$get({ query: pageOf(page) })),

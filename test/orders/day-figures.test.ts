@@ -97,10 +97,12 @@ describe("reports", () => {
       file.add(orderLine(o));
     const csv = file.bytes().toString("utf8");
     const rows = csv.trimEnd().split("\r\n");
-    expect(rows[0]).toBe(CSV_HEADER.join(","));
+    // The byte order mark first: Excel then reads the file as UTF-8.
+    expect(rows[0]).toBe(`\uFEFF${CSV_HEADER.join(",")}`);
     expect(rows).toHaveLength(2);
     expect(rows[1]).toContain('"Sari ""the boss"", Jr."');
     expect(rows[1]).toContain("'=HYPERLINK(1)");
-    expect(rows[1]!.startsWith("2026-11-23 10:00:01,TG1,success,1,")).toBe(true);
+    // The user id is an id: written so that no spreadsheet reads it as a number.
+    expect(rows[1]!.startsWith('2026-11-23 10:00:01,TG1,success,"=""1""",')).toBe(true);
   });
 });

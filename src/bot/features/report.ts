@@ -135,13 +135,16 @@ async function renderReport(ctx: FeatureContext<"reports" | "place">, day: strin
         ]),
     ...requestsLine,
   ].join("\n");
-  const csv = new InlineKeyboard().text(t("report-csv-button", { date: day }), Callback.reportCsv.encode(day)).row();
+  const csv = new InlineKeyboard()
+    .text(t("report-csv-button", { date: day }), Callback.reportCsv.encode(day))
+    .text(t("report-xlsx-button"), Callback.reportXlsx.encode(day))
+    .row();
   return { text, keyboard: days(csv) };
 }
 
 /**
  * /report for admins: a day's sales from the ledger (today; `yesterday` or `kemarin`; or a date),
- * ◀ ▶ to the day before and after in the same message, and the day's orders as CSV.
+ * ◀ ▶ to the day before and after in the same message, and the day's orders as CSV or Excel.
  */
 export const reportFeature = defineFeature({
   name: "report",
@@ -187,6 +190,21 @@ export const reportFeature = defineFeature({
         const [file] = await Promise.all([ctx.services.reports.dayCsv(day), answerQuery(ctx)]);
         if (file === undefined) return;
         await ctx.replyWithDocument(new InputFile(file.csv, `orders-${day}.csv`), {
+          caption: ctx.tr("report-csv-caption", { date: day, count: String(file.count) }),
+        });
+      },
+      adminOnly,
+    );
+
+    onCallback(
+      composer,
+      Callback.reportXlsx,
+      async (ctx, day) => {
+        if (dayRange(day, ctx.services.place.timeZone) === undefined)
+          return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
+        const [file] = await Promise.all([ctx.services.reports.dayXlsx(day), answerQuery(ctx)]);
+        if (file === undefined) return;
+        await ctx.replyWithDocument(new InputFile(file.xlsx, `orders-${day}.xlsx`), {
           caption: ctx.tr("report-csv-caption", { date: day, count: String(file.count) }),
         });
       },

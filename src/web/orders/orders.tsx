@@ -14,7 +14,7 @@ interface Filter {
 
 /**
  * Orders: search by ref id or player id, filter by day, user and outcome, newest first a page at
- * a time; the day's orders as a CSV file.
+ * a time; the day's orders as a CSV file or an Excel workbook.
  */
 export function OrdersPage() {
   const { api, words, session } = useApp();
@@ -32,13 +32,13 @@ export function OrdersPage() {
     setPage(0);
     setFilter(typed);
   };
-  const download = async () => {
+  const download = async (kind: "csv" | "xlsx") => {
     setCsvError(undefined);
     try {
-      const blob = await api.ordersCsv(filter.day);
+      const blob = await (kind === "csv" ? api.ordersCsv(filter.day) : api.ordersXlsx(filter.day));
       const link = document.createElement("a");
       link.href = URL.createObjectURL(blob);
-      link.download = `orders-${filter.day}.csv`;
+      link.download = `orders-${filter.day}.${kind}`;
       link.click();
       setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
     } catch (err) {
@@ -101,9 +101,14 @@ export function OrdersPage() {
             {t("page-orders-find")}
           </button>
           {filter.day === "" ? null : (
-            <button type="button" class="secondary" onClick={() => void download()} data-testid="orders-csv">
-              <Icon name="download" size={18} /> {t("page-orders-csv", { day: words.day(filter.day) })}
-            </button>
+            <>
+              <button type="button" class="secondary" onClick={() => void download("csv")} data-testid="orders-csv">
+                <Icon name="download" size={18} /> {t("page-orders-csv", { day: words.day(filter.day) })}
+              </button>
+              <button type="button" class="secondary" onClick={() => void download("xlsx")} data-testid="orders-xlsx">
+                <Icon name="download" size={18} /> {t("page-orders-xlsx")}
+              </button>
+            </>
           )}
         </div>
         {csvError === undefined ? null : <Notice kind="error">{csvError}</Notice>}

@@ -11,7 +11,7 @@ const PAGE_SIZE = 20;
 
 /**
  * /admin/orders: every order, searched by ref id or player id, day, buyer and state, a page at a
- * time; /admin/orders.csv: a day's orders as a file. Both paths are declared here, so this sub-app
+ * time; /admin/orders.csv and /admin/orders.xlsx: a day's orders as a file. Both paths are declared here, so this sub-app
  * is mounted at the admin's root.
  */
 export function ordersRoutes(deps: Pick<MiniAppDeps, "reports" | "timeZone" | "providerNames">) {
@@ -66,6 +66,15 @@ export function ordersRoutes(deps: Pick<MiniAppDeps, "reports" | "timeZone" | "p
       return c.body(file.csv, 200, {
         "content-type": "text/csv; charset=utf-8",
         "content-disposition": `attachment; filename="orders-${day}.csv"`,
+      });
+    })
+    .get("/orders.xlsx", queryOf(z.object({ day: z.string().optional() })), async (c) => {
+      const day = c.req.valid("query").day ?? "";
+      const file = DAY.test(day) ? await reports.dayXlsx(day) : undefined;
+      if (file === undefined) return invalid(c, [{ path: "day", message: "must be a day such as 2026-03-10" }]);
+      return c.body(new Uint8Array(file.xlsx), 200, {
+        "content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "content-disposition": `attachment; filename="orders-${day}.xlsx"`,
       });
     });
 }
