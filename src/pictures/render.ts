@@ -72,7 +72,7 @@ function loadFonts(): FontFile[] {
  * (2: sharp on a phone and after WhatsApp's recompression).
  */
 export async function drawPng(root: Box, size: { width: number; height: number; scale?: number }): Promise<Buffer> {
-  const svg = await satori(root as unknown as Parameters<typeof satori>[0], {
+  const svg = await satori(root, {
     width: size.width,
     height: size.height,
     fonts: loadFonts(),
