@@ -1192,3 +1192,29 @@ page-api-key-repeated = This key was made already and sent to your chat with the
 page-api-turned-off = API access turned off: the reseller's requests are refused from now on.
 page-api-not-sent = The new key could not be sent to your chat with the bot, and the old key no longer works: open the bot, press Start, then make a new key.
 page-api-disabled = The shop's API is off until H2H_ENABLED=true is set: keys can be made now, requests are refused until then.
+
+## #46 recap
+recap-title = 📊 <b>Recap of { $date }</b>
+recap-late = ⏰ Late: due { $time }
+recap-orders = Orders: { $total } (✅ { $success } · ❌ { $failed } · ⚠️ { $unknown } · ⏳ { $submitting })
+recap-revenue = Revenue: <b>{ $selling }</b>
+recap-margin = Margin: <b>{ $margin }</b>
+recap-unpriced = ({ $count ->
+    [one] one sale
+   *[other] { $count } sales
+  } at an unknown provider price, { $selling }, left out of the margin)
+recap-deposits = Deposits credited: { $amount }
+recap-owed = Owed to resellers: <b>{ $total }</b> (saldo { $saldo } · held { $held })
+recap-balance = Provider balance: { $balance }
+recap-balance-at = Balance at { $provider }: { $balance }
+recap-balance-unseen = not reported yet
+recap-pending-none = Pending orders: none
+recap-pending = ⚠️ Pending orders: <b>{ $count }</b>, oldest { $refs } (/pending)
+recap-picture-title = Recap
+recap-picture-sales = Sales
+recap-picture-revenue = Revenue
+recap-picture-margin = Margin
+recap-picture-sales-chart = Successful orders per day
+recap-picture-margin-chart = Margin per day
+recap-picture-late = late: due { $time }
+reseller-low-saldo = ⚠️ Your saldo is down to <b>{ $saldo }</b>, below { $threshold }. Top up with <code>/deposit AMOUNT</code> (e.g. <code>/deposit 100000</code>) so your next orders go through.

@@ -1108,3 +1108,26 @@ page-api-key-repeated = Kunci ini sudah dibuat dan dikirim ke chat Anda dengan b
 page-api-turned-off = Akses API dimatikan: permintaan reseller ditolak mulai sekarang.
 page-api-not-sent = Kunci baru tidak bisa dikirim ke chat Anda dengan bot, dan kunci lama sudah tidak berlaku: buka bot, tekan Start, lalu buat kunci baru.
 page-api-disabled = API toko mati sampai H2H_ENABLED=true diatur: kunci bisa dibuat sekarang, permintaan ditolak sampai saat itu.
+
+## #46 recap
+recap-title = 📊 <b>Rekap { $date }</b>
+recap-late = ⏰ Terlambat: jadwalnya { $time }
+recap-orders = Pesanan: { $total } (✅ { $success } · ❌ { $failed } · ⚠️ { $unknown } · ⏳ { $submitting })
+recap-revenue = Omzet: <b>{ $selling }</b>
+recap-margin = Margin: <b>{ $margin }</b>
+recap-unpriced = ({ $count } penjualan dengan harga provider tak diketahui, { $selling }, tidak dihitung dalam margin)
+recap-deposits = Deposit masuk: { $amount }
+recap-owed = Utang ke reseller: <b>{ $total }</b> (saldo { $saldo } · ditahan { $held })
+recap-balance = Saldo provider: { $balance }
+recap-balance-at = Saldo di { $provider }: { $balance }
+recap-balance-unseen = belum dilaporkan
+recap-pending-none = Pesanan tertunda: tidak ada
+recap-pending = ⚠️ Pesanan tertunda: <b>{ $count }</b>, terlama { $refs } (/pending)
+recap-picture-title = Rekap
+recap-picture-sales = Terjual
+recap-picture-revenue = Omzet
+recap-picture-margin = Margin
+recap-picture-sales-chart = Pesanan berhasil per hari
+recap-picture-margin-chart = Margin per hari
+recap-picture-late = terlambat: jadwal { $time }
+reseller-low-saldo = ⚠️ Saldo Anda tinggal <b>{ $saldo }</b>, di bawah { $threshold }. Isi saldo dengan <code>/deposit JUMLAH</code> (mis. <code>/deposit 100000</code>) agar pesanan berikutnya bisa diproses.

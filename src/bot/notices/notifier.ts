@@ -16,6 +16,9 @@ import { createOrderNotices } from "./order-notices.js";
 import { createOutcomeTelling } from "./order-outcome.js";
 import type { PendingMessages } from "./pending-messages.js";
 import type { HealthChange } from "../../providers/resting.js";
+import type { RecapFigures } from "../../reports/recap.js";
+import type { DueRecap } from "../../reports/recap-schedule.js";
+import { createRecapNotice } from "./recap.js";
 
 export interface NotifierDeps {
   api: Api;
@@ -42,12 +45,16 @@ export interface NotifierDeps {
   apiSales?: Pick<ApiSales, "add">;
   /** TZ: the times the admins read. */
   timeZone?: string;
+  /** SHOP_NAME: at the top of the recap's picture. */
+  shopName?: string | undefined;
   now?: () => Date;
 }
 
 export interface Notifier extends OrderEvents, DepositEvents {
   /** The H2H API's sales of the last `minutes`, in one notice. */
   apiSales(lines: readonly ApiSalesLine[], minutes: number): Promise<void>;
+  /** The day's recap to the admins (a photo and its caption); resolves once it went out. */
+  recap(figures: RecapFigures, due: DueRecap): Promise<void>;
   /** A provider started resting or is back: the admins are told (once per change). */
   providerHealth(change: HealthChange): Promise<void>;
   /** Resolves when every notice started so far has gone out (shutdown waits for it). */
@@ -58,7 +65,7 @@ export interface Notifier extends OrderEvents, DepositEvents {
  * Says what the order and deposit services report, in Telegram, from one module per kind of news:
  * the outcome to the user who ordered (order-outcome.ts), every outcome to the admins
  * (order-notices.ts) with the alerts it crossed (alerts.ts), the H2H API's sales per period
- * (api-sales.ts), a credited deposit to its reseller (deposits.ts). The services decide what is due
+ * (api-sales.ts), the evening recap (recap.ts), a credited deposit to its reseller (deposits.ts). The services decide what is due
  * and record that it was said; this only says it, and shutdown waits for what it started.
  */
 export function createNotifier(deps: NotifierDeps): Notifier {
@@ -71,6 +78,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const alerts = createAlerts({ ...deps, fanOut });
   const apiSalesNotice = createApiSalesNotice({ ...deps, fanOut });
   const deposits = createDepositNotices(deps);
+  const recap = createRecapNotice({ ...deps, fanOut });
 
   /** What follows a finished order: the pending buttons (settled), the admins' notice, the alerts it crossed. */
   async function finished(
@@ -99,6 +107,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     tellOutcome: (order, heading) => (viaApi(order) ? Promise.resolve() : track(outcomes.tellOutcome(order, heading))),
     finished: (order, how, facts) => track(finished(order, how, facts)),
     apiSales: (lines, minutes) => track(apiSalesNotice(lines, minutes)),
+    recap: (figures, due) => track(recap(figures, due)),
     providerHealth: (change) => track(alerts.providerHealth(change, deps.timeZone ?? "UTC")),
     // Said as the outcome "unknown, the bot was restarted" (what recovery records once the call
     // must be over, which then only brings the summary up to date).
