@@ -3,7 +3,7 @@ import type { Lang } from "../../orders/order.js";
 import { recapPicture } from "../../pictures/recap-picture.js";
 import type { RecapFigures } from "../../reports/recap.js";
 import type { DueRecap } from "../../reports/recap-schedule.js";
-import { escapeHtml, formatNumber, formatRupiah } from "../format.js";
+import { formatNumber, formatRupiah } from "../format.js";
 import { translator, type Texts, type Translate } from "../i18n.js";
 import type { AdminFanOut } from "./fan-out.js";
 
@@ -55,16 +55,14 @@ export function recapText(t: Translate, lang: Lang, r: RecapFigures, due: DueRec
   const several = r.balances.length > 1;
   for (const b of r.balances) {
     const balance = b.balance === undefined ? t("recap-balance-unseen") : rp(b.balance.balance);
-    lines.push(
-      several ? t("recap-balance-at", { provider: escapeHtml(b.provider), balance }) : t("recap-balance", { balance }),
-    );
+    lines.push(several ? t("recap-balance-at", { provider: b.provider, balance }) : t("recap-balance", { balance }));
   }
   lines.push(
     r.pending.count === 0
       ? t("recap-pending-none")
       : t("recap-pending", {
           count: r.pending.count,
-          refs: r.pending.oldest.map((p) => `<code>${escapeHtml(p.refId)}</code>`).join(", "),
+          refs: r.pending.oldest.map((p) => p.refId).join(", "),
         }),
   );
   return lines.join("\n");
