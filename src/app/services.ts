@@ -38,6 +38,7 @@ import { createDepositRequestStore } from "../deposits/request-store.js";
 import { proofType } from "../deposits/proof-file.js";
 import { createPayInfoStore, type PayInfoStore } from "../shop/pay-info.js";
 import { createDepositRequestNotices } from "../bot/notices/request-notices.js";
+import { createLowSaldoWatch } from "../orders/low-saldo.js";
 import { createOrderService } from "../orders/order-service.js";
 import { createApiSales } from "../partners/api-sales.js";
 import { checkCallbackTarget, type LookupFn } from "../partners/callback-target.js";
@@ -261,6 +262,10 @@ export function buildServices(deps: ServiceDeps) {
     apiSales,
     timeZone: config.timeZone,
     shopName: config.shopName,
+    lowSaldo:
+      config.resellerLowSaldo === undefined
+        ? undefined
+        : { threshold: config.resellerLowSaldo, watch: createLowSaldoWatch(storage, config.resellerLowSaldo) },
     now,
   });
   const b = buildBooks(deps, notifier, people);

@@ -19,6 +19,8 @@ import type { HealthChange } from "../../providers/resting.js";
 import type { RecapFigures } from "../../reports/recap.js";
 import type { DueRecap } from "../../reports/recap-schedule.js";
 import { createRecapNotice } from "./recap.js";
+import { createLowSaldoNotice } from "./low-saldo.js";
+import type { LowSaldoWatch } from "../../orders/low-saldo.js";
 
 export interface NotifierDeps {
   api: Api;
@@ -45,6 +47,8 @@ export interface NotifierDeps {
   apiSales?: Pick<ApiSales, "add">;
   /** TZ: the times the admins read. */
   timeZone?: string;
+  /** RESELLER_LOW_SALDO and the flags that make its notice once per crossing; absent: none. */
+  lowSaldo?: { threshold: number; watch: LowSaldoWatch } | undefined;
   /** SHOP_NAME: at the top of the recap's picture. */
   shopName?: string | undefined;
   now?: () => Date;
@@ -79,6 +83,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const apiSalesNotice = createApiSalesNotice({ ...deps, fanOut });
   const deposits = createDepositNotices(deps);
   const recap = createRecapNotice({ ...deps, fanOut });
+  const lowSaldo = deps.lowSaldo === undefined ? undefined : createLowSaldoNotice({ ...deps, ...deps.lowSaldo });
 
   /** What follows a finished order: the pending buttons (settled), the admins' notice, the alerts it crossed. */
   async function finished(
@@ -99,6 +104,9 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     else await orderNotices.tellAdmins(order);
     if (facts.lowBalance) await alerts.lowBalance(order);
     if (facts.providerEmpty === true) await alerts.providerEmpty(order);
+    await lowSaldo
+      ?.afterOrder(order)
+      .catch((err: unknown) => logger.error({ err, refId: order.refId }, "reseller's low saldo not looked at"));
   }
 
   return {
@@ -123,7 +131,16 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       );
     },
     idle: () => tasks.idle(),
-    credited: (deposit, saldo) => track(deposits.credited(deposit, saldo)),
+    credited: (deposit, saldo) =>
+      track(
+        (async () => {
+          // The saldo is back at or above RESELLER_LOW_SALDO: its next fall is told again.
+          await lowSaldo
+            ?.afterDeposit(deposit, saldo)
+            .catch((err: unknown) => logger.error({ err, id: deposit.id }, "reseller's low saldo flag not cleared"));
+          return deposits.credited(deposit, saldo);
+        })(),
+      ),
     undelivered: (deposit, why) => track(deposits.undelivered(deposit, why)),
   };
 }
