@@ -46,7 +46,8 @@ function figureCell(label: string, value: string): Box {
       borderRadius: 14,
     },
     text({ fontSize: 19, color: MUTED }, label),
-    text({ fontSize: 25, fontWeight: 700, color: INK, marginTop: 4 }, value),
+    // A hundred million rupiah still fits on one line, a little smaller.
+    text({ fontSize: value.length > 13 ? 21 : 25, fontWeight: 700, color: INK, marginTop: 4 }, value),
   );
 }
 
