@@ -1268,3 +1268,29 @@ report-xlsx-button = 📊 Excel
 export-xlsx-button = 📊 Excel (.xlsx) of { $month }
 export-xlsx-too-many = { $month } has { $count } orders: too many for one Excel workbook. The CSV (/export { $month }) opens in Excel too.
 page-orders-xlsx = Excel
+
+## #46 recap
+recap-title = 📊 <b>Recap of { $date }</b>
+recap-late = ⏰ Late: due { $time }
+recap-orders = Orders: { $total } (✅ { $success } · ❌ { $failed } · ⚠️ { $unknown } · ⏳ { $submitting })
+recap-revenue = Revenue: <b>{ $selling }</b>
+recap-margin = Margin: <b>{ $margin }</b>
+recap-unpriced = ({ $count ->
+    [one] one sale
+   *[other] { $count } sales
+  } at an unknown provider price, { $selling }, left out of the margin)
+recap-deposits = Deposits credited: { $amount }
+recap-owed = Owed to resellers: <b>{ $total }</b> (saldo { $saldo } · held { $held })
+recap-balance = Provider balance: { $balance }
+recap-balance-at = Balance at { $provider }: { $balance }
+recap-balance-unseen = not reported yet
+recap-pending-none = Pending orders: none
+recap-pending = ⚠️ Pending orders: <b>{ $count }</b>, oldest <code>{ $refs }</code> (/pending)
+recap-picture-title = Recap
+recap-picture-sales = Sales
+recap-picture-revenue = Revenue
+recap-picture-margin = Margin
+recap-picture-sales-chart = Successful orders per day
+recap-picture-margin-chart = Margin per day
+recap-picture-late = late: due { $time }
+reseller-low-saldo = ⚠️ Your saldo is down to <b>{ $saldo }</b>, below { $threshold }. Top up with <code>/deposit AMOUNT</code> (e.g. <code>/deposit 100000</code>) so your next orders go through.

@@ -1180,3 +1180,26 @@ report-xlsx-button = 📊 Excel
 export-xlsx-button = 📊 Excel (.xlsx) { $month }
 export-xlsx-too-many = { $month } punya { $count } pesanan: terlalu banyak untuk satu file Excel. CSV-nya (/export { $month }) juga bisa dibuka di Excel.
 page-orders-xlsx = Excel
+
+## #46 recap
+recap-title = 📊 <b>Rekap { $date }</b>
+recap-late = ⏰ Terlambat: jadwalnya { $time }
+recap-orders = Pesanan: { $total } (✅ { $success } · ❌ { $failed } · ⚠️ { $unknown } · ⏳ { $submitting })
+recap-revenue = Omzet: <b>{ $selling }</b>
+recap-margin = Margin: <b>{ $margin }</b>
+recap-unpriced = ({ $count } penjualan dengan harga provider tak diketahui, { $selling }, tidak dihitung dalam margin)
+recap-deposits = Deposit masuk: { $amount }
+recap-owed = Utang ke reseller: <b>{ $total }</b> (saldo { $saldo } · ditahan { $held })
+recap-balance = Saldo provider: { $balance }
+recap-balance-at = Saldo di { $provider }: { $balance }
+recap-balance-unseen = belum dilaporkan
+recap-pending-none = Pesanan tertunda: tidak ada
+recap-pending = ⚠️ Pesanan tertunda: <b>{ $count }</b>, terlama <code>{ $refs }</code> (/pending)
+recap-picture-title = Rekap
+recap-picture-sales = Terjual
+recap-picture-revenue = Omzet
+recap-picture-margin = Margin
+recap-picture-sales-chart = Pesanan berhasil per hari
+recap-picture-margin-chart = Margin per hari
+recap-picture-late = terlambat: jadwal { $time }
+reseller-low-saldo = ⚠️ Saldo Anda tinggal <b>{ $saldo }</b>, di bawah { $threshold }. Isi saldo dengan <code>/deposit JUMLAH</code> (mis. <code>/deposit 100000</code>) agar pesanan berikutnya bisa diproses.

@@ -75,6 +75,16 @@ export function dayRange(day: string, timeZone: string): { fromMs: number; toMs:
   return { fromMs: start(midnightUtc), toMs: start(midnightUtc + DAY_MS) - 1 };
 }
 
+/**
+ * The instant a day's wall clock in the shop's time zone shows `minutes` after midnight (21:00 is
+ * 1260); undefined for no such day. A time a clock change skips is read with the offset before it.
+ */
+export function wallTimeAt(day: string, minutes: number, timeZone: string): number | undefined {
+  if (!isDay(day)) return undefined;
+  const wallMs = Date.parse(`${day}T00:00:00Z`) + minutes * 60_000;
+  return wallMs - wallOffsetMs(timeZone, wallMs - wallOffsetMs(timeZone, wallMs));
+}
+
 /** The month (`YYYY-MM`) before a month written `YYYY-MM`. */
 export function monthBefore(month: string): string {
   const [year, mon] = month.split("-").map(Number) as [number, number];

@@ -30,6 +30,16 @@ export const lowBalance = z
   .regex(/^[0-9]+$/, "must be a whole number (rupiah, no dots)")
   .transform(Number);
 
+/**
+ * A time of day written HH:MM (00:00 to 23:59), read as minutes after midnight: when the daily recap
+ * is due, in the shop's time zone.
+ */
+export const timeOfDay = z
+  .string()
+  .trim()
+  .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, "must be a time of day HH:MM between 00:00 and 23:59, such as 21:00")
+  .transform((hhmm) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5)));
+
 /** A provider's `error_code`s, comma-separated: `product/not-found,shop/paused`. */
 export const errorCodes = z.string().transform((raw, ctx) => {
   const codes: string[] = [];

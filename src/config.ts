@@ -8,6 +8,7 @@ import {
   positiveInt,
   providerBaseUrl,
   readTrustedProxies,
+  timeOfDay,
 } from "./config-values.js";
 import { MAIN_PROVIDER } from "./topup/types.js";
 
@@ -75,6 +76,13 @@ export interface Config {
     /** Proxies whose right-most X-Forwarded-For entry names the client (none: the peer is the client). */
     trustedProxies: string[];
   };
+  /**
+   * RECAP_AT: the minute of the day (after midnight in `timeZone`) at which the admins get the day's
+   * recap, once a day; undefined: no recap.
+   */
+  recapAt: number | undefined;
+  /** RESELLER_LOW_SALDO (rupiah): a reseller whose saldo falls below it after a sale is told, once per crossing. */
+  resellerLowSaldo: number | undefined;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -155,6 +163,8 @@ const schema = z.object({
       .refine((v) => !/^test/i.test(v), "must not start with TEST (the ids of the H2H API's test orders do)"),
   ),
   LOW_BALANCE_THRESHOLD: optional(lowBalance),
+  RESELLER_LOW_SALDO: optional(lowBalance),
+  RECAP_AT: optional(timeOfDay),
   ADMIN_CHAT_ID: optional(adminChatId),
   WEBHOOK_URL: optional(
     z
@@ -424,5 +434,7 @@ function configOf(e: Env, apiRoot: string, providers: ProviderSettings[]): Confi
       callbackAllowPrivate: e.H2H_CALLBACK_ALLOW_PRIVATE ?? false,
       trustedProxies: e.H2H_TRUSTED_PROXIES ?? [],
     },
+    recapAt: e.RECAP_AT,
+    resellerLowSaldo: e.RESELLER_LOW_SALDO,
   };
 }

@@ -42,6 +42,36 @@ describe("configuration", () => {
     );
   });
 
+  it("when RECAP_AT and RESELLER_LOW_SALDO are unset, then there is no recap and no low-saldo notice; set, they are read", () => {
+    const read = (env: Record<string, string>) => {
+      const r = parseConfig({ ...minimal, ...env });
+      if (!r.ok) throw new Error(r.errors.join("\n"));
+      return { recapAt: r.config.recapAt, resellerLowSaldo: r.config.resellerLowSaldo };
+    };
+    expect(read({})).toEqual({ recapAt: undefined, resellerLowSaldo: undefined });
+    expect(read({ RECAP_AT: "", RESELLER_LOW_SALDO: " " })).toEqual({
+      recapAt: undefined,
+      resellerLowSaldo: undefined,
+    });
+    expect(read({ RECAP_AT: "21:00", RESELLER_LOW_SALDO: "50000" })).toEqual({
+      recapAt: 21 * 60,
+      resellerLowSaldo: 50_000,
+    });
+    expect(read({ RECAP_AT: "00:00" }).recapAt).toBe(0);
+    expect(read({ RECAP_AT: " 23:59 " }).recapAt).toBe(23 * 60 + 59);
+  });
+
+  it("when RECAP_AT is not a time of day HH:MM or RESELLER_LOW_SALDO not whole rupiah, then each is named", () => {
+    for (const bad of ["24:00", "21", "9:00", "21:60", "21.00", "evening", "21:00:00"])
+      expect(errorsOf({ ...minimal, RECAP_AT: bad })).toEqual([
+        "RECAP_AT must be a time of day HH:MM between 00:00 and 23:59, such as 21:00",
+      ]);
+    expect(errorsOf({ ...minimal, RECAP_AT: "25:00", RESELLER_LOW_SALDO: "50.000" })).toEqual([
+      "RESELLER_LOW_SALDO must be a whole number (rupiah, no dots)",
+      "RECAP_AT must be a time of day HH:MM between 00:00 and 23:59, such as 21:00",
+    ]);
+  });
+
   it("when BOT_TOKEN is missing, then the message names it", () => {
     expect(errorsOf({})).toEqual(["BOT_TOKEN is required: the token @BotFather gave you"]);
   });

@@ -38,6 +38,7 @@ import { createDepositRequestStore } from "../deposits/request-store.js";
 import { proofType } from "../deposits/proof-file.js";
 import { createPayInfoStore, type PayInfoStore } from "../shop/pay-info.js";
 import { createDepositRequestNotices } from "../bot/notices/request-notices.js";
+import { createLowSaldoWatch } from "../orders/low-saldo.js";
 import { createOrderService } from "../orders/order-service.js";
 import { createApiSales } from "../partners/api-sales.js";
 import { checkCallbackTarget, type LookupFn } from "../partners/callback-target.js";
@@ -49,6 +50,8 @@ import { createUpstreamCheck } from "../partners/upstream-check.js";
 import { createCallbackSender } from "../server/h2h/callbacks.js";
 import { createWrongKeys, logWrongKeys } from "../server/h2h/wrong-keys.js";
 import { testStatusBody } from "../server/h2h/test-answers.js";
+import { recapFigures } from "../reports/recap.js";
+import { createRecapSchedule } from "../reports/recap-schedule.js";
 import { createReports } from "../reports/reports.js";
 import type { Shop } from "../shop/shop.js";
 import { createCatalogUploads, createPriceChanges } from "../shop/uploads.js";
@@ -258,6 +261,11 @@ export function buildServices(deps: ServiceDeps) {
     pendingMessages,
     apiSales,
     timeZone: config.timeZone,
+    shopName: config.shopName,
+    lowSaldo:
+      config.resellerLowSaldo === undefined
+        ? undefined
+        : { threshold: config.resellerLowSaldo, watch: createLowSaldoWatch(storage, config.resellerLowSaldo) },
     now,
   });
   const b = buildBooks(deps, notifier, people);
@@ -343,7 +351,7 @@ export function buildServices(deps: ServiceDeps) {
   };
   return {
     ...b,
-    chores: upstreamAndH2hChores(deps, b, notifier, apiSales),
+    chores: [...upstreamAndH2hChores(deps, b, notifier, apiSales), ...recapChores(deps, b, notifier)],
     depositRequests,
     payInfo,
     downloadBytes,
@@ -356,6 +364,30 @@ export function buildServices(deps: ServiceDeps) {
     broadcaster,
     setMenus,
   };
+}
+
+/**
+ * RECAP_AT: the evening recap, looked at every background round (every half minute at most), sent
+ * once a day among the processes by its schedule.
+ */
+function recapChores(
+  deps: ServiceDeps,
+  b: ReturnType<typeof buildBooks>,
+  notifier: ReturnType<typeof createNotifier>,
+): Array<{ what: string; run: () => Promise<void> }> {
+  const { config, storage, owner, liveness, logger, now } = deps;
+  if (config.recapAt === undefined) return [];
+  const schedule = createRecapSchedule({
+    storage,
+    owner,
+    liveness,
+    timeZone: config.timeZone,
+    recapAt: config.recapAt,
+    send: async (due) => notifier.recap(await recapFigures({ reports: b.reports, ledger: b.ledger }, due.day), due),
+    logger,
+    now,
+  });
+  return [{ what: "daily recap", run: () => schedule.look() }];
 }
 
 /**

@@ -16,6 +16,11 @@ import { createOrderNotices } from "./order-notices.js";
 import { createOutcomeTelling } from "./order-outcome.js";
 import type { PendingMessages } from "./pending-messages.js";
 import type { HealthChange } from "../../providers/resting.js";
+import type { RecapFigures } from "../../reports/recap.js";
+import type { DueRecap } from "../../reports/recap-schedule.js";
+import { createRecapNotice } from "./recap.js";
+import { createLowSaldoNotice } from "./low-saldo.js";
+import type { LowSaldoWatch } from "../../orders/low-saldo.js";
 
 export interface NotifierDeps {
   api: Api;
@@ -42,12 +47,18 @@ export interface NotifierDeps {
   apiSales?: Pick<ApiSales, "add">;
   /** TZ: the times the admins read. */
   timeZone?: string;
+  /** RESELLER_LOW_SALDO and the flags that make its notice once per crossing; absent: none. */
+  lowSaldo?: { threshold: number; watch: LowSaldoWatch } | undefined;
+  /** SHOP_NAME: at the top of the recap's picture. */
+  shopName?: string | undefined;
   now?: () => Date;
 }
 
 export interface Notifier extends OrderEvents, DepositEvents {
   /** The H2H API's sales of the last `minutes`, in one notice. */
   apiSales(lines: readonly ApiSalesLine[], minutes: number): Promise<void>;
+  /** The day's recap to the admins (a photo and its caption); resolves once it went out. */
+  recap(figures: RecapFigures, due: DueRecap): Promise<void>;
   /** A provider started resting or is back: the admins are told (once per change). */
   providerHealth(change: HealthChange): Promise<void>;
   /** Resolves when every notice started so far has gone out (shutdown waits for it). */
@@ -58,7 +69,7 @@ export interface Notifier extends OrderEvents, DepositEvents {
  * Says what the order and deposit services report, in Telegram, from one module per kind of news:
  * the outcome to the user who ordered (order-outcome.ts), every outcome to the admins
  * (order-notices.ts) with the alerts it crossed (alerts.ts), the H2H API's sales per period
- * (api-sales.ts), a credited deposit to its reseller (deposits.ts). The services decide what is due
+ * (api-sales.ts), the evening recap (recap.ts), a credited deposit to its reseller (deposits.ts). The services decide what is due
  * and record that it was said; this only says it, and shutdown waits for what it started.
  */
 export function createNotifier(deps: NotifierDeps): Notifier {
@@ -71,6 +82,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const alerts = createAlerts({ ...deps, fanOut });
   const apiSalesNotice = createApiSalesNotice({ ...deps, fanOut });
   const deposits = createDepositNotices(deps);
+  const recap = createRecapNotice({ ...deps, fanOut });
+  const lowSaldo = deps.lowSaldo === undefined ? undefined : createLowSaldoNotice({ ...deps, ...deps.lowSaldo });
 
   /** What follows a finished order: the pending buttons (settled), the admins' notice, the alerts it crossed. */
   async function finished(
@@ -91,6 +104,9 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     else await orderNotices.tellAdmins(order);
     if (facts.lowBalance) await alerts.lowBalance(order);
     if (facts.providerEmpty === true) await alerts.providerEmpty(order);
+    await lowSaldo
+      ?.afterOrder(order)
+      .catch((err: unknown) => logger.error({ err, refId: order.refId }, "reseller's low saldo not looked at"));
   }
 
   return {
@@ -99,6 +115,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     tellOutcome: (order, heading) => (viaApi(order) ? Promise.resolve() : track(outcomes.tellOutcome(order, heading))),
     finished: (order, how, facts) => track(finished(order, how, facts)),
     apiSales: (lines, minutes) => track(apiSalesNotice(lines, minutes)),
+    recap: (figures, due) => track(recap(figures, due)),
     providerHealth: (change) => track(alerts.providerHealth(change, deps.timeZone ?? "UTC")),
     // Said as the outcome "unknown, the bot was restarted" (what recovery records once the call
     // must be over, which then only brings the summary up to date).
@@ -114,7 +131,16 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       );
     },
     idle: () => tasks.idle(),
-    credited: (deposit, saldo) => track(deposits.credited(deposit, saldo)),
+    credited: (deposit, saldo) =>
+      track(
+        (async () => {
+          // The saldo is back at or above RESELLER_LOW_SALDO: its next fall is told again.
+          await lowSaldo
+            ?.afterDeposit(deposit, saldo)
+            .catch((err: unknown) => logger.error({ err, id: deposit.id }, "reseller's low saldo flag not cleared"));
+          return deposits.credited(deposit, saldo);
+        })(),
+      ),
     undelivered: (deposit, why) => track(deposits.undelivered(deposit, why)),
   };
 }
