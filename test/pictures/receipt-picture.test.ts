@@ -65,3 +65,15 @@ describe("the receipt as a picture", () => {
     expect(edge).toBe(0);
   });
 });
+
+describe("the receipt picture in the README", () => {
+  it("when the screenshots are updated, then docs/img/receipt.png is the receipt as drawn now", async () => {
+    const png = await receiptPng(RECEIPT);
+    // Written only when asked (UPDATE_SCREENSHOTS=1), as the page's screenshots are.
+    if (process.env.UPDATE_SCREENSHOTS === "1") {
+      const { writeFileSync } = await import("node:fs");
+      writeFileSync(new URL("../../docs/img/receipt.png", import.meta.url), png);
+    }
+    expect(PNG.sync.read(png).width).toBe(960);
+  });
+});
