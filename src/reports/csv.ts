@@ -196,7 +196,8 @@ function csvRowOf(timeZone: string): (o: OrderLine) => string | undefined {
     cells[0] = clock(o.submittedMs);
     cells[1] = idCell(o.refId);
     cells[2] = o.state;
-    cells[3] = idCell(o.userId);
+    // A Telegram user id (at most 10 digits today) is a whole number every spreadsheet shows exactly.
+    cells[3] = String(o.userId);
     cells[4] = cell(o.userName);
     cells[5] = cell(o.productCode);
     cells[6] = cell(o.productName);

@@ -48,12 +48,12 @@ export async function depositsMonthCsv(
       clock(Date.parse(d.doneAt ?? d.createdAt)),
       idCell(d.id),
       d.amount >= 0 ? "deposit" : "correction",
-      idCell(d.resellerId),
+      d.resellerId,
       cell(names.get(d.resellerId)?.name),
       d.amount,
       cell(d.note),
       request,
-      idCell(by),
+      by,
       cell(names.get(by)?.name),
     ].join(",");
   });

@@ -189,6 +189,50 @@ describe("ordering in the Mini App", () => {
     }
   });
 
+  it("when a reseller orders inside Telegram, then Continue and Confirm are Telegram's main button, and its press orders once", async () => {
+    world = await createWorld({ initialBalance: 2_000_000 });
+    const scene = await shopScene(world, { history: false });
+    const app = await openApp(browser, {
+      base: scene.base,
+      botToken: world.fake.token,
+      user: RESELLER,
+      tab: "order",
+      telegram: true,
+    });
+    const { page } = app;
+    try {
+      const events = () =>
+        page.evaluate(() => (globalThis as unknown as { __events: Array<[string, unknown]> }).__events);
+      const mainButton = async () =>
+        (await events()).filter(([type]) => type === "web_app_setup_main_button").at(-1)?.[1];
+      const press = (event: string) =>
+        page.evaluate((type) => {
+          const telegram = (
+            globalThis as unknown as { Telegram: { WebView: { receiveEvent(t: string, d: unknown): void } } }
+          ).Telegram;
+          telegram.WebView.receiveEvent(type, {});
+        }, event);
+      await shows(page, /New order/);
+      await page.getByTestId("order-product-FF70").click();
+      await page.getByTestId("order-player").fill("223344556");
+      expect(await page.getByTestId("main-action").count()).toBe(0);
+      await expect.poll(mainButton).toMatchObject({ is_visible: true, text: "Continue", is_active: true });
+      await press("main_button_pressed");
+      await page.getByTestId("order-summary").waitFor();
+      const refId = await summaryRef(page);
+      await expect.poll(mainButton).toMatchObject({ is_visible: true, text: "Confirm order" });
+      // Pressed twice (a double tap on Telegram's button): one order.
+      await press("main_button_pressed");
+      await press("main_button_pressed");
+      await page.getByTestId("order-result").waitFor({ timeout: 20_000 });
+      await shows(page, /Top-up successful/);
+      await expect.poll(mainButton).toMatchObject({ is_visible: true, text: "New order" });
+      expect(world.sandbox.calls.filter((c) => c.refId === refId)).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+
   it("when an admin orders from the page and the result is unknown, then the page says it is held and the order waits in Pending", async () => {
     world = await createWorld({ initialBalance: 2_000_000 });
     const scene = await shopScene(world, { history: false });

@@ -231,7 +231,7 @@ describe("the back office in the chat: the app in process, fake Bot API over HTT
     const today = await becomes(report.message_id, /Sales report 2026-03-15/);
     expect(today.text).toContain("Orders: 1 (✅ 1 · ❌ 0 · ⚠️ 0 · ⏳ 0)");
     // Today has no ▶: there is no report of a day to come.
-    expect(labels(today)).toEqual([["📄 CSV of 2026-03-15"], ["◀ 2026-03-14"]]);
+    expect(labels(today)).toEqual([["📄 CSV of 2026-03-15", "📊 Excel"], ["◀ 2026-03-14"]]);
     world.fake.tapButton(ADMIN, today, button(today, /◀ 2026-03-14/));
     const back = await becomes(report.message_id, /Sales report 2026-03-14/);
     expect(labels(back)).toEqual([["◀ 2026-03-13", "2026-03-15 ▶"]]);
