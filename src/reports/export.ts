@@ -28,24 +28,41 @@ export type MonthExport =
       content: () => AsyncIterable<Uint8Array>;
     };
 
+type ExportDeps = {
+  orders: Pick<OrderLedger, "eachSubmittedLine" | "daysFigures" | "partnerRefOf">;
+  timeZone: string;
+};
+
+/**
+ * A month's days and how many orders they hold (from the day figures: nothing read), or why no
+ * file of at most `max` orders can be made of it.
+ */
+async function monthToExport(
+  deps: ExportDeps,
+  month: string,
+  max: number,
+): Promise<{ days: string[]; count: number } | Exclude<MonthExport, { kind: "file" }>> {
+  const days = monthDays(month);
+  if (days === undefined) return { kind: "bad-month" };
+  const count = (await deps.orders.daysFigures(days)).reduce((sum, f) => sum + f.total, 0);
+  if (count === 0) return { kind: "empty", month };
+  if (count > max) return { kind: "too-many", month, count };
+  return { days, count };
+}
+
 /**
  * A month's orders (submitted that month in the shop's time zone) as the CSV of /report's days,
  * one after the other: counted from the day figures first (nothing read), then written a day at a
  * time as the upload reads it, so a month of 100,000 orders never sits in memory whole.
  */
-export async function exportMonth(
-  deps: { orders: Pick<OrderLedger, "eachSubmittedLine" | "daysFigures" | "partnerRefOf">; timeZone: string },
-  month: string,
-): Promise<MonthExport> {
-  const days = monthDays(month);
-  if (days === undefined) return { kind: "bad-month" };
-  const count = (await deps.orders.daysFigures(days)).reduce((sum, f) => sum + f.total, 0);
-  if (count === 0) return { kind: "empty", month };
-  if (count > MAX_EXPORT_ORDERS) return { kind: "too-many", month, count };
+export async function exportMonth(deps: ExportDeps, month: string): Promise<MonthExport> {
+  const found = await monthToExport(deps, month, MAX_EXPORT_ORDERS);
+  if ("kind" in found) return found;
+  const { days, count } = found;
   const gzip = count > GZIP_OVER;
   async function* csv(): AsyncIterable<Buffer> {
     yield Buffer.from(`${CSV_BOM}${CSV_HEADER.join(",")}\r\n`, "utf8");
-    for (const day of days!) {
+    for (const day of days) {
       const range = dayRange(day, deps.timeZone)!;
       const file = csvFile(deps.timeZone, { header: false });
       await eachLineWithPartnerRef(deps.orders, range.fromMs, range.toMs, (line) => file.add(line));
@@ -72,15 +89,10 @@ export const MAX_XLSX_ORDERS = 200_000;
  * A month's orders as an Excel workbook (the same columns as the CSV, typed: dates, rupiah as
  * numbers, ids and SNs as text), written a day at a time as the upload reads it.
  */
-export async function exportMonthXlsx(
-  deps: { orders: Pick<OrderLedger, "eachSubmittedLine" | "daysFigures" | "partnerRefOf">; timeZone: string },
-  month: string,
-): Promise<MonthExport> {
-  const days = monthDays(month);
-  if (days === undefined) return { kind: "bad-month" };
-  const count = (await deps.orders.daysFigures(days)).reduce((sum, f) => sum + f.total, 0);
-  if (count === 0) return { kind: "empty", month };
-  if (count > MAX_XLSX_ORDERS) return { kind: "too-many", month, count };
+export async function exportMonthXlsx(deps: ExportDeps, month: string): Promise<MonthExport> {
+  const found = await monthToExport(deps, month, MAX_XLSX_ORDERS);
+  if ("kind" in found) return found;
+  const { days, count } = found;
   const content = () => {
     const book = ordersXlsx(deps.timeZone);
     // Written while the upload reads the file; a failed read ends the file with that error.
