@@ -61,6 +61,9 @@ export interface PlacedBefore {
 /** How far back an order of the same product for the same player id is pointed out. */
 export const PLACED_BEFORE_MS = 10 * 60 * 1000;
 
+/** How many of the player's newest orders are read for it. */
+const PLACED_BEFORE_READ = 5;
+
 /** Orders that may have topped the player up (a failed or cancelled one did not). */
 const PLACED_STATES = new Set(["submitting", "success", "unknown"]);
 
@@ -109,21 +112,25 @@ export function createDrafts(deps: {
   async function placedBefore(draft: OrderRecord): Promise<PlacedBefore | undefined> {
     const at = now().getTime();
     const fromMs = at - PLACED_BEFORE_MS;
+    // The player's newest few orders of the last ten minutes, through the player's own index: one
+    // short read whatever the player's history (filtering by user in the ledger would scan all of
+    // it). A reseller's own order behind more than that many others for the same player id in ten
+    // minutes goes unmentioned.
     const found = await ledger
-      .findOrders({
-        playerId: draft.playerId,
-        fromMs,
-        ...(draft.role === "reseller" ? { userId: draft.userId } : {}),
-        page: 0,
-        pageSize: 20,
-      })
+      .findOrders({ playerId: draft.playerId, fromMs, page: 0, pageSize: PLACED_BEFORE_READ })
       .catch((err: unknown) => {
         logger.warn({ err, refId: draft.refId }, "orders of the same player not read: the summary has no note");
         return { orders: [] };
       });
     const code = draft.productCode.toUpperCase();
     const latest = found.orders
-      .filter((o) => o.refId !== draft.refId && o.productCode.toUpperCase() === code && PLACED_STATES.has(o.state))
+      .filter(
+        (o) =>
+          o.refId !== draft.refId &&
+          o.productCode.toUpperCase() === code &&
+          PLACED_STATES.has(o.state) &&
+          (draft.role !== "reseller" || o.userId === draft.userId),
+      )
       .map((o) => ({ o, sentMs: Date.parse(o.submittedAt ?? "") }))
       .filter(({ sentMs }) => sentMs >= fromMs)
       .sort((a, b) => b.sentMs - a.sentMs)[0];
