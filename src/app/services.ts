@@ -57,6 +57,7 @@ import type { Shop } from "../shop/shop.js";
 import { createCatalogUploads, createPriceChanges } from "../shop/uploads.js";
 import { createChatState } from "../storage/chat-state.js";
 import { createClaims } from "../storage/claims.js";
+import { createRecentOrders } from "../storage/recent-orders.js";
 import { createLease, type Lease } from "../storage/leases.js";
 import type { Liveness } from "../storage/liveness.js";
 import { createOrigins } from "../storage/origins.js";
@@ -119,6 +120,7 @@ function buildBooks(deps: ServiceDeps, events: ReturnType<typeof createNotifier>
     shop,
     wallets,
     origins,
+    recent: createRecentOrders(storage),
     supply,
     refIdPrefix: config.refIdPrefix,
     timeoutMs: config.topupTimeoutMs,

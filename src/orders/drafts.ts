@@ -2,6 +2,7 @@ import { checkPlayerId, findOffered, findProduct, type Buyer, type Catalog } fro
 import type { Logger } from "../logger.js";
 import type { Pause, Shop } from "../shop/shop.js";
 import type { Origins } from "../storage/origins.js";
+import type { RecentOrders } from "../storage/recent-orders.js";
 import type { OrderLedger } from "./ledger.js";
 import { paidFromSaldo, type Lang, type OrderRecord } from "./order.js";
 import { newRefId } from "./ref-id.js";
@@ -61,9 +62,6 @@ export interface PlacedBefore {
 /** How far back an order of the same product for the same player id is pointed out. */
 export const PLACED_BEFORE_MS = 10 * 60 * 1000;
 
-/** How many of the player's newest orders are read for it. */
-const PLACED_BEFORE_READ = 5;
-
 /** Orders that may have topped the player up (a failed or cancelled one did not). */
 const PLACED_STATES = new Set(["submitting", "success", "unknown"]);
 
@@ -89,6 +87,8 @@ export function createDrafts(deps: {
   wallets: Pick<Wallets, "get">;
   /** Which draft each update made (storage/origins.ts). */
   origins: Origins;
+  /** The latest order per product and player id, for "ordered before"; absent: never said. */
+  recent?: RecentOrders | undefined;
   refIdPrefix: string;
   logger: Logger;
   now: () => Date;
@@ -110,38 +110,31 @@ export function createDrafts(deps: {
    * A failed read only loses the note, never the draft.
    */
   async function placedBefore(draft: OrderRecord): Promise<PlacedBefore | undefined> {
+    if (deps.recent === undefined) return undefined;
     const at = now().getTime();
-    const fromMs = at - PLACED_BEFORE_MS;
-    // The player's newest few orders of the last ten minutes, through the player's own index: one
-    // short read whatever the player's history (filtering by user in the ledger would scan all of
-    // it). A reseller's own order behind more than that many others for the same player id in ten
-    // minutes goes unmentioned.
-    const found = await ledger
-      .findOrders({ playerId: draft.playerId, fromMs, page: 0, pageSize: PLACED_BEFORE_READ })
-      .catch((err: unknown) => {
-        logger.warn({ err, refId: draft.refId }, "orders of the same player not read: the summary has no note");
-        return { orders: [] };
-      });
-    const code = draft.productCode.toUpperCase();
-    const latest = found.orders
-      .filter(
-        (o) =>
-          o.refId !== draft.refId &&
-          o.productCode.toUpperCase() === code &&
-          PLACED_STATES.has(o.state) &&
-          (draft.role !== "reseller" || o.userId === draft.userId),
-      )
-      .map((o) => ({ o, sentMs: Date.parse(o.submittedAt ?? "") }))
-      .filter(({ sentMs }) => sentMs >= fromMs)
-      .sort((a, b) => b.sentMs - a.sentMs)[0];
-    if (latest === undefined) return undefined;
-    return {
-      refId: latest.o.refId,
-      at: latest.o.submittedAt!,
-      minutesAgo: Math.max(0, Math.floor((at - latest.sentMs) / 60_000)),
-      userId: latest.o.userId,
-      userName: latest.o.userName,
-    };
+    try {
+      // One read: the latest order noted for the product and player (of this reseller only).
+      const noted = await deps.recent.latest(
+        draft.productCode,
+        draft.playerId,
+        draft.role === "reseller" ? draft.userId : undefined,
+      );
+      const sentMs = noted === undefined ? Number.NaN : Date.parse(noted.at);
+      if (noted === undefined || noted.refId === draft.refId || !(sentMs >= at - PLACED_BEFORE_MS)) return undefined;
+      // Only an order that may have topped the player up (one that failed did not).
+      const order = await ledger.get(noted.refId);
+      if (order === undefined || !PLACED_STATES.has(order.state)) return undefined;
+      return {
+        refId: noted.refId,
+        at: noted.at,
+        minutesAgo: Math.max(0, Math.floor((at - sentMs) / 60_000)),
+        userId: noted.userId,
+        userName: noted.userName,
+      };
+    } catch (err) {
+      logger.warn({ err, refId: draft.refId }, "the same player's last order not read: the summary has no note");
+      return undefined;
+    }
   }
 
   /**

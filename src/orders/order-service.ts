@@ -3,6 +3,7 @@ import type { Logger } from "../logger.js";
 import type { Shop } from "../shop/shop.js";
 import type { Claims } from "../storage/claims.js";
 import type { Origins } from "../storage/origins.js";
+import type { RecentOrders } from "../storage/recent-orders.js";
 import type { Supply } from "../providers/supply.js";
 import { createDrafts, type CancelOutcome, type DraftRequest, type DraftResult, type OpenCatalog } from "./drafts.js";
 import type { OrderEvents } from "./events.js";
@@ -27,6 +28,8 @@ export interface OrderServiceDeps {
   wallets: Pick<Wallets, "get">;
   /** Which draft each update made, so that a second handling of it finds that one. */
   origins: Origins;
+  /** The latest order per product and player id: the summary's "ordered before" (none when absent). */
+  recent?: RecentOrders | undefined;
   /** The providers, each order's routes among them, and which of them rest. */
   supply: Supply;
   refIdPrefix: string;

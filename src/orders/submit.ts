@@ -17,6 +17,8 @@ import {
 } from "./order.js";
 import { fromTopupResult } from "./outcome.js";
 import { attemptRefId } from "./ref-id.js";
+import { PLACED_BEFORE_MS } from "./drafts.js";
+import type { RecentOrders } from "../storage/recent-orders.js";
 import type { Telling } from "./telling.js";
 
 export interface ConfirmRequest {
@@ -74,6 +76,8 @@ export function createSubmission(deps: {
   now: () => Date;
   lowBalanceThreshold?: number | undefined;
   recovery: Recovery;
+  /** Where each claimed order is noted for "ordered before" (drafts.ts). */
+  recent?: RecentOrders | undefined;
   /** The first pause between attempts to record an outcome (then twice, …): 200 ms. */
   recordRetryMs?: number;
 }) {
@@ -252,6 +256,13 @@ export function createSubmission(deps: {
       let order = claim.order;
       logger.info({ refId: order.refId, state: "submitting", product: order.productCode }, "order state changed");
       deps.events.claimed(order);
+      // For the next summary of the same product and player id ("ordered before"), beside the call.
+      if (deps.recent !== undefined) {
+        const noted = { ...order, at: order.submittedAt ?? now().toISOString() };
+        void deps.recent
+          .note(noted, PLACED_BEFORE_MS + 60_000)
+          .catch((err: unknown) => logger.warn({ err, refId: noted.refId }, "order not noted for the same player"));
+      }
       await req
         .onClaimed?.(order)
         .catch((err: unknown) => logger.warn({ err, refId: order.refId }, "claimed order not shown"));
