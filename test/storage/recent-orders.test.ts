@@ -12,7 +12,7 @@ describe.each(["redis", "memory"] as const)("the latest order per product and pl
 
   async function store(): Promise<Storage> {
     if (kind === "memory") {
-      const storage = await createStorage({});
+      const storage = await createStorage({ redisUrl: undefined, prefix: "recent-orders:" });
       cleanup = () => storage.close();
       return storage;
     }

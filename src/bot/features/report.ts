@@ -180,35 +180,32 @@ export const reportFeature = defineFeature({
       adminOnly,
     );
 
-    onCallback(
-      composer,
-      Callback.reportCsv,
-      async (ctx, day) => {
-        if (dayRange(day, ctx.services.place.timeZone) === undefined)
-          return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
-        // The tap is answered (its spinner stops) while the file is made.
-        const [file] = await Promise.all([ctx.services.reports.dayCsv(day), answerQuery(ctx)]);
-        if (file === undefined) return;
-        await ctx.replyWithDocument(new InputFile(file.csv, `orders-${day}.csv`), {
-          caption: ctx.tr("report-csv-caption", { date: day, count: String(file.count) }),
-        });
-      },
-      adminOnly,
-    );
-
-    onCallback(
-      composer,
-      Callback.reportXlsx,
-      async (ctx, day) => {
-        if (dayRange(day, ctx.services.place.timeZone) === undefined)
-          return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
-        const [file] = await Promise.all([ctx.services.reports.dayXlsx(day), answerQuery(ctx)]);
-        if (file === undefined) return;
-        await ctx.replyWithDocument(new InputFile(file.xlsx, `orders-${day}.xlsx`), {
-          caption: ctx.tr("report-csv-caption", { date: day, count: String(file.count) }),
-        });
-      },
-      adminOnly,
-    );
+    // The day's orders as a file: CSV, or an Excel workbook.
+    for (const [kind, make] of [
+      [Callback.reportCsv, "csv"],
+      [Callback.reportXlsx, "xlsx"],
+    ] as const) {
+      onCallback(
+        composer,
+        kind,
+        async (ctx, day) => {
+          if (dayRange(day, ctx.services.place.timeZone) === undefined)
+            return answerQuery(ctx, { text: ctx.tr("callback-invalid") });
+          const { reports } = ctx.services;
+          // The tap is answered (its spinner stops) while the file is made.
+          const [file] = await Promise.all([
+            make === "csv"
+              ? reports.dayCsv(day).then((f) => f && { bytes: f.csv, count: f.count })
+              : reports.dayXlsx(day).then((f) => f && { bytes: f.xlsx, count: f.count }),
+            answerQuery(ctx),
+          ]);
+          if (file === undefined) return;
+          await ctx.replyWithDocument(new InputFile(file.bytes, `orders-${day}.${make}`), {
+            caption: ctx.tr("report-csv-caption", { date: day, count: String(file.count) }),
+          });
+        },
+        adminOnly,
+      );
+    }
   },
 });
