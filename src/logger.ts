@@ -1,4 +1,4 @@
-import { pino, type DestinationStream, type Logger } from "pino";
+import { destination as toFd, pino, type DestinationStream, type Logger } from "pino";
 
 export type { Logger };
 
@@ -27,5 +27,7 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       censor: "[redacted]",
     },
   };
-  return destination === undefined ? pino(options) : pino(options, destination as DestinationStream);
+  // Written out beside the work, never in its way: lines written while one is on its way go out
+  // together with the next write (pino flushes what is left when the process exits).
+  return pino(options, (destination as DestinationStream | undefined) ?? toFd({ dest: 1, sync: false }));
 }

@@ -119,6 +119,9 @@ export function hmacHex(key: string, body: string): string {
   return createHmac("sha256", key).update(body).digest("hex");
 }
 
+/** Mitra ids whose owner a process keeps in mind at most (then it starts again). */
+const MAX_OWNERS_KNOWN = 10_000;
+
 /** A mitra_id's shape (a key's or a test key's), checked before any lookup. */
 const MITRA_ID = /^[PT][0-9A-Z]{10}$/;
 /** A hash to compare against when the mitra_id is unknown, so that the answer takes as long. */
@@ -162,16 +165,39 @@ function publicPart(userId: number, h: Fields): Partner | undefined {
 export function createPartnerStore(storage: Storage): PartnerStore {
   const read = storage.kind === "redis" ? redisRecords(storage) : memoryRecords(storage);
 
+  /**
+   * Whose each mitra_id is, as read before: a mitra_id is made once for one reseller and never
+   * given to another, so the record it names is read at once (one round trip instead of two). The
+   * record itself is read every time and must name the mitra_id, so a lookup that changed is
+   * read again.
+   */
+  const owners = new Map<string, number>();
+
   /** The record a mitra_id names, and whether it names the test key. */
   async function byMitra(mitraId: string): Promise<{ userId: number; h: Fields; test: boolean } | undefined> {
     if (!MITRA_ID.test(mitraId)) return undefined;
-    const userId = await read.userOf(mitraId);
+    const known = owners.get(mitraId);
+    const userId = known ?? (await read.userOf(mitraId));
     const h = userId === undefined ? undefined : await read.get(userId);
-    // A lookup left by a mitra_id that was replaced (two first keys made at once) names no partner.
-    if (userId === undefined || h === undefined) return undefined;
-    if (h.m === mitraId) return { userId, h, test: false };
-    if (h.tm === mitraId) return { userId, h, test: true };
-    return undefined;
+    const found =
+      userId === undefined || h === undefined
+        ? undefined
+        : h.m === mitraId
+          ? { userId, h, test: false }
+          : h.tm === mitraId
+            ? { userId, h, test: true }
+            : undefined;
+    if (found === undefined) {
+      // A lookup left by a mitra_id that was replaced (two first keys made at once) names no partner.
+      if (known === undefined) return undefined;
+      owners.delete(mitraId);
+      return byMitra(mitraId);
+    }
+    if (known === undefined) {
+      if (owners.size >= MAX_OWNERS_KNOWN) owners.clear();
+      owners.set(mitraId, found.userId);
+    }
+    return found;
   }
 
   return {

@@ -16,12 +16,18 @@ import { memoryMoney, type Money } from "./memory-money.js";
 import { memoryStore, type Store } from "./memory-store.js";
 import { memoryFigures, type Figures } from "./memory-figures.js";
 import { memoryWallets } from "./memory-wallets.js";
+import { oweInMemory, type OwedEntry } from "../storage/owed-callbacks.js";
+import type { memoryRecentNote } from "../storage/recent-orders.js";
+
+type MemoryRecentNote = ReturnType<typeof memoryRecentNote>;
 
 /** A draft's steps: saved once per ref id, found again by its chat, claimed once or cancelled. */
 function memoryDrafts(
   store: Store,
   figures: Figures,
   money: Money,
+  owed: Map<string, OwedEntry>,
+  recent: MemoryRecentNote | undefined,
 ): Pick<
   OrderLedger,
   "saveDraft" | "openDraftOf" | "openDraftsIn" | "claim" | "nextAttempt" | "cancel" | "partnerOrder" | "partnerRefOf"
@@ -55,6 +61,20 @@ function memoryDrafts(
     },
 
     async claim(refId, by) {
+      let fresh = false;
+      if (by.draft !== undefined && live(refId) === undefined) {
+        // Nobody looked at it before this claim (the H2H API): written now, gone again if refused.
+        const made =
+          by.partnerRef === undefined ? undefined : store.partnerRefs.get(partnerKey(by.userId, by.partnerRef));
+        if (made !== undefined) return { kind: "used", refId: made };
+        store.wrote();
+        store.orders.set(refId, { order: copy({ ...by.draft, refId, state: "draft" }), expiresAt: undefined });
+        fresh = true;
+      }
+      const refused = <T>(answer: T): T => {
+        if (fresh) store.orders.delete(refId);
+        return answer;
+      };
       const o = live(refId);
       if (o === undefined) return { kind: "not-found" };
       if (o.userId !== by.userId) return { kind: "not-yours" };
@@ -63,10 +83,10 @@ function memoryDrafts(
       const made = partner === undefined ? undefined : store.partnerRefs.get(partner);
       if (made !== undefined) return { kind: "used", refId: made };
       if (by.offered !== undefined && !by.offered.has(o.productCode.toUpperCase()))
-        return { kind: "not-offered", order: copy(o) };
+        return refused({ kind: "not-offered", order: copy(o) });
       if (paidFromSaldo(o)) {
         const saldo = money.wallet(o.userId).saldo;
-        if (saldo < o.price!) return { kind: "short", saldo };
+        if (saldo < o.price!) return refused({ kind: "short", saldo });
         money.hold(o, by.at);
       }
       o.state = "submitting";
@@ -85,6 +105,19 @@ function memoryDrafts(
         store.partnerRefs.set(partner, refId);
         store.partnerRefOf.set(refId, by.partnerRef!);
       }
+      if (by.oweAtMs !== undefined) oweInMemory(owed, refId, by.oweAtMs);
+      if (by.recentMs !== undefined)
+        recent?.(
+          {
+            refId,
+            at: by.at,
+            userId: o.userId,
+            userName: o.userName,
+            productCode: o.productCode,
+            playerId: o.playerId,
+          },
+          by.recentMs,
+        );
       return { kind: "claimed", order: copy(o) };
     },
 
@@ -128,6 +161,7 @@ function memoryOutcomes(
   store: Store,
   figures: Figures,
   money: Money,
+  owed: Map<string, OwedEntry>,
 ): Pick<OrderLedger, "finish" | "settle" | "markNotified" | "lastBalance" | "balances" | "lastProviderPrices"> {
   const { live, copy } = store;
   /** Each provider's balance reported with its sale recorded last. */
@@ -152,6 +186,10 @@ function memoryOutcomes(
       figures.tally(o, from, outcome.state);
       // A late answer replaces the unknown the user was told: they are to be told again.
       if (late) delete o.notifiedAt;
+      if (opts.answered === true && outcome.state !== "unknown") {
+        o.notifiedAt = outcome.at;
+        owed.delete(order.refId);
+      }
       store.inflight.delete(order.refId);
       if (outcome.state === "unknown") store.unknown.add(order.refId);
       else store.unknown.delete(order.refId);
@@ -339,14 +377,24 @@ function memoryCompaction(store: Store): Ledger["compact"] {
  * stored object. Composed like the Redis ledger: order steps, lookups, day figures, wallets,
  * compaction, over one store. `timeZone` decides the day and the hour an order counts in.
  */
-export function createMemoryLedger(opts: { now?: () => number; timeZone?: string } = {}): Ledger {
+export function createMemoryLedger(
+  opts: {
+    now?: () => number;
+    timeZone?: string;
+    /** The callbacks owed to H2H partners (storage/owed-callbacks.ts): noted by a claim, dropped by an answer. */
+    owed?: Map<string, OwedEntry>;
+    /** Where a claim notes its order as the latest of its product and player id (storage/recent-orders.ts). */
+    recent?: MemoryRecentNote;
+  } = {},
+): Ledger {
   const store = memoryStore(opts);
   const figures = memoryFigures(store);
   const money = memoryMoney();
+  const owed = opts.owed ?? new Map<string, OwedEntry>();
   return {
     orders: {
-      ...memoryDrafts(store, figures, money),
-      ...memoryOutcomes(store, figures, money),
+      ...memoryDrafts(store, figures, money, owed, opts.recent),
+      ...memoryOutcomes(store, figures, money, owed),
       ...memoryLookups(store),
       ...figures.read,
     },

@@ -1,3 +1,4 @@
+import { owedCallbackKeys } from "../storage/owed-callbacks.js";
 import { MAIN_PROVIDER } from "../topup/types.js";
 
 /*
@@ -441,6 +442,9 @@ export function ledgerKeys(prefix: string) {
     partnerRef: (userId: number, ref: string) => `${prefix}pr:${userId}:${ref}`,
     /** The partner's ref id of an order taken by the H2H API. */
     partnerRefOf: (refId: string) => `${prefix}pr-of:${refId}`,
+    /** The callbacks owed to H2H partners (storage/owed-callbacks.ts): noted by the claim, dropped by the answer. */
+    callbacksDue: owedCallbackKeys(prefix).due,
+    callbacksInfo: owedCallbackKeys(prefix).info,
   };
 }
 

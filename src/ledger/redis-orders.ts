@@ -16,6 +16,7 @@ import { LUA_LINE } from "./redis-line-lua.js";
 import { draftFields, msKey, orderFromHash, resultFields } from "./order-codec.js";
 import { costOf, MAIN_PROVIDER, paidFromSaldo, providerDepositEmpty, type BalanceSeen } from "../orders/order.js";
 import { packMovementTime } from "./statement-codec.js";
+import { LUA_NOTE_RECENT } from "../storage/recent-orders.js";
 
 /*
  * The steps that change an order in the Redis ledger, each one Lua script: a draft saved, claimed
@@ -47,14 +48,34 @@ return 0
 // A reseller's order holds its price from the saldo in this same step, or is not claimed at all.
 // The order enters the time, user and player indexes here, with its counts.
 // A partner's ref id (the H2H API) is used in this same step, once: a second claim with it is refused.
-// KEYS: order, inflight, wallet, statement, wallets, wallet totals, partner ref, partner ref of the order
+// An order nobody looks at before it is sent (the H2H API) has its draft written here, in the same
+// step, when its ref id names no order yet; refused, that draft is gone again. Its partner's callback
+// owed is noted here too (sorted set of the time due, and since when), so no order goes out without it.
+// KEYS: order, inflight, wallet, statement, wallets, wallet totals, partner ref, partner ref of the order,
+//       callbacks due, callbacks info
 // The first attempt (several providers) is written only when it is not main under the product's own
 // code (compared in upper case): a shop with one provider writes no field of it (attempt-codec.ts).
 // ARGV: user, at, submit time (9 digits), ref, message id, codes for sale, submit day, key prefix, at packed,
 //       submit hour (00-23, in the shop's time zone), partner ref ('' when none), the first attempt's
-//       provider ('' when none was named) and code
-const CLAIM = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}${LUA_LINEAR_HASH}${LUA_CHUNKS}${LUA_MOVEMENT}
-local f = redis.call('HMGET', KEYS[1], 's', 'u', 'h', 'k', 'y', 'c')
+//       provider ('' when none was named) and code, '1' when the draft's fields follow, the callback's
+//       due time ('' when none is owed), the draft's hold ('' when none), how long the order is kept as
+//       the latest for its product and player id (ms, '' for not at all), then the draft's fields
+const CLAIM = luaScript(`${LUA_BASICS}${LUA_TIME_INDEX}${LUA_LINEAR_HASH}${LUA_CHUNKS}${LUA_MOVEMENT}${LUA_NOTE_RECENT}
+local fresh = false
+if ARGV[14] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then
+  if ARGV[11] ~= '' then
+    local made = redis.call('GET', KEYS[7])
+    if made then return {'used', made} end
+  end
+  redis.call('HSET', KEYS[1], 's', 'draft', unpack(ARGV, 18))
+  if ARGV[16] ~= '' then redis.call('HSET', KEYS[1], 'h', ARGV[16]) end
+  fresh = true
+end
+local function refused(answer)
+  if fresh then redis.call('DEL', KEYS[1]) end
+  return answer
+end
+local f = redis.call('HMGET', KEYS[1], 's', 'u', 'h', 'k', 'y', 'c', 'n')
 if not f[1] then return {'not-found'} end
 if f[2] ~= ARGV[1] then return {'not-yours'} end
 if f[1] ~= 'draft' then return {'taken', ${LUA_HGETALL}} end
@@ -64,13 +85,13 @@ if ARGV[11] ~= '' then
 end
 if ARGV[6] ~= '' then
   local code = '|' .. string.upper(f[4] or '') .. '|'
-  if not string.find(ARGV[6], code, 1, true) then return {'not-offered', ${LUA_HGETALL}} end
+  if not string.find(ARGV[6], code, 1, true) then return refused({'not-offered', ${LUA_HGETALL}}) end
 end
 local pre = ARGV[8]
 local hold = tonumber(f[3] or '0')
 if hold > 0 then
   local have = tonumber(redis.call('HGET', KEYS[3], 'saldo') or '0')
-  if have < hold then return {'short', string.format('%d', have)} end
+  if have < hold then return refused({'short', string.format('%d', have)}) end
   local saldo = redis.call('HINCRBY', KEYS[3], 'saldo', -hold)
   local held = redis.call('HINCRBY', KEYS[3], 'held', hold)
   redis.call('HINCRBY', KEYS[6], 'saldo', -hold)
@@ -109,6 +130,11 @@ if ARGV[11] ~= '' then
   redis.call('SET', KEYS[7], ARGV[4])
   redis.call('SET', KEYS[8], ARGV[11])
 end
+if ARGV[15] ~= '' then
+  redis.call('ZADD', KEYS[9], ARGV[15], ARGV[4])
+  redis.call('HSETNX', KEYS[10], ARGV[4] .. ':s', ARGV[15])
+end
+if ARGV[17] ~= '' then noteRecent(pre, f[4] or '', f[5] or '', ARGV[1], ARGV[4], ARGV[2], f[7], ARGV[17]) end
 return {'claimed', ${LUA_HGETALL}}
 `);
 
@@ -167,9 +193,12 @@ end
 // answering provider's own keys; only main's balance is the day's.
 // KEYS: order, inflight, unknown, last balance, low-balance flag, wallet, statement, wallet totals,
 //       provider-empty flag
+// A known outcome read in the answer being given (the H2H API) is recorded as told, and its
+// partner's callback owed dropped, here.
+// KEYS: …, callbacks due, callbacks info
 // ARGV: state, at, ref, balance entry, balance, threshold, accept late, user, provider cost,
 //       day of the outcome (for the balance), key prefix, at packed, '1' when the provider said its
-//       deposit is empty, the provider ('' for main), then the result's fields
+//       deposit is empty, the provider ('' for main), '1' when answered, then the result's fields
 const FINISH = luaScript(`${LUA_BASICS}${LUA_MOVEMENT}${LUA_LINE}${SETTLE_HOLD}${TALLY}${DROP_RESULT}${DRAFT_OF(9)}
 local f = redis.call('HMGET', KEYS[1], 's', 'sb', 'h', 'u', 'dy', 'sa', 'sk', 'hr', ${DRAFT_HMGET})
 if not f[1] then return {'not-found'} end
@@ -178,10 +207,15 @@ local late = f[1] == 'unknown' and ARGV[7] == '1' and not f[2]
 if f[1] ~= 'submitting' and not late then return {'stale', 0, ${LUA_HGETALL}} end
 local pre = ARGV[11]
 dropResult(KEYS[1])
-redis.call('HSET', KEYS[1], 's', ARGV[1], 'fa', ARGV[2], unpack(ARGV, 15))
+redis.call('HSET', KEYS[1], 's', ARGV[1], 'fa', ARGV[2], unpack(ARGV, 16))
 if ARGV[1] ~= 'unknown' then redis.call('HDEL', KEYS[1], 'lc') end
 if ARGV[1] == 'success' and ARGV[9] ~= '' and f[10] then redis.call('HSET', pre .. 'pcost', f[10], ARGV[9]) end
 if late then redis.call('HDEL', KEYS[1], 'na') else redis.call('SREM', KEYS[2], ARGV[3]) end
+if ARGV[15] == '1' and ARGV[1] ~= 'unknown' then
+  redis.call('HSET', KEYS[1], 'na', ARGV[2])
+  redis.call('ZREM', KEYS[10], ARGV[3])
+  redis.call('HDEL', KEYS[11], ARGV[3] .. ':s', ARGV[3] .. ':n')
+end
 if ARGV[1] == 'unknown' then
   redis.call('SADD', KEYS[3], ARGV[3])
 elseif late then
@@ -315,6 +349,8 @@ export function createRedisDrafts(
             keys.walletTotals,
             keys.partnerRef(by.userId, by.partnerRef ?? ""),
             keys.partnerRefOf(refId),
+            keys.callbacksDue,
+            keys.callbacksInfo,
           ],
           [
             by.userId,
@@ -330,6 +366,11 @@ export function createRedisDrafts(
             by.partnerRef ?? "",
             by.attempt?.provider ?? "",
             by.attempt?.code ?? "",
+            by.draft === undefined ? "" : "1",
+            by.oweAtMs ?? "",
+            by.draft !== undefined && paidFromSaldo(by.draft) ? by.draft.price! : "",
+            by.recentMs === undefined ? "" : Math.max(1, Math.round(by.recentMs)),
+            ...(by.draft === undefined ? [] : Object.entries(draftFields(by.draft)).flat()),
           ],
         ),
         refId,
@@ -387,6 +428,8 @@ export function createRedisOutcomes(
             keys.statement(order.userId),
             keys.walletTotals,
             own.providerEmpty,
+            keys.callbacksDue,
+            keys.callbacksInfo,
           ],
           [
             outcome.state,
@@ -403,6 +446,7 @@ export function createRedisOutcomes(
             packMovementTime(outcome.at, order.refId),
             empty ? "1" : "",
             provider === MAIN_PROVIDER ? "" : provider,
+            opts.answered === true ? "1" : "",
             ...resultFields(outcome.result),
           ],
         ),

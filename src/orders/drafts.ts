@@ -22,9 +22,10 @@ export interface DraftRequest {
   /**
    * A partner's system asks (the H2H API): the player id is taken exactly as sent, never
    * rewritten into the game's form (one that would need it is refused), and the chat id is
-   * API_CHAT_ID. `ttlMs`: the draft is claimed at once or never.
+   * API_CHAT_ID. Nobody is shown the draft: it is not saved here but by the claim, in its own
+   * step (ConfirmRequest.draft), so an order is one write whatever the outcome.
    */
-  api?: { ttlMs: number };
+  api?: true;
   /**
    * The update that asks for it (bot/origin.ts): every handling of that update gets the one draft
    * it made, with the same ref_id.
@@ -203,12 +204,13 @@ export function createDrafts(deps: {
         ...(req.requestMessageId === undefined ? {} : { requestMessageId: req.requestMessageId }),
         state: "draft",
       };
+      // A partner's system is shown no summary: the claim writes the draft, and reads the saldo.
+      if (req.api === true) return { kind: "draft", draft: order };
       // Written only if no handling of the same update wrote it meanwhile (then that one is kept).
-      const saved = await ledger.saveDraft(order, req.api?.ttlMs ?? ttlMs);
+      const saved = await ledger.saveDraft(order, ttlMs);
       if (saved.createdAt === order.createdAt)
         logger.info({ refId: order.refId, state: "draft", product: order.productCode }, "order state changed");
-      // A partner's system is shown no summary: the saldo is read by the claim alone.
-      return req.api === undefined ? withSaldo(saved, shown) : { kind: "draft", draft: saved };
+      return withSaldo(saved, shown);
     },
 
     /** Cancel wins only over a draft nobody confirmed: the ledger decides between the two taps. */

@@ -117,6 +117,21 @@ export interface OrderLedger {
        * writes its orders as before.
        */
       attempt?: { provider: string; code: string };
+      /**
+       * An order that nobody looks at before it is sent (the H2H API): its draft, written in this
+       * same step when no order of its ref id exists yet. Refused, it leaves nothing behind.
+       */
+      draft?: OrderRecord;
+      /**
+       * Its partner is owed a callback from now on, due at this time (ms), until they are given the
+       * outcome: noted in this same step, so that no order is sent without it.
+       */
+      oweAtMs?: number;
+      /**
+       * Noted, in this same step, as the latest order of its product and player id and as its
+       * user's latest, for this long (storage/recent-orders.ts: "ordered before").
+       */
+      recentMs?: number;
     },
   ): Promise<ClaimResult>;
   /**
@@ -154,6 +169,11 @@ export interface OrderLedger {
       acceptLate?: boolean;
       provider?: string;
       providerEmpty?: boolean;
+      /**
+       * Whoever asked reads the outcome in the answer being given (the H2H API): a known outcome
+       * is recorded as told, and the callback owed for it is dropped, in this same step.
+       */
+      answered?: boolean;
     },
   ): Promise<FinishResult>;
   /**

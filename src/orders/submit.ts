@@ -31,6 +31,19 @@ export interface ConfirmRequest {
   onClaimed?: (order: OrderRecord) => Promise<void>;
   /** An order of the H2H API: the partner's ref id, used by this claim and never again. */
   partnerRef?: string;
+  /**
+   * A draft nobody was shown (the H2H API): not saved before, written by the claim's own step
+   * (`refId` is its ref id). A refusal leaves nothing of it.
+   */
+  draft?: OrderRecord;
+  /** Its partner is owed a callback from the claim on, due at this time (ms), until given the outcome. */
+  oweAtMs?: number;
+  /**
+   * Whether whoever asked is still there to read the outcome in the answer (the H2H API's
+   * request not hung up), asked as the outcome is recorded: then it is recorded as told, and the
+   * callback owed dropped, in the same step.
+   */
+  answering?: () => boolean;
 }
 
 /**
@@ -76,7 +89,7 @@ export function createSubmission(deps: {
   now: () => Date;
   lowBalanceThreshold?: number | undefined;
   recovery: Recovery;
-  /** Where each claimed order is noted for "ordered before" (drafts.ts). */
+  /** "Ordered before" is on (drafts.ts reads it): the claim notes each order for it. */
   recent?: RecentOrders | undefined;
   /** The first pause between attempts to record an outcome (then twice, …): 200 ms. */
   recordRetryMs?: number;
@@ -87,7 +100,13 @@ export function createSubmission(deps: {
    * The result must reach the ledger: a few quick tries, then a loud log with every field. It is
    * the answer of the order's current attempt, at `provider`.
    */
-  async function record(order: OrderRecord, outcome: Outcome, provider: string, empty: boolean): Promise<FinishResult> {
+  async function record(
+    order: OrderRecord,
+    outcome: Outcome,
+    provider: string,
+    empty: boolean,
+    answered: boolean,
+  ): Promise<FinishResult> {
     const main = provider === MAIN_PROVIDER;
     const balance: BalanceSeen | undefined =
       outcome.state === "success" && outcome.result.lastBalance !== undefined
@@ -100,6 +119,7 @@ export function createSubmission(deps: {
       ...(threshold === undefined ? {} : { lowBalanceThreshold: threshold }),
       ...(main ? {} : { provider }),
       ...(deps.supply.single ? {} : { providerEmpty: empty }),
+      ...(answered ? { answered } : {}),
     };
     // Only the ledger step is tried again: the provider was called once, before this, and never again.
     const base = deps.recordRetryMs ?? 200;
@@ -219,7 +239,7 @@ export function createSubmission(deps: {
       const state = await deps.shop.state();
       if (state.pause !== undefined) {
         // Paused: the user's own draft is not sent. Anything else is answered as it stands.
-        const draft = await ledger.get(req.refId);
+        const draft = req.draft ?? (await ledger.get(req.refId));
         if (draft?.state === "draft" && draft.userId === req.userId)
           return { kind: "paused", order: draft, pause: state.pause };
       }
@@ -229,7 +249,7 @@ export function createSubmission(deps: {
       let route: ChosenRoute | undefined;
       // Most orders of a healthy shop go to main under their own code: then nothing is read first.
       if (!deps.supply.quickFirst()) {
-        const draft = await ledger.get(req.refId);
+        const draft = req.draft ?? (await ledger.get(req.refId));
         if (draft?.state === "draft" && draft.userId === req.userId) {
           routes = deps.supply.routes(draft.productCode);
           route = await deps.supply.choose(routes, 0);
@@ -243,12 +263,16 @@ export function createSubmission(deps: {
         offered: codesForSale(state.catalog),
         ...(req.partnerRef === undefined ? {} : { partnerRef: req.partnerRef }),
         ...(route === undefined ? {} : { attempt: { provider: route.provider, code: route.code } }),
+        ...(req.draft === undefined ? {} : { draft: req.draft }),
+        ...(req.oweAtMs === undefined ? {} : { oweAtMs: req.oweAtMs }),
+        // For the next summary of the same product and player id ("ordered before").
+        ...(deps.recent === undefined ? {} : { recentMs: PLACED_BEFORE_MS + 60_000 }),
       });
       if (claim.kind !== "claimed" && route !== undefined) await deps.supply.release(route);
       if (claim.kind === "used") return claim;
       if (claim.kind === "not-found" || claim.kind === "not-yours" || claim.kind === "not-offered") return claim;
       if (claim.kind === "short") {
-        const draft = await ledger.get(req.refId);
+        const draft = req.draft ?? (await ledger.get(req.refId));
         return draft === undefined ? { kind: "not-found" } : { kind: "short", order: draft, saldo: claim.saldo };
       }
       if (claim.kind === "taken") return describeTaken(claim.order);
@@ -256,13 +280,6 @@ export function createSubmission(deps: {
       let order = claim.order;
       logger.info({ refId: order.refId, state: "submitting", product: order.productCode }, "order state changed");
       deps.events.claimed(order);
-      // For the next summary of the same product and player id ("ordered before"), beside the call.
-      if (deps.recent !== undefined) {
-        const noted = { ...order, at: order.submittedAt ?? now().toISOString() };
-        void deps.recent
-          .note(noted, PLACED_BEFORE_MS + 60_000)
-          .catch((err: unknown) => logger.warn({ err, refId: noted.refId }, "order not noted for the same player"));
-      }
       await req
         .onClaimed?.(order)
         .catch((err: unknown) => logger.warn({ err, refId: order.refId }, "claimed order not shown"));
@@ -283,6 +300,7 @@ export function createSubmission(deps: {
         { ...fromTopupResult(answer), at: now().toISOString() },
         provider,
         deps.supply.isEmpty(provider, answer),
+        req.answering?.() === true,
       );
       // What the answer taught of its provider, once the order's outcome is safe.
       if (sent.observed !== true) await deps.supply.observe(sent.route, answer);
@@ -312,6 +330,8 @@ export function createSubmission(deps: {
           providerEmpty: finished.providerEmpty === true,
         })
         .catch((err: unknown) => logger.error({ err, refId: done.refId }, "order notices failed"));
+      // Read in the answer and recorded as told in the outcome's own step: nobody else is to be told.
+      if (done.notifiedAt !== undefined && req.answering !== undefined) return { kind: "submitted", order: done };
       return { kind: "submitted", order: await telling.tell(done) };
     },
   };

@@ -2,6 +2,7 @@ import type { Logger } from "../logger.js";
 import type { Storage } from "../storage/storage.js";
 import type { OrderEvents } from "../orders/events.js";
 import { viaApi } from "../orders/order.js";
+import { memoryOwed, oweInMemory, owedCallbackKeys } from "../storage/owed-callbacks.js";
 
 /** A callback waiting to go out: the order, when it is next tried, how often it was, since when. */
 export interface OwedCallback {
@@ -33,8 +34,7 @@ export interface PartnerCallbacks {
 export function createPartnerCallbacks(storage: Storage): PartnerCallbacks {
   if (storage.kind === "redis") {
     const { redis, prefix } = storage;
-    const due = `${prefix}h2h:cb`;
-    const info = `${prefix}h2h:cbi`;
+    const { due, info } = owedCallbackKeys(prefix);
     return {
       async owe(refId, nowMs) {
         await redis.multi().zAdd(due, { score: nowMs, value: refId }).hSetNX(info, `${refId}:s`, String(nowMs)).exec();
@@ -66,11 +66,10 @@ export function createPartnerCallbacks(storage: Storage): PartnerCallbacks {
       },
     };
   }
-  const owed = new Map<string, OwedCallback>();
+  const owed: Map<string, OwedCallback> = memoryOwed(storage);
   return {
     async owe(refId, nowMs) {
-      const had = owed.get(refId);
-      owed.set(refId, { refId, dueAt: nowMs, attempts: had?.attempts ?? 0, since: had?.since ?? nowMs });
+      oweInMemory(owed, refId, nowMs);
     },
     async due(nowMs, limit) {
       return [...owed.values()]

@@ -18,6 +18,11 @@ export interface PartnerOrderRequest {
   destination: string;
   /** The most the partner will pay (`max_price`): a higher price refuses the order before anything is held. */
   maxPrice?: number;
+  /**
+   * Whether the partner still waits for the answer (their request not hung up): asked as the
+   * outcome is recorded, so that an outcome they read in the answer owes them no callback.
+   */
+  answering?: () => boolean;
 }
 
 /** Why a partner's order was refused before anything was held (their ref id stays unused). */
@@ -52,9 +57,6 @@ export interface PartnerProduct {
   example: string;
 }
 
-/** How long a partner's draft may wait for its claim: it is claimed at once, or never. */
-const PARTNER_DRAFT_MS = 2 * 60 * 1000;
-
 /**
  * The shop as a provider for its resellers' systems: an order by a partner's ref id is a draft
  * and a Confirm of the order service (the same rules, prices, pause and exactly-once claim as in
@@ -62,33 +64,30 @@ const PARTNER_DRAFT_MS = 2 * 60 * 1000;
  * most once, whatever the timing, the connections or the crashes.
  */
 export function createPartnerOrders(deps: {
-  orders: Pick<OrderService, "createDraft" | "confirm" | "cancel" | "unavailable">;
+  orders: Pick<OrderService, "createDraft" | "confirm" | "unavailable">;
   ledger: Pick<OrderLedger, "partnerOrder" | "partnerRefOf" | "get">;
   wallets: Pick<Wallets, "get">;
   shop: Pick<Shop, "state">;
   /**
-   * The callbacks owed to partners. One is noted before an order is sent, due once its answer
-   * could no longer be on its way (`answerWithinMs` later): if the process dies before the
-   * partner got the answer, the callback still brings the outcome. The answer given drops it.
+   * The callbacks owed to partners. One is noted by the claim of every order, due once its answer
+   * could no longer be on its way (`answerWithinMs` later): if the process dies before the partner
+   * got the answer, the callback still brings the outcome. The answer given drops it (in the
+   * outcome's own step when the partner is still there, else with `answered`).
    */
-  callbacks: Pick<PartnerCallbacks, "owe" | "done">;
+  callbacks: Pick<PartnerCallbacks, "done">;
   /** How long after the order is sent its answer may still be given (the provider's timeout, and a margin). */
   answerWithinMs: number;
   now: () => Date;
 }) {
   const { orders, ledger, callbacks } = deps;
 
-  /** A draft that was not claimed goes at once (nothing was held for it), and no callback is owed for it. */
-  const drop = async (refId: string, userId: number) => {
-    // A draft not cancelled now goes when its time is up: nothing was held for it either way.
-    await orders.cancel({ refId, userId, chatId: API_CHAT_ID }).catch(() => undefined);
-    await callbacks.done(refId);
-  };
-
   async function order(req: PartnerOrderRequest): Promise<PartnerOutcome> {
-    // Answered before anything else when known: a used ref id stays used whatever is sent with it.
-    const made = await ledger.partnerOrder(req.userId, req.partnerRef);
-    if (made !== undefined) return { kind: "used", refId: made };
+    /** A refusal, unless the ref id was used before: a used ref id stays used whatever is sent with it. */
+    const refuse = async (why: PartnerRefusal): Promise<PartnerOutcome> => {
+      const made = await ledger.partnerOrder(req.userId, req.partnerRef);
+      return made === undefined ? { kind: "refused", why } : { kind: "used", refId: made };
+    };
+    // Checked and priced here, written by the claim: nothing is stored for an order that is refused.
     const draft = await orders.createDraft({
       chatId: API_CHAT_ID,
       userId: req.userId,
@@ -97,43 +96,46 @@ export function createPartnerOrders(deps: {
       buyer: req.buyer,
       productCode: req.itemCode,
       playerId: req.destination,
-      api: { ttlMs: PARTNER_DRAFT_MS },
+      api: true,
     });
-    if (draft.kind === "paused") return { kind: "refused", why: "shop-paused" };
-    if (draft.kind === "bad-player-id") return { kind: "refused", why: "destination-invalid" };
+    if (draft.kind === "paused") return refuse("shop-paused");
+    if (draft.kind === "bad-player-id") return refuse("destination-invalid");
     if (draft.kind === "not-offered")
-      return { kind: "refused", why: draft.product === undefined ? "product-not-found" : "product-unavailable" };
-    const refId = draft.draft.refId;
-    if (req.maxPrice !== undefined && (draft.draft.price ?? 0) > req.maxPrice) {
-      await drop(refId, req.userId);
-      return { kind: "refused", why: "price-above-max" };
-    }
-    await callbacks.owe(refId, deps.now().getTime() + deps.answerWithinMs);
-    const confirmed = await orders.confirm({ refId, userId: req.userId, partnerRef: req.partnerRef });
+      return refuse(draft.product === undefined ? "product-not-found" : "product-unavailable");
+    if (req.maxPrice !== undefined && (draft.draft.price ?? 0) > req.maxPrice) return refuse("price-above-max");
+    // One step claims it: the ref id checked unused and used, the price held, the callback owed
+    // noted (due once its answer could no longer be on its way: a process that dies before the
+    // answer still leaves the callback to bring the outcome).
+    const confirmed = await orders.confirm({
+      refId: draft.draft.refId,
+      userId: req.userId,
+      partnerRef: req.partnerRef,
+      draft: draft.draft,
+      oweAtMs: deps.now().getTime() + deps.answerWithinMs,
+      ...(req.answering === undefined ? {} : { answering: req.answering }),
+    });
     switch (confirmed.kind) {
       case "submitted":
       case "already":
       case "in-progress":
         return { kind: "order", order: confirmed.order, partnerRef: req.partnerRef };
       case "used":
-        await drop(refId, req.userId);
         return confirmed;
+      // The claim's step found the ref id unused before it refused these.
       case "short":
-        await drop(refId, req.userId);
         return { kind: "refused", why: "balance-insufficient" };
-      case "paused":
-        await drop(refId, req.userId);
-        return { kind: "refused", why: "shop-paused" };
       case "not-offered":
-      case "unavailable":
-        await drop(refId, req.userId);
         return { kind: "refused", why: "product-unavailable" };
+      // Refused before the claim's step.
+      case "paused":
+        return refuse("shop-paused");
+      case "unavailable":
+        return refuse("product-unavailable");
       case "cancelled":
       case "not-yours":
       case "not-found":
-        // The draft was made a moment ago by this very request: gone only if it expired meanwhile.
-        await callbacks.done(refId);
-        return { kind: "refused", why: "product-unavailable" };
+        // Not this request's own draft: it cannot happen to a fresh ref id, and nothing was held.
+        return refuse("product-unavailable");
     }
   }
 

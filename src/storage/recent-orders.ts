@@ -39,6 +39,54 @@ const read = (raw: string | null | undefined): RecentOrder | undefined => {
 /** Entries kept in memory at most (the oldest go first). */
 const MEMORY_MAX = 10_000;
 
+/** The notes kept in memory: one Map per memory storage, shared by this store and the ledger's claim. */
+type MemoryNotes = Map<string, { value: RecentOrder; until: number }>;
+const memoryMaps = new WeakMap<object, MemoryNotes>();
+
+function memoryNotes(storage: Extract<Storage, { kind: "memory" }>): MemoryNotes {
+  let map = memoryMaps.get(storage.keyv);
+  if (map === undefined) {
+    map = new Map();
+    memoryMaps.set(storage.keyv, map);
+  }
+  return map;
+}
+
+/** A note written in memory (what the Redis note below writes): the order as the latest of both. */
+function noteIn(kept: MemoryNotes, o: RecentOrder & { productCode: string; playerId: string }, ttlMs: number): void {
+  const until = performance.now() + ttlMs;
+  const value = { refId: o.refId, at: o.at, userId: o.userId, userName: o.userName };
+  for (const k of [keyOf(o.productCode, o.playerId), keyOf(o.productCode, o.playerId, o.userId)]) {
+    kept.delete(k);
+    kept.set(k, { value, until });
+  }
+  while (kept.size > MEMORY_MAX) kept.delete(kept.keys().next().value!);
+}
+
+/**
+ * How a ledger step notes an order in the same script that claims it: the Lua function
+ * `noteRecent(prefix, code, player, user, refId, at, userName, ttlMs)` writes the same two keys and
+ * JSON as `note` below. The memory form is `memoryRecentNote`.
+ */
+export const LUA_NOTE_RECENT = `
+local function noteRecent(pre, code, player, user, ref, at, name, ttl)
+  -- The user id as its digits (a Lua number would round an id past 14 digits).
+  local value = '{"refId":' .. cjson.encode(ref) .. ',"at":' .. cjson.encode(at) .. ',"userId":' .. user ..
+    ',"userName":' .. cjson.encode(name or '') .. '}'
+  local key = pre .. 'recent:' .. string.upper(code) .. ':' .. player
+  redis.call('SET', key, value, 'PX', ttl)
+  redis.call('SET', key .. ':u' .. user, value, 'PX', ttl)
+end
+`;
+
+/** The memory ledger's way to note an order as it claims it (the Map this store reads). */
+export function memoryRecentNote(
+  storage: Extract<Storage, { kind: "memory" }>,
+): (o: RecentOrder & { productCode: string; playerId: string }, ttlMs: number) => void {
+  const kept = memoryNotes(storage);
+  return (o, ttlMs) => noteIn(kept, o, ttlMs);
+}
+
 export function createRecentOrders(storage: Storage): RecentOrders {
   if (storage.kind === "redis") {
     const { redis, prefix } = storage;
@@ -56,16 +104,10 @@ export function createRecentOrders(storage: Storage): RecentOrders {
       latest: async (productCode, playerId, userId) => read(await redis.get(key(keyOf(productCode, playerId, userId)))),
     };
   }
-  const kept = new Map<string, { value: RecentOrder; until: number }>();
+  const kept = memoryNotes(storage);
   return {
     async note(o, ttlMs) {
-      const until = performance.now() + ttlMs;
-      const value = { refId: o.refId, at: o.at, userId: o.userId, userName: o.userName };
-      for (const k of [keyOf(o.productCode, o.playerId), keyOf(o.productCode, o.playerId, o.userId)]) {
-        kept.delete(k);
-        kept.set(k, { value, until });
-      }
-      while (kept.size > MEMORY_MAX) kept.delete(kept.keys().next().value!);
+      noteIn(kept, o, ttlMs);
     },
     async latest(productCode, playerId, userId) {
       const found = kept.get(keyOf(productCode, playerId, userId));

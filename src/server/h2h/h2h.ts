@@ -128,15 +128,25 @@ export function h2hRoutes(deps: H2hDeps) {
   async function partnerOf(
     url: URL,
     c: Context,
-  ): Promise<Checked<{ partner: AuthPartner; buyer: PartnerOrderRequest["buyer"] }>> {
+    named = false,
+  ): Promise<Checked<{ partner: AuthPartner; buyer: PartnerOrderRequest["buyer"]; name?: string }>> {
     const creds = single(url, ["mitra_id", "secret_key"], "auth/invalid-credentials");
     const partner = creds.ok
       ? await deps.partners.authenticate(creds.value.mitra_id, creds.value.secret_key)
       : undefined;
-    const buyer = partner === undefined ? undefined : await deps.access.buyerOf(partner.userId);
+    // The partner's role, their allowance and (for an order) their name, read at once: one round trip.
+    const now = deps.now().getTime();
+    const [buyer, allowed, name] =
+      partner === undefined
+        ? [undefined, false, undefined]
+        : await Promise.all([
+            deps.access.buyerOf(partner.userId),
+            deps.rateLimit.take(partner.userId, now),
+            named ? deps.people.get([partner.userId]).then((p) => p.get(partner.userId)?.name) : undefined,
+          ]);
     if (partner === undefined || buyer?.role !== "reseller") {
       const mitra = url.searchParams.get("mitra_id") ?? "";
-      const heldMs = await deps.wrongKeys.count(addressOf(c), mitra, deps.now().getTime());
+      const heldMs = await deps.wrongKeys.count(addressOf(c), mitra, now);
       if (heldMs > 0)
         return {
           ...fail("request/rate-limited", "too many wrong keys from your address; wait before trying again", 429),
@@ -146,9 +156,9 @@ export function h2hRoutes(deps: H2hDeps) {
         ? fail("auth/invalid-credentials", "mitra_id or secret_key is wrong, or API access is off")
         : creds;
     }
-    if (!(await deps.rateLimit.take(partner.userId, deps.now().getTime())))
+    if (!allowed)
       return fail("request/rate-limited", "too many requests; nothing was ordered, send it again shortly", 429);
-    return { ok: true, value: { partner, buyer } };
+    return { ok: true, value: { partner, buyer, ...(name === undefined ? {} : { name }) } };
   }
 
   /** A refusal; a 429 says when to come back (the allowance is per second). */
@@ -183,7 +193,7 @@ export function h2hRoutes(deps: H2hDeps) {
   app
     .get("/transaction/partner", async (c) => {
       const url = new URL(c.req.url);
-      const who = await partnerOf(url, c);
+      const who = await partnerOf(url, c, true);
       if (!who.ok) return answer(c, who);
       const params = single(url, ["ref_id", "item_code", "destination"], "request/invalid-parameter");
       if (!params.ok) return answer(c, params);
@@ -198,7 +208,7 @@ export function h2hRoutes(deps: H2hDeps) {
       const { partner, buyer } = who.value;
       if (partner.testKey)
         return tests.order(c, { userId: partner.userId, buyer, partnerRef: ref, itemCode: code, destination }, url);
-      const name = (await deps.people.get([partner.userId])).get(partner.userId)?.name ?? `reseller ${partner.userId}`;
+      const name = who.value.name ?? `reseller ${partner.userId}`;
       const r = await deps
         .track(
           partnerOrders.order({
@@ -209,6 +219,7 @@ export function h2hRoutes(deps: H2hDeps) {
             itemCode: code,
             destination,
             ...(maxPrice.value === undefined ? {} : { maxPrice: maxPrice.value }),
+            answering: () => !c.req.raw.signal.aborted,
           }),
         )
         .catch(async (err: unknown) => {
@@ -235,12 +246,13 @@ export function h2hRoutes(deps: H2hDeps) {
       // its callback still owed), never status 0.
       const final = outcomeKnown(order.state) && saldo !== undefined;
       // The partner hung up before the answer: the callback tells them the outcome now. Given a
-      // final answer, they are owed none; given a pending one, the callback comes with the outcome.
+      // final answer, they are owed none (dropped as the outcome was recorded, when they were still
+      // there then); given a pending one, the callback comes with the outcome.
       if (c.req.raw.signal.aborted && final)
         await deps
           .owe(order.refId)
           .catch((err: unknown) => logger.error({ err, refId: order.refId }, "callback not noted"));
-      else if (final)
+      else if (final && order.notifiedAt === undefined)
         await partnerOrders
           .answered(order.refId)
           .catch((err: unknown) => logger.error({ err, refId: order.refId }, "callback not dropped"));

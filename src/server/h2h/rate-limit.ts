@@ -1,9 +1,17 @@
+import { luaScript } from "../../storage/redis.js";
 import type { Storage } from "../../storage/storage.js";
 
 /** Whether one more request of a partner fits in this second's allowance. */
 export interface RateLimit {
   take(userId: number, nowMs: number): Promise<boolean>;
 }
+
+/** One more in this second's count, which goes a second after its second (one command, not a MULTI of four). */
+const TAKE = luaScript(`
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], 2) end
+return n
+`);
 
 /**
  * A per-partner allowance of `perSecond` requests in each clock second, counted in Redis so that
@@ -15,8 +23,7 @@ export function createRateLimit(storage: Storage, perSecond: number): RateLimit 
     return {
       async take(userId, nowMs) {
         const key = `${prefix}h2h:rl:${userId}:${Math.floor(nowMs / 1000)}`;
-        const [count] = (await redis.multi().incr(key).expire(key, 2).exec()) as unknown as [number, number];
-        return Number(count) <= perSecond;
+        return Number(await TAKE(redis, [key], [])) <= perSecond;
       },
     };
   }
