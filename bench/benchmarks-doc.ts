@@ -449,7 +449,7 @@ function h2hCompareText(c: H2hComparison): string {
     return [
       H2H_TARGET_NAMES[t],
       f(x.peak),
-      String(x.peakInFlight),
+      c.runs.map((r) => r[t].peakInFlight).join(", "),
       x.byInFlight.map((v) => f(v, 0)).join(" / "),
       `${f(x.peakRatio, 2)}×`,
       cell(x.cpuMsPerOrder, 3),
@@ -518,7 +518,7 @@ ${table(
 Fixed rates (open loop): request *i* starts at *start + i / rate* whatever the others do, ${f(c.rateWarmSeconds, 1)} s
 untimed, then ${f(c.rateSeconds, 1)} s timed; each latency is from the request's scheduled start, so a stall (or a
 queue in front of the target) counts. "Over the provider's": the target's percentile minus the sandbox direct's at
-the same rate in the same run. Answered/s below the rate: the target fell behind.
+the same rate in the same run${c.repeat === 1 ? "" : " (the median of the runs' differences)"}. Answered/s below the rate: the target fell behind.
 
 ${table(
   [

@@ -101,7 +101,7 @@ export interface H2hRateFigures {
 export interface H2hFigures {
   /** The best orders/s of the closed loops. */
   peak: number;
-  /** Its requests in flight. */
+  /** Its requests in flight (in the medians, the median of the runs': the doc shows each run's). */
   peakInFlight: number;
   /** Orders/s of each closed loop, in `H2H_PEAK_IN_FLIGHT` order. */
   byInFlight: number[];
