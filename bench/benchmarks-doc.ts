@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import type { Kind } from "./bots.js";
-import type { H2hResult } from "./h2h.js";
+import { H2H_TARGET_NAMES, H2H_TARGETS, h2hGoals, type H2hComparison, type H2hResult } from "./h2h.js";
 import type { IdleResult } from "./idle-chats.js";
 import type { ProvidersResult } from "./providers.js";
 import { picturesSection, type PicturesResult } from "./pictures.js";
@@ -415,6 +415,14 @@ export function printSummary(rep: Report) {
   if (rep.h2h !== undefined) {
     const { direct, shop, chain, oneAtATime: one } = rep.h2h;
     const pp = (l: H2hResult["direct"]) => `${f(percentile(l.latency, 50), 2)} / ${f(percentile(l.latency, 95), 2)} ms`;
+    const { bare, bot } = rep.h2h.compare.median;
+    const goals = h2hGoals(rep.h2h.compare)
+      .map((g) => `${mark(g.met)} ${g.what} ${g.value} (target ${g.target})`)
+      .join("; ");
+    process.stdout.write(
+      `\nH2H against a bare handler: peak bot ${f(bot.peak)}, bare ${f(bare.peak)} orders/s; CPU ms/order bot ${f(bot.cpuMsPerOrder, 3)}, ` +
+        `bare ${f(bare.cpuMsPerOrder, 3)}; bot per order ${f(bot.commandsPerOrder, 1)} Redis commands, ${f(bot.roundTripsPerOrder, 2)} round trips; ${goals}`,
+    );
     process.stdout.write(
       `\nH2H: one shop ${f(shop.ordersPerSecond)} orders/s, p50/p95 ${pp(shop)} (sandbox alone ${pp(direct)}), ` +
         `${f(shop.commandsPerOrder, 1)} Redis commands/order; chain B → A ${f(chain.ordersPerSecond)} orders/s, p50/p95 ${pp(chain)}; ` +
@@ -430,7 +438,107 @@ export function printSummary(rep: Report) {
   process.stdout.write(`\nwritten to ${DOC}\n`);
 }
 
-/** The section "The H2H API": partners ordering by HTTP through one shop and through a chain of two. */
+/**
+ * The H2H comparison's part of the section: the three targets' peak, CPU and Redis per order, the
+ * fixed rates, and the targets met or not.
+ */
+function h2hCompareText(c: H2hComparison): string {
+  const cell = (x: number, d: number) => (Number.isFinite(x) ? f(x, d) : "–");
+  const peakRows = H2H_TARGETS.map((t) => {
+    const x = c.median[t];
+    return [
+      H2H_TARGET_NAMES[t],
+      f(x.peak),
+      c.runs.map((r) => r[t].peakInFlight).join(", "),
+      x.byInFlight.map((v) => f(v, 0)).join(" / "),
+      `${f(x.peakRatio, 2)}×`,
+      cell(x.cpuMsPerOrder, 3),
+      cell(x.commandsPerOrder, 1),
+      cell(x.roundTripsPerOrder, 2),
+      `${f(x.oneP50, 2)} / ${f(x.oneP95, 2)}`,
+      String(x.failed),
+    ];
+  });
+  const rateRows = c.rates.flatMap((rate, k) =>
+    H2H_TARGETS.map((t) => {
+      const r = c.median[t].rates[k]!;
+      return [
+        `${rate}/s`,
+        H2H_TARGET_NAMES[t],
+        f(r.answeredPerSecond, 0),
+        `${f(r.p50, 2)} / ${f(r.p95, 2)} / ${f(r.p99, 2)}`,
+        t === "direct" ? "–" : `+${f(r.overP95, 2)}`,
+        t === "direct" ? "–" : `${f(r.overP50, 2)} / ${f(r.overP95, 2)} / ${f(r.overP99, 2)}`,
+        String(r.failed),
+      ];
+    }),
+  );
+  const goals = h2hGoals(c).map((g) => [g.what, g.value, g.target, mark(g.met)]);
+  const byName = Object.entries(c.byName)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([name, calls]) => `\`${name}\` ${f(calls / c.oneAtATime, 2)}`)
+    .join(", ");
+  const runs =
+    c.repeat === 1
+      ? "once, the bot and the bare handler each in a fresh process"
+      : `${c.repeat} times in turn (sandbox, bot, bare handler; the bot and the bare handler each time in a fresh process), the medians shown`;
+  return `### The bot against a bare handler
+
+Three targets answer the same orders, side by side in the same run, ${runs}:
+
+- **sandbox direct**: the bench calls the sandbox itself (keep-alive): the provider's own time, inside the other two;
+- **bare handler** (\`bench/bare-h2h.ts\`): a plain \`node:http\` server making the one provider call the bot makes
+  per order (undici \`request\`, the provider client's Agent settings: no keep-alive, the same timeouts) and
+  passing the answer on; no key check, no saldo, no Redis: the floor;
+- **bot**: one shop, as above.
+
+Peak: closed loops at ${c.peakInFlight.join(", ")} requests in flight, ${count(c.orders)} timed orders after ${count(c.warm)}
+untimed ones each, the best kept. CPU per order: the process's user + system CPU (the probe) over that best loop.
+Redis per order: one request at a time (${count(c.oneAtATime)} orders), so that no concurrent order shares a batch:
+commands from INFO (server-wide: other clients of the shared Redis count too), round trips from the probe (the
+batches written to the Redis socket). The sandbox runs inside the bench, so it has no CPU or Redis figure of its own.
+
+${table(
+  [
+    "target",
+    "peak orders/s",
+    "at in flight",
+    `orders/s at ${c.peakInFlight.join(" / ")}`,
+    "ratio to bare",
+    "CPU ms / order",
+    "Redis commands / order",
+    "round trips / order",
+    "one at a time p50 / p95 ms",
+    "failed",
+  ],
+  peakRows,
+)}
+
+Fixed rates (open loop): request *i* starts at *start + i / rate* whatever the others do, ${f(c.rateWarmSeconds, 1)} s
+untimed, then ${f(c.rateSeconds, 1)} s timed; each latency is from the request's scheduled start, so a stall (or a
+queue in front of the target) counts. "Over the provider's": the target's percentile minus the sandbox direct's at
+the same rate in the same run${c.repeat === 1 ? "" : " (the median of the runs' differences)"}. Answered/s below the rate: the target fell behind.
+
+${table(
+  [
+    "rate",
+    "target",
+    "answered/s",
+    "p50 / p95 / p99 ms",
+    "p95 over the provider's ms",
+    "over the provider's p50 / p95 / p99 ms",
+    "failed",
+  ],
+  rateRows,
+)}
+
+${table(["target", "measured", "target", ""], goals)}
+
+The bot's Redis commands per order by name, one at a time (the top ones): ${byName === "" ? "none" : byName}.`;
+}
+
+/** The section "The H2H API": the bot against a bare handler, then partners ordering through one shop and through a chain of two. */
 function h2hSection(h2h: H2hResult | undefined): string {
   const text = `Partners' systems ordering through the H2H API (\`bench/h2h.ts\`): the compiled bot as production runs it,
 \`H2H_ENABLED=true\`, its own key prefix on the shared Redis, the sandbox provider over real HTTP with no latency.`;
@@ -466,8 +574,13 @@ function h2hSection(h2h: H2hResult | undefined): string {
   return `## The H2H API
 
 ${text}
-${h2h.partners} partners, each order a ref id of its own, ${h2h.inFlight} requests in flight over keep-alive connections
-(undici), ${count(shop.orders)} timed orders after ${count(h2h.warm)} untimed ones, for each line. The sandbox alone is the same load sent straight to the provider in the same run: the shop's line minus it is what the shop
+${h2h.partners} partners, each order a ref id of its own, over keep-alive connections (undici).
+
+${h2hCompareText(h2h.compare)}
+
+### One shop and a chain of two
+
+${h2h.inFlight} requests in flight (one run, after the comparison, in fresh processes), ${count(shop.orders)} timed orders after ${count(h2h.warm)} untimed ones, for each line. The sandbox alone is the same load sent straight to the provider in the same run: the shop's line minus it is what the shop
 adds. In the chain, shop B's provider (\`TOPUP_BASE_URL\`) is shop A's H2H API with B's key as a reseller of A, and
 the partners order from B; its "added" column is over the one shop. Latency: the whole HTTP request, sent to body
 read. Redis commands per order: INFO on the shared Redis before and after (server-wide: other clients count too);

@@ -1,7 +1,8 @@
 /**
  * The processes the bench runs: the bot as production starts it (`node dist/main.js` with the
- * flags of `npm start`) and the bare grammY bot, optionally with the probe preloaded; what /proc
- * says of them; and the bench's own JavaScript (bare bot and probe, compiled by esbuild).
+ * flags of `npm start`), the bare grammY bot and the bare H2H handler, optionally with the probe
+ * preloaded; what /proc says of them; and the bench's own JavaScript (bare bot, bare H2H handler and
+ * probe, compiled by esbuild).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -12,10 +13,11 @@ import { pathToFileURL } from "node:url";
 import { startArgs } from "../test/e2e/bot-process.js";
 import { MAIN, ROOT } from "./settings.js";
 
-/** The bench's own JavaScript (compiled bare bot and probe), in a temporary directory. */
+/** The bench's own JavaScript (compiled bare bot, bare H2H handler and probe), in a temporary directory. */
 const BUILD = mkdtempSync(join(tmpdir(), "topup-bench-"));
 const PROBE = pathToFileURL(join(BUILD, "probe.mjs")).href;
 export const BARE = join(BUILD, "bare-bot.mjs");
+export const BARE_H2H = join(BUILD, "bare-h2h.mjs");
 
 export interface Probe {
   redisRoundTrips: number;
@@ -151,12 +153,13 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
 }
 
 /**
- * bench/bare-bot.ts and bench/probe.ts to plain JavaScript, like the bot's dist/: esbuild, one file
- * each, not bundled (the bare bot loads grammY from node_modules, linked beside it, as dist/ does).
+ * bench/bare-bot.ts, bench/bare-h2h.ts and bench/probe.ts to plain JavaScript, like the bot's dist/:
+ * esbuild, one file each, not bundled (the bare bot loads grammY and the bare H2H handler undici from
+ * node_modules, linked beside them, as dist/ does).
  */
 export function compileBenchFiles(): void {
   symlinkSync(join(ROOT, "node_modules"), join(BUILD, "node_modules"), "dir");
-  for (const name of ["bare-bot", "probe"]) {
+  for (const name of ["bare-bot", "bare-h2h", "probe"]) {
     const args = [
       `bench/${name}.ts`,
       "--format=esm",

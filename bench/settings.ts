@@ -12,8 +12,10 @@
  * at least, default 500), BENCH_REPLICAS_WARM (warm-up orders, default 100), BENCH_BASELINE (a
  * checkout of the bot before the update stream, built: the "today" column); the H2H API (h2h.ts):
  * BENCH_H2H (0 leaves it out), BENCH_H2H_ORDERS (timed orders, default 2000), BENCH_H2H_WARM (default
- * 200), BENCH_H2H_IN_FLIGHT (requests at once, default 16), BENCH_H2H_PARTNERS (default 4). Read
- * once, when the bench starts.
+ * 200), BENCH_H2H_IN_FLIGHT (requests at once in the chain, default 16), BENCH_H2H_PARTNERS (default
+ * 4), BENCH_H2H_PEAK (requests at once for the peak, default 16,32,64), BENCH_H2H_RATES (fixed rates,
+ * orders/s, default 100,300,600), BENCH_H2H_RATE_SECONDS (timed seconds per rate, default 4); the
+ * H2H comparison is repeated BENCH_REPEAT times too. Read once, when the bench starts.
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,10 +25,15 @@ export const DOC = `${ROOT}docs/benchmarks.md`;
 export const MAIN = `${ROOT}dist/main.js`;
 
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
-export const ROUNDS = (process.env.BENCH_ROUNDS ?? "1,10,100,1000")
-  .split(",")
-  .map((s) => Number(s.trim()))
-  .filter((n) => n > 0);
+/** A comma-separated list of positive numbers (the others dropped). */
+function numbers(list: string): number[] {
+  return list
+    .split(",")
+    .map((s) => Number(s.trim()))
+    .filter((n) => n > 0);
+}
+
+export const ROUNDS = numbers(process.env.BENCH_ROUNDS ?? "1,10,100,1000");
 export const IDLE_CHATS = Number(process.env.BENCH_IDLE_CHATS ?? 10_000);
 export const START_RUNS = Math.max(1, Number(process.env.BENCH_START_RUNS ?? 10));
 /** Start-up runs that also wait ~2 s idle for the idle RSS (the first ones). */
@@ -73,6 +80,11 @@ export const H2H_ORDERS = Math.max(1, Number(process.env.BENCH_H2H_ORDERS ?? 200
 export const H2H_WARM = Math.max(1, Number(process.env.BENCH_H2H_WARM ?? 200));
 export const H2H_IN_FLIGHT = Math.max(1, Number(process.env.BENCH_H2H_IN_FLIGHT ?? 16));
 export const H2H_PARTNERS = Math.max(1, Number(process.env.BENCH_H2H_PARTNERS ?? 4));
+/** Requests in flight of the closed loops: the best of them is a target's peak. */
+export const H2H_PEAK_IN_FLIGHT = numbers(process.env.BENCH_H2H_PEAK ?? "16,32,64");
+/** The open loops' rates, orders/s: each request starts on time, whatever the others do. */
+export const H2H_RATES = numbers(process.env.BENCH_H2H_RATES ?? "100,300,600");
+export const H2H_RATE_SECONDS = Math.max(0.5, Number(process.env.BENCH_H2H_RATE_SECONDS ?? 4));
 
 /** Pictures (bench/pictures.ts): BENCH_PICTURES=0 leaves them out; drawings timed after the first. */
 export const PICTURES = process.env.BENCH_PICTURES !== "0";
@@ -92,4 +104,11 @@ export const TARGETS = {
   speedRatio: 0.6,
   commandsPerUpdate: 5,
   confirmRoundTrips: 4,
+  /** The bot's H2H peak orders/s at least this share of the bare handler's. */
+  h2hPeakRatio: 0.5,
+  /** Redis round trips of one H2H order, one at a time. */
+  h2hRoundTrips: 6,
+  /** The bot's H2H p95 over the provider's own p95 at `h2hRate` orders/s, ms. */
+  h2hP95OverMs: 5,
+  h2hRate: 300,
 };
