@@ -12,6 +12,13 @@ const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** `YYYY-MM-DD` of an instant in a time zone. */
 export function dayIn(timeZone: string, at: Date): string {
+  const ms = at.getTime();
+  const offset = steadyOffset(timeZone, ms);
+  if (offset !== undefined) {
+    const wall = new Date(ms + offset);
+    const year = wall.getUTCFullYear();
+    if (year >= 1000 && year <= 9999) return wall.toISOString().slice(0, 10);
+  }
   let format = dayFormats.get(timeZone);
   if (format === undefined) {
     format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
@@ -22,7 +29,27 @@ export function dayIn(timeZone: string, at: Date): string {
 
 /** The hour of the day (0–23) of an instant in a time zone. */
 export function hourIn(timeZone: string, atMs: number): number {
-  return Math.floor(((((atMs + wallOffsetMs(timeZone, atMs)) % DAY_MS) + DAY_MS) % DAY_MS) / 3_600_000);
+  const offset = steadyOffset(timeZone, atMs) ?? wallOffsetMs(timeZone, atMs);
+  return Math.floor(((((atMs + offset) % DAY_MS) + DAY_MS) % DAY_MS) / 3_600_000);
+}
+
+/** A quarter of an hour: clocks are changed at whole quarters of an hour (UTC), offsets are whole quarters too. */
+const QUARTER_MS = 15 * 60 * 1000;
+const steady = new Map<string, { quarter: number; offset: number }>();
+
+/**
+ * The time zone's offset at `atMs` when it is the same over the whole quarter hour around it, read
+ * once per quarter hour and zone (every order asks for its day and hour: the time zone database is
+ * asked a few times an hour instead). Undefined when the offset changes within that quarter.
+ */
+function steadyOffset(timeZone: string, atMs: number): number | undefined {
+  const quarter = Math.floor(atMs / QUARTER_MS);
+  const known = steady.get(timeZone);
+  if (known?.quarter === quarter) return known.offset;
+  const offset = wallOffsetMs(timeZone, quarter * QUARTER_MS);
+  if (offset !== wallOffsetMs(timeZone, (quarter + 1) * QUARTER_MS - 1)) return undefined;
+  steady.set(timeZone, { quarter, offset });
+  return offset;
 }
 
 /** The day `days` after a day `YYYY-MM-DD` (before it when negative): calendar days, whatever the time zone. */

@@ -97,20 +97,27 @@ function messageValues(order: OrderRecord): Array<[string, string]> {
  */
 export function messageTemplate(message: string, order: OrderRecord): string {
   const values = messageValues(order).sort((a, b) => b[1].length - a[1].length);
-  let template = "";
+  // The message's own text goes over in runs (sliced, not a character at a time).
+  const parts: string[] = [];
+  let run = 0;
   let i = 0;
   next: while (i < message.length) {
     for (const [letter, value] of values) {
-      if (message.startsWith(value, i)) {
-        template += `{${letter}}`;
+      if (message.charCodeAt(i) === value.charCodeAt(0) && message.startsWith(value, i)) {
+        parts.push(message.slice(run, i), `{${letter}}`);
         i += value.length;
+        run = i;
         continue next;
       }
     }
-    template += message[i] === "{" ? "{{" : message[i];
+    if (message.charCodeAt(i) === 123 /* { */) {
+      parts.push(message.slice(run, i + 1), "{");
+      run = i + 1;
+    }
     i += 1;
   }
-  return template;
+  parts.push(message.slice(run));
+  return parts.join("");
 }
 
 /** A provider's message from its template (messageTemplate) and the order it was made of. */
@@ -180,6 +187,8 @@ const PIECE_BYTES = 60;
 
 /** A text in pieces of at most PIECE_BYTES bytes of UTF-8, never splitting a character. */
 export function pieces(text: string): string[] {
+  // Most values are short: one piece, without walking the text.
+  if (text.length * 3 <= PIECE_BYTES || Buffer.byteLength(text) <= PIECE_BYTES) return [text];
   const out: string[] = [];
   let piece = "";
   let bytes = 0;

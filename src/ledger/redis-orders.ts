@@ -295,6 +295,17 @@ const reply = (raw: unknown, refId: string) => {
   };
 };
 
+/** The codes for sale as the claim script reads them (`|A|B|`), written once per set (once per catalogue). */
+const offeredArgs = new WeakMap<ReadonlySet<string>, string>();
+function offeredArg(codes: ReadonlySet<string>): string {
+  let arg = offeredArgs.get(codes);
+  if (arg === undefined) {
+    arg = `|${[...codes].join("|")}|`;
+    offeredArgs.set(codes, arg);
+  }
+  return arg;
+}
+
 /** A draft's steps: saved (once per ref id), found again by its chat, claimed once or cancelled. */
 export function createRedisDrafts(
   ctx: RedisLedgerContext,
@@ -358,7 +369,7 @@ export function createRedisDrafts(
             msKey(ms),
             refId,
             by.summaryMessageId ?? "",
-            by.offered === undefined ? "" : `|${[...by.offered].join("|")}|`,
+            by.offered === undefined ? "" : offeredArg(by.offered),
             dayOf(by.at),
             prefix,
             packMovementTime(by.at, refId),

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { wallClock } from "../../src/reports/csv.js";
+import { dayIn, hourIn } from "../../src/calendar.js";
 
 /** What Intl itself writes for an instant in a zone: what a CSV's submitted_at must read. */
 const intl = (timeZone: string, ms: number) =>
@@ -49,6 +50,43 @@ describe("the CSV's wall clock", () => {
           const clock = wallClock(zone);
           const start = Date.parse(`${day}T00:00:00Z`) - 86_400_000;
           for (const ms of offsets.sort((a, b) => a - b).map((o) => start + o)) expect(clock(ms)).toBe(intl(zone, ms));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("the day and hour an order counts in", () => {
+  const intlParts = (timeZone: string, ms: number) => {
+    const parts = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+    }).formatToParts(new Date(ms));
+    const get = (type: string) => parts.find((p) => p.type === type)!.value;
+    return { day: `${get("year")}-${get("month")}-${get("day")}`, hour: Number(get("hour")) };
+  };
+
+  it("when orders come at any instant, around changes of offset too, then their day and hour are the zone's wall clock", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.oneof(
+          fc.constantFrom("2026-03-08", "2026-11-01", "2026-03-29", "2026-10-25", "2026-04-05", "2026-09-27"),
+          instant.map((ms) => new Date(ms).toISOString().slice(0, 10)),
+        ),
+        fc.array(fc.integer({ min: 0, max: 2 * 86_400_000 }), { minLength: 1, maxLength: 100 }),
+        (zone, day, offsets) => {
+          const start = Date.parse(`${day}T00:00:00Z`) - 86_400_000;
+          for (const ms of offsets.map((o) => start + o)) {
+            const want = intlParts(zone, ms);
+            expect(dayIn(zone, new Date(ms))).toBe(want.day);
+            expect(hourIn(zone, ms)).toBe(want.hour);
+          }
         },
       ),
       { numRuns: 300 },

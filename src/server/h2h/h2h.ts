@@ -187,7 +187,7 @@ export function h2hRoutes(deps: H2hDeps) {
   const app = new Hono({ strict: true }).use(markTestAnswers);
   for (const path of PATHS)
     app.use(path, async (c, next) => {
-      if (new URL(c.req.url).pathname.endsWith("/")) return c.json(NOT_FOUND, 404);
+      if (c.req.path.endsWith("/")) return c.json(NOT_FOUND, 404);
       return c.req.method === "GET" ? next() : c.json(NOT_ALLOWED, 405, { Allow: "GET" });
     });
   app
@@ -235,7 +235,7 @@ export function h2hRoutes(deps: H2hDeps) {
       // ref id, it orders at most once.
       if (r.kind === "not-found") return c.json(SERVER_ERROR, 500);
       const order = r.order;
-      logger.info({ refId: order.refId, partner: partner.mitraId, state: order.state }, "H2H order answered");
+      logger.debug({ refId: order.refId, partner: partner.mitraId, state: order.state }, "H2H order answered");
       const saldo =
         order.saldoAfter ??
         (await partnerOrders

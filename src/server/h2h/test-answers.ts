@@ -95,7 +95,7 @@ const TEST_MITRA_ID = /^T[0-9A-Z]{10}$/;
  */
 export const markTestAnswers: MiddlewareHandler = async (c, next) => {
   await next();
-  const mitra = new URL(c.req.url).searchParams.getAll("mitra_id");
+  const mitra = c.req.queries("mitra_id") ?? [];
   if (mitra.length !== 1 || !TEST_MITRA_ID.test(mitra[0]!)) return;
   if (c.res.headers.get("content-type")?.startsWith("application/json") !== true) return;
   const body: unknown = await c.res.clone().json();
