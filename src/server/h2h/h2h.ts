@@ -187,7 +187,8 @@ export function h2hRoutes(deps: H2hDeps) {
   const app = new Hono({ strict: true }).use(markTestAnswers);
   for (const path of PATHS)
     app.use(path, async (c, next) => {
-      if (c.req.path.endsWith("/")) return c.json(NOT_FOUND, 404);
+      // The URL as sent: Hono's own path has lost a trailing slash by now.
+      if (new URL(c.req.url).pathname.endsWith("/")) return c.json(NOT_FOUND, 404);
       return c.req.method === "GET" ? next() : c.json(NOT_ALLOWED, 405, { Allow: "GET" });
     });
   app
