@@ -98,7 +98,7 @@ describe("orders in a group: each member their own order, replies with force_rep
     const result = await world.fake.waitForMessage(GROUP, (m) => /Top-up successful/.test(m.text) && mentions(m, SARI));
     // The result replies to her own message (Telegram notifies her), and her summary shows the outcome.
     expect(result.reply_to_message_id).toBe((answer as any).message.message_id);
-    await world.fake.waitForMessage(GROUP, (m) => m.message_id === sariSummary.message_id && /SN/.test(m.text));
+    await world.fake.waitForMessage(GROUP, (m) => m.message_id === sariSummary.message_id && /SN <code>/.test(m.text));
     expect(result.text).not.toMatch(/Balance|Saldo/);
     expect(world.sandbox.calls).toHaveLength(1);
     world.fake.tapButton(BUDI, budiSummary, button(budiSummary, /^c:/));

@@ -57,7 +57,7 @@ describe("old orders: compacted in Redis, still answered by the chat", () => {
       world.fake.tapButton(user, summary, confirm);
       await world.fake.waitForMessage(
         user.id,
-        (m) => m.text.includes(refId) && m.message_id !== summary.message_id && /SN|sn/.test(m.text),
+        (m) => m.text.includes(refId) && m.message_id !== summary.message_id && /SN:? <code>/.test(m.text),
       );
       refs.push(refId);
       summaries.push({ message: summary, confirm });
