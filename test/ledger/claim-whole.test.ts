@@ -162,3 +162,32 @@ describe.each(Object.entries(stores))("an order claimed in one step with its dra
     expect(await books.wallets.get(PARTNER)).toMatchObject({ saldo: 50_000 - 2 * PRICE, held: PRICE, spent: PRICE });
   });
 });
+
+describe.each(Object.entries(stores))("orders claimed out of their time order (%s)", (_name, open) => {
+  let storage: Storage;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ storage, cleanup } = await open()));
+  afterEach(() => cleanup());
+
+  it("when claims arrive far from, near to and before the last one of their day, then the day lists every order in time order", async () => {
+    const books = createLedger(storage, { timeZone: "Asia/Jakarta" });
+    const start = Date.parse("2026-11-20T03:00:00Z");
+    // Every second order first, then the others (the first of them land far from the end of the
+    // day, the last ones near it), then one before them all.
+    const seconds = [
+      ...Array.from({ length: 150 }, (_, i) => 2 * i),
+      ...Array.from({ length: 150 }, (_, i) => 2 * i + 1),
+      -1,
+    ];
+    const made = new Map<number, string>();
+    for (const s of seconds) {
+      const order = draft({ playerId: `${10_000_000 + s}(1234)` });
+      await books.orders.saveDraft(order, 60_000);
+      const at = new Date(start + s * 1000).toISOString();
+      expect(await books.orders.claim(order.refId, { userId: order.userId, at })).toMatchObject({ kind: "claimed" });
+      made.set(s, order.refId);
+    }
+    const listed = await books.orders.submittedBetween(start - 10_000, start + 400_000);
+    expect(listed.map((o) => o.refId)).toEqual([...made.keys()].sort((a, b) => a - b).map((s) => made.get(s)));
+  });
+});
