@@ -35,6 +35,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"]
 # Exec form: node is PID 1 and gets SIGTERM itself; it finishes an order in flight and exits 0 within 10 s.
 STOPSIGNAL SIGTERM
-# The same command as `npm start` (test/docker checks they agree): a small young generation keeps
-# the bot's memory low (it handles small updates), at a little CPU.
-CMD ["node", "--max-semi-space-size=1", "dist/main.js"]
+# The same command as `npm start` (test/docker checks they agree): a young generation of 4 MB keeps
+# the bot's idle memory where 1 MB kept it, and under partners' load an order costs about a fifth
+# less CPU (fewer, cheaper collections; docs/benchmarks.md).
+CMD ["node", "--max-semi-space-size=4", "dist/main.js"]

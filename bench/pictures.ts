@@ -74,7 +74,7 @@ export async function pictures(samples: number): Promise<PicturesResult> {
   const run = spawnSync(
     process.execPath,
     [
-      "--max-semi-space-size=1",
+      "--max-semi-space-size=4",
       "--input-type=module",
       "-e",
       SCRIPT,
