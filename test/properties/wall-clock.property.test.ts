@@ -24,6 +24,11 @@ const ZONES = [
   "UTC",
 ];
 const instant = fc.integer({ min: Date.parse("1900-01-01"), max: Date.parse("2100-01-01") });
+/** Days of a change of offset, and any day. */
+const changeDay = fc.oneof(
+  fc.constantFrom("2026-03-08", "2026-11-01", "2026-03-29", "2026-10-25", "2026-04-05", "2026-09-27"),
+  instant.map((ms) => new Date(ms).toISOString().slice(0, 10)),
+);
 
 describe("the CSV's wall clock", () => {
   it("when instants come in any order, then each reads as Intl writes it in the shop's zone", () => {
@@ -40,11 +45,7 @@ describe("the CSV's wall clock", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...ZONES),
-        // Days of a change of offset, and any day.
-        fc.oneof(
-          fc.constantFrom("2026-03-08", "2026-11-01", "2026-03-29", "2026-10-25", "2026-04-05", "2026-09-27"),
-          instant.map((ms) => new Date(ms).toISOString().slice(0, 10)),
-        ),
+        changeDay,
         fc.array(fc.integer({ min: 0, max: 2 * 86_400_000 }), { minLength: 1, maxLength: 200 }),
         (zone, day, offsets) => {
           const clock = wallClock(zone);
@@ -75,10 +76,7 @@ describe("the day and hour an order counts in", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...ZONES),
-        fc.oneof(
-          fc.constantFrom("2026-03-08", "2026-11-01", "2026-03-29", "2026-10-25", "2026-04-05", "2026-09-27"),
-          instant.map((ms) => new Date(ms).toISOString().slice(0, 10)),
-        ),
+        changeDay,
         fc.array(fc.integer({ min: 0, max: 2 * 86_400_000 }), { minLength: 1, maxLength: 100 }),
         (zone, day, offsets) => {
           const start = Date.parse(`${day}T00:00:00Z`) - 86_400_000;
