@@ -589,8 +589,9 @@ the chain's counts both shops.
 ${table(["path", "orders/s", "p50 / p95 ms", "added p50 / p95 ms", "Redis commands / order", "failed"], rows)}
 
 One shop's Redis commands per order by name (the top ones): ${byName}. Most of them run inside
-the ledger's Lua steps (the draft, the claim with its hold, the outcome with the day's figures): an H2H
-order is a chat Confirm's steps plus the key, the allowance and the ref id.
+the ledger's two Lua steps (the claim, which writes the draft, uses the ref id, holds the price and notes
+the callback owed; the outcome, with the day's figures): the key, the allowance and the API's sales tally are
+the rest.
 
 One request at a time (${count(one.shop.orders)} orders each, no queueing behind other requests): what the shop adds to its
 provider's own time.
