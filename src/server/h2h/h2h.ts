@@ -248,8 +248,9 @@ export function h2hRoutes(deps: H2hDeps) {
       const final = outcomeKnown(order.state) && saldo !== undefined;
       // The partner hung up before the answer: the callback tells them the outcome now. Given a
       // final answer, they are owed none (dropped as the outcome was recorded, when they were still
-      // there then); given a pending one, the callback comes with the outcome.
-      if (c.req.raw.signal.aborted && final)
+      // there then); given a pending one, the callback comes with the outcome, also for an outcome
+      // known but answered pending (its saldo could not be read): the one dropped with it is owed again.
+      if (final ? c.req.raw.signal.aborted : outcomeKnown(order.state))
         await deps
           .owe(order.refId)
           .catch((err: unknown) => logger.error({ err, refId: order.refId }, "callback not noted"));
