@@ -1,3 +1,4 @@
+import { luaScript } from "./redis.js";
 import type { Storage } from "./storage.js";
 
 /** An order sent a moment ago for a product and a player id: which, when, by whom. */
@@ -16,6 +17,7 @@ export interface RecentOrder {
  * written in one round trip; in memory, a Map.
  */
 export interface RecentOrders {
+  /** Notes an order as the latest of both (a claimed order is noted by the claim itself, in its own step). */
   note(order: RecentOrder & { productCode: string; playerId: string }, ttlMs: number): Promise<void>;
   /** The latest for the product and player id: anyone's, or only `userId`'s. */
   latest(productCode: string, playerId: string, userId?: number): Promise<RecentOrder | undefined>;
@@ -79,6 +81,12 @@ local function noteRecent(pre, code, player, user, ref, at, name, ttl)
 end
 `;
 
+/** A note on its own (the claim writes its own with the same function). ARGV: noteRecent's arguments. */
+const NOTE = luaScript(`${LUA_NOTE_RECENT}
+noteRecent(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8])
+return 0
+`);
+
 /** The memory ledger's way to note an order as it claims it (the Map this store reads). */
 export function memoryRecentNote(
   storage: Extract<Storage, { kind: "memory" }>,
@@ -93,13 +101,8 @@ export function createRecentOrders(storage: Storage): RecentOrders {
     const key = (k: string) => `${prefix}recent:${k}`;
     return {
       async note(o, ttlMs) {
-        const value = JSON.stringify({ refId: o.refId, at: o.at, userId: o.userId, userName: o.userName });
-        const ttl = { expiration: { type: "PX" as const, value: Math.max(1, Math.round(ttlMs)) } };
-        await redis
-          .multi()
-          .set(key(keyOf(o.productCode, o.playerId)), value, ttl)
-          .set(key(keyOf(o.productCode, o.playerId, o.userId)), value, ttl)
-          .exec();
+        const ttl = Math.max(1, Math.round(ttlMs));
+        await NOTE(redis, [], [prefix, o.productCode, o.playerId, String(o.userId), o.refId, o.at, o.userName, ttl]);
       },
       latest: async (productCode, playerId, userId) => read(await redis.get(key(keyOf(productCode, playerId, userId)))),
     };
