@@ -32,7 +32,7 @@ import { createPartnerStore, type IssuedKey } from "../src/access/partners.js";
 import { createLedger } from "../src/ledger/create-ledger.js";
 import { createStorage } from "../src/storage/storage.js";
 import { createFakeBotApi, type FakeBotApi } from "../test/e2e/fake-bot-api.js";
-import { writePastDeposit } from "../test/helpers/ledger-history.js";
+import { fundReseller } from "../test/helpers/ledger-history.js";
 import { freePort } from "../test/helpers/redis.js";
 import { botEnv, READY, type Harness } from "./bots.js";
 import { BARE_H2H, cpuMs, probe, startProc, stopProc, type Probe, type Proc } from "./processes.js";
@@ -298,16 +298,7 @@ async function partners(prefix: string, users: number[]): Promise<IssuedKey[]> {
     const keys: IssuedKey[] = [];
     for (const user of users) {
       keys.push(await store.issue(user, Date.now()));
-      const at = new Date().toISOString();
-      const deposit = {
-        id: `DPH2H${user}`,
-        resellerId: user,
-        amount: SALDO,
-        note: "bench",
-        adminId: ADMIN,
-        chatId: ADMIN,
-      };
-      await writePastDeposit(wallets, { ...deposit, createdAt: at }, { at });
+      await fundReseller(wallets, user, SALDO, ADMIN, Date.now());
     }
     return keys;
   } finally {

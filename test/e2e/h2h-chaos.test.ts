@@ -5,7 +5,7 @@ import { createPartnerStore, type IssuedKey } from "../../src/access/partners.js
 import { createLedger } from "../../src/ledger/create-ledger.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { dayIn } from "../../src/calendar.js";
-import { writePastDeposit } from "../helpers/ledger-history.js";
+import { fundReseller } from "../helpers/ledger-history.js";
 import { walletBalances } from "../helpers/wallet-balances.js";
 import { freePort, REDIS_URL } from "../helpers/redis.js";
 import { createWorld, type RunningBot, type World } from "./world.js";
@@ -90,16 +90,7 @@ describe("the H2H API under chaos: partners ordering at once from two processes,
     const keys = new Map<number, IssuedKey>();
     for (const id of PARTNERS) {
       keys.set(id, await store.issue(id, Date.now()));
-      const at = new Date().toISOString();
-      const deposit = {
-        id: `DEPC${id}`,
-        resellerId: id,
-        amount: DEPOSIT,
-        note: "",
-        adminId: ADMIN_ID,
-        chatId: ADMIN_ID,
-      };
-      await writePastDeposit(wallets, { ...deposit, createdAt: at }, { at });
+      await fundReseller(wallets, id, DEPOSIT, ADMIN_ID, Date.now());
     }
     const env = (port: number) => ({
       ADMIN_IDS: String(ADMIN_ID),

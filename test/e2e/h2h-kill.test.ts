@@ -4,7 +4,7 @@ import { createLedger } from "../../src/ledger/create-ledger.js";
 import { createStorage, type Storage } from "../../src/storage/storage.js";
 import { freePort, REDIS_URL } from "../helpers/redis.js";
 import { createWorld, type World } from "./world.js";
-import { writePastDeposit } from "../helpers/ledger-history.js";
+import { fundReseller } from "../helpers/ledger-history.js";
 
 const ADMIN_ID = 1001;
 const PARTNER_ID = 7007;
@@ -35,16 +35,7 @@ describe("the H2H API when the process that took an order is killed", () => {
     storage = await createStorage({ redisUrl: REDIS_URL, prefix: world.prefix });
     const key = await createPartnerStore(storage).issue(PARTNER_ID, Date.now());
     const { wallets } = createLedger(storage, { timeZone: "Asia/Jakarta" });
-    const at = new Date().toISOString();
-    const deposit = {
-      id: "DEPK1",
-      resellerId: PARTNER_ID,
-      amount: 50_000,
-      note: "",
-      adminId: ADMIN_ID,
-      chatId: ADMIN_ID,
-    };
-    await writePastDeposit(wallets, { ...deposit, createdAt: at }, { at });
+    await fundReseller(wallets, PARTNER_ID, 50_000, ADMIN_ID, Date.now());
     const url = (path: string, params: Record<string, string>) =>
       `http://127.0.0.1:${port}${path}?${new URLSearchParams({ ...params, mitra_id: key.mitraId, secret_key: key.secretKey }).toString()}`;
     const ask = async (path: string, params: Record<string, string>) =>
