@@ -79,7 +79,8 @@ local f = redis.call('HMGET', KEYS[1], 's', 'u', 'h', 'k', 'y', 'c', 'n')
 if not f[1] then return {'not-found'} end
 if f[2] ~= ARGV[1] then return {'not-yours'} end
 if f[1] ~= 'draft' then return {'taken', ${LUA_HGETALL}} end
-if ARGV[11] ~= '' then
+-- A draft written above had its partner's ref id checked before it was written.
+if ARGV[11] ~= '' and not fresh then
   local made = redis.call('GET', KEYS[7])
   if made then return {'used', made} end
 end

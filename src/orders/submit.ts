@@ -236,10 +236,12 @@ export function createSubmission(deps: {
 
   return {
     async confirm(req: ConfirmRequest): Promise<ConfirmOutcome> {
+      /** The draft as it stands: the one given (not saved before the claim), or the ledger's. */
+      const draftNow = async () => req.draft ?? (await ledger.get(req.refId));
       const state = await deps.shop.state();
       if (state.pause !== undefined) {
         // Paused: the user's own draft is not sent. Anything else is answered as it stands.
-        const draft = req.draft ?? (await ledger.get(req.refId));
+        const draft = await draftNow();
         if (draft?.state === "draft" && draft.userId === req.userId)
           return { kind: "paused", order: draft, pause: state.pause };
       }
@@ -249,7 +251,7 @@ export function createSubmission(deps: {
       let route: ChosenRoute | undefined;
       // Most orders of a healthy shop go to main under their own code: then nothing is read first.
       if (!deps.supply.quickFirst()) {
-        const draft = req.draft ?? (await ledger.get(req.refId));
+        const draft = await draftNow();
         if (draft?.state === "draft" && draft.userId === req.userId) {
           routes = deps.supply.routes(draft.productCode);
           route = await deps.supply.choose(routes, 0);
@@ -272,7 +274,7 @@ export function createSubmission(deps: {
       if (claim.kind === "used") return claim;
       if (claim.kind === "not-found" || claim.kind === "not-yours" || claim.kind === "not-offered") return claim;
       if (claim.kind === "short") {
-        const draft = req.draft ?? (await ledger.get(req.refId));
+        const draft = await draftNow();
         return draft === undefined ? { kind: "not-found" } : { kind: "short", order: draft, saldo: claim.saldo };
       }
       if (claim.kind === "taken") return describeTaken(claim.order);
