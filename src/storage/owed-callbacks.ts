@@ -1,4 +1,4 @@
-import type { Storage } from "./storage.js";
+import { perMemoryStorage } from "./storage.js";
 
 /**
  * Where the callbacks owed to H2H partners are kept, for the two that write them: the partners'
@@ -19,17 +19,8 @@ export interface OwedEntry {
   since: number;
 }
 
-const memoryMaps = new WeakMap<object, Map<string, OwedEntry>>();
-
 /** The in-memory callbacks owed of a memory storage: the same Map for every caller. */
-export function memoryOwed(storage: Extract<Storage, { kind: "memory" }>): Map<string, OwedEntry> {
-  let map = memoryMaps.get(storage.keyv);
-  if (map === undefined) {
-    map = new Map();
-    memoryMaps.set(storage.keyv, map);
-  }
-  return map;
-}
+export const memoryOwed = perMemoryStorage(() => new Map<string, OwedEntry>());
 
 /** Owed from now on, due at `atMs` (noted twice: one callback, due at the later note's time). */
 export function oweInMemory(owed: Map<string, OwedEntry>, refId: string, atMs: number): void {

@@ -1,5 +1,5 @@
 import { luaScript } from "./redis.js";
-import type { Storage } from "./storage.js";
+import { perMemoryStorage, type Storage } from "./storage.js";
 
 /** An order sent a moment ago for a product and a player id: which, when, by whom. */
 export interface RecentOrder {
@@ -43,16 +43,7 @@ const MEMORY_MAX = 10_000;
 
 /** The notes kept in memory: one Map per memory storage, shared by this store and the ledger's claim. */
 type MemoryNotes = Map<string, { value: RecentOrder; until: number }>;
-const memoryMaps = new WeakMap<object, MemoryNotes>();
-
-function memoryNotes(storage: Extract<Storage, { kind: "memory" }>): MemoryNotes {
-  let map = memoryMaps.get(storage.keyv);
-  if (map === undefined) {
-    map = new Map();
-    memoryMaps.set(storage.keyv, map);
-  }
-  return map;
-}
+const memoryNotes = perMemoryStorage((): MemoryNotes => new Map());
 
 /** A note written in memory (what the Redis note below writes): the order as the latest of both. */
 function noteIn(kept: MemoryNotes, o: RecentOrder & { productCode: string; playerId: string }, ttlMs: number): void {

@@ -46,6 +46,22 @@ export function connectionName(prefix: string, owner: string): string {
   return `${prefix}${prefix.endsWith(":") ? "" : ":"}${owner}`;
 }
 
+/**
+ * A value that lives with a memory storage: `make` runs once per storage, and every caller of the
+ * returned function gets the same value (what a Redis key would be to all of them).
+ */
+export function perMemoryStorage<T>(make: () => T): (storage: Extract<Storage, { kind: "memory" }>) => T {
+  const kept = new WeakMap<object, T>();
+  return (storage) => {
+    let value = kept.get(storage.keyv);
+    if (value === undefined) {
+      value = make();
+      kept.set(storage.keyv, value);
+    }
+    return value;
+  };
+}
+
 export async function createStorage(opts: StorageOptions): Promise<Storage> {
   if (opts.redisUrl === undefined) {
     return {
